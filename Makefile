@@ -1,0 +1,75 @@
+# harness: build, test, install. `make` builds build/harness (the folder
+# harness/ holds its sources, so the binary cannot share that name at the top).
+CUDA_HOME ?= /usr/local/cuda
+PREFIX    ?= /usr/local
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+VERSION   := 0.1.0
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wold-style-definition -Wconversion -Wpointer-arith -Wcast-qual \
+        -Wformat=2 -Wundef -Wvla -Wno-format-nonliteral
+# CI builds with WERROR=1.
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+# make SANITIZER=address or SANITIZER=undefined (or address,undefined).
+ifneq ($(SANITIZER),)
+SANFLAGS := -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
+B := build/san-$(subst $(comma),-,$(SANITIZER))
+else
+B := build
+endif
+comma := ,
+
+ALL_CPPFLAGS := -Iharness -isystem $(CUDA_HOME)/include -D_GNU_SOURCE \
+                -DHARNESS_VERSION='"$(VERSION)"' -DHARNESS_CUDA_HOME='"$(CUDA_HOME)"'
+ALL_CFLAGS   := -std=c11 $(WARN) $(SANFLAGS) $(CFLAGS)
+LDLIBS       := -ldl -lm
+
+SRCS := $(wildcard harness/*.c) $(wildcard harness/sections/*.c)
+LIB_SRCS := $(filter-out harness/main.c,$(SRCS))
+KERNELS := $(wildcard kernels/*.cu)
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
+
+.PHONY: all test test-gpu sanitize install clean
+all: $(B)/harness
+
+$(B)/harness: $(OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/unit: $(TEST_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The kernel sources are embedded with the assembler's .incbin (toolchain only).
+$(B)/obj/harness/kernels_src.o: harness/kernels_src.S $(KERNELS)
+	@mkdir -p $(@D)
+	$(CC) -c -o $@ $<
+
+# The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
+test: $(B)/harness $(B)/unit
+	HARNESS=$(B)/harness UNIT=$(B)/unit sh tests/run.sh
+
+# GPU tests only (both sections, their checks and invariants); needs a GPU.
+test-gpu: $(B)/harness
+	HARNESS=$(B)/harness sh tests/gpu.sh
+
+sanitize:
+	$(MAKE) SANITIZER=address,undefined test
+
+install: $(B)/harness
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(B)/harness $(DESTDIR)$(PREFIX)/bin/harness
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)

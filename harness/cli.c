@@ -1,0 +1,289 @@
+/* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cli_sec_names[CLI_NSECTIONS] = { "stopwatches", "crossover" };
+
+const char *cli_section_name(cli_section s)
+{
+    return (unsigned)s < CLI_NSECTIONS ? cli_sec_names[s] : "?";
+}
+
+const char *cli_loading_name(cli_loading l)
+{
+    switch (l) {
+    case CLI_LOAD_LAZY: return "LAZY";
+    case CLI_LOAD_EAGER: return "EAGER";
+    case CLI_LOAD_DEFAULT: break;
+    }
+    return "default";
+}
+
+static const char cli_usage[] =
+"usage: harness [options]\n"
+"Times one CUDA program step by step: driver load, init, context, compile,\n"
+"module load, allocation, copies, launch and kernel, each as its own region.\n"
+"\n"
+"  --section=LIST          sections to run, in order: stopwatches, crossover, all\n"
+"                          (default: all)\n"
+"  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
+"                          the report shows the mode requested and in effect\n"
+"  --device=N              CUDA device ordinal (default 0)\n"
+"  --sizes=LIST            crossover sizes in elements, e.g. 1024,65536\n"
+"                          (default 1024,65536,1048576,4194304,16777216)\n"
+"  --warmup=N              untimed runs before each timed kernel (default 3)\n"
+"  --reps=N                timed runs per measurement (default 10)\n"
+"  --json=FILE             write every measurement, with all samples, as JSON\n"
+"  --csv=FILE              write one CSV row per measurement\n"
+"  --kernels-dir=DIR       read kernel sources from DIR instead of the copies\n"
+"                          built into the binary\n"
+"  --arch=sm_XY            compile for this architecture (default: the device's)\n"
+"  --quiet                 no progress lines on stderr\n"
+"  --help                  this text\n"
+"  --version               the harness version\n"
+"\n"
+"Exit codes: 0 all ran and validated; 1 a validation or invariant failed, or an\n"
+"error stopped a section; 2 usage error; 3 a section needs a GPU and none is\n"
+"usable (the GPU-free parts still ran).\n";
+
+static const char cli_hint[] = "Try 'harness --help' for the options.\n";
+
+enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
+       O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
+       O_LAST };
+
+static const struct option cli_longopts[] = {
+    { "module-loading", required_argument, NULL, O_LOADING },
+    { "device",         required_argument, NULL, O_DEVICE },
+    { "section",        required_argument, NULL, O_SECTION },
+    { "sizes",          required_argument, NULL, O_SIZES },
+    { "warmup",         required_argument, NULL, O_WARMUP },
+    { "reps",           required_argument, NULL, O_REPS },
+    { "json",           required_argument, NULL, O_JSON },
+    { "csv",            required_argument, NULL, O_CSV },
+    { "kernels-dir",    required_argument, NULL, O_KDIR },
+    { "arch",           required_argument, NULL, O_ARCH },
+    { "quiet",          no_argument,       NULL, O_QUIET },
+    { "help",           no_argument,       NULL, O_HELP },
+    { "version",        no_argument,       NULL, O_VERSION },
+    { "child",          required_argument, NULL, O_CHILD },
+    { "child-t0",       required_argument, NULL, O_CHILD_T0 },
+    { NULL, 0, NULL, 0 }
+};
+
+/* Parse a whole decimal integer in [lo, hi]. Returns 0, or -1. */
+static int cli_int(const char *s, long long lo, long long hi, long long *v)
+{
+    char *end;
+    long long x;
+    if (!*s || isspace((unsigned char)*s)) return -1;
+    errno = 0;
+    x = strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0' || x < lo || x > hi) return -1;
+    *v = x;
+    return 0;
+}
+
+int cli_parse_sizes(const char *s, size_t *sizes, size_t max, const char **why)
+{
+    size_t count = 0;
+    const char *p = s;
+
+    if (!*s) {
+        *why = "the list is empty";
+        return -1;
+    }
+    for (;;) {
+        unsigned long long v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (unsigned long long)(*p - '0');
+            if (v > (1ULL << 40)) {
+                *why = "a size is larger than 2^40 elements";
+                return -1;
+            }
+            p++;
+        }
+        if (p == start) {
+            *why = *p == ',' || *p == '\0' ? "an empty entry" : "an entry that is not a whole number";
+            return -1;
+        }
+        if (*p != ',' && *p != '\0') {
+            *why = "an entry that is not a whole number";
+            return -1;
+        }
+        if (v == 0) {
+            *why = "a size of 0";
+            return -1;
+        }
+        if (count == max) {
+            *why = "too many sizes";
+            return -1;
+        }
+        sizes[count++] = (size_t)v;
+        if (*p == '\0') break;
+        p++;
+    }
+    return (int)count;
+}
+
+/* Parse --section's list into run[]. Returns 0 or -1 with the bad name in *bad. */
+static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t badlen)
+{
+    char buf[256], *tok, *save = NULL;
+    int i, any = 0;
+
+    if (strlen(s) >= sizeof buf || !*s) {
+        snprintf(bad, badlen, "%s", *s ? "(list too long)" : "(empty)");
+        return -1;
+    }
+    strcpy(buf, s);
+    for (i = 0; i < CLI_NSECTIONS; i++) run[i] = 0;
+    if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,")) {
+        snprintf(bad, badlen, "(empty entry)");
+        return -1;
+    }
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        if (strcmp(tok, "all") == 0) {
+            for (i = 0; i < CLI_NSECTIONS; i++) run[i] = 1;
+            found = 1;
+        }
+        for (i = 0; i < CLI_NSECTIONS && !found; i++) {
+            if (strcmp(tok, cli_sec_names[i]) == 0) {
+                run[i] = 1;
+                found = 1;
+            }
+        }
+        if (!found) {
+            snprintf(bad, badlen, "%s", tok);
+            return -1;
+        }
+        any = 1;
+    }
+    return any ? 0 : -1;
+}
+
+static int cli_valid_arch(const char *s)
+{
+    size_t i, digits = 0;
+    if (strncmp(s, "sm_", 3) != 0) return 0;
+    for (i = 3; s[i] >= '0' && s[i] <= '9'; i++) digits++;
+    if (digits < 2 || digits > 3) return 0;
+    if (s[i] == 'a' || s[i] == 'f') i++;
+    return s[i] == '\0';
+}
+
+static void cli_defaults(cli_opts *o)
+{
+    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
+    int i;
+    memset(o, 0, sizeof *o);
+    o->loading = CLI_LOAD_DEFAULT;
+    for (i = 0; i < CLI_NSECTIONS; i++) o->run[i] = 1;
+    memcpy(o->sizes, sizes, sizeof sizes);
+    o->nsizes = sizeof sizes / sizeof sizes[0];
+    o->warmup = 3;
+    o->reps = 10;
+}
+
+#define CLI_FAIL(...) do {                                                  \
+        fprintf(err, "harness: ");                                          \
+        fprintf(err, __VA_ARGS__);                                          \
+        fprintf(err, "\n%s", cli_hint);                                     \
+        return CLI_USAGE;                                                   \
+    } while (0)
+
+int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
+{
+    int seen[O_LAST - O_LOADING];
+    const char *name;
+    long long v;
+    char bad[256];
+    int c, idx;
+
+    cli_defaults(o);
+    memset(seen, 0, sizeof seen);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) != -1) {
+        if (c == '?') {
+            if (optopt >= O_LOADING && optopt < O_LAST) CLI_FAIL("option '%s' takes no value", argv[optind - 1]);
+            CLI_FAIL("unknown option '%s'", argv[optind - 1]);
+        }
+        if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
+        name = cli_longopts[c - O_LOADING].name;
+        if (seen[c - O_LOADING]++) CLI_FAIL("--%s given more than once", name);
+        if (optarg && !*optarg && c != O_CHILD) CLI_FAIL("--%s needs a value; it is empty", name);
+        switch (c) {
+        case O_LOADING:
+            if (strcmp(optarg, "lazy") == 0) o->loading = CLI_LOAD_LAZY;
+            else if (strcmp(optarg, "eager") == 0) o->loading = CLI_LOAD_EAGER;
+            else CLI_FAIL("--module-loading=%s: expected lazy or eager", optarg);
+            break;
+        case O_DEVICE:
+            if (cli_int(optarg, 0, 1023, &v) != 0)
+                CLI_FAIL("--device=%s: expected a device ordinal, 0 to 1023", optarg);
+            o->device = (int)v;
+            break;
+        case O_SECTION:
+            if (cli_sections(optarg, o->run, bad, sizeof bad) != 0)
+                CLI_FAIL("--section=%s: unknown section '%s'; expected a comma list of "
+                         "stopwatches, crossover, all", optarg, bad);
+            break;
+        case O_SIZES: {
+            const char *why = "";
+            int n = cli_parse_sizes(optarg, o->sizes, CLI_MAX_SIZES, &why);
+            if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
+                                "1 to 2^40, at most %d", optarg, why, CLI_MAX_SIZES);
+            o->nsizes = (size_t)n;
+            break;
+        }
+        case O_WARMUP:
+            if (cli_int(optarg, 0, 10000, &v) != 0)
+                CLI_FAIL("--warmup=%s: expected a whole number, 0 to 10000", optarg);
+            o->warmup = (int)v;
+            break;
+        case O_REPS:
+            if (cli_int(optarg, 1, 100000, &v) != 0)
+                CLI_FAIL("--reps=%s: expected a whole number, 1 to 100000", optarg);
+            o->reps = (int)v;
+            break;
+        case O_JSON: o->json = optarg; break;
+        case O_CSV: o->csv = optarg; break;
+        case O_KDIR: o->kernels_dir = optarg; break;
+        case O_ARCH:
+            if (!cli_valid_arch(optarg))
+                CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", optarg);
+            o->arch = optarg;
+            break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_HELP:
+            fputs(cli_usage, out);
+            return CLI_EXIT;
+        case O_VERSION:
+            fprintf(out, "harness %s\n", HARNESS_VERSION);
+            return CLI_EXIT;
+        case O_CHILD:
+            if (strcmp(optarg, "waterfall") != 0) CLI_FAIL("--child=%s: not a child kind", optarg);
+            o->child = optarg;
+            break;
+        case O_CHILD_T0:
+            if (cli_int(optarg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", optarg);
+            o->child_t0_ns = v;
+            break;
+        default:
+            CLI_FAIL("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) CLI_FAIL("unexpected argument '%s'", argv[optind]);
+    if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
+        CLI_FAIL("--json and --csv name the same file '%s'", o->json);
+    return CLI_OK;
+}

@@ -1,0 +1,322 @@
+/* cudadrv.c: loading the CUDA driver with dlopen, the entry-point table, the
+ * CUresult name table and the one error path for driver calls. */
+#include "cudadrv.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "timing.h"
+
+struct drv_api drv;
+
+static void *drv_lib;
+static const char *drv_phase = "setup";
+
+/* Our own table of CUresult names: the stub library and a missing driver
+ * cannot name codes, and cuGetErrorName may then leave NULL. Generated from
+ * the enumerators of cuda.h's CUresult, so the compiler checks every one. */
+#define E(x) { x, #x },
+static const struct { CUresult code; const char *name; } drv_names[] = {
+    E(CUDA_SUCCESS)
+    E(CUDA_ERROR_INVALID_VALUE)
+    E(CUDA_ERROR_OUT_OF_MEMORY)
+    E(CUDA_ERROR_NOT_INITIALIZED)
+    E(CUDA_ERROR_DEINITIALIZED)
+    E(CUDA_ERROR_PROFILER_DISABLED)
+    E(CUDA_ERROR_PROFILER_NOT_INITIALIZED)
+    E(CUDA_ERROR_PROFILER_ALREADY_STARTED)
+    E(CUDA_ERROR_PROFILER_ALREADY_STOPPED)
+    E(CUDA_ERROR_STUB_LIBRARY)
+    E(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER)
+    E(CUDA_ERROR_DEVICE_UNAVAILABLE)
+    E(CUDA_ERROR_NO_DEVICE)
+    E(CUDA_ERROR_INVALID_DEVICE)
+    E(CUDA_ERROR_DEVICE_NOT_LICENSED)
+    E(CUDA_ERROR_INVALID_IMAGE)
+    E(CUDA_ERROR_INVALID_CONTEXT)
+    E(CUDA_ERROR_CONTEXT_ALREADY_CURRENT)
+    E(CUDA_ERROR_MAP_FAILED)
+    E(CUDA_ERROR_UNMAP_FAILED)
+    E(CUDA_ERROR_ARRAY_IS_MAPPED)
+    E(CUDA_ERROR_ALREADY_MAPPED)
+    E(CUDA_ERROR_NO_BINARY_FOR_GPU)
+    E(CUDA_ERROR_ALREADY_ACQUIRED)
+    E(CUDA_ERROR_NOT_MAPPED)
+    E(CUDA_ERROR_NOT_MAPPED_AS_ARRAY)
+    E(CUDA_ERROR_NOT_MAPPED_AS_POINTER)
+    E(CUDA_ERROR_ECC_UNCORRECTABLE)
+    E(CUDA_ERROR_UNSUPPORTED_LIMIT)
+    E(CUDA_ERROR_CONTEXT_ALREADY_IN_USE)
+    E(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED)
+    E(CUDA_ERROR_INVALID_PTX)
+    E(CUDA_ERROR_INVALID_GRAPHICS_CONTEXT)
+    E(CUDA_ERROR_NVLINK_UNCORRECTABLE)
+    E(CUDA_ERROR_JIT_COMPILER_NOT_FOUND)
+    E(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    E(CUDA_ERROR_JIT_COMPILATION_DISABLED)
+    E(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY)
+    E(CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC)
+    E(CUDA_ERROR_CONTAINED)
+    E(CUDA_ERROR_INVALID_SOURCE)
+    E(CUDA_ERROR_FILE_NOT_FOUND)
+    E(CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND)
+    E(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)
+    E(CUDA_ERROR_OPERATING_SYSTEM)
+    E(CUDA_ERROR_INVALID_HANDLE)
+    E(CUDA_ERROR_ILLEGAL_STATE)
+    E(CUDA_ERROR_LOSSY_QUERY)
+    E(CUDA_ERROR_NOT_FOUND)
+    E(CUDA_ERROR_NOT_READY)
+    E(CUDA_ERROR_ILLEGAL_ADDRESS)
+    E(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    E(CUDA_ERROR_LAUNCH_TIMEOUT)
+    E(CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING)
+    E(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+    E(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+    E(CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE)
+    E(CUDA_ERROR_CONTEXT_IS_DESTROYED)
+    E(CUDA_ERROR_ASSERT)
+    E(CUDA_ERROR_TOO_MANY_PEERS)
+    E(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
+    E(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED)
+    E(CUDA_ERROR_HARDWARE_STACK_ERROR)
+    E(CUDA_ERROR_ILLEGAL_INSTRUCTION)
+    E(CUDA_ERROR_MISALIGNED_ADDRESS)
+    E(CUDA_ERROR_INVALID_ADDRESS_SPACE)
+    E(CUDA_ERROR_INVALID_PC)
+    E(CUDA_ERROR_LAUNCH_FAILED)
+    E(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+    E(CUDA_ERROR_TENSOR_MEMORY_LEAK)
+    E(CUDA_ERROR_NOT_PERMITTED)
+    E(CUDA_ERROR_NOT_SUPPORTED)
+    E(CUDA_ERROR_SYSTEM_NOT_READY)
+    E(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
+    E(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
+    E(CUDA_ERROR_MPS_CONNECTION_FAILED)
+    E(CUDA_ERROR_MPS_RPC_FAILURE)
+    E(CUDA_ERROR_MPS_SERVER_NOT_READY)
+    E(CUDA_ERROR_MPS_MAX_CLIENTS_REACHED)
+    E(CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED)
+    E(CUDA_ERROR_MPS_CLIENT_TERMINATED)
+    E(CUDA_ERROR_CDP_NOT_SUPPORTED)
+    E(CUDA_ERROR_CDP_VERSION_MISMATCH)
+    E(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)
+    E(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
+    E(CUDA_ERROR_STREAM_CAPTURE_MERGE)
+    E(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED)
+    E(CUDA_ERROR_STREAM_CAPTURE_UNJOINED)
+    E(CUDA_ERROR_STREAM_CAPTURE_ISOLATION)
+    E(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
+    E(CUDA_ERROR_CAPTURED_EVENT)
+    E(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD)
+    E(CUDA_ERROR_TIMEOUT)
+    E(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE)
+    E(CUDA_ERROR_EXTERNAL_DEVICE)
+    E(CUDA_ERROR_INVALID_CLUSTER_SIZE)
+    E(CUDA_ERROR_FUNCTION_NOT_LOADED)
+    E(CUDA_ERROR_INVALID_RESOURCE_TYPE)
+    E(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION)
+    E(CUDA_ERROR_KEY_ROTATION)
+    E(CUDA_ERROR_UNKNOWN)
+};
+#undef E
+
+const char *drv_result_name(CUresult r)
+{
+    size_t i;
+    for (i = 0; i < sizeof drv_names / sizeof drv_names[0]; i++)
+        if (drv_names[i].code == r) return drv_names[i].name;
+    return "CUDA_ERROR_UNKNOWN_CODE";
+}
+
+void drv_set_phase(const char *phase)
+{
+    drv_phase = phase ? phase : "setup";
+}
+
+void drv_report(CUresult r, const char *call, const char *file, int line)
+{
+    fprintf(stderr, "harness: error: %s: %s failed: %s (%d) at %s:%d\n",
+            drv_phase, call, drv_result_name(r), (int)r, file, line);
+}
+
+/* Describe a failed bootstrap call, with a word on the stub library. */
+static void drv_why_code(char *why, size_t len, const char *call, CUresult r)
+{
+    snprintf(why, len, "%s: %s (%d)%s", call, drv_result_name(r), (int)r,
+             r == CUDA_ERROR_STUB_LIBRARY
+                 ? ": this libcuda.so.1 is the toolkit's stub, not a driver" : "");
+}
+
+int drv_load(char *why, size_t whylen)
+{
+    /* The unversioned cuGetProcAddress (the first ABI) is the bootstrap: it
+     * exists in every driver since 11.3, and through it we ask for the
+     * current cuGetProcAddress by base name like every other entry point. */
+    typedef CUresult (*getproc_v1)(const char *, void **, int, cuuint64_t);
+    getproc_v1 boot;
+    __typeof__(&cuGetProcAddress) getproc = NULL;
+    CUdriverProcAddressQueryResult status;
+    CUresult r;
+    void *p;
+
+    if (drv_lib) return 0;
+    drv_lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!drv_lib) {
+        const char *e = dlerror();
+        snprintf(why, whylen, "%s", e ? e : "libcuda.so.1: dlopen failed");
+        return -1;
+    }
+    p = dlsym(drv_lib, "cuGetProcAddress");
+    memcpy(&boot, &p, sizeof p);
+    if (!boot) {
+        snprintf(why, whylen, "libcuda.so.1 has no cuGetProcAddress (driver older than 11.3)");
+        goto fail;
+    }
+    r = boot("cuGetProcAddress", &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT);
+    if (r != CUDA_SUCCESS) {
+        drv_why_code(why, whylen, "cuGetProcAddress", r);
+        goto fail;
+    }
+    memcpy(&getproc, &p, sizeof p);
+#define DRV_RESOLVE(name)                                                     \
+    r = getproc(#name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);\
+    if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || !p) {  \
+        if (r != CUDA_SUCCESS) drv_why_code(why, whylen, "cuGetProcAddress(" #name ")", r); \
+        else snprintf(why, whylen, "the driver has no %s for CUDA %d.%d "    \
+                      "(status %d): driver too old for these headers",       \
+                      #name, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10, (int)status); \
+        goto fail;                                                            \
+    }                                                                         \
+    memcpy(&drv.name, &p, sizeof p);
+    DRV_FUNCS(DRV_RESOLVE)
+#undef DRV_RESOLVE
+    return 0;
+fail:
+    memset(&drv, 0, sizeof drv);
+    dlclose(drv_lib);
+    drv_lib = NULL;
+    return -1;
+}
+
+const char *drv_loading_name(CUmoduleLoadingMode m)
+{
+    switch (m) {
+    case CU_MODULE_LAZY_LOADING: return "LAZY";
+    case CU_MODULE_EAGER_LOADING: return "EAGER";
+    }
+    return "UNKNOWN";
+}
+
+static int drv_attr(CUdevice dev, CUdevice_attribute a)
+{
+    int v = 0;
+    if (drv.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) return 0;
+    return v;
+}
+
+int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
+{
+    CUresult r;
+    char tmp[400];
+    int count = 0, retained = 0;
+    double t0;
+
+    memset(g, 0, sizeof *g);
+    g->ordinal = ordinal;
+    if (drv_load(tmp, sizeof tmp) != 0) {
+        snprintf(why, whylen, "no CUDA driver: %s", tmp);
+        return DRV_NO_GPU;
+    }
+    t0 = tm_now_ms();
+    r = drv.cuInit(0);
+    g->init_ms = tm_now_ms() - t0;
+    if (r != CUDA_SUCCESS) {
+        drv_why_code(tmp, sizeof tmp, "cuInit", r);
+        snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
+                 : "no usable GPU", tmp);
+        return DRV_NO_GPU;
+    }
+    r = drv.cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS || count == 0) {
+        if (r != CUDA_SUCCESS) drv_why_code(tmp, sizeof tmp, "cuDeviceGetCount", r);
+        else snprintf(tmp, sizeof tmp, "the driver sees no CUDA device");
+        snprintf(why, whylen, "no usable GPU: %s", tmp);
+        return DRV_NO_GPU;
+    }
+    if (ordinal >= count) {
+        snprintf(why, whylen, "--device=%d: this machine has %d CUDA device%s (0..%d)",
+                 ordinal, count, count == 1 ? "" : "s", count - 1);
+        return DRV_BAD_DEVICE;
+    }
+    drv_set_phase("opening the device");
+    CK(drv.cuDriverGetVersion(&g->driver_version));
+    CK(drv.cuDeviceGet(&g->dev, ordinal));
+    CK(drv.cuDeviceGetName(g->name, (int)sizeof g->name, g->dev));
+    g->cc_major = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    g->cc_minor = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    g->sms = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    g->l2_bytes = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    g->bus_width_bits = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    g->mem_clock_khz = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    g->sm_clock_khz = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    CK(drv.cuDeviceTotalMem(&g->total_mem, g->dev));
+    snprintf(g->arch, sizeof g->arch, "sm_%d%d", g->cc_major, g->cc_minor);
+    t0 = tm_now_ms();
+    CK(drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
+    retained = 1;
+    CK(drv.cuCtxSetCurrent(g->ctx));
+    g->ctx_ms = tm_now_ms() - t0;
+    CK(drv.cuCtxGetFlags(&g->ctx_flags));
+    CK(drv.cuModuleGetLoadingMode(&g->loading));
+    CK(drv.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
+    drv_set_phase(NULL);
+    return DRV_OK;
+fail:
+    snprintf(why, whylen, "opening device %d failed (see the error above)", ordinal);
+    if (retained) drv.cuDevicePrimaryCtxRelease(g->dev);
+    g->ctx = NULL;
+    drv_set_phase(NULL);
+    return DRV_NO_GPU;
+}
+
+void drv_gpu_close(drv_gpu *g)
+{
+    if (!g->ctx) return;
+    if (g->stream) drv.cuStreamDestroy(g->stream);
+    drv.cuDevicePrimaryCtxRelease(g->dev);
+    g->stream = NULL;
+    g->ctx = NULL;
+}
+
+int drv_gpu_env(const drv_gpu *g, results *r)
+{
+    char cc[16];
+    char drvv[16];
+    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+    snprintf(drvv, sizeof drvv, "%d.%d", g->driver_version / 1000,
+             g->driver_version % 1000 / 10);
+    if (res_env_str(r, "gpu", g->name) || res_env_num(r, "device", g->ordinal) ||
+        res_env_str(r, "compute_capability", cc) ||
+        res_env_str(r, "arch", g->arch) ||
+        res_env_num(r, "sms", g->sms) ||
+        res_env_num(r, "l2_bytes", g->l2_bytes) ||
+        res_env_num(r, "memory_bus_bits", g->bus_width_bits) ||
+        res_env_num(r, "memory_clock_khz", g->mem_clock_khz) ||
+        res_env_num(r, "sm_clock_khz", g->sm_clock_khz) ||
+        res_env_num(r, "memory_bytes", (double)g->total_mem) ||
+        res_env_str(r, "driver_cuda_version", drvv) ||
+        res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
+        res_env_num(r, "context_flags", g->ctx_flags))
+        return -1;
+    return 0;
+}
+
+int drv_mem_info(size_t *free_b, size_t *total_b)
+{
+    CK(drv.cuMemGetInfo(free_b, total_b));
+    return 0;
+fail:
+    return -1;
+}

@@ -1,0 +1,114 @@
+/* cudadrv.h: the CUDA driver, loaded with dlopen and resolved entry point by
+ * entry point with cuGetProcAddress; one checking macro for every CUresult;
+ * the device and context the sections share. */
+#ifndef CUDADRV_H
+#define CUDADRV_H
+
+#include <stddef.h>
+#include <cuda.h>
+#include "results.h"
+
+/* Every driver entry point the harness calls, by base name. Each is resolved
+ * with cuGetProcAddress at the headers' CUDA_VERSION, so the versioned symbol
+ * (cuMemAlloc_v2, ...) is the driver's choice, not ours. */
+#define DRV_FUNCS(X)                                                          \
+    X(cuInit) X(cuDriverGetVersion) X(cuGetErrorString)                       \
+    X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                     \
+    X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                               \
+    X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)                  \
+    X(cuDevicePrimaryCtxGetState)                                             \
+    X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuCtxGetFlags)                   \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)              \
+    X(cuModuleGetLoadingMode)                                                 \
+    X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost)             \
+    X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH)                           \
+    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)               \
+    X(cuMemsetD32Async)                                                       \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)               \
+    X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                       \
+    X(cuEventSynchronize) X(cuEventElapsedTime)                               \
+    X(cuLaunchKernel)
+
+/* The table of entry points. The member for cuMemAlloc is spelled as
+ * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads
+ * like the API. One process-wide table: the driver itself is process-wide. */
+struct drv_api {
+#define DRV_MEMBER(name) __typeof__(&name) name;
+    DRV_FUNCS(DRV_MEMBER)
+#undef DRV_MEMBER
+};
+extern struct drv_api drv;
+
+/* Load libcuda.so.1 and resolve every entry point (no cuInit). Returns 0, or
+ * -1 with a one-line reason in why ("libcuda.so.1: cannot open shared object
+ * file", "cuGetProcAddress: CUDA_ERROR_STUB_LIBRARY (34): ..."). Idempotent. */
+int drv_load(char *why, size_t whylen);
+
+/* Name of a CUresult from our own table ("CUDA_ERROR_OUT_OF_MEMORY"); an
+ * unknown code gives "CUDA_ERROR_UNKNOWN_CODE". Never NULL, never calls the
+ * driver (which cannot name codes when it is the stub, or absent). */
+const char *drv_result_name(CUresult r);
+
+/* The phase named in error lines ("stopwatches: first launch"); a static
+ * string the caller keeps alive. */
+void drv_set_phase(const char *phase);
+
+/* The one error path: prints
+ *   harness: error: PHASE: CALL failed: NAME (CODE) at FILE:LINE
+ * to stderr. */
+void drv_report(CUresult r, const char *call, const char *file, int line);
+
+/* Check a CUresult: on failure report it and jump to the enclosing
+ * function's `fail:` label. The call is evaluated once. */
+#define CK(call) do {                                                       \
+        CUresult ck_r_ = (call);                                            \
+        if (ck_r_ != CUDA_SUCCESS) {                                        \
+            drv_report(ck_r_, #call, __FILE__, __LINE__);                   \
+            goto fail;                                                      \
+        }                                                                   \
+    } while (0)
+
+/* One usable GPU: device, primary context (current on this thread), one
+ * stream, and what the environment record needs. */
+typedef struct drv_gpu {
+    int ordinal;
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+    char name[256];
+    int cc_major, cc_minor;
+    int sms;
+    int l2_bytes;
+    int bus_width_bits;
+    int mem_clock_khz;       /* peak memory clock, 0 when not readable */
+    int sm_clock_khz;        /* typical SM clock, 0 when not readable */
+    size_t total_mem;
+    int driver_version;      /* cuDriverGetVersion: 13000 for 13.0 */
+    CUmoduleLoadingMode loading; /* effective, cuModuleGetLoadingMode */
+    unsigned ctx_flags;      /* cuCtxGetFlags */
+    char arch[16];           /* "sm_90", from the compute capability */
+    double init_ms;          /* cuInit, host clock */
+    double ctx_ms;           /* primary context retain + set current */
+} drv_gpu;
+
+enum { DRV_OK = 0, DRV_NO_GPU = -1, DRV_BAD_DEVICE = -2 };
+
+/* Load the driver if needed, cuInit, and open device `ordinal`. Returns
+ * DRV_OK; DRV_NO_GPU with a one-line reason in why when no driver or no
+ * usable device is there; DRV_BAD_DEVICE with why naming the device count
+ * when the ordinal does not exist. On failure nothing is left open. */
+int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen);
+
+/* Release the stream and the primary context. Safe on a failed open. */
+void drv_gpu_close(drv_gpu *g);
+
+/* Name of a loading mode: "LAZY", "EAGER". */
+const char *drv_loading_name(CUmoduleLoadingMode m);
+
+/* Append the GPU's fields to the environment record. Returns 0 or -1. */
+int drv_gpu_env(const drv_gpu *g, results *r);
+
+/* Device memory free and total in bytes; 0 or -1 (reported). */
+int drv_mem_info(size_t *free_b, size_t *total_b);
+
+#endif

@@ -1,0 +1,59 @@
+/* kernels.h: the kernel registry: each kernel's source file (embedded at
+ * build time, or read from --kernels-dir), its byte and flop model per
+ * element, and its CPU reference in double precision. */
+#ifndef KERNELS_H
+#define KERNELS_H
+
+#include <stddef.h>
+
+/* The largest kernel source accepted from disk. */
+#define KN_MAX_SOURCE (16u << 20)
+
+typedef struct kn_kernel {
+    const char *name;        /* extern "C" name in the source */
+    const char *file;        /* source file under kernels/ */
+    double bytes_per_elem;   /* bytes the kernel names per element (reads + writes) */
+    double flops_per_elem;   /* floating-point operations per element */
+} kn_kernel;
+
+/* The registry; kn_find returns NULL for an unknown name. */
+extern const kn_kernel kn_all[];
+extern const size_t kn_count;
+const kn_kernel *kn_find(const char *name);
+
+/* Source files, in a fixed order; kn_files[i] for i < kn_nfiles. */
+extern const char *const kn_files[];
+extern const size_t kn_nfiles;
+
+/* The embedded text of a source file, or NULL for an unknown file. */
+const char *kn_embedded(const char *file);
+
+/* The source of `file`: read from kernels_dir/file when kernels_dir is not
+ * NULL, else a copy of the embedded text. Returns a malloc'd NUL-terminated
+ * string; NULL with a one-line reason in why when the file is unknown,
+ * missing, unreadable, empty, or larger than KN_MAX_SOURCE. */
+char *kn_source(const char *file, const char *kernels_dir, char *why, size_t whylen);
+
+/* The first element that failed a check, for the error line. */
+typedef struct kn_bad {
+    size_t count;            /* elements that failed */
+    size_t first;            /* index of the first failure */
+    double got, want;        /* its values */
+} kn_bad;
+
+/* Compare a float result with a double-precision CPU reference on every
+ * element: |got - want| <= 1e-6 |want| (NaN never passes). Fills *bad and
+ * returns the number of failures. */
+size_t kn_check_add(const float *a, const float *b, const float *out, size_t n, kn_bad *bad);
+size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_bad *bad);
+
+/* The CPU versions the GPU is compared with: one thread, float, in order. */
+void kn_cpu_add(const float *a, const float *b, float *out, size_t n);
+
+/* Deterministic non-trivial inputs (never all zeros): x[i] in [-1, 1). */
+void kn_fill(float *x, size_t n, unsigned seed);
+
+/* Poison an output with NaN, so an unwritten element fails its check. */
+void kn_poison(float *x, size_t n);
+
+#endif

@@ -1,0 +1,111 @@
+/* main.c: options -> plan -> run sections -> write results; nothing else. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cudadrv.h"
+#include "report.h"
+#include "results.h"
+#include "section.h"
+#include "table.h"
+#include "timing.h"
+
+/* The kernel driver's own version line, where the system exposes it. */
+static void env_driver_version(results *r)
+{
+    char line[256], *p;
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return;
+    if (fgets(line, sizeof line, f) && (p = strstr(line, "Kernel Module")) != NULL) {
+        char ver[64];
+        if (sscanf(p, "Kernel Module %63s", ver) == 1) res_env_str(r, "driver_version", ver);
+    }
+    fclose(f);
+}
+
+static void env_host(results *r, const cli_opts *o)
+{
+    struct utsname u;
+    char host[256];
+    res_env_str(r, "harness_version", HARNESS_VERSION);
+    res_env_num(r, "cuda_headers_version", CUDA_VERSION);
+    res_env_str(r, "module_loading_requested", o->loading == CLI_LOAD_DEFAULT
+                ? "default" : cli_loading_name(o->loading));
+    res_env_num(r, "warmup", o->warmup);
+    res_env_num(r, "reps", o->reps);
+    res_env_str(r, "kernels_dir", o->kernels_dir);
+    if (uname(&u) == 0) {
+        snprintf(host, sizeof host, "%s %s %s", u.sysname, u.release, u.machine);
+        res_env_str(r, "host_os", host);
+    }
+    env_driver_version(r);
+}
+
+/* Exit status from the sections' answers: a usage error first, then a
+ * failure, then a missing GPU. */
+static int exit_code(int usage, int failed, int no_gpu)
+{
+    if (usage) return 2;
+    if (failed) return 1;
+    if (no_gpu) return 3;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long long t_main = tm_now_ns();
+    int usage = 0, failed = 0, no_gpu = 0, i, rc;
+    cli_opts o;
+    results r;
+    sec_ctx c;
+
+    rc = cli_parse(argc, argv, &o, stdout, stderr);
+    if (rc == CLI_EXIT) return 0;
+    if (rc != CLI_OK) return 2;
+    /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
+     * process and the children it starts. */
+    if (o.loading != CLI_LOAD_DEFAULT && setenv("CUDA_MODULE_LOADING", cli_loading_name(o.loading), 1) != 0) {
+        perror("harness: setenv CUDA_MODULE_LOADING");
+        return 1;
+    }
+    if (o.child) return sec_waterfall_child(&o, t_main);
+
+    res_init(&r);
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    c.r = &r;
+    env_host(&r, &o);
+    for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
+        if (!o.run[i]) continue;
+        if (!o.quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "harness: running %s...\n", cli_section_name((cli_section)i));
+        switch ((cli_section)i) {
+        case CLI_SEC_STOPWATCHES: rc = sec_stopwatches(&c); break;
+        case CLI_SEC_CROSSOVER: rc = sec_crossover(&c); break;
+        case CLI_NSECTIONS: rc = SEC_OK; break;
+        }
+        if (rc == SEC_USAGE) usage = 1;
+        else if (rc == SEC_FAILED) failed = 1;
+        else if (rc == SEC_NO_GPU) no_gpu = 1;
+    }
+    if (res_failed(&r) > 0) failed = 1;
+    if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
+
+    if (!usage) {
+        tb_config(stdout, &r, &o);
+        for (i = 0; i < CLI_NSECTIONS; i++)
+            if (o.run[i]) tb_section(stdout, &r, (cli_section)i);
+        tb_checks(stdout, &r);
+        fprintf(stdout, "\nRun time %.1f s; exit code %d.\n",
+                (double)(tm_now_ns() - t_main) / 1e9, exit_code(usage, failed, no_gpu));
+    }
+    if (fflush(stdout) != 0) failed = 1;
+    if (o.json && rp_write_json(&r, o.json) != 0) failed = 1;
+    if (o.csv && rp_write_csv(&r, o.csv) != 0) failed = 1;
+    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    res_free(&r);
+    return exit_code(usage, failed, no_gpu);
+}

@@ -1,0 +1,146 @@
+/* proc.c: the harness as its own child: posix_spawn, a pipe, waitpid. */
+#include "proc.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "timing.h"
+
+extern char **environ;
+
+/* Build the child's environment: ours, with set_env's names replaced. */
+static char **pr_env(const char *const *set_env, size_t nset)
+{
+    size_t n = 0, i, j, k = 0;
+    char **env;
+
+    while (environ[n]) n++;
+    env = calloc(n + nset + 1, sizeof *env);
+    if (!env) return NULL;
+    for (i = 0; i < n; i++) {
+        int replaced = 0;
+        for (j = 0; j < nset; j++) {
+            const char *eq = strchr(set_env[j], '=');
+            size_t len = eq ? (size_t)(eq - set_env[j]) + 1 : strlen(set_env[j]);
+            if (strncmp(environ[i], set_env[j], len) == 0) replaced = 1;
+        }
+        if (!replaced) env[k++] = environ[i];
+    }
+    for (j = 0; j < nset; j++) env[k++] = (char *)(uintptr_t)set_env[j];
+    env[k] = NULL;
+    return env;
+}
+
+int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
+                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen)
+{
+    char exe[4096], t0arg[64];
+    char **argv = NULL, **env = NULL;
+    posix_spawn_file_actions_t fa;
+    int fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
+    size_t cap = 0, i;
+    ssize_t len;
+    pid_t pid = -1;
+    double deadline;
+
+    memset(res, 0, sizeof *res);
+    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len < 0) {
+        snprintf(why, whylen, "readlink /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    exe[len] = '\0';
+    argv = calloc(nargs + 3, sizeof *argv);
+    env = pr_env(set_env, nset);
+    if (!argv || !env) {
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    argv[0] = exe;
+    for (i = 0; i < nargs; i++) argv[i + 1] = (char *)(uintptr_t)args[i];
+    argv[nargs + 1] = t0arg;
+    if (pipe(pipefd) != 0) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    if ((err = posix_spawn_file_actions_init(&fa)) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions_init: %s", strerror(err));
+        goto out;
+    }
+    fa_init = 1;
+    if ((err = posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO)) != 0 ||
+        (err = posix_spawn_file_actions_addclose(&fa, pipefd[0])) != 0 ||
+        (err = posix_spawn_file_actions_addclose(&fa, pipefd[1])) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions: %s", strerror(err));
+        goto out;
+    }
+    fflush(NULL);
+    res->t0_ns = tm_now_ns();
+    snprintf(t0arg, sizeof t0arg, "--child-t0=%lld", res->t0_ns);
+    err = posix_spawn(&pid, exe, &fa, NULL, argv, env);
+    if (err != 0) {
+        snprintf(why, whylen, "posix_spawn %s: %s", exe, strerror(err));
+        pid = -1;
+        goto out;
+    }
+    close(pipefd[1]);
+    pipefd[1] = -1;
+    deadline = tm_now_ms() + timeout_s * 1000.0;
+    for (;;) {
+        struct pollfd pfd = { pipefd[0], POLLIN, 0 };
+        double left = deadline - tm_now_ms();
+        int pr;
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1);
+        if (pr < 0 && errno != EINTR) break;
+        if (pr <= 0) continue;
+        if (res->outlen + 4097 > cap) {
+            char *p = realloc(res->out, cap ? cap * 2 : 8192);
+            if (!p) {
+                kill(pid, SIGKILL);
+                break;
+            }
+            res->out = p;
+            cap = cap ? cap * 2 : 8192;
+        }
+        len = read(pipefd[0], res->out + res->outlen, cap - res->outlen - 1);
+        if (len < 0 && errno == EINTR) continue;
+        if (len <= 0) break;
+        res->outlen += (size_t)len;
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    res->ms = (double)(tm_now_ns() - res->t0_ns) / 1e6;
+    if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) res->exit_code = 128 + WTERMSIG(status);
+    if (!res->out) {
+        res->out = malloc(1);
+        if (!res->out) {
+            snprintf(why, whylen, "out of memory");
+            goto out;
+        }
+    }
+    res->out[res->outlen] = '\0';
+    rc = 0;
+out:
+    if (fa_init) posix_spawn_file_actions_destroy(&fa);
+    if (pipefd[0] >= 0) close(pipefd[0]);
+    if (pipefd[1] >= 0) close(pipefd[1]);
+    free(argv);
+    free(env);
+    if (rc != 0) {
+        free(res->out);
+        res->out = NULL;
+    }
+    return rc;
+}

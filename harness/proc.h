@@ -1,0 +1,26 @@
+/* proc.h: re-executing the harness itself as a child (posix_spawn, argv
+ * only, no shell), timing it from spawn to exit and collecting its output. */
+#ifndef PROC_H
+#define PROC_H
+
+#include <stddef.h>
+
+typedef struct pr_result {
+    int exit_code;        /* the child's exit status, or 128 + signal */
+    long long t0_ns;      /* CLOCK_MONOTONIC just before posix_spawn */
+    double ms;            /* spawn to exit (waitpid returned) */
+    char *out;            /* everything the child wrote to stdout, NUL-terminated */
+    size_t outlen;
+} pr_result;
+
+/* Run this executable (/proc/self/exe) with args[0..nargs-1] after argv[0]
+ * and a final "--child-t0=NS" holding the spawn time, the environment of
+ * this process plus set_env ("NAME=VALUE" strings, nset of them; NULL for
+ * none). stderr is inherited; stdout is collected. Gives up on a child that
+ * has not exited after timeout_s seconds (killed, exit_code 137). Returns 0
+ * when the child ran (whatever its exit code), or -1 with a reason in why
+ * when it could not be started. Free res->out with free(). */
+int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
+                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen);
+
+#endif

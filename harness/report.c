@@ -1,0 +1,265 @@
+/* report.c: the run's JSON document and CSV table, written atomically. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report.h"
+
+/* ---------------------------------------------------------------- JSON --- */
+
+/* A JSON string with quotes, backslashes and control characters escaped;
+ * other bytes (UTF-8 included) pass through. NULL is written as null. */
+static void json_str(FILE *f, const char *s)
+{
+    const unsigned char *p;
+
+    if (s == NULL) {
+        fputs("null", f);
+        return;
+    }
+    putc('"', f);
+    for (p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            putc('\\', f);
+            putc(*p, f);
+        } else if (*p < 0x20) {
+            fprintf(f, "\\u%04x", (unsigned)*p);
+        } else {
+            putc(*p, f);
+        }
+    }
+    putc('"', f);
+}
+
+/* A number that reads back exactly; non-finite values are written as null. */
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.17g", x);
+    else fputs("null", f);
+}
+
+/* `"name": value` inside an object, preceded by `sep`. */
+static void json_key_str(FILE *f, const char *sep, const char *name,
+                         const char *val)
+{
+    fputs(sep, f);
+    json_str(f, name);
+    fputs(": ", f);
+    json_str(f, val);
+}
+
+static void json_key_num(FILE *f, const char *sep, const char *name, double val)
+{
+    fputs(sep, f);
+    json_str(f, name);
+    fputs(": ", f);
+    json_num(f, val);
+}
+
+static void json_meas(FILE *f, const res_meas *m)
+{
+    const st_summary *s = &m->stats;
+    size_t i;
+
+    fputs("    {\n", f);
+    json_key_str(f, "      ", "section", m->section);
+    json_key_str(f, ", ", "key", m->key);
+    json_key_str(f, ",\n      ", "name", m->name);
+    json_key_str(f, ",\n      ", "region", m->region);
+    json_key_str(f, ",\n      ", "state", res_state_name(m->state));
+    json_key_str(f, ", ", "unit", m->unit);
+    fprintf(f, ", \"batch\": %ld, \"n\": %ld", m->batch, m->n);
+    json_key_num(f, ", ", "bytes", m->bytes);
+    json_key_num(f, ", ", "flops", m->flops);
+    fprintf(f, ",\n      \"stats\": {\"n\": %zu", s->n);
+    json_key_num(f, ", ", "min", s->min);
+    json_key_num(f, ", ", "median", s->median);
+    json_key_num(f, ", ", "mean", s->mean);
+    json_key_num(f, ", ", "max", s->max);
+    json_key_num(f, ",\n                ", "stdev", s->stdev);
+    json_key_num(f, ", ", "cv", s->cv);
+    json_key_num(f, ", ", "ci_low", s->ci_low);
+    json_key_num(f, ", ", "ci_high", s->ci_high);
+    json_key_num(f, ", ", "ci_level", s->ci_level);
+    fputs("},\n      \"samples\": [", f);
+    for (i = 0; i < m->nsamples; i++) {
+        if (i) fputs(", ", f);
+        json_num(f, m->samples[i]);
+    }
+    fputs("]\n    }", f);
+}
+
+int rp_json(FILE *f, const results *r)
+{
+    size_t i;
+
+    fprintf(f, "{\n  \"schema_version\": %d,\n  \"incomplete\": %s,\n",
+            RES_SCHEMA_VERSION, r->incomplete ? "true" : "false");
+
+    fputs("  \"environment\": {", f);
+    for (i = 0; i < r->nenv; i++) {
+        const res_kv *kv = &r->env[i];
+        const char *sep = i ? ",\n    " : "\n    ";
+
+        if (kv->kind == RES_STR) json_key_str(f, sep, kv->key, kv->str);
+        else json_key_num(f, sep, kv->key, kv->num);
+    }
+    fputs(r->nenv ? "\n  },\n" : "},\n", f);
+
+    fputs("  \"skipped\": [", f);
+    for (i = 0; i < r->nskip; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key_str(f, "", "section", r->skip[i].section);
+        json_key_str(f, ", ", "reason", r->skip[i].reason);
+        putc('}', f);
+    }
+    fputs(r->nskip ? "\n  ],\n" : "],\n", f);
+
+    fputs("  \"checks\": [", f);
+    for (i = 0; i < r->ncheck; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        json_key_str(f, "", "section", r->check[i].section);
+        json_key_str(f, ", ", "what", r->check[i].what);
+        fprintf(f, ", \"passed\": %s", r->check[i].passed ? "true" : "false");
+        json_key_str(f, ", ", "detail", r->check[i].detail);
+        putc('}', f);
+    }
+    fputs(r->ncheck ? "\n  ],\n" : "],\n", f);
+
+    fputs("  \"measurements\": [", f);
+    for (i = 0; i < r->nm; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_meas(f, &r->m[i]);
+    }
+    fputs(r->nm ? "\n  ]\n}\n" : "]\n}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ----------------------------------------------------------------- CSV --- */
+
+/* A CSV field, quoted as RFC 4180 says when it holds , " CR or LF. */
+static void csv_str(FILE *f, const char *s)
+{
+    const char *p;
+
+    if (s == NULL) return;
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    putc('"', f);
+    for (p = s; *p; p++) {
+        if (*p == '"') putc('"', f);
+        putc(*p, f);
+    }
+    putc('"', f);
+}
+
+/* A number as a CSV field, preceded by a comma; non-finite is empty. */
+static void csv_num(FILE *f, double x)
+{
+    putc(',', f);
+    if (isfinite(x)) fprintf(f, "%.9g", x);
+}
+
+static int csv_emit(FILE *f, const results *r)
+{
+    size_t i;
+
+    fputs("section,key,name,state,unit,n,batch,samples,min,median,mean,max,"
+          "stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region\n", f);
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        const st_summary *s = &m->stats;
+
+        csv_str(f, m->section);
+        putc(',', f);
+        csv_str(f, m->key);
+        putc(',', f);
+        csv_str(f, m->name);
+        putc(',', f);
+        csv_str(f, res_state_name(m->state));
+        putc(',', f);
+        csv_str(f, m->unit);
+        fprintf(f, ",%ld,%ld,%zu", m->n, m->batch, m->nsamples);
+        csv_num(f, s->min);
+        csv_num(f, s->median);
+        csv_num(f, s->mean);
+        csv_num(f, s->max);
+        csv_num(f, s->stdev);
+        csv_num(f, s->cv);
+        csv_num(f, s->ci_low);
+        csv_num(f, s->ci_high);
+        csv_num(f, s->ci_level);
+        csv_num(f, m->bytes);
+        csv_num(f, m->flops);
+        putc(',', f);
+        csv_str(f, m->region);
+        putc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------- atomic writing --- */
+
+/* Write `r` with `emit` to "<path>.tmp.XXXXXX" in the target's directory,
+ * sync it and rename it over `path`. On failure the temporary file is
+ * removed, an earlier file at `path` is untouched, and one line goes to
+ * stderr. */
+static int write_atomic(const char *path, const results *r,
+                        int (*emit)(FILE *, const results *))
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t len = strlen(path);
+    char *tmp = NULL;
+    FILE *f = NULL;
+    int fd = -1, rc, err;
+
+    if ((tmp = malloc(len + sizeof(suffix))) == NULL) {
+        errno = ENOMEM;
+        goto fail;
+    }
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, suffix, sizeof(suffix));
+    if ((fd = mkstemp(tmp)) == -1) {
+        free(tmp);
+        tmp = NULL;
+        goto fail;
+    }
+    if ((f = fdopen(fd, "w")) == NULL) goto fail;
+    fd = -1;
+    errno = 0;
+    if (emit(f, r) != 0 || fflush(f) != 0) goto fail;
+    if (fsync(fileno(f)) != 0) goto fail;
+    rc = fclose(f);
+    f = NULL;
+    if (rc != 0) goto fail;
+    if (chmod(tmp, 0644) != 0) goto fail;
+    if (rename(tmp, path) != 0) goto fail;
+    free(tmp);
+    return 0;
+
+fail:
+    err = errno ? errno : EIO;
+    if (f != NULL) fclose(f);
+    if (fd != -1) close(fd);
+    if (tmp != NULL) {
+        unlink(tmp);
+        free(tmp);
+    }
+    fprintf(stderr, "harness: cannot write %s: %s\n", path, strerror(err));
+    return -1;
+}
+
+int rp_write_json(const results *r, const char *path)
+{
+    return write_atomic(path, r, rp_json);
+}
+
+int rp_write_csv(const results *r, const char *path)
+{
+    return write_atomic(path, r, csv_emit);
+}

@@ -1,0 +1,33 @@
+/* report.h: the run's files: one JSON document and one CSV table, each
+ * written to a temporary name in the target directory and renamed. */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdio.h>
+#include "results.h"
+
+/* Write the whole results object as one JSON document:
+ *   { "schema_version": 1, "incomplete": false,
+ *     "environment": { key: string|number|null, ... },
+ *     "skipped": [ { "section": s, "reason": s }, ... ],
+ *     "measurements": [ { "section", "key", "name", "region", "state", "unit",
+ *                         "batch", "n", "bytes", "flops",
+ *                         "stats": { "n", "min", "median", "mean", "max", "stdev",
+ *                                    "cv", "ci_low", "ci_high", "ci_level" },
+ *                         "samples": [ ... ] }, ... ] }
+ * Non-finite numbers are written as null. Returns 0 on success. On error
+ * returns -1, prints "harness: cannot write PATH: strerror" to stderr, and
+ * leaves any earlier file at path untouched (the temporary file is removed). */
+int rp_write_json(const results *r, const char *path);
+
+/* Same contract, one CSV row per measurement with a header line:
+ * section,key,name,state,unit,n,batch,samples,min,median,mean,max,stdev,cv,
+ * ci_low,ci_high,ci_level,bytes,flops,region. Fields with commas or quotes are
+ * quoted as RFC 4180 says. */
+int rp_write_csv(const results *r, const char *path);
+
+/* Write the JSON document to an open stream (used by rp_write_json and by
+ * tests). Returns 0, or -1 when a write to f failed. */
+int rp_json(FILE *f, const results *r);
+
+#endif

@@ -1,0 +1,107 @@
+/* results.h: the one results object of a run: the environment record and
+ * every measurement the sections append. Sections never print; report.c
+ * turns this object into tables, JSON and CSV. */
+#ifndef RESULTS_H
+#define RESULTS_H
+
+#include <stddef.h>
+#include "stats.h"
+
+#define RES_SCHEMA_VERSION 1
+
+/* Which state a figure was taken in: never an unnamed mix. */
+typedef enum res_state {
+    RES_FIRST_LAUNCH,   /* the first launch of a kernel in this process */
+    RES_L2_COLD,        /* L2 flushed before each sample */
+    RES_WARM,           /* after warm-up, caches as the previous run left them */
+    RES_PROCESS         /* a whole child process (spawn to exit, or a part of it) */
+} res_state;
+
+/* Name of a state as written in tables and files ("first-launch", ...). */
+const char *res_state_name(res_state s);
+
+typedef struct res_meas {
+    char *section;      /* "stopwatches" */
+    char *name;         /* "events, kernel, after warm-up" */
+    char *key;          /* short stable identifier inside the section: "row4" */
+    char *region;       /* where the timer starts and stops, in words */
+    res_state state;
+    char *unit;         /* "ms", "us", "GB/s" */
+    double *samples;    /* every sample, in the order taken */
+    size_t nsamples;
+    st_summary stats;   /* st_summarize(samples) */
+    long batch;         /* units of work per timed region (samples are per unit) */
+    long n;             /* elements, 0 where not meaningful */
+    double bytes;       /* bytes moved per unit of work, 0 where not meaningful */
+    double flops;       /* floating-point operations per unit, 0 where not meaningful */
+} res_meas;
+
+typedef enum res_kind { RES_STR, RES_NUM } res_kind;
+
+typedef struct res_kv {
+    char *key;
+    res_kind kind;
+    char *str;          /* RES_STR; NULL prints as null */
+    double num;         /* RES_NUM */
+} res_kv;
+
+typedef struct res_skip {
+    char *section;
+    char *reason;
+} res_skip;
+
+/* A validation or invariant, passed or failed: the report prints every one. */
+typedef struct res_check {
+    char *section;
+    char *what;         /* "vectorAdd, first launch, all elements vs CPU" */
+    int passed;
+    char *detail;       /* "16777827 of 16777827 elements match", or the first bad one */
+} res_check;
+
+typedef struct results {
+    res_kv *env;        /* environment record, in insertion order */
+    size_t nenv, capenv;
+    res_meas *m;        /* measurements, in the order taken */
+    size_t nm, capm;
+    res_skip *skip;     /* sections that did not run, and why */
+    size_t nskip, capskip;
+    res_check *check;   /* validations and invariants, in the order checked */
+    size_t ncheck, capcheck;
+    int incomplete;     /* 1 when the run stopped before all sections finished */
+} results;
+
+/* Initialise an empty results object. */
+void res_init(results *r);
+
+/* Free everything the object owns; the struct may be re-initialised. */
+void res_free(results *r);
+
+/* Set an environment field (replacing an earlier value of the same key).
+ * Strings are copied; val may be NULL. Returns 0, or -1 on out of memory. */
+int res_env_str(results *r, const char *key, const char *val);
+int res_env_num(results *r, const char *key, double val);
+
+/* Look up an environment field; NULL when absent. */
+const res_kv *res_env_get(const results *r, const char *key);
+
+/* Append a measurement. All strings and the samples are copied and the stats
+ * computed. batch < 1 is stored as 1. Returns the stored measurement (valid
+ * until the next append), or NULL on out of memory. */
+res_meas *res_add(results *r, const char *section, const char *key,
+                  const char *name, const char *region, res_state state,
+                  const char *unit, const double *samples, size_t nsamples);
+
+/* Find a measurement by section and key; NULL when absent. */
+const res_meas *res_find(const results *r, const char *section, const char *key);
+
+/* Record that a section was skipped and why (copied). Returns 0 or -1. */
+int res_skip_section(results *r, const char *section, const char *reason);
+
+/* Record a validation or invariant (strings copied). Returns 0 or -1. */
+int res_check_add(results *r, const char *section, const char *what, int passed,
+                  const char *detail);
+
+/* Number of failed checks. */
+size_t res_failed(const results *r);
+
+#endif

@@ -1,0 +1,162 @@
+/* rtc.c: NVRTC through dlopen: load, version, compile with timing. */
+#include "rtc.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nvrtc.h>
+
+#include "timing.h"
+
+#define RTC_FUNCS(X)                                                        \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \
+    X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) \
+    X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)                 \
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+
+static struct {
+#define RTC_MEMBER(name) __typeof__(&name) name;
+    RTC_FUNCS(RTC_MEMBER)
+#undef RTC_MEMBER
+} rtc;
+
+static void *rtc_lib;
+static char rtc_from[600];
+
+int rtc_load(char *why, size_t whylen)
+{
+    static const char *const sonames[] = { "libnvrtc.so.13", "libnvrtc.so.12" };
+    const char *home = getenv("CUDA_HOME");
+    char path[600];
+    void *p;
+    size_t i;
+    int pass;
+
+    if (rtc_lib) return 0;
+    if (!home || !*home) home = HARNESS_CUDA_HOME;
+    for (pass = 0; pass < 2 && !rtc_lib; pass++) {
+        for (i = 0; i < sizeof sonames / sizeof sonames[0] && !rtc_lib; i++) {
+            if (pass == 0) snprintf(path, sizeof path, "%s/lib64/%s", home, sonames[i]);
+            else snprintf(path, sizeof path, "%s", sonames[i]);
+            rtc_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        }
+    }
+    if (!rtc_lib) {
+        snprintf(why, whylen, "libnvrtc.so.13 or .12 not found in %s/lib64 or on "
+                 "the loader path", home);
+        return -1;
+    }
+    snprintf(rtc_from, sizeof rtc_from, "%s", path);
+#define RTC_RESOLVE(name)                                                   \
+    p = dlsym(rtc_lib, #name);                                              \
+    memcpy(&rtc.name, &p, sizeof p);                                        \
+    if (!p) {                                                        \
+        snprintf(why, whylen, "%.400s has no %s", path, #name);                 \
+        dlclose(rtc_lib);                                                   \
+        rtc_lib = NULL;                                                     \
+        return -1;                                                          \
+    }
+    RTC_FUNCS(RTC_RESOLVE)
+#undef RTC_RESOLVE
+    return 0;
+}
+
+const char *rtc_loaded_from(void)
+{
+    return rtc_from;
+}
+
+int rtc_version(int *major, int *minor)
+{
+    if (!rtc_lib || rtc.nvrtcVersion(major, minor) != NVRTC_SUCCESS) return -1;
+    return 0;
+}
+
+/* The one error path for NVRTC calls: report and jump to fail. */
+#define RK(call) do {                                                       \
+        nvrtcResult rk_r_ = (call);                                         \
+        if (rk_r_ != NVRTC_SUCCESS) {                                       \
+            fprintf(stderr, "harness: error: compiling %s: %s failed: %s (%d) at %s:%d\n", \
+                    name, #call, rtc.nvrtcGetErrorString(rk_r_), (int)rk_r_, \
+                    __FILE__, __LINE__);                                    \
+            goto fail;                                                      \
+        }                                                                   \
+    } while (0)
+
+int rtc_compile(const char *src, const char *name, const char *arch,
+                rtc_target target, const char *const *opts, int nopts,
+                rtc_out *out)
+{
+    nvrtcProgram prog = NULL;
+    const char **all = NULL;
+    char archopt[64];
+    size_t logsize = 0;
+    nvrtcResult cr;
+    double t0, t1;
+    int rc = RTC_API_ERROR, i;
+
+    memset(out, 0, sizeof *out);
+    if (!rtc_lib) return RTC_API_ERROR;
+    if (strncmp(arch, "sm_", 3) != 0) {
+        fprintf(stderr, "harness: error: compiling %s: arch '%s' is not sm_XY\n", name, arch);
+        return RTC_API_ERROR;
+    }
+    snprintf(archopt, sizeof archopt, "-arch=%s%s",
+             target == RTC_PTX ? "compute_" : "sm_", arch + 3);
+    all = malloc((size_t)(nopts + 2) * sizeof *all);
+    if (!all) return RTC_API_ERROR;
+    all[0] = archopt;
+    all[1] = "-std=c++17";
+    for (i = 0; i < nopts; i++) all[i + 2] = opts[i];
+
+    t0 = tm_now_ms();
+    RK(rtc.nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
+    t1 = tm_now_ms();
+    cr = rtc.nvrtcCompileProgram(prog, nopts + 2, all);
+    out->ms = tm_now_ms() - t1;
+    RK(rtc.nvrtcGetProgramLogSize(prog, &logsize));
+    out->log = malloc(logsize + 1);
+    if (!out->log) goto fail;
+    out->log[0] = '\0';
+    if (logsize > 0) RK(rtc.nvrtcGetProgramLog(prog, out->log));
+    out->log[logsize] = '\0';
+    if (cr == NVRTC_ERROR_COMPILATION) {
+        rc = RTC_COMPILE_ERROR;
+        goto fail;
+    }
+    RK(cr);
+    if (target == RTC_PTX) {
+        RK(rtc.nvrtcGetPTXSize(prog, &out->size));
+        out->code = malloc(out->size);
+        if (!out->code) goto fail;
+        RK(rtc.nvrtcGetPTX(prog, out->code));
+    } else {
+        RK(rtc.nvrtcGetCUBINSize(prog, &out->size));
+        out->code = malloc(out->size);
+        if (!out->code) goto fail;
+        RK(rtc.nvrtcGetCUBIN(prog, out->code));
+    }
+    RK(rtc.nvrtcDestroyProgram(&prog));
+    out->total_ms = tm_now_ms() - t0;
+    free(all);
+    return RTC_OK;
+fail:
+    if (prog) rtc.nvrtcDestroyProgram(&prog);
+    free(all);
+    free(out->code);
+    out->code = NULL;
+    out->size = 0;
+    if (rc != RTC_COMPILE_ERROR) {
+        free(out->log);
+        out->log = NULL;
+    }
+    return rc;
+}
+
+void rtc_out_free(rtc_out *out)
+{
+    free(out->code);
+    free(out->log);
+    memset(out, 0, sizeof *out);
+}

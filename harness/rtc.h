@@ -1,0 +1,42 @@
+/* rtc.h: NVRTC loaded with dlopen; compiling one source to PTX or cubin
+ * with its time, log and options. */
+#ifndef RTC_H
+#define RTC_H
+
+#include <stddef.h>
+
+/* Load NVRTC: libnvrtc.so.13, then .12, first from CUDA_HOME/lib64 (the
+ * environment's CUDA_HOME, else the build's), then from the loader path.
+ * Returns 0, or -1 with a one-line reason in why. Idempotent. */
+int rtc_load(char *why, size_t whylen);
+
+/* NVRTC's version; 0 or -1. */
+int rtc_version(int *major, int *minor);
+
+/* The path NVRTC was loaded from ("libnvrtc.so.13" when the loader found it). */
+const char *rtc_loaded_from(void);
+
+typedef enum rtc_target { RTC_PTX, RTC_CUBIN } rtc_target;
+
+typedef struct rtc_out {
+    char *code;        /* PTX text (NUL-terminated) or cubin bytes */
+    size_t size;       /* bytes of code (PTX: including the NUL) */
+    char *log;         /* NVRTC's log, NUL-terminated, possibly "" */
+    double ms;         /* host time of nvrtcCompileProgram alone */
+    double total_ms;   /* create program + compile + get code + destroy */
+} rtc_out;
+
+enum { RTC_OK = 0, RTC_COMPILE_ERROR = -1, RTC_API_ERROR = -2 };
+
+/* Compile `src` (named `name` in NVRTC's log, so errors read as
+ * name(line): error ...) for arch "sm_XY": PTX with -arch=compute_XY,
+ * cubin with -arch=sm_XY, plus nopts extra options. Returns RTC_OK with *out
+ * filled; RTC_COMPILE_ERROR with out->log holding the log; RTC_API_ERROR
+ * after printing the failed NVRTC call. Free with rtc_out_free. */
+int rtc_compile(const char *src, const char *name, const char *arch,
+                rtc_target target, const char *const *opts, int nopts,
+                rtc_out *out);
+
+void rtc_out_free(rtc_out *out);
+
+#endif

@@ -1,0 +1,246 @@
+/* section.c: the context sections share: GPU and NVRTC on first need,
+ * modules, the vectorAdd buffers and work units, checks. */
+#include "section.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtc.h"
+#include "timing.h"
+
+int sec_need_gpu(sec_ctx *c)
+{
+    if (c->gpu_state == 0) {
+        int rc = drv_gpu_open(&c->gpu, c->o->device, c->gpu_why, sizeof c->gpu_why);
+        c->gpu_state = rc == DRV_OK ? 1 : rc;
+        if (rc == DRV_OK) {
+            c->arch = c->o->arch ? c->o->arch : c->gpu.arch;
+            if (drv_gpu_env(&c->gpu, c->r) != 0) return SEC_FAILED;
+            if (c->o->loading != CLI_LOAD_DEFAULT &&
+                strcmp(cli_loading_name(c->o->loading), drv_loading_name(c->gpu.loading)) != 0) {
+                snprintf(c->gpu_why, sizeof c->gpu_why,
+                         "--module-loading=%s was asked for, but the driver reports %s",
+                         cli_loading_name(c->o->loading), drv_loading_name(c->gpu.loading));
+                fprintf(stderr, "harness: error: %s\n", c->gpu_why);
+                res_check_add(c->r, "environment", "module loading mode in effect", 0, c->gpu_why);
+            }
+        } else if (rc == DRV_BAD_DEVICE) {
+            fprintf(stderr, "harness: %s\n", c->gpu_why);
+        }
+    }
+    if (c->gpu_state == 1) return SEC_OK;
+    return c->gpu_state == DRV_BAD_DEVICE ? SEC_USAGE : SEC_NO_GPU;
+}
+
+int sec_need_rtc(sec_ctx *c)
+{
+    if (c->rtc_state == 0) {
+        int major = 0, minor = 0;
+        char v[32];
+        c->rtc_state = rtc_load(c->rtc_why, sizeof c->rtc_why) == 0 ? 1 : -1;
+        if (c->rtc_state == 1 && rtc_version(&major, &minor) == 0) {
+            snprintf(v, sizeof v, "%d.%d", major, minor);
+            res_env_str(c->r, "nvrtc_version", v);
+        }
+    }
+    return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
+}
+
+void sec_skip(sec_ctx *c, const char *name, const char *reason)
+{
+    res_skip_section(c->r, name, reason);
+    fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
+}
+
+int sec_check_elems(sec_ctx *c, const char *section, const char *what,
+                    size_t n, const kn_bad *bad)
+{
+    char detail[256];
+    if (bad->count == 0)
+        snprintf(detail, sizeof detail, "%zu of %zu elements match the CPU reference", n, n);
+    else
+        snprintf(detail, sizeof detail, "%zu of %zu elements wrong; first at index %zu: "
+                 "got %.9g, expected %.9g", bad->count, n, bad->first, bad->got, bad->want);
+    res_check_add(c->r, section, what, bad->count == 0, detail);
+    if (bad->count) fprintf(stderr, "harness: %s: %s: %s\n", section, what, detail);
+    return bad->count == 0;
+}
+
+int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
+               double *compile_ms, double *load_ms)
+{
+    char why[512], path[4096];
+    char *src = kn_source(file, c->o->kernels_dir, why, sizeof why);
+    rtc_out out;
+    double t0;
+    int rc;
+
+    *mod = NULL;
+    if (!src) {
+        fprintf(stderr, "harness: error: kernel source: %s\n", why);
+        return -1;
+    }
+    /* NVRTC names the program in its log: file(line): error ... */
+    snprintf(path, sizeof path, "%s/%s", c->o->kernels_dir ? c->o->kernels_dir : "kernels", file);
+    rc = rtc_compile(src, path, c->arch, RTC_CUBIN, NULL, 0, &out);
+    free(src);
+    if (rc == RTC_COMPILE_ERROR) {
+        fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, c->arch, out.log);
+        rtc_out_free(&out);
+        return -1;
+    }
+    if (rc != RTC_OK) return -1;
+    if (compile_ms) *compile_ms = out.ms;
+    t0 = tm_now_ms();
+    CK(drv.cuModuleLoadData(mod, out.code));
+    if (load_ms) *load_ms = tm_now_ms() - t0;
+    rtc_out_free(&out);
+    return 0;
+fail:
+    rtc_out_free(&out);
+    return -1;
+}
+
+void sec_vec_free(sec_vec *v)
+{
+    if (v->a) drv.cuMemFree(v->a);
+    if (v->b) drv.cuMemFree(v->b);
+    if (v->out) drv.cuMemFree(v->out);
+    if (v->pa) drv.cuMemFreeHost(v->pa);
+    if (v->pb) drv.cuMemFreeHost(v->pb);
+    if (v->pout) drv.cuMemFreeHost(v->pout);
+    free(v->ha);
+    free(v->hb);
+    free(v->hout);
+    memset(v, 0, sizeof *v);
+}
+
+int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunction add)
+{
+    size_t bytes = n * sizeof(float), free_b = 0, total_b = 0;
+    char what[128], detail[256];
+
+    memset(v, 0, sizeof *v);
+    v->n = n;
+    v->add = add;
+    v->s = c->gpu.stream;
+    snprintf(what, sizeof what, "n = %zu fits in device memory", n);
+    if (n > 0x7fffffffu) {
+        snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
+        res_check_add(c->r, section, what, 0, detail);
+        fprintf(stderr, "harness: %s: %s\n", section, detail);
+        return -1;
+    }
+    if (drv_mem_info(&free_b, &total_b) != 0) return -1;
+    if (3 * bytes > free_b) {
+        snprintf(detail, sizeof detail, "needs %.2f GiB of device memory for 3 buffers, "
+                 "%.2f GiB free of %.2f GiB", 3.0 * (double)bytes / 1073741824.0,
+                 (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
+        res_check_add(c->r, section, what, 0, detail);
+        fprintf(stderr, "harness: %s: n = %zu: %s\n", section, n, detail);
+        return -1;
+    }
+    CK(drv.cuMemAlloc(&v->a, bytes));
+    CK(drv.cuMemAlloc(&v->b, bytes));
+    CK(drv.cuMemAlloc(&v->out, bytes));
+    CK(drv.cuMemAllocHost((void **)&v->pa, bytes));
+    CK(drv.cuMemAllocHost((void **)&v->pb, bytes));
+    CK(drv.cuMemAllocHost((void **)&v->pout, bytes));
+    v->ha = malloc(bytes);
+    v->hb = malloc(bytes);
+    v->hout = malloc(bytes);
+    if (!v->ha || !v->hb || !v->hout) {
+        fprintf(stderr, "harness: %s: out of host memory for n = %zu\n", section, n);
+        goto fail;
+    }
+    kn_fill(v->ha, n, 1);
+    kn_fill(v->hb, n, 2);
+    memcpy(v->pa, v->ha, bytes);
+    memcpy(v->pb, v->hb, bytes);
+    kn_poison(v->hout, n);
+    kn_poison(v->pout, n);
+    CK(drv.cuMemcpyHtoDAsync(v->a, v->pa, bytes, v->s));
+    CK(drv.cuMemcpyHtoDAsync(v->b, v->pb, bytes, v->s));
+    if (sec_vec_poison(v) != 0) goto fail;
+    CK(drv.cuStreamSynchronize(v->s));
+    return 0;
+fail:
+    sec_vec_free(v);
+    return -1;
+}
+
+int sec_vec_poison(sec_vec *v)
+{
+    CK(drv.cuMemsetD32Async(v->out, 0x7fc00000u, v->n, v->s));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Launch vectorAdd over the buffers' n with 256 threads per block. */
+int sec_vec_kernel(void *arg, CUstream s)
+{
+    sec_vec *v = arg;
+    int n = (int)v->n;
+    void *params[] = { &v->a, &v->b, &v->out, &n };
+    unsigned blocks = (unsigned)((v->n + SEC_BLOCK - 1) / SEC_BLOCK);
+    CK(drv.cuLaunchKernel(v->add, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, s, params, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+static int sec_vec_round(sec_vec *v, CUstream s, const float *a, const float *b, float *out)
+{
+    size_t bytes = v->n * sizeof(float);
+    CK(drv.cuMemcpyHtoDAsync(v->a, a, bytes, s));
+    CK(drv.cuMemcpyHtoDAsync(v->b, b, bytes, s));
+    if (sec_vec_kernel(v, s) != 0) return -1;
+    CK(drv.cuMemcpyDtoHAsync(out, v->out, bytes, s));
+    return 0;
+fail:
+    return -1;
+}
+
+int sec_vec_round_pageable(void *arg, CUstream s)
+{
+    sec_vec *v = arg;
+    return sec_vec_round(v, s, v->ha, v->hb, v->hout);
+}
+
+int sec_vec_round_pinned(void *arg, CUstream s)
+{
+    sec_vec *v = arg;
+    return sec_vec_round(v, s, v->pa, v->pb, v->pout);
+}
+
+int sec_vec_cpu(void *arg, CUstream s)
+{
+    sec_vec *v = arg;
+    (void)s;
+    kn_cpu_add(v->ha, v->hb, v->hout, v->n);
+    return 0;
+}
+
+int sec_vec_verify(sec_ctx *c, const char *section, const char *what, sec_vec *v)
+{
+    kn_bad bad;
+    kn_poison(v->pout, v->n);
+    CK(drv.cuMemcpyDtoHAsync(v->pout, v->out, v->n * sizeof(float), v->s));
+    CK(drv.cuStreamSynchronize(v->s));
+    kn_check_add(v->ha, v->hb, v->pout, v->n, &bad);
+    return sec_check_elems(c, section, what, v->n, &bad);
+fail:
+    return -1;
+}
+
+res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
+                    const char *name, const char *region, res_state state,
+                    const double *samples, size_t n, long batch)
+{
+    res_meas *m = res_add(c->r, section, key, name, region, state, "ms", samples, n);
+    if (m) m->batch = batch < 1 ? 1 : batch;
+    return m;
+}

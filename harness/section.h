@@ -1,0 +1,101 @@
+/* section.h: what every section shares: the run's context (options, results,
+ * the GPU opened on first need, NVRTC loaded on first need), compiling and
+ * loading a kernel module, and the vectorAdd buffers and work units that
+ * stopwatches and crossover both time. */
+#ifndef SECTION_H
+#define SECTION_H
+
+#include <stddef.h>
+#include <cuda.h>
+#include "cli.h"
+#include "cudadrv.h"
+#include "kernels.h"
+#include "results.h"
+
+/* What a section returns. */
+enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };
+
+typedef struct sec_ctx {
+    const cli_opts *o;
+    results *r;
+    drv_gpu gpu;
+    int gpu_state;          /* 0 not tried, 1 open, DRV_NO_GPU or DRV_BAD_DEVICE */
+    char gpu_why[512];
+    int rtc_state;          /* 0 not tried, 1 loaded, -1 unusable */
+    char rtc_why[512];
+    const char *arch;       /* --arch, else the device's */
+} sec_ctx;
+
+/* Open the GPU on first need and record it in the environment. Returns
+ * SEC_OK, SEC_NO_GPU (skip, reason in c->gpu_why) or SEC_USAGE (--device
+ * names no device). Later calls return the first answer. */
+int sec_need_gpu(sec_ctx *c);
+
+/* Load NVRTC on first need. Returns SEC_OK or SEC_NO_GPU with c->rtc_why. */
+int sec_need_rtc(sec_ctx *c);
+
+/* Record that section `name` was skipped, with reason, in the results. */
+void sec_skip(sec_ctx *c, const char *name, const char *reason);
+
+/* Record a validation: `count` bad elements of n (bad->first etc.); returns
+ * 1 when it passed. */
+int sec_check_elems(sec_ctx *c, const char *section, const char *what,
+                    size_t n, const kn_bad *bad);
+
+/* Compile kernels/file to cubin for c->arch (NVRTC's log printed on a
+ * compile error, which names file:line) and load it with cuModuleLoadData.
+ * Returns 0, or -1 after reporting. Times are optional outputs (NULL). */
+int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
+               double *compile_ms, double *load_ms);
+
+/* Buffers for vectorAdd over n floats: device a, b, out; pageable and
+ * pinned host copies of each. */
+typedef struct sec_vec {
+    size_t n;
+    CUdeviceptr a, b, out;
+    float *ha, *hb, *hout;      /* pageable (malloc) */
+    float *pa, *pb, *pout;      /* pinned (cuMemAllocHost) */
+    CUfunction add;
+    CUstream s;
+} sec_vec;
+
+/* Allocate and fill (inputs non-zero, outputs NaN; device inputs copied).
+ * First checks device memory: when 3n floats do not fit, records a failed
+ * check "needs X GiB, Y GiB free" and returns -1 without allocating.
+ * Returns 0, or -1 after reporting; on failure everything is freed. */
+int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunction add);
+void sec_vec_free(sec_vec *v);
+
+/* Work units (tm_fn): the kernel alone; the round trip (copy a and b in,
+ * kernel, copy out back) from pageable or from pinned memory. */
+int sec_vec_kernel(void *v, CUstream s);
+int sec_vec_round_pageable(void *v, CUstream s);
+int sec_vec_round_pinned(void *v, CUstream s);
+/* The CPU loop over the buffers' pageable copies (host work, s unused). */
+int sec_vec_cpu(void *v, CUstream s);
+
+/* Launch configuration the lesson uses: 256 threads per block. */
+#define SEC_BLOCK 256
+
+/* Poison the device output with NaN (on v->s, not synchronised). */
+int sec_vec_poison(sec_vec *v);
+
+/* Copy the device output back and check it against the CPU on every
+ * element; record the check. Returns 1 when it passed, 0 when not, -1 on a
+ * driver error. */
+int sec_vec_verify(sec_ctx *c, const char *section, const char *what, sec_vec *v);
+
+/* Store reps samples as a measurement; returns it (NULL on out of memory). */
+res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
+                    const char *name, const char *region, res_state state,
+                    const double *samples, size_t n, long batch);
+
+/* The sections. Each returns a SEC_ code. */
+int sec_stopwatches(sec_ctx *c);
+int sec_crossover(sec_ctx *c);
+
+/* The child of the stopwatches section's row 1: the lesson's whole program
+ * once, printing its waterfall on stdout. Returns the process exit code. */
+int sec_waterfall_child(const cli_opts *o, long long t_main_ns);
+
+#endif

@@ -1,0 +1,458 @@
+/* stopwatches.c: section "stopwatches": one vectorAdd over 16,777,827 floats
+ * timed five ways (lesson "Why your GPU code looks slower than your CPU"),
+ * and the child process that is row 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtc.h"
+#include "proc.h"
+#include "section.h"
+#include "timing.h"
+
+#define SW "stopwatches"
+#define SW_N 16777827u
+#define SW_SCALE 3.0f
+#define SW_CHILD_TIMEOUT_S 300.0
+
+/* ------------------------------------------------------------- child --- */
+
+/* The child's waterfall: consecutive regions on one clock, from the
+ * parent's spawn to the end of teardown. */
+typedef struct sw_fall {
+    long long last_ns;
+    FILE *out;
+} sw_fall;
+
+static void sw_part(sw_fall *w, const char *key, const char *name)
+{
+    long long now = tm_now_ns();
+    fprintf(w->out, "part\t%s\t%s\t%.6f\n", key, name, (double)(now - w->last_ns) / 1e6);
+    w->last_ns = now;
+}
+
+int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
+{
+    sw_fall w = { o->child_t0_ns, stdout };
+    char why[512], arch[16], path[4096];
+    CUdevice dev;
+    CUcontext ctx = NULL;
+    CUmodule mod = NULL;
+    CUfunction fn;
+    CUdeviceptr da = 0, db = 0, dout = 0;
+    float *a = NULL, *b = NULL, *out = NULL;
+    size_t n = SW_N, bytes = SW_N * sizeof(float);
+    int major = 0, minor = 0, ni = (int)SW_N, rc = 1;
+    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
+    void *params[4];
+    char *src = NULL;
+    rtc_out code;
+    kn_bad bad;
+
+    memset(&code, 0, sizeof code);
+    drv_set_phase("whole-process child");
+    /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
+    fprintf(stdout, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
+    w.last_ns = t_main_ns;
+    if (drv_load(why, sizeof why) != 0) {
+        fprintf(stderr, "harness: no CUDA driver: %s\n", why);
+        return 3;
+    }
+    sw_part(&w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    CK(drv.cuInit(0));
+    sw_part(&w, "init", "cuInit");
+    CK(drv.cuDeviceGet(&dev, o->device));
+    CK(drv.cuDevicePrimaryCtxRetain(&ctx, dev));
+    CK(drv.cuCtxSetCurrent(ctx));
+    sw_part(&w, "context", "context (primary, retain + set current)");
+    if (rtc_load(why, sizeof why) != 0) {
+        fprintf(stderr, "harness: no NVRTC: %s\n", why);
+        rc = 3;
+        goto fail;
+    }
+    sw_part(&w, "libnvrtc", "loading NVRTC (dlopen)");
+    if (o->arch) {
+        snprintf(arch, sizeof arch, "%s", o->arch);
+    } else {
+        CK(drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+        CK(drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+        snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
+    }
+    src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    if (!src) {
+        fprintf(stderr, "harness: error: kernel source: %s\n", why);
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/vector.cu", o->kernels_dir ? o->kernels_dir : "kernels");
+    if (rtc_compile(src, path, arch, RTC_CUBIN, NULL, 0, &code) != RTC_OK) {
+        fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, arch,
+                code.log ? code.log : "");
+        goto fail;
+    }
+    sw_part(&w, "compile", "compile vector.cu to cubin (NVRTC)");
+    CK(drv.cuModuleLoadData(&mod, code.code));
+    sw_part(&w, "module", "module load (cuModuleLoadData)");
+    CK(drv.cuModuleGetFunction(&fn, mod, "vectorAdd"));
+    sw_part(&w, "function", "get function (cuModuleGetFunction)");
+    CK(drv.cuMemAlloc(&da, bytes));
+    CK(drv.cuMemAlloc(&db, bytes));
+    CK(drv.cuMemAlloc(&dout, bytes));
+    sw_part(&w, "alloc", "allocations (3 x cuMemAlloc)");
+    a = malloc(bytes);
+    b = malloc(bytes);
+    out = malloc(bytes);
+    if (!a || !b || !out) {
+        fprintf(stderr, "harness: error: out of host memory\n");
+        goto fail;
+    }
+    kn_fill(a, n, 1);
+    kn_fill(b, n, 2);
+    kn_poison(out, n);
+    sw_part(&w, "host", "host setup (malloc, fill inputs)");
+    CK(drv.cuMemcpyHtoD(da, a, bytes));
+    CK(drv.cuMemcpyHtoD(db, b, bytes));
+    sw_part(&w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
+    params[0] = &da;
+    params[1] = &db;
+    params[2] = &dout;
+    params[3] = &ni;
+    CK(drv.cuLaunchKernel(fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
+    CK(drv.cuCtxSynchronize());
+    sw_part(&w, "kernel", "kernel (first launch + cuCtxSynchronize)");
+    CK(drv.cuMemcpyDtoH(out, dout, bytes));
+    sw_part(&w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
+    kn_check_add(a, b, out, n, &bad);
+    sw_part(&w, "check", "check all elements against the CPU");
+    CK(drv.cuMemFree(da));
+    CK(drv.cuMemFree(db));
+    CK(drv.cuMemFree(dout));
+    da = db = dout = 0;
+    CK(drv.cuModuleUnload(mod));
+    mod = NULL;
+    CK(drv.cuDevicePrimaryCtxRelease(dev));
+    ctx = NULL;
+    free(a);
+    free(b);
+    free(out);
+    a = b = out = NULL;
+    rtc_out_free(&code);
+    free(src);
+    src = NULL;
+    sw_part(&w, "teardown", "teardown (free, unload, release context)");
+    if (bad.count == 0) {
+        fprintf(stdout, "check\t1\t%zu of %zu elements match\n", n, n);
+        rc = 0;
+    } else {
+        fprintf(stdout, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
+                "expected %.9g\n", bad.count, n, bad.first, bad.got, bad.want);
+        rc = 1;
+    }
+fail:
+    if (da) drv.cuMemFree(da);
+    if (db) drv.cuMemFree(db);
+    if (dout) drv.cuMemFree(dout);
+    if (mod) drv.cuModuleUnload(mod);
+    if (ctx) drv.cuDevicePrimaryCtxRelease(dev);
+    free(a);
+    free(b);
+    free(out);
+    free(src);
+    rtc_out_free(&code);
+    if (fflush(stdout) != 0) rc = 1;
+    return rc;
+}
+
+/* ------------------------------------------------------------ parent --- */
+
+/* Row 1: run the child, store its total and its waterfall. */
+static int sw_row1(sec_ctx *c)
+{
+    const char *args[8];
+    char dev[32], arch[64], kdir[4200], why[512];
+    size_t nargs = 0;
+    pr_result pr;
+    double sum = 0, total;
+    char *line, *save = NULL;
+    int ok = 0, checked = 0;
+
+    args[nargs++] = "--child=waterfall";
+    snprintf(dev, sizeof dev, "--device=%d", c->o->device);
+    args[nargs++] = dev;
+    if (c->o->arch) {
+        snprintf(arch, sizeof arch, "--arch=%s", c->o->arch);
+        args[nargs++] = arch;
+    }
+    if (c->o->kernels_dir) {
+        snprintf(kdir, sizeof kdir, "--kernels-dir=%s", c->o->kernels_dir);
+        args[nargs++] = kdir;
+    }
+    if (pr_run_self(args, nargs, NULL, 0, SW_CHILD_TIMEOUT_S, &pr, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: " SW ": cannot run the whole-process child: %s\n", why);
+        return SEC_FAILED;
+    }
+    if (pr.exit_code == 3) {
+        free(pr.out);
+        return SEC_NO_GPU;
+    }
+    total = pr.ms;
+    if (!sec_store(c, SW, "row1", "wall clock, whole process",
+                   "parent: posix_spawn of the harness as a child that runs the whole "
+                   "program once, to waitpid returning", RES_PROCESS, &total, 1, 1))
+        goto fail;
+    for (line = strtok_r(pr.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *f1 = strtok(line, "\t"), *f2 = strtok(NULL, "\t"), *f3 = strtok(NULL, "\t");
+        char *f4 = strtok(NULL, "\t");
+        if (f1 && f2 && f3 && f4 && strcmp(f1, "part") == 0) {
+            char key[64], region[256];
+            double ms = atof(f4);
+            snprintf(key, sizeof key, "waterfall.%s", f2);
+            snprintf(region, sizeof region, "child: %s", f3);
+            if (!sec_store(c, SW, key, f3, region, RES_PROCESS, &ms, 1, 1)) goto fail;
+            sum += ms;
+        } else if (f1 && f2 && strcmp(f1, "check") == 0) {
+            checked = 1;
+            ok = strcmp(f2, "1") == 0;
+            res_check_add(c->r, SW, "whole-process child: vectorAdd vs CPU, all elements",
+                          ok, f3 ? f3 : "");
+        }
+    }
+    {
+        double rem = total - sum;
+        if (!sec_store(c, SW, "waterfall.remainder", "remainder (exit, reaping, unaccounted)",
+                       "parent's total minus the sum of the child's parts", RES_PROCESS,
+                       &rem, 1, 1))
+            goto fail;
+    }
+    if (pr.exit_code != 0 || !checked) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the child exited with %d%s", pr.exit_code,
+                 checked ? "" : " before its check");
+        res_check_add(c->r, SW, "whole-process child ran to the end", 0, detail);
+        free(pr.out);
+        return SEC_FAILED;
+    }
+    free(pr.out);
+    return ok ? SEC_OK : SEC_FAILED;
+fail:
+    free(pr.out);
+    return SEC_FAILED;
+}
+
+/* The buffers plus vectorScale. */
+typedef struct sw_bufs {
+    sec_vec v;
+    CUfunction scale;
+} sw_bufs;
+
+/* Launch vectorScale: out = SW_SCALE * a. */
+static int sw_scale(void *arg, CUstream s)
+{
+    sw_bufs *B = arg;
+    int n = (int)B->v.n;
+    float k = SW_SCALE;
+    void *params[] = { &B->v.a, &B->v.out, &k, &n };
+    unsigned blocks = (unsigned)((B->v.n + SEC_BLOCK - 1) / SEC_BLOCK);
+    CK(drv.cuLaunchKernel(B->scale, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, s, params, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+static int sw_verify_scale(sec_ctx *c, const char *what, sec_vec *v)
+{
+    kn_bad bad;
+    kn_poison(v->pout, v->n);
+    CK(drv.cuMemcpyDtoHAsync(v->pout, v->out, v->n * sizeof(float), v->s));
+    CK(drv.cuStreamSynchronize(v->s));
+    kn_check_scale(v->ha, SW_SCALE, v->pout, v->n, &bad);
+    return sec_check_elems(c, SW, what, v->n, &bad);
+fail:
+    return -1;
+}
+
+/* Check one containment: outer >= inner, by median. */
+static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const char *what)
+{
+    const res_meas *o = res_find(c->r, SW, outer), *i = res_find(c->r, SW, inner);
+    char detail[256];
+    int ok;
+    if (!o || !i) return 1;
+    ok = o->stats.median >= i->stats.median;
+    snprintf(detail, sizeof detail, "%.4f ms %s %.4f ms", o->stats.median, ok ? ">=" : "<",
+             i->stats.median);
+    res_check_add(c->r, SW, what, ok, detail);
+    if (!ok) fprintf(stderr, "harness: " SW ": invariant failed: %s: %s\n", what, detail);
+    return ok;
+}
+
+int sec_stopwatches(sec_ctx *c)
+{
+    int reps = c->o->reps, rc, failed = 0;
+    double *s1 = NULL, *s2 = NULL;
+    double ev, enq, sync;
+    char why[512];
+    CUmodule mod = NULL;
+    CUfunction add, scale;
+    sw_bufs B;
+    tm_work w[2];
+
+    memset(&B, 0, sizeof B);
+    /* Row 1 first, before this process touches the GPU. */
+    if (drv_load(why, sizeof why) != 0) {
+        snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
+        c->gpu_state = DRV_NO_GPU;
+        sec_skip(c, SW, c->gpu_why);
+        return SEC_NO_GPU;
+    }
+    if ((rc = sec_need_rtc(c)) != SEC_OK) {
+        char r[600];
+        snprintf(r, sizeof r, "no NVRTC: %s", c->rtc_why);
+        sec_skip(c, SW, r);
+        return rc;
+    }
+    drv_set_phase(SW ": whole process");
+    rc = sw_row1(c);
+    if (rc == SEC_NO_GPU) {
+        if (sec_need_gpu(c) == SEC_USAGE) return SEC_USAGE;
+        sec_skip(c, SW, c->gpu_why[0] ? c->gpu_why : "the whole-process child found no usable GPU");
+        return SEC_NO_GPU;
+    }
+    if (rc != SEC_OK) failed = 1;
+    if ((rc = sec_need_gpu(c)) != SEC_OK) {
+        if (rc == SEC_NO_GPU) sec_skip(c, SW, c->gpu_why);
+        return rc;
+    }
+    drv_set_phase(SW ": setup");
+    s1 = calloc((size_t)reps, sizeof *s1);
+    s2 = calloc((size_t)reps, sizeof *s2);
+    if (!s1 || !s2) goto fail;
+    if (sec_module(c, "vector.cu", &mod, NULL, NULL) != 0) goto fail;
+    CK(drv.cuModuleGetFunction(&add, mod, "vectorAdd"));
+    CK(drv.cuModuleGetFunction(&scale, mod, "vectorScale"));
+    B.scale = scale;
+    if (sec_vec_alloc(c, SW, &B.v, SW_N, add) != 0) goto fail;
+
+    /* Rows 2 and 3 on the first launch of vectorAdd in this process: one
+     * launch, three clocks (events around it; host clock around the enqueue;
+     * host clock around enqueue + sync). */
+    drv_set_phase(SW ": first launch");
+    if (tm_once(B.v.s, sec_vec_kernel, &B.v, &ev, &enq, &sync) != 0) goto fail;
+    if (!sec_store(c, SW, "row2.first", "wall clock, around the launch (first launch)",
+                   "host clock around cuLaunchKernel alone: the enqueue", RES_FIRST_LAUNCH, &enq, 1, 1) ||
+        !sec_store(c, SW, "row2sync.first", "the same clock, plus a sync (first launch)",
+                   "host clock from before cuLaunchKernel to cuStreamSynchronize returning",
+                   RES_FIRST_LAUNCH, &sync, 1, 1) ||
+        !sec_store(c, SW, "row3", "events, kernel, first launch",
+                   "event recorded before the first cuLaunchKernel to event after it",
+                   RES_FIRST_LAUNCH, &ev, 1, 1))
+        goto fail;
+    if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
+
+    /* Row 4: the warm kernel. */
+    drv_set_phase(SW ": warm kernel");
+    if (sec_vec_poison(&B.v) != 0) goto fail;
+    w[0] = (tm_work){ sec_vec_kernel, &B.v, s1, 1 };
+    if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
+    if (!sec_store(c, SW, "row4", "events, kernel, after warm-up",
+                   "event before to event after one launch, after warm-up; launches queued "
+                   "back to back", RES_WARM, s1, (size_t)reps, w[0].batch))
+        goto fail;
+    if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+
+    /* Row 2, warm: the host clock around the launch, and plus a sync. */
+    drv_set_phase(SW ": host clock");
+    {
+        int i;
+        for (i = 0; i < reps; i++) {
+            double a;
+            CK(drv.cuStreamSynchronize(B.v.s));
+            a = tm_now_ms();
+            if (sec_vec_kernel(&B.v, B.v.s) != 0) goto fail;
+            s1[i] = tm_now_ms() - a;
+            CK(drv.cuStreamSynchronize(B.v.s));
+            s2[i] = tm_now_ms() - a;
+        }
+    }
+    if (!sec_store(c, SW, "row2", "wall clock, around the launch",
+                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, s1, (size_t)reps, 1) ||
+        !sec_store(c, SW, "row2sync", "the same clock, plus a sync",
+                   "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
+                   "after warm-up", RES_WARM, s2, (size_t)reps, 1))
+        goto fail;
+
+    /* Row 5: copies + kernel + copy back, pageable and pinned, A B A B. */
+    drv_set_phase(SW ": round trip");
+    if (sec_vec_poison(&B.v) != 0) goto fail;
+    kn_poison(B.v.hout, B.v.n);
+    kn_poison(B.v.pout, B.v.n);
+    w[0] = (tm_work){ sec_vec_round_pageable, &B.v, s1, 1 };
+    w[1] = (tm_work){ sec_vec_round_pinned, &B.v, s2, 1 };
+    if (tm_events(B.v.s, w, 2, c->o->warmup, reps) != 0) goto fail;
+    if (!sec_store(c, SW, "row5", "events, copies + kernel + copy back",
+                   "event before the two host-to-device copies to event after the copy back; "
+                   "pageable host memory", RES_WARM, s1, (size_t)reps, w[0].batch) ||
+        !sec_store(c, SW, "row5pinned", "the same, pinned host memory",
+                   "event before the two host-to-device copies to event after the copy back; "
+                   "pinned host memory (cuMemAllocHost)", RES_WARM, s2, (size_t)reps, w[1].batch))
+        goto fail;
+    {
+        kn_bad bad;
+        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
+        if (!sec_check_elems(c, SW, "round trip, pageable, all elements vs CPU", B.v.n, &bad)) failed = 1;
+        kn_check_add(B.v.ha, B.v.hb, B.v.pout, B.v.n, &bad);
+        if (!sec_check_elems(c, SW, "round trip, pinned, all elements vs CPU", B.v.n, &bad)) failed = 1;
+    }
+
+    /* The CPU, one thread, same n. */
+    drv_set_phase(SW ": CPU");
+    {
+        kn_bad bad;
+        kn_poison(B.v.hout, B.v.n);
+        w[0] = (tm_work){ sec_vec_cpu, &B.v, s1, 1 };
+        if (tm_host(&w[0], c->o->warmup, reps) != 0) goto fail;
+        if (!sec_store(c, SW, "cpu", "CPU, same n, one thread",
+                       "host clock around one C loop over n floats (the compiler's -O2 code)",
+                       RES_WARM, s1, (size_t)reps, w[0].batch))
+            goto fail;
+        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
+        if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", B.v.n, &bad)) failed = 1;
+    }
+
+    /* A second kernel is cold too: vectorScale's first launch, then warm. */
+    drv_set_phase(SW ": vectorScale");
+    if (sec_vec_poison(&B.v) != 0) goto fail;
+    if (tm_once(B.v.s, sw_scale, &B, &ev, &enq, &sync) != 0) goto fail;
+    if (!sec_store(c, SW, "scale.first", "vectorScale, first launch",
+                   "event before the first cuLaunchKernel of vectorScale to event after it",
+                   RES_FIRST_LAUNCH, &ev, 1, 1))
+        goto fail;
+    if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
+    if (sec_vec_poison(&B.v) != 0) goto fail;
+    w[0] = (tm_work){ sw_scale, &B, s1, 1 };
+    if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
+    if (!sec_store(c, SW, "scale.warm", "vectorScale, after warm-up",
+                   "event before to event after one launch, after warm-up", RES_WARM, s1,
+                   (size_t)reps, w[0].batch))
+        goto fail;
+    if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+
+    /* Containment: each region holds the next. */
+    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) failed = 1;
+    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) failed = 1;
+    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)")) failed = 1;
+
+    sec_vec_free(&B.v);
+    drv.cuModuleUnload(mod);
+    free(s1);
+    free(s2);
+    drv_set_phase(NULL);
+    return failed ? SEC_FAILED : SEC_OK;
+fail:
+    if (B.v.s) drv.cuStreamSynchronize(B.v.s);
+    sec_vec_free(&B.v);
+    if (mod) drv.cuModuleUnload(mod);
+    free(s1);
+    free(s2);
+    drv_set_phase(NULL);
+    return SEC_FAILED;
+}

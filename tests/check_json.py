@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# check_json.py: checks the shape of a harness JSON document (schema 1).
+"""Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
+
+Prints one line per problem and exits 1 when there is any; otherwise prints
+"ok: N measurements" and exits 0."""
+
+import argparse
+import json
+import math
+import sys
+
+STATES = {"first-launch", "L2-cold", "warm", "process"}
+MEAS_STRINGS = ("section", "key", "name", "region", "state", "unit")
+STATS_FIELDS = ("n", "min", "median", "mean", "max", "stdev", "cv",
+                "ci_low", "ci_high", "ci_level")
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_num(v):
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)
+            and math.isfinite(v))
+
+
+def is_num_or_null(v):
+    return v is None or is_num(v)
+
+
+def no_constants(name):
+    raise ValueError("non-JSON constant %s" % name)
+
+
+def no_duplicates(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError("duplicate key %r" % k)
+        obj[k] = v
+    return obj
+
+
+def check_stats(where, st, samples, problems):
+    if not isinstance(st, dict):
+        problems.append("%s: stats is not an object" % where)
+        return
+    for field in STATS_FIELDS:
+        if field not in st:
+            problems.append("%s: stats.%s missing" % (where, field))
+    extra = sorted(set(st) - set(STATS_FIELDS))
+    if extra:
+        problems.append("%s: stats has unknown fields %s" % (where, extra))
+    n = st.get("n")
+    if not is_int(n) or n < 0:
+        problems.append("%s: stats.n is not a non-negative integer" % where)
+    elif isinstance(samples, list) and len(samples) != n:
+        problems.append("%s: %d samples but stats.n is %d"
+                        % (where, len(samples), n))
+    for field in STATS_FIELDS[1:]:
+        if field in st and not is_num_or_null(st[field]):
+            problems.append("%s: stats.%s is not a number or null"
+                            % (where, field))
+
+    def num(field):
+        v = st.get(field)
+        return v if is_num(v) else None
+
+    lo, med, hi = num("min"), num("median"), num("max")
+    if lo is not None and hi is not None and lo > hi:
+        problems.append("%s: stats.min %r > stats.max %r" % (where, lo, hi))
+    if med is not None:
+        if lo is not None and med < lo:
+            problems.append("%s: median %r < min %r" % (where, med, lo))
+        if hi is not None and med > hi:
+            problems.append("%s: median %r > max %r" % (where, med, hi))
+        cl, ch = num("ci_low"), num("ci_high")
+        if cl is not None and cl > med:
+            problems.append("%s: ci_low %r > median %r" % (where, cl, med))
+        if ch is not None and med > ch:
+            problems.append("%s: median %r > ci_high %r" % (where, med, ch))
+    level = num("ci_level")
+    if level is not None and not 0 <= level <= 1:
+        problems.append("%s: ci_level %r outside [0, 1]" % (where, level))
+
+
+def check_measurement(i, m, problems):
+    where = "measurements[%d]" % i
+    if not isinstance(m, dict):
+        problems.append("%s: not an object" % where)
+        return
+    for field in MEAS_STRINGS:
+        if not isinstance(m.get(field), str):
+            problems.append("%s: %s is not a string" % (where, field))
+    if isinstance(m.get("section"), str) and isinstance(m.get("key"), str):
+        where = "%s (%s/%s)" % (where, m["section"], m["key"])
+    if isinstance(m.get("state"), str) and m["state"] not in STATES:
+        problems.append("%s: unknown state %r" % (where, m["state"]))
+    batch = m.get("batch")
+    if not is_int(batch) or batch < 1:
+        problems.append("%s: batch is not an integer >= 1" % where)
+    n = m.get("n")
+    if not is_int(n) or n < 0:
+        problems.append("%s: n is not a non-negative integer" % where)
+    for field in ("bytes", "flops"):
+        if not is_num_or_null(m.get(field)):
+            problems.append("%s: %s is not a number or null" % (where, field))
+    samples = m.get("samples")
+    if not isinstance(samples, list):
+        problems.append("%s: samples is not a list" % where)
+        samples = None
+    else:
+        for j, v in enumerate(samples):
+            if not is_num_or_null(v):
+                problems.append("%s: samples[%d] is not a number or null"
+                                % (where, j))
+                break
+    check_stats(where, m.get("stats"), samples, problems)
+
+
+def check(doc, args, problems):
+    if not isinstance(doc, dict):
+        problems.append("top level is not an object")
+        return 0
+    sv = doc.get("schema_version")
+    if not is_int(sv) or sv != 1:
+        problems.append("schema_version is %r, not 1" % (sv,))
+    if "incomplete" in doc and not isinstance(doc["incomplete"], bool):
+        problems.append("incomplete is not a boolean")
+    env = doc.get("environment")
+    if not isinstance(env, dict):
+        problems.append("environment is not an object")
+    else:
+        for k, v in env.items():
+            if not (v is None or isinstance(v, str) or is_num(v)):
+                problems.append("environment.%s is not a string, number or null"
+                                % k)
+
+    skipped = doc.get("skipped")
+    sections = set()
+    if not isinstance(skipped, list):
+        problems.append("skipped is not a list")
+    else:
+        for i, s in enumerate(skipped):
+            if not isinstance(s, dict):
+                problems.append("skipped[%d]: not an object" % i)
+                continue
+            for field in ("section", "reason"):
+                if not isinstance(s.get(field), str):
+                    problems.append("skipped[%d]: %s is not a string"
+                                    % (i, field))
+            if isinstance(s.get("section"), str):
+                sections.add(s["section"])
+    for sec in args.expect_skipped or []:
+        if sec not in sections:
+            problems.append("section %r is not among the skipped" % sec)
+
+    checks = doc.get("checks")
+    if not isinstance(checks, list):
+        problems.append("checks is not a list")
+    else:
+        for i, c in enumerate(checks):
+            if not isinstance(c, dict):
+                problems.append("checks[%d]: not an object" % i)
+                continue
+            for field in ("section", "what", "detail"):
+                if not isinstance(c.get(field), str):
+                    problems.append("checks[%d]: %s is not a string"
+                                    % (i, field))
+            if not isinstance(c.get("passed"), bool):
+                problems.append("checks[%d]: passed is not a boolean" % i)
+            elif args.expect_checks_pass and not c["passed"]:
+                problems.append("checks[%d] failed: %s: %s"
+                                % (i, c.get("what"), c.get("detail")))
+
+    meas = doc.get("measurements")
+    if not isinstance(meas, list):
+        problems.append("measurements is not a list")
+        return 0
+    for i, m in enumerate(meas):
+        check_measurement(i, m, problems)
+    if args.expect_measurements is not None \
+            and len(meas) != args.expect_measurements:
+        problems.append("%d measurements, expected %d"
+                        % (len(meas), args.expect_measurements))
+    return len(meas)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Check the shape of a harness JSON document.")
+    ap.add_argument("file")
+    ap.add_argument("--expect-measurements", type=int, metavar="N")
+    ap.add_argument("--expect-skipped", nargs="+", action="append",
+                    metavar="SECTION", default=[])
+    ap.add_argument("--expect-checks-pass", action="store_true",
+                    help="every entry of checks[] must have passed")
+    args = ap.parse_args()
+    args.expect_skipped = [s for group in args.expect_skipped for s in group]
+
+    problems = []
+    try:
+        with open(args.file, "rb") as f:
+            text = f.read().decode("utf-8")
+        doc = json.loads(text, parse_constant=no_constants,
+                         object_pairs_hook=no_duplicates)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        print("%s: %s" % (args.file, e))
+        return 1
+    nmeas = check(doc, args, problems)
+    for p in problems:
+        print("%s: %s" % (args.file, p))
+    if problems:
+        return 1
+    print("ok: %d measurements" % nmeas)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

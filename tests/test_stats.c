@@ -1,0 +1,128 @@
+/* test_stats.c: unit tests of harness/stats.c against independently computed values. */
+#include "testhelp.h"
+#include "stats.h"
+
+#include <math.h>
+#include <string.h>
+
+/*
+ * Expected values were computed with python3 (3.11) on the dev machine:
+ *  - median / mean / stdev: the statistics module (exact rational arithmetic),
+ *    e.g. statistics.stdev([2,4,4,4,5,5,7,9]) == 2.138089935299395;
+ *  - CI ranks and coverage for n <= 1000: fractions.Fraction with math.comb,
+ *    coverage(j) = 1 - 2 * sum(comb(n, i) for i < j) / 2**n, largest j with
+ *    coverage >= 0.95, ranks [j-1, n-j];
+ *  - n = 10**6: mpmath at 60 digits (pmf from mp.binomial, tail summed down).
+ */
+
+/* |a - b| <= tol * max(1, |b|): relative for large values, absolute near 0. */
+static int near(double a, double b, double tol)
+{
+    double scale = fabs(b) > 1.0 ? fabs(b) : 1.0;
+    return fabs(a - b) <= tol * scale;
+}
+
+/* st_median_ci_ranks(n, 0.95) gives ranks [lo, hi] and coverage cov. */
+static int ranks_are(size_t n, size_t lo, size_t hi, double cov)
+{
+    size_t l = 99, h = 99;
+    double c = st_median_ci_ranks(n, 0.95, &l, &h);
+    return l == lo && h == hi && near(c, cov, 1e-12);
+}
+
+void test_stats(void)
+{
+    static const double odd[] = { 3.0, 1.0, 2.0 };
+    static const double even[] = { 4.0, 1.0, 3.0, 2.0 };
+    /* {2,4,4,4,5,5,7,9} shuffled, so that sorting in place would show */
+    static const double w[] = { 9.0, 2.0, 5.0, 4.0, 7.0, 4.0, 5.0, 4.0 };
+    static const double ten[] = { 3.5, 1.25, 7.0, 2.0, 9.75,
+                                  4.5, 6.0, 8.25, 5.5, 10.0 };
+    static const double five[] = { 5.0, 3.0, 1.0, 4.0, 2.0 };
+    static const double sym[] = { -1.0, 1.0 };
+    double wcopy[8], big[8], same[7], one = 42.0;
+    size_t i, lo = 99, hi = 99;
+    double c;
+    st_summary s;
+
+    th_check("stats: median of odd n (3 samples)",
+             st_median(odd, 3) == 2.0);
+    th_check("stats: median of even n is mean of the two middle values",
+             st_median(even, 4) == 2.5);
+
+    memcpy(wcopy, w, sizeof w);
+    s = st_summarize(w, 8);
+    th_check("stats: summarize does not modify its input",
+             memcmp(wcopy, w, sizeof w) == 0);
+    th_check("stats: n", s.n == 8);
+    th_check("stats: min and max", s.min == 2.0 && s.max == 9.0);
+    th_check("stats: mean {2,4,4,4,5,5,7,9} = 5", near(s.mean, 5.0, 1e-15));
+    th_check("stats: median {2,4,4,4,5,5,7,9} = 4.5", s.median == 4.5);
+    th_check("stats: sample stdev = 2.138089935299395",
+             near(s.stdev, 2.138089935299395, 1e-14));
+    th_check("stats: cv = stdev / mean = 0.427617987059879",
+             near(s.cv, 0.427617987059879, 1e-14));
+    (void)st_median(w, 8);
+    th_check("stats: st_median does not modify its input",
+             memcmp(wcopy, w, sizeof w) == 0);
+
+    /* the same data shifted by 1e9: a one-pass sum of squares loses it */
+    for (i = 0; i < 8; i++)
+        big[i] = 1e9 + w[i];
+    s = st_summarize(big, 8);
+    th_check("stats: stdev is stable under a 1e9 offset",
+             fabs(s.stdev - 2.138089935299395) <= 1e-6);
+
+    for (i = 0; i < 7; i++)
+        same[i] = 0.1;
+    s = st_summarize(same, 7);
+    th_check("stats: identical samples give stdev 0 and cv 0",
+             s.stdev <= 1e-16 && s.cv <= 1e-15 && near(s.mean, 0.1, 1e-15));
+
+    s = st_summarize(sym, 2);
+    th_check("stats: cv is 0 when the mean is 0",
+             s.mean == 0.0 && s.cv == 0.0 && near(s.stdev, sqrt(2.0), 1e-15));
+
+    s = st_summarize(NULL, 0);
+    th_check("stats: n = 0 gives n = 0 and NaN fields",
+             s.n == 0 && isnan(s.median) && isnan(s.mean) && isnan(s.ci_low));
+
+    s = st_summarize(&one, 1);
+    th_check("stats: n = 1 gives stdev 0, cv 0 and ci [x, x]",
+             s.n == 1 && s.median == 42.0 && s.mean == 42.0 &&
+             s.stdev == 0.0 && s.cv == 0.0 &&
+             s.ci_low == 42.0 && s.ci_high == 42.0);
+
+    th_check("stats: ci ranks n=1 -> [0,0], coverage 0",
+             ranks_are(1, 0, 0, 0.0));
+    th_check("stats: ci ranks n=5 -> [0,4], coverage 0.9375 (< 0.95)",
+             ranks_are(5, 0, 4, 0.9375));
+    th_check("stats: ci ranks n=6 -> [0,5], coverage 0.96875",
+             ranks_are(6, 0, 5, 0.96875));
+    th_check("stats: ci ranks n=10 -> [1,8], coverage 0.978515625",
+             ranks_are(10, 1, 8, 0.978515625));
+    th_check("stats: ci ranks n=20 -> [5,14], coverage 0.9586105346679688",
+             ranks_are(20, 5, 14, 0.9586105346679688));
+    th_check("stats: ci ranks n=100 -> [39,60], coverage 0.9647997997822951",
+             ranks_are(100, 39, 60, 0.9647997997822951));
+    th_check("stats: ci ranks n=1000 -> [468,531], coverage 0.9537088026395019",
+             ranks_are(1000, 468, 531, 0.9537088026395019));
+    c = st_median_ci_ranks(1000000, 0.95, &lo, &hi);
+    th_check("stats: ci ranks n=1e6 -> [499019,500980], coverage 0.95012103134763",
+             lo == 499019 && hi == 500980 && near(c, 0.9501210313476319, 1e-9));
+    c = st_median_ci_ranks(10, 1.5, &lo, &hi);
+    th_check("stats: unreachable level gives [0,n-1] and its coverage",
+             lo == 0 && hi == 9 && near(c, 1.0 - 2.0 / 1024.0, 1e-15));
+
+    s = st_summarize(ten, 10);
+    th_check("stats: summarize n=10 ci is [x_(2), x_(9)] at 0.978515625",
+             s.ci_low == 2.0 && s.ci_high == 9.75 &&
+             near(s.ci_level, 0.978515625, 1e-15) && s.median == 5.75);
+    th_check("stats: summarize n=10 mean 5.775, stdev 3.03555321701553",
+             near(s.mean, 5.775, 1e-15) && near(s.stdev, 3.03555321701553, 1e-14));
+
+    s = st_summarize(five, 5);
+    th_check("stats: summarize n=5 ci is [min, max] at 0.9375",
+             s.ci_low == 1.0 && s.ci_high == 5.0 &&
+             near(s.ci_level, 0.9375, 1e-15) && s.median == 3.0);
+}

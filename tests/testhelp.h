@@ -1,0 +1,24 @@
+/* testhelp.h: a tiny check runner in the style of sds's testhelp.h. Each
+ * check prints PASSED or FAILED with its description; tests/run.sh counts
+ * those lines and prints the final "N passed, N failed". */
+#ifndef TESTHELP_H
+#define TESTHELP_H
+
+#include <stdio.h>
+
+extern int th_passed, th_failed;
+
+#define th_check(desc, cond) do {                                          \
+        if (cond) { th_passed++; printf("PASSED %s\n", (desc)); }          \
+        else { th_failed++;                                                \
+               printf("FAILED %s (%s:%d)\n", (desc), __FILE__, __LINE__); }\
+        fflush(stdout);                                                    \
+    } while (0)
+
+/* Each test file exposes one entry point, called by tests/unit.c. */
+void test_stats(void);
+void test_report(void);
+void test_cli(void);
+void test_kernels(void);
+
+#endif

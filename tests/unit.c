@@ -1,0 +1,14 @@
+/* unit.c: the CPU unit tests: runs every test file's entry point. */
+#include "testhelp.h"
+
+int th_passed, th_failed;
+
+int main(void)
+{
+    test_stats();
+    test_report();
+    test_cli();
+    test_kernels();
+    printf("unit: %d passed, %d failed\n", th_passed, th_failed);
+    return th_failed ? 1 : 0;
+}
