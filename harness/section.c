@@ -127,12 +127,6 @@ int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunct
     v->add = add;
     v->s = c->gpu.stream;
     snprintf(what, sizeof what, "n = %zu fits in device memory", n);
-    if (n > 0x7fffffffu) {
-        snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
-        res_check_add(c->r, section, what, 0, detail);
-        fprintf(stderr, "harness: %s: %s\n", section, detail);
-        return -1;
-    }
     if (drv_mem_info(&free_b, &total_b) != 0) return -1;
     if (3 * bytes > free_b) {
         snprintf(detail, sizeof detail, "needs %.2f GiB of device memory for 3 buffers, "
@@ -140,6 +134,12 @@ int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunct
                  (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
         res_check_add(c->r, section, what, 0, detail);
         fprintf(stderr, "harness: %s: n = %zu: %s\n", section, n, detail);
+        return -1;
+    }
+    if (n > 0x7fffffffu) {
+        snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
+        res_check_add(c->r, section, what, 0, detail);
+        fprintf(stderr, "harness: %s: %s\n", section, detail);
         return -1;
     }
     CK(drv.cuMemAlloc(&v->a, bytes));

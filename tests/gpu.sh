@@ -1,0 +1,63 @@
+#!/bin/sh
+# gpu.sh: the GPU tests (make test-gpu): both sections on a real GPU, their
+# checks and invariants, the bad inputs that need a device. Ends with the
+# line "N passed, N failed"; exits 1 on any failure.
+: "${HARNESS:=build/harness}"
+. tests/lib.sh
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+{
+run_harness "$T/a.out" "$T/a.err" --json="$T/a.json" --csv="$T/a.csv"
+expect_exit "default run: both sections, all checks pass" 0
+expect_grep "default run prints the stopwatch table" "events, kernel, after warm-up" "$T/a.out"
+expect_grep "default run prints row 1 / row 4" "Row 1 / row 4 = " "$T/a.out"
+expect_grep "default run prints the crossover table" "one-shot winner" "$T/a.out"
+check "default run JSON: shape and every check passed" \
+    python3 tests/check_json.py "$T/a.json" --expect-checks-pass
+check "default run CSV has a row per measurement" \
+    python3 tests/gpu_checks.py csv "$T/a.json" "$T/a.csv"
+check "waterfall: unaccounted remainder <= 5% of row 1" \
+    python3 tests/gpu_checks.py remainder "$T/a.json"
+check "invariant: row 1 >= row 5 >= row 4" python3 tests/gpu_checks.py contain "$T/a.json"
+check "crossover: every size has CPU, kernel and both round trips" \
+    python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777216
+
+run_harness "$T/b.out" "$T/b.err" --section=stopwatches --json="$T/b.json"
+expect_exit "stopwatches again" 0
+check "stopwatches twice: row-4 medians within 2%" \
+    python3 tests/gpu_checks.py repeat "$T/a.json" "$T/b.json"
+
+run_harness "$T/e.out" "$T/e.err" --module-loading=eager --section=stopwatches --json="$T/e.json"
+expect_exit "--module-loading=eager" 0
+check "eager: requested and effective mode EAGER" python3 tests/gpu_checks.py mode "$T/e.json" EAGER
+run_harness "$T/l.out" "$T/l.err" --module-loading=lazy --section=stopwatches --json="$T/l.json"
+expect_exit "--module-loading=lazy" 0
+check "lazy: requested and effective mode LAZY" python3 tests/gpu_checks.py mode "$T/l.json" LAZY
+
+run_harness "$T/d.out" "$T/d.err" --device=7
+expect_exit "--device=7 on a machine without device 7" 2
+expect_grep "--device=7 names the device count" "this machine has" "$T/d.err"
+
+run_harness "$T/s.out" "$T/s.err" --section=crossover --sizes=1024,1099511627776
+expect_exit "a size that does not fit in device memory" 1
+expect_grep "the error gives needed versus free in GiB" "GiB free" "$T/s.err"
+expect_grep "the other sizes still ran" " 1024 " "$T/s.out"
+
+mkdir "$T/k" && cp kernels/*.cu "$T/k/" && printf 'extern "C" __global__ void vectorAdd(float *a) { a[0] = b; }\n' >"$T/k/vector.cu"
+run_harness "$T/k.out" "$T/k.err" --section=stopwatches --kernels-dir="$T/k"
+expect_exit "a kernel that does not compile" 1
+expect_grep "NVRTC's log names file and line" "vector.cu(1): error" "$T/k.err"
+
+cp kernels/*.cu "$T/k/"
+run_harness "$T/kd.out" "$T/kd.err" --section=crossover --sizes=4096 --kernels-dir="$T/k"
+expect_exit "--kernels-dir with good sources runs" 0
+
+run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
+expect_exit "an output path that cannot be written" 1
+expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"
+expect_grep "the measurements still print" "one-shot winner" "$T/w.out"
+} | tee "$T/log"
+passed=$(grep -c '^PASSED' "$T/log")
+failed=$(grep -c '^FAILED' "$T/log")
+echo "gpu: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

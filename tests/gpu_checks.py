@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# gpu_checks.py: checks on the JSON of a GPU run, for tests/gpu.sh.
+"""Usage: gpu_checks.py CHECK ARGS...
+
+  csv JSON CSV              the CSV has one row per measurement of the JSON
+  remainder JSON            waterfall remainder <= 5% of row 1, and >= 0
+  contain JSON              row 1 >= row 5 >= row 4 (medians)
+  crossover JSON N...       each N has cpu, kernel, rt_pageable, rt_pinned
+  repeat A.json B.json      row-4 medians within 2% of each other
+  mode JSON MODE            requested and effective module loading are MODE
+
+Prints what it compared; exits 1 when the check fails."""
+
+import csv
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def find(doc, section, key):
+    for m in doc["measurements"]:
+        if m["section"] == section and m["key"] == key:
+            return m
+    raise SystemExit("%s/%s: not in the file" % (section, key))
+
+
+def med(doc, key, section="stopwatches"):
+    return find(doc, section, key)["stats"]["median"]
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    what, path = argv[1], argv[2]
+    doc = load(path)
+    if what == "csv":
+        with open(argv[3], newline="") as f:
+            rows = list(csv.reader(f))
+        ok = len(rows) == 1 + len(doc["measurements"])
+        print("csv rows %d, measurements %d" % (len(rows) - 1, len(doc["measurements"])))
+    elif what == "remainder":
+        total = med(doc, "row1")
+        rem = med(doc, "waterfall.remainder")
+        print("row 1 %.3f ms, remainder %.3f ms (%.2f%%)" % (total, rem, 100 * rem / total))
+        ok = 0 <= rem <= 0.05 * total
+    elif what == "contain":
+        r1, r5, r4 = med(doc, "row1"), med(doc, "row5"), med(doc, "row4")
+        print("row1 %.3f >= row5 %.3f >= row4 %.4f" % (r1, r5, r4))
+        ok = r1 >= r5 >= r4
+    elif what == "crossover":
+        ok = True
+        for n in argv[3:]:
+            for k in ("cpu", "kernel", "rt_pageable", "rt_pinned"):
+                m = find(doc, "crossover", "n=%s.%s" % (n, k))
+                ok = ok and m["stats"]["n"] >= 1 and m["n"] == int(n)
+        print("crossover sizes %s present" % " ".join(argv[3:]))
+    elif what == "repeat":
+        a, b = med(doc, "row4"), med(load(argv[3]), "row4")
+        diff = abs(a - b) / min(a, b)
+        print("row 4: %.5f ms and %.5f ms, %.2f%% apart" % (a, b, 100 * diff))
+        ok = diff <= 0.02
+    elif what == "mode":
+        env = doc["environment"]
+        req, eff = env.get("module_loading_requested"), env.get("module_loading_effective")
+        print("requested %s, effective %s" % (req, eff))
+        ok = req == argv[3] and eff == argv[3]
+    else:
+        print(__doc__)
+        return 2
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
