@@ -14,6 +14,7 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 
+comma := ,
 # make SANITIZER=address or SANITIZER=undefined (or address,undefined).
 ifneq ($(SANITIZER),)
 SANFLAGS := -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -21,7 +22,6 @@ B := build/san-$(subst $(comma),-,$(SANITIZER))
 else
 B := build
 endif
-comma := ,
 
 ALL_CPPFLAGS := -Iharness -isystem $(CUDA_HOME)/include -D_GNU_SOURCE \
                 -DHARNESS_VERSION='"$(VERSION)"' -DHARNESS_CUDA_HOME='"$(CUDA_HOME)"'

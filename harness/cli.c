@@ -133,20 +133,20 @@ int cli_parse_sizes(const char *s, size_t *sizes, size_t max, const char **why)
     return (int)count;
 }
 
-/* Parse --section's list into run[]. Returns 0 or -1 with the bad name in *bad. */
+/* Parse --section's list into run[]. Returns 0, or -1 with what is wrong in bad. */
 static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t badlen)
 {
     char buf[256], *tok, *save = NULL;
     int i, any = 0;
 
     if (strlen(s) >= sizeof buf || !*s) {
-        snprintf(bad, badlen, "%s", *s ? "(list too long)" : "(empty)");
+        snprintf(bad, badlen, "%s", *s ? "the list is too long" : "the list is empty");
         return -1;
     }
     strcpy(buf, s);
     for (i = 0; i < CLI_NSECTIONS; i++) run[i] = 0;
     if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,")) {
-        snprintf(bad, badlen, "(empty entry)");
+        snprintf(bad, badlen, "an empty entry");
         return -1;
     }
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -162,7 +162,7 @@ static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t
             }
         }
         if (!found) {
-            snprintf(bad, badlen, "%s", tok);
+            snprintf(bad, badlen, "unknown section '%.200s'", tok);
             return -1;
         }
         any = 1;
@@ -214,7 +214,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
     optind = 1;
     while ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) != -1) {
         if (c == '?') {
-            if (optopt >= O_LOADING && optopt < O_LAST) CLI_FAIL("option '%s' takes no value", argv[optind - 1]);
+            if (optopt >= O_LOADING && optopt < O_LAST)
+                CLI_FAIL("option '--%s' takes no value", cli_longopts[optopt - O_LOADING].name);
             CLI_FAIL("unknown option '%s'", argv[optind - 1]);
         }
         if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
@@ -234,7 +235,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
             break;
         case O_SECTION:
             if (cli_sections(optarg, o->run, bad, sizeof bad) != 0)
-                CLI_FAIL("--section=%s: unknown section '%s'; expected a comma list of "
+                CLI_FAIL("--section=%s: %s; expected a comma list of "
                          "stopwatches, crossover, all", optarg, bad);
             break;
         case O_SIZES: {

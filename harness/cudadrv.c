@@ -205,6 +205,15 @@ fail:
     return -1;
 }
 
+int drv_unload(void)
+{
+    int rc = 0;
+    if (drv_lib) rc = dlclose(drv_lib) == 0 ? 0 : -1;
+    drv_lib = NULL;
+    memset(&drv, 0, sizeof drv);
+    return rc;
+}
+
 const char *drv_loading_name(CUmoduleLoadingMode m)
 {
     switch (m) {

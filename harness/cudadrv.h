@@ -17,7 +17,7 @@
     X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                               \
     X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)                  \
     X(cuDevicePrimaryCtxGetState)                                             \
-    X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuCtxGetFlags)                   \
+    X(cuCtxSetCurrent) X(cuCtxGetFlags)                                   \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)              \
     X(cuModuleGetLoadingMode)                                                 \
     X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost)             \
@@ -43,6 +43,10 @@ extern struct drv_api drv;
  * -1 with a one-line reason in why ("libcuda.so.1: cannot open shared object
  * file", "cuGetProcAddress: CUDA_ERROR_STUB_LIBRARY (34): ..."). Idempotent. */
 int drv_load(char *why, size_t whylen);
+
+/* Unload the driver library (dlclose) and clear the table. Every context
+ * must be released first. Returns 0, or -1 when dlclose failed. */
+int drv_unload(void);
 
 /* Name of a CUresult from our own table ("CUDA_ERROR_OUT_OF_MEMORY"); an
  * unknown code gives "CUDA_ERROR_UNKNOWN_CODE". Never NULL, never calls the

@@ -13,15 +13,20 @@
 #include "table.h"
 #include "timing.h"
 
-/* The kernel driver's own version line, where the system exposes it. */
+/* The kernel driver's version ("580.95.05"), from the first word of its
+ * version line that looks like one, where the system exposes it. */
 static void env_driver_version(results *r)
 {
-    char line[256], *p;
+    char line[512], *tok, *save = NULL;
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (!f) return;
-    if (fgets(line, sizeof line, f) && (p = strstr(line, "Kernel Module")) != NULL) {
-        char ver[64];
-        if (sscanf(p, "Kernel Module %63s", ver) == 1) res_env_str(r, "driver_version", ver);
+    if (fgets(line, sizeof line, f)) {
+        for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+            if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+                res_env_str(r, "driver_version", tok);
+                break;
+            }
+        }
     }
     fclose(f);
 }

@@ -116,7 +116,10 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         }
         len = read(pipefd[0], res->out + res->outlen, cap - res->outlen - 1);
         if (len < 0 && errno == EINTR) continue;
-        if (len <= 0) break;
+        if (len <= 0) {
+            res->eof_ms = (double)(tm_now_ns() - res->t0_ns) / 1e6;
+            break;
+        }
         res->outlen += (size_t)len;
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}

@@ -9,6 +9,9 @@ typedef struct pr_result {
     int exit_code;        /* the child's exit status, or 128 + signal */
     long long t0_ns;      /* CLOCK_MONOTONIC just before posix_spawn */
     double ms;            /* spawn to exit (waitpid returned) */
+    double eof_ms;        /* spawn to the child's stdout pipe closing (EOF), the
+                             last of its files the kernel closes when the child
+                             keeps it on its highest descriptor */
     char *out;            /* everything the child wrote to stdout, NUL-terminated */
     size_t outlen;
 } pr_result;

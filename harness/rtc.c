@@ -62,6 +62,15 @@ int rtc_load(char *why, size_t whylen)
     return 0;
 }
 
+int rtc_unload(void)
+{
+    int rc = 0;
+    if (rtc_lib) rc = dlclose(rtc_lib) == 0 ? 0 : -1;
+    rtc_lib = NULL;
+    memset(&rtc, 0, sizeof rtc);
+    return rc;
+}
+
 const char *rtc_loaded_from(void)
 {
     return rtc_from;

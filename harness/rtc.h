@@ -10,6 +10,9 @@
  * Returns 0, or -1 with a one-line reason in why. Idempotent. */
 int rtc_load(char *why, size_t whylen);
 
+/* Unload NVRTC (dlclose). Returns 0, or -1 when dlclose failed. */
+int rtc_unload(void);
+
 /* NVRTC's version; 0 or -1. */
 int rtc_version(int *major, int *minor);
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "rtc.h"
 #include "proc.h"
@@ -24,6 +26,20 @@ typedef struct sw_fall {
     FILE *out;
 } sw_fall;
 
+/* The clock where the last part ended, and the stream the parts go to, for
+ * the exit handler. */
+static long long sw_exit_from;
+static FILE *sw_out;
+
+/* Runs inside exit(), after the handlers the driver and NVRTC registered
+ * (those run first: they were registered later), so the child can name the
+ * time its libraries' exit handlers took. stdio is flushed after this. */
+static void sw_at_exit(void)
+{
+    fprintf(sw_out, "part\texit\texit handlers (atexit, library destructors)\t%.6f\n",
+            (double)(tm_now_ns() - sw_exit_from) / 1e6);
+}
+
 static void sw_part(sw_fall *w, const char *key, const char *name)
 {
     long long now = tm_now_ns();
@@ -31,9 +47,31 @@ static void sw_part(sw_fall *w, const char *key, const char *name)
     w->last_ns = now;
 }
 
+/* Move the pipe to the parent from stdout to descriptor 0. At exit the
+ * kernel closes descriptors in ascending order but releases them last-closed
+ * first, so the pipe on the lowest descriptor is released after the driver's
+ * own files, and the parent's EOF marks the end of that teardown. stdout goes
+ * to /dev/null. Falls back to stdout. */
+static FILE *sw_low_stdout(void)
+{
+    int nul = open("/dev/null", O_WRONLY);
+    FILE *f;
+    if (nul < 0) return stdout;
+    if (dup2(STDOUT_FILENO, STDIN_FILENO) < 0 || !(f = fdopen(STDIN_FILENO, "w"))) {
+        close(nul);
+        return stdout;
+    }
+    if (dup2(nul, STDOUT_FILENO) < 0) {
+        close(nul);
+        return stdout;
+    }
+    close(nul);
+    return f;
+}
+
 int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
 {
-    sw_fall w = { o->child_t0_ns, stdout };
+    sw_fall w = { o->child_t0_ns, NULL };
     char why[512], arch[16], path[4096];
     CUdevice dev;
     CUcontext ctx = NULL;
@@ -50,9 +88,11 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     kn_bad bad;
 
     memset(&code, 0, sizeof code);
+    w.out = sw_out = sw_low_stdout();
     drv_set_phase("whole-process child");
+    if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
-    fprintf(stdout, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
+    fprintf(w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
     w.last_ns = t_main_ns;
     if (drv_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no CUDA driver: %s\n", why);
@@ -117,8 +157,8 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     params[2] = &dout;
     params[3] = &ni;
     CK(drv.cuLaunchKernel(fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
-    CK(drv.cuCtxSynchronize());
-    sw_part(&w, "kernel", "kernel (first launch + cuCtxSynchronize)");
+    CK(drv.cuStreamSynchronize(NULL));
+    sw_part(&w, "kernel", "kernel (first launch + cuStreamSynchronize)");
     CK(drv.cuMemcpyDtoH(out, dout, bytes));
     sw_part(&w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
     kn_check_add(a, b, out, n, &bad);
@@ -139,11 +179,14 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     free(src);
     src = NULL;
     sw_part(&w, "teardown", "teardown (free, unload, release context)");
+    rtc_unload();
+    drv_unload();
+    sw_part(&w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
     if (bad.count == 0) {
-        fprintf(stdout, "check\t1\t%zu of %zu elements match\n", n, n);
+        fprintf(w.out, "check\t1\t%zu of %zu elements match\n", n, n);
         rc = 0;
     } else {
-        fprintf(stdout, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
+        fprintf(w.out, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
                 "expected %.9g\n", bad.count, n, bad.first, bad.got, bad.want);
         rc = 1;
     }
@@ -158,7 +201,8 @@ fail:
     free(out);
     free(src);
     rtc_out_free(&code);
-    if (fflush(stdout) != 0) rc = 1;
+    if (fflush(w.out) != 0) rc = 1;
+    sw_exit_from = w.last_ns;
     return rc;
 }
 
@@ -217,9 +261,12 @@ static int sw_row1(sec_ctx *c)
         }
     }
     {
-        double rem = total - sum;
-        if (!sec_store(c, SW, "waterfall.remainder", "remainder (exit, reaping, unaccounted)",
-                       "parent's total minus the sum of the child's parts", RES_PROCESS,
+        double kexit = pr.eof_ms - sum, rem = total - pr.eof_ms;
+        if (!sec_store(c, SW, "waterfall.kexit", "process exit in the kernel (unmap, close files)",
+                       "parent: from the end of the child's last part to its pipe closing "
+                       "(EOF), the last file the kernel closes", RES_PROCESS, &kexit, 1, 1) ||
+            !sec_store(c, SW, "waterfall.remainder", "remainder (exit notice, waitpid)",
+                       "parent: from the child's pipe closing to waitpid returning", RES_PROCESS,
                        &rem, 1, 1))
             goto fail;
     }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# run.sh: the README's test command (make test). CPU tests everywhere: the
+# unit tests, the driver table's ABI, every bad command line, the no-driver
+# and stub-driver paths of the real binary, its JSON read back, install.
+# The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
+: "${HARNESS:=build/harness}"
+: "${UNIT:=build/unit}"
+: "${CUDA_HOME:=/usr/local/cuda}"
+. tests/lib.sh
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+{
+"$UNIT" || echo "FAILED unit tests exited non-zero"
+sh tests/abi.sh
+
+# Bad command lines: exit code and the error text.
+grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
+    code=$(echo "$code" | tr -d ' ')
+    text=$(echo "$text" | sed 's/^ *//; s/ *$//')
+    # shellcheck disable=SC2086
+    "$HARNESS" $args >"$T/cli.out" 2>"$T/cli.err"
+    rc=$?
+    expect_exit "cli:$args" "$code"
+    expect_grep "cli:$args says: $text" "$text" "$T/cli.err"
+done
+run_harness "$T/h.out" "$T/h.err" --help
+expect_exit "--help" 0
+expect_grep "--help lists every option" "--kernels-dir=DIR" "$T/h.out"
+run_harness "$T/v.out" "$T/v.err" --version
+expect_exit "--version" 0
+expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
+
+# No driver: a library that is not there, then the toolkit's stub.
+export HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+run_harness "$T/n.out" "$T/n.err" --json="$T/n.json" --csv="$T/n.csv"
+expect_exit "no driver: GPU sections skipped" 3
+expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
+expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
+check "no driver: the JSON is written and reads back" \
+    python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover
+check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
+if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
+    HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
+    run_harness "$T/s.out" "$T/s.err" --section=stopwatches
+    expect_exit "stub driver: treated as no driver" 3
+    expect_grep "stub driver: named as the stub" "CUDA_ERROR_STUB_LIBRARY (34): this libcuda.so.1 is the toolkit's stub" "$T/s.err"
+fi
+HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+run_harness "$T/w.out" "$T/w.err" --json=/nonexistent-dir/x.json
+expect_exit "unwritable --json: exit 1" 1
+expect_grep "unwritable --json: path and reason" "cannot write /nonexistent-dir/x.json: No such file or directory" "$T/w.err"
+expect_grep "unwritable --json: the tables still print" "stopwatches: skipped" "$T/w.out"
+
+unset HARNESS_LIBCUDA
+make -s install PREFIX="$T/prefix" >/dev/null 2>&1
+check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
+
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    HARNESS="$HARNESS" sh tests/gpu.sh | grep -E '^(PASSED|FAILED)'
+else
+    echo "SKIPPED GPU tests: no usable GPU here (make test-gpu runs them on one)"
+fi
+} >"$T/log" 2>&1
+cat "$T/log"
+passed=$(grep -c '^PASSED' "$T/log")
+failed=$(grep -c '^FAILED' "$T/log")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,269 @@
+/* test_cli.c: unit tests of harness/cli.c: cli_parse run in-process on argv
+ * arrays, with its out and err streams captured through tmpfile(). */
+#include "testhelp.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CLI_T_MAXARGS 4
+#define CLI_T_ARGLEN 512
+#define CLI_T_TEXT 4096
+
+/* One cli_parse call: its own copy of argv (getopt_long permutes argv and
+ * the options keep pointers into it), its result and what it printed. */
+typedef struct cli_run {
+    char store[CLI_T_MAXARGS + 1][CLI_T_ARGLEN];
+    char *argv[CLI_T_MAXARGS + 2];
+    cli_opts o;
+    int rc;
+    char out[CLI_T_TEXT];
+    char err[CLI_T_TEXT];
+} cli_run;
+
+/* Read back everything written to f (then closed) into buf. */
+static void cli_t_slurp(FILE *f, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!f) return;
+    rewind(f);
+    n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Run cli_parse on "harness" followed by args (NULL-terminated, at most
+ * CLI_T_MAXARGS). Returns the cli_parse result, also kept in r->rc; -99 when
+ * the test itself could not set up (too many or too long arguments, or no
+ * tmpfile). */
+static int cli_t_parse(cli_run *r, const char *const *args)
+{
+    FILE *out, *err;
+    int argc = 0;
+
+    memset(r, 0, sizeof *r);
+    r->rc = -99;
+    snprintf(r->store[0], CLI_T_ARGLEN, "harness");
+    r->argv[argc++] = r->store[0];
+    for (; *args; args++) {
+        if (argc > CLI_T_MAXARGS || strlen(*args) >= CLI_T_ARGLEN) return r->rc;
+        snprintf(r->store[argc], CLI_T_ARGLEN, "%s", *args);
+        r->argv[argc] = r->store[argc];
+        argc++;
+    }
+    r->argv[argc] = NULL;
+    out = tmpfile();
+    err = tmpfile();
+    if (!out || !err) {
+        if (out) fclose(out);
+        if (err) fclose(err);
+        return r->rc;
+    }
+    r->rc = cli_parse(argc, r->argv, &r->o, out, err);
+    cli_t_slurp(out, r->out, sizeof r->out);
+    cli_t_slurp(err, r->err, sizeof r->err);
+    return r->rc;
+}
+
+/* A usage error: CLI_USAGE, "harness: " and the option's name on err, the
+ * hint line, and nothing on out. */
+typedef struct cli_bad_case {
+    const char *desc;
+    const char *args[3];     /* NULL-terminated */
+    const char *needle;      /* must appear in the err text */
+} cli_bad_case;
+
+static const cli_bad_case cli_bad_cases[] = {
+    { "--reps=0 (below 1)",                 { "--reps=0", NULL },              "--reps=0" },
+    { "--reps=abc",                         { "--reps=abc", NULL },            "--reps=abc" },
+    { "--reps=-1",                          { "--reps=-1", NULL },             "--reps=-1" },
+    { "--reps=99999999999999999999 (overflow)",
+                                            { "--reps=99999999999999999999", NULL }, "--reps" },
+    { "--reps= (empty)",                    { "--reps=", NULL },               "--reps needs a value" },
+    { "--reps given twice",                 { "--reps=2", "--reps=3", NULL },  "--reps given more than once" },
+    { "--warmup=-1",                        { "--warmup=-1", NULL },           "--warmup=-1" },
+    { "--sizes=10,,x",                      { "--sizes=10,,x", NULL },         "--sizes=10,,x" },
+    { "--sizes= (empty)",                   { "--sizes=", NULL },              "--sizes needs a value" },
+    { "--sizes=0",                          { "--sizes=0", NULL },             "--sizes=0" },
+    { "--sizes=,5 (leading comma)",         { "--sizes=,5", NULL },            "--sizes=,5" },
+    { "--sizes=5, (trailing comma)",        { "--sizes=5,", NULL },            "--sizes=5," },
+    { "--sizes=1099511627777 (over 2^40)",  { "--sizes=1099511627777", NULL }, "2^40" },
+    { "--module-loading=fast",              { "--module-loading=fast", NULL }, "--module-loading=fast" },
+    { "--section=bogus",                    { "--section=bogus", NULL },       "'bogus'" },
+    { "--section=stopwatches,,crossover",   { "--section=stopwatches,,crossover", NULL }, "--section" },
+    { "--device=abc",                       { "--device=abc", NULL },          "--device=abc" },
+    { "--device=-1",                        { "--device=-1", NULL },           "--device=-1" },
+    { "--arch=90",                          { "--arch=90", NULL },             "--arch=90" },
+    { "--arch=sm_9",                        { "--arch=sm_9", NULL },           "--arch=sm_9" },
+    { "unknown option --bogus",             { "--bogus", NULL },               "--bogus" },
+    { "a positional argument",              { "--quiet", "extra", NULL },      "'extra'" },
+    { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
+    { "--reps with no value at the end",    { "--reps", NULL },                "--reps" },
+    { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json and --csv" },
+};
+
+void test_cli(void)
+{
+    static const size_t default_sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
+    static const char *const none[] = { NULL };
+    static cli_run r; /* large; static keeps it off the stack */
+    char desc[256], many[CLI_T_ARGLEN];
+    size_t sizes[8], i, len;
+    const char *why;
+    int n, ok;
+
+    /* Defaults. */
+    cli_t_parse(&r, none);
+    th_check("cli: no arguments returns CLI_OK and prints nothing",
+             r.rc == CLI_OK && r.out[0] == '\0' && r.err[0] == '\0');
+    th_check("cli: default reps 10, warmup 3", r.o.reps == 10 && r.o.warmup == 3);
+    th_check("cli: every section on by default",
+             r.o.run[CLI_SEC_STOPWATCHES] == 1 && r.o.run[CLI_SEC_CROSSOVER] == 1);
+    th_check("cli: the 5 default sizes",
+             r.o.nsizes == 5 && memcmp(r.o.sizes, default_sizes, sizeof default_sizes) == 0);
+    th_check("cli: default device 0, module loading default, not quiet",
+             r.o.device == 0 && r.o.loading == CLI_LOAD_DEFAULT && r.o.quiet == 0);
+    th_check("cli: no json, csv, kernels-dir, arch or child by default",
+             !r.o.json && !r.o.csv && !r.o.kernels_dir && !r.o.arch && !r.o.child &&
+             r.o.child_t0_ns == 0);
+
+    /* --help and --version. */
+    {
+        static const char *const a[] = { "--help", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --help returns CLI_EXIT", r.rc == CLI_EXIT);
+        th_check("cli: --help prints \"usage:\" to out and nothing to err",
+                 strncmp(r.out, "usage:", 6) == 0 && r.err[0] == '\0');
+    }
+    {
+        static const char *const a[] = { "--version", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --version returns CLI_EXIT and prints \"harness <version>\"",
+                 r.rc == CLI_EXIT && strncmp(r.out, "harness ", 8) == 0 &&
+                 strcmp(r.out + 8, HARNESS_VERSION "\n") == 0 && r.err[0] == '\0');
+    }
+
+    /* Valid values. */
+    {
+        static const char *const a[] = { "--reps=5", "--warmup=0", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --reps=5 --warmup=0",
+                 r.rc == CLI_OK && r.o.reps == 5 && r.o.warmup == 0 && r.err[0] == '\0');
+    }
+    {
+        static const char *const a[] = { "--sizes=1,2,3", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --sizes=1,2,3",
+                 r.rc == CLI_OK && r.o.nsizes == 3 &&
+                 r.o.sizes[0] == 1 && r.o.sizes[1] == 2 && r.o.sizes[2] == 3);
+    }
+    {
+        static const char *const a[] = { "--section=crossover", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --section=crossover runs only crossover",
+                 r.rc == CLI_OK && r.o.run[CLI_SEC_CROSSOVER] == 1 &&
+                 r.o.run[CLI_SEC_STOPWATCHES] == 0 &&
+                 strcmp(cli_section_name(CLI_SEC_CROSSOVER), "crossover") == 0 &&
+                 strcmp(cli_section_name(CLI_SEC_STOPWATCHES), "stopwatches") == 0);
+    }
+    {
+        static const char *const a[] = { "--section=crossover,stopwatches", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --section=crossover,stopwatches runs both",
+                 r.rc == CLI_OK && r.o.run[CLI_SEC_CROSSOVER] == 1 &&
+                 r.o.run[CLI_SEC_STOPWATCHES] == 1);
+    }
+    {
+        static const char *const a[] = { "--module-loading=eager", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --module-loading=eager",
+                 r.rc == CLI_OK && r.o.loading == CLI_LOAD_EAGER &&
+                 strcmp(cli_loading_name(r.o.loading), "EAGER") == 0);
+    }
+    {
+        static const char *const a[] = { "--module-loading=lazy", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --module-loading=lazy",
+                 r.rc == CLI_OK && r.o.loading == CLI_LOAD_LAZY &&
+                 strcmp(cli_loading_name(r.o.loading), "LAZY") == 0);
+    }
+    {
+        static const char *const a[] = { "--arch=sm_90a", "--device=1", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --arch=sm_90a --device=1",
+                 r.rc == CLI_OK && r.o.arch && strcmp(r.o.arch, "sm_90a") == 0 &&
+                 r.o.device == 1);
+    }
+    {
+        static const char *const a[] = { "--json=a.json", "--quiet", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --json=a.json --quiet",
+                 r.rc == CLI_OK && r.o.json && strcmp(r.o.json, "a.json") == 0 &&
+                 !r.o.csv && r.o.quiet == 1);
+    }
+    {
+        static const char *const a[] = { "--json=a.json", "--csv=a.csv", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --json and --csv on different files",
+                 r.rc == CLI_OK && r.o.json && r.o.csv && strcmp(r.o.csv, "a.csv") == 0);
+    }
+
+    /* Usage errors. */
+    for (i = 0; i < sizeof cli_bad_cases / sizeof cli_bad_cases[0]; i++) {
+        const cli_bad_case *c = &cli_bad_cases[i];
+        cli_t_parse(&r, c->args);
+        ok = r.rc == CLI_USAGE && strncmp(r.err, "harness: ", 9) == 0 &&
+             strstr(r.err, c->needle) != NULL && strstr(r.err, "--help") != NULL &&
+             r.out[0] == '\0';
+        snprintf(desc, sizeof desc, "cli: usage error: %s (rc %d, err: %.120s)",
+                 c->desc, r.rc, r.err);
+        /* keep the description on one line */
+        for (len = 0; desc[len]; len++)
+            if (desc[len] == '\n') desc[len] = ' ';
+        th_check(desc, ok);
+    }
+
+    /* 64 sizes are accepted, 65 are not. */
+    snprintf(many, sizeof many, "--sizes=1");
+    for (i = 1; i < CLI_MAX_SIZES; i++) {
+        len = strlen(many);
+        snprintf(many + len, sizeof many - len, ",%zu", i + 1);
+    }
+    {
+        const char *a[] = { many, NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: 64 entries in --sizes are accepted",
+                 r.rc == CLI_OK && r.o.nsizes == CLI_MAX_SIZES && r.o.sizes[63] == 64);
+        len = strlen(many);
+        snprintf(many + len, sizeof many - len, ",65");
+        cli_t_parse(&r, a);
+        th_check("cli: 65 entries in --sizes are a usage error naming --sizes",
+                 r.rc == CLI_USAGE && strstr(r.err, "--sizes=") != NULL &&
+                 strstr(r.err, "too many") != NULL);
+    }
+
+    /* cli_parse_sizes directly. */
+    why = "";
+    n = cli_parse_sizes("1024,65536,7", sizes, 8, &why);
+    th_check("cli_parse_sizes: \"1024,65536,7\" gives 3 values in order",
+             n == 3 && sizes[0] == 1024 && sizes[1] == 65536 && sizes[2] == 7);
+    n = cli_parse_sizes("1099511627776", sizes, 8, &why);
+    th_check("cli_parse_sizes: 2^40 itself is accepted",
+             n == 1 && sizes[0] == ((size_t)1 << 40));
+    {
+        static const struct { const char *s; size_t max; } bad[] = {
+            { "", 8 }, { "1,,2", 8 }, { "5,", 8 }, { ",5", 8 }, { "0", 8 },
+            { "1099511627777", 8 }, { "99999999999999999999999", 8 },
+            { "12a", 8 }, { "-1", 8 }, { "+1", 8 }, { " 1", 8 },
+            { "1,2,3", 2 },
+        };
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            why = NULL;
+            n = cli_parse_sizes(bad[i].s, sizes, bad[i].max, &why);
+            snprintf(desc, sizeof desc, "cli_parse_sizes: \"%s\" (max %zu) is -1 with a reason (%s)",
+                     bad[i].s, bad[i].max, why ? why : "no reason");
+            th_check(desc, n == -1 && why != NULL && why[0] != '\0');
+        }
+    }
+}
