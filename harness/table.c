@@ -121,6 +121,8 @@ static void tb_stopwatches(FILE *f, const results *r)
             sum += m->stats.median;
         }
         fprintf(f, "  %-52s %10.3f %8.1f%%\n", "total (row 1)", sum, 100.0 * sum / m1->stats.median);
+        fprintf(f, "  The child times its own parts; the parent times the last two, from the\n"
+                "  child's last mark to its last file closing, and from there to waitpid.\n");
     }
     fprintf(f, "\nWhat each row holds that the row below does not:\n"
             "  1  process start, loading the driver and NVRTC, cuInit, the context, compiling,\n"

@@ -261,13 +261,14 @@ static int sw_row1(sec_ctx *c)
         }
     }
     {
-        double kexit = pr.eof_ms - sum, rem = total - pr.eof_ms;
-        if (!sec_store(c, SW, "waterfall.kexit", "process exit in the kernel (unmap, close files)",
-                       "parent: from the end of the child's last part to its pipe closing "
-                       "(EOF), the last file the kernel closes", RES_PROCESS, &kexit, 1, 1) ||
-            !sec_store(c, SW, "waterfall.remainder", "remainder (exit notice, waitpid)",
-                       "parent: from the child's pipe closing to waitpid returning", RES_PROCESS,
-                       &rem, 1, 1))
+        double kexit = pr.eof_ms - sum, reap = total - pr.eof_ms;
+        if (!sec_store(c, SW, "waterfall.exit", "process exit, until its last file closed",
+                       "parent: from the end of the child's last part to its pipe (descriptor "
+                       "0, released last) closing", RES_PROCESS, &kexit, 1, 1) ||
+            !sec_store(c, SW, "waterfall.reap", "process exit, driver state released, reaped",
+                       "parent: from the child's pipe closing to waitpid returning; the kernel "
+                       "releases what cuInit set up (a process that only calls cuInit pays it "
+                       "too)", RES_PROCESS, &reap, 1, 1))
             goto fail;
     }
     if (pr.exit_code != 0 || !checked) {
