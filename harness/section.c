@@ -126,7 +126,7 @@ int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunct
     v->n = n;
     v->add = add;
     v->s = c->gpu.stream;
-    snprintf(what, sizeof what, "n = %zu fits in device memory", n);
+    snprintf(what, sizeof what, "n = %zu fits in device memory and the kernel's int index", n);
     if (drv_mem_info(&free_b, &total_b) != 0) return -1;
     if (3 * bytes > free_b) {
         snprintf(detail, sizeof detail, "needs %.2f GiB of device memory for 3 buffers, "

@@ -80,7 +80,7 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     CUdeviceptr da = 0, db = 0, dout = 0;
     float *a = NULL, *b = NULL, *out = NULL;
     size_t n = SW_N, bytes = SW_N * sizeof(float);
-    int major = 0, minor = 0, ni = (int)SW_N, rc = 1;
+    int major = 0, minor = 0, count = 0, ni = (int)SW_N, rc = 1;
     unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
     void *params[4];
     char *src = NULL;
@@ -101,6 +101,13 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     sw_part(&w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
     CK(drv.cuInit(0));
     sw_part(&w, "init", "cuInit");
+    CK(drv.cuDeviceGetCount(&count));
+    if (o->device >= count) {
+        fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
+                o->device, count, count == 1 ? "" : "s", count - 1);
+        rc = 2;
+        goto fail;
+    }
     CK(drv.cuDeviceGet(&dev, o->device));
     CK(drv.cuDevicePrimaryCtxRetain(&ctx, dev));
     CK(drv.cuCtxSetCurrent(ctx));
@@ -234,9 +241,9 @@ static int sw_row1(sec_ctx *c)
         fprintf(stderr, "harness: " SW ": cannot run the whole-process child: %s\n", why);
         return SEC_FAILED;
     }
-    if (pr.exit_code == 3) {
+    if (pr.exit_code == 3 || pr.exit_code == 2) {
         free(pr.out);
-        return SEC_NO_GPU;
+        return pr.exit_code == 3 ? SEC_NO_GPU : SEC_USAGE;
     }
     total = pr.ms;
     if (!sec_store(c, SW, "row1", "wall clock, whole process",
@@ -360,6 +367,7 @@ int sec_stopwatches(sec_ctx *c)
     }
     drv_set_phase(SW ": whole process");
     rc = sw_row1(c);
+    if (rc == SEC_USAGE) return rc;
     if (rc == SEC_NO_GPU) {
         if (sec_need_gpu(c) == SEC_USAGE) return SEC_USAGE;
         sec_skip(c, SW, c->gpu_why[0] ? c->gpu_why : "the whole-process child found no usable GPU");
