@@ -155,7 +155,7 @@ static void tb_crossover(FILE *f, const results *r)
             fprintf(f, "\ncrossover: where the CPU wins (medians, ms; the one-shot task is copy "
                     "in, compute, copy back)\n");
             fprintf(f, "%12s %11s %11s %14s %12s   %-18s %s\n", "n", "CPU", "kernel",
-                    "round trip", "pinned", "one-shot winner", "kernel vs CPU");
+                    "pageable", "pinned", "one-shot winner", "kernel vs CPU");
             any = 1;
         }
         best = fmin(pg->stats.median, pn->stats.median);
