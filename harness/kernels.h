@@ -34,6 +34,24 @@ const char *kn_embedded(const char *file);
  * missing, unreadable, empty, or larger than KN_MAX_SOURCE. */
 char *kn_source(const char *file, const char *kernels_dir, char *why, size_t whylen);
 
+/* The synthetic module of part `loading`: K distinct kernels of one shape
+ * in one source, named synth0 .. synth{K-1}; kernel i computes
+ *   extern "C" __global__ void synth<i>(const float *in, float *out, int n)
+ *   { out[j] = in[j] * (float)(i + 1) + 1.0f } for each j < n
+ * (one float per thread, bounds check). */
+#define KN_SYNTH_MAX_SOURCE (64u << 20)
+
+/* Bytes of the source kn_synth_source(k) returns (without the NUL). */
+size_t kn_synth_size(long k);
+
+/* Generate the source for k >= 1 kernels. Returns a malloc'd NUL-terminated
+ * string; NULL with a reason in why when k < 1, the source would exceed
+ * KN_SYNTH_MAX_SOURCE, or memory runs out. */
+char *kn_synth_source(long k, char *why, size_t whylen);
+
+/* The name of synthetic kernel i ("synth17") into buf. */
+void kn_synth_name(long i, char *buf, size_t len);
+
 /* The first element that failed a check, for the error line. */
 typedef struct kn_bad {
     size_t count;            /* elements that failed */
@@ -46,6 +64,8 @@ typedef struct kn_bad {
  * returns the number of failures. */
 size_t kn_check_add(const float *a, const float *b, const float *out, size_t n, kn_bad *bad);
 size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_bad *bad);
+/* Synthetic kernel i: out = in * (i + 1) + 1. */
+size_t kn_check_synth(long i, const float *in, const float *out, size_t n, kn_bad *bad);
 
 /* The CPU versions the GPU is compared with: one thread, float, in order. */
 void kn_cpu_add(const float *a, const float *b, float *out, size_t n);

@@ -5,6 +5,7 @@
 #define RESULTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "stats.h"
 
 #define RES_SCHEMA_VERSION 1
@@ -103,5 +104,26 @@ int res_check_add(results *r, const char *section, const char *what, int passed,
 
 /* Number of failed checks. */
 size_t res_failed(const results *r);
+
+/* The line form of a results object, for a child harness to hand its
+ * results to its parent over a pipe (both ends are this same binary):
+ *   env <TAB> key <TAB> s|n|- <TAB> value      (string, number, null)
+ *   skip <TAB> section <TAB> reason
+ *   check <TAB> section <TAB> what <TAB> 0|1 <TAB> detail
+ *   m <TAB> section <TAB> key <TAB> name <TAB> region <TAB> state <TAB> unit
+ *     <TAB> batch <TAB> n <TAB> bytes <TAB> flops <TAB> v1,v2,... (%.17g)
+ *   incomplete <TAB> 0|1
+ * one record per line; in strings, backslash, tab, newline and CR are
+ * written as \\, \t, \n, \r. Numbers round-trip exactly. Returns 0, or -1
+ * when a write to f failed. */
+int res_write_lines(FILE *f, const results *r);
+
+/* Append the records of `text` (as res_write_lines writes them) to r: env
+ * fields set, skips, checks and measurements appended (stats recomputed),
+ * incomplete or-ed in. Lines that are not records (empty, or starting with
+ * another word) are ignored. Returns the number of records read, or -1 on a
+ * malformed record (nothing after it is read; what came before stays) with
+ * a one-line reason in why. */
+int res_read_lines(results *r, const char *text, char *why, size_t whylen);
 
 #endif

@@ -42,4 +42,15 @@ int rtc_compile(const char *src, const char *name, const char *arch,
 
 void rtc_out_free(rtc_out *out);
 
+/* NVRTC's own phase times, from the CSV its --time=FILE option writes:
+ *   File name, phase name, metric, unit
+ *   t.cu, CUDA C++ Frontend, 14, ms
+ * Up to max phases go into names (copied, at most RTC_PHASE_NAME bytes each
+ * including the NUL) and ms (converted to milliseconds from the unit
+ * column: ms, us or s). Returns the number of phases, or -1 with a reason in
+ * why when the file cannot be read or a line is malformed. */
+#define RTC_PHASE_NAME 64
+int rtc_phase_times(const char *csv_path, char names[][RTC_PHASE_NAME], double *ms,
+                    int max, char *why, size_t whylen);
+
 #endif

@@ -20,5 +20,7 @@ void test_stats(void);
 void test_report(void);
 void test_cli(void);
 void test_kernels(void);
+void test_lines(void);
+void test_synth(void);
 
 #endif

@@ -9,6 +9,8 @@ int main(void)
     test_report();
     test_cli();
     test_kernels();
+    test_lines();
+    test_synth();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
