@@ -1,5 +1,6 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
+#include "kernels.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,7 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cli_sec_names[CLI_NSECTIONS] = { "stopwatches", "crossover" };
+static const char *const cli_sec_names[CLI_NSECTIONS] = {
+    "stopwatches", "crossover", "loading", "jit"
+};
+
+static const char *const cli_child_names[] = {
+    "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
+    "order-init", "order-compile"
+};
+
+const char *cli_child_name(cli_child k)
+{
+    return (unsigned)k < sizeof cli_child_names / sizeof cli_child_names[0]
+        ? cli_child_names[k] : "?";
+}
+
+const char *cli_format_name(cli_format f)
+{
+    return f == CLI_FMT_PTX ? "ptx" : "cubin";
+}
 
 const char *cli_section_name(cli_section s)
 {
@@ -30,8 +49,8 @@ static const char cli_usage[] =
 "Times one CUDA program step by step: driver load, init, context, compile,\n"
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
 "\n"
-"  --section=LIST          sections to run, in order: stopwatches, crossover, all\n"
-"                          (default: all)\n"
+"  --section=LIST          sections to run, in order: stopwatches, crossover,\n"
+"                          loading, jit, all (default: all)\n"
 "  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
 "                          the report shows the mode requested and in effect\n"
 "  --device=N              CUDA device ordinal (default 0)\n"
@@ -44,6 +63,14 @@ static const char cli_usage[] =
 "  --kernels-dir=DIR       read kernel sources from DIR instead of the copies\n"
 "                          built into the binary\n"
 "  --arch=sm_XY            compile for this architecture (default: the device's)\n"
+"  --module-format=FMT     cubin or ptx: what the kernels are compiled to; with\n"
+"                          ptx the driver's JIT is a step of its own (default cubin)\n"
+"  --synthetic-kernels=LIST  K for each generated module of K kernels, for\n"
+"                          sections loading and jit (default 1,10,100)\n"
+"  --compare-loading       run section loading in child processes, eager and lazy\n"
+"                          alternating, and compare the modes side by side\n"
+"  --rounds=N              children per mode or cache state (default 5)\n"
+"  --child-timeout=S       seconds a child process may run (default 300)\n"
 "  --quiet                 no progress lines on stderr\n"
 "  --help                  this text\n"
 "  --version               the harness version\n"
@@ -56,7 +83,7 @@ static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
 enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
-       O_LAST };
+       O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -74,6 +101,11 @@ static const struct option cli_longopts[] = {
     { "version",        no_argument,       NULL, O_VERSION },
     { "child",          required_argument, NULL, O_CHILD },
     { "child-t0",       required_argument, NULL, O_CHILD_T0 },
+    { "module-format",  required_argument, NULL, O_FORMAT },
+    { "synthetic-kernels", required_argument, NULL, O_SYNTH },
+    { "compare-loading", no_argument,      NULL, O_COMPARE },
+    { "rounds",         required_argument, NULL, O_ROUNDS },
+    { "child-timeout",  required_argument, NULL, O_CTIMEOUT },
     { NULL, 0, NULL, 0 }
 };
 
@@ -191,6 +223,41 @@ static void cli_defaults(cli_opts *o)
     o->nsizes = sizeof sizes / sizeof sizes[0];
     o->warmup = 3;
     o->reps = 10;
+    o->format = CLI_FMT_CUBIN;
+    o->synth[0] = 1;
+    o->synth[1] = 10;
+    o->synth[2] = 100;
+    o->nsynth = 3;
+    o->rounds = 5;
+    o->child_timeout = 300;
+}
+
+/* Parse --synthetic-kernels: K in 1.., each source within the generator's
+ * bound. Returns the count, or -1 with what is wrong in bad. */
+static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badlen)
+{
+    size_t sizes[CLI_MAX_SYNTH], i;
+    const char *why = "";
+    int n;
+
+    if (*s == '-' || strstr(s, ",-")) {
+        snprintf(bad, badlen, "a negative K");
+        return -1;
+    }
+    n = cli_parse_sizes(s, sizes, max, &why);
+    if (n < 0) {
+        snprintf(bad, badlen, "%s", why);
+        return -1;
+    }
+    for (i = 0; i < (size_t)n; i++) {
+        if (sizes[i] > 100000000u || kn_synth_size((long)sizes[i]) > KN_SYNTH_MAX_SOURCE) {
+            snprintf(bad, badlen, "K = %zu would make a source over %u MiB", sizes[i],
+                     KN_SYNTH_MAX_SOURCE >> 20);
+            return -1;
+        }
+        k[i] = (long)sizes[i];
+    }
+    return n;
 }
 
 #define CLI_FAIL(...) do {                                                  \
@@ -236,7 +303,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         case O_SECTION:
             if (cli_sections(optarg, o->run, bad, sizeof bad) != 0)
                 CLI_FAIL("--section=%s: %s; expected a comma list of "
-                         "stopwatches, crossover, all", optarg, bad);
+                         "stopwatches, crossover, loading, jit, all", optarg, bad);
             break;
         case O_SIZES: {
             const char *why = "";
@@ -271,9 +338,35 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         case O_VERSION:
             fprintf(out, "harness %s\n", HARNESS_VERSION);
             return CLI_EXIT;
-        case O_CHILD:
-            if (strcmp(optarg, "waterfall") != 0) CLI_FAIL("--child=%s: not a child kind", optarg);
-            o->child = optarg;
+        case O_CHILD: {
+            size_t k;
+            for (k = 1; k < sizeof cli_child_names / sizeof cli_child_names[0]; k++)
+                if (strcmp(optarg, cli_child_names[k]) == 0) o->child = (cli_child)k;
+            if (o->child == CLI_CHILD_NONE) CLI_FAIL("--child=%s: not a child kind", optarg);
+            break;
+        }
+        case O_FORMAT:
+            if (strcmp(optarg, "cubin") == 0) o->format = CLI_FMT_CUBIN;
+            else if (strcmp(optarg, "ptx") == 0) o->format = CLI_FMT_PTX;
+            else CLI_FAIL("--module-format=%s: expected cubin or ptx", optarg);
+            break;
+        case O_SYNTH: {
+            int n = cli_synth(optarg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
+            if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
+                                "counts K >= 1, at most %d", optarg, bad, CLI_MAX_SYNTH);
+            o->nsynth = (size_t)n;
+            break;
+        }
+        case O_COMPARE: o->compare_loading = 1; break;
+        case O_ROUNDS:
+            if (cli_int(optarg, 1, 1000, &v) != 0)
+                CLI_FAIL("--rounds=%s: expected a whole number, 1 to 1000", optarg);
+            o->rounds = (int)v;
+            break;
+        case O_CTIMEOUT:
+            if (cli_int(optarg, 1, 86400, &v) != 0)
+                CLI_FAIL("--child-timeout=%s: expected seconds, 1 to 86400", optarg);
+            o->child_timeout = (double)v;
             break;
         case O_CHILD_T0:
             if (cli_int(optarg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", optarg);
@@ -284,6 +377,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         }
     }
     if (optind < argc) CLI_FAIL("unexpected argument '%s'", argv[optind]);
+    if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
+        CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
         CLI_FAIL("--json and --csv name the same file '%s'", o->json);
     return CLI_OK;

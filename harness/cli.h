@@ -10,6 +10,8 @@
 typedef enum cli_section {
     CLI_SEC_STOPWATCHES,
     CLI_SEC_CROSSOVER,
+    CLI_SEC_LOADING,
+    CLI_SEC_JIT,
     CLI_NSECTIONS
 } cli_section;
 
@@ -23,6 +25,24 @@ typedef enum cli_loading { CLI_LOAD_DEFAULT, CLI_LOAD_LAZY, CLI_LOAD_EAGER } cli
 const char *cli_loading_name(cli_loading l);
 
 #define CLI_MAX_SIZES 64
+#define CLI_MAX_SYNTH 16
+
+typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
+
+/* Child kinds: the harness re-executed by itself for one job. */
+typedef enum cli_child {
+    CLI_CHILD_NONE,
+    CLI_CHILD_WATERFALL,     /* stopwatches row 1: the whole program once */
+    CLI_CHILD_RESULTS,       /* run the sections asked for; results as lines */
+    CLI_CHILD_JIT_FIRST,     /* NVRTC's first and second compile in a process */
+    CLI_CHILD_JIT_LOAD,      /* driver JIT of a PTX module, load to first launch */
+    CLI_CHILD_JIT_OPT,       /* CU_JIT_OPTIMIZATION_LEVEL 0..4 */
+    CLI_CHILD_ORDER_INIT,    /* cuInit, then NVRTC's first compile */
+    CLI_CHILD_ORDER_COMPILE  /* NVRTC's first compile, then cuInit */
+} cli_child;
+
+/* The --child=KIND word for a child kind. */
+const char *cli_child_name(cli_child k);
 
 typedef struct cli_opts {
     cli_loading loading;         /* --module-loading */
@@ -37,8 +57,14 @@ typedef struct cli_opts {
     const char *kernels_dir;     /* --kernels-dir=DIR or NULL (embedded sources) */
     const char *arch;            /* --arch=sm_XY or NULL (from the device) */
     int quiet;                   /* --quiet: tables only, no progress */
+    cli_format format;           /* --module-format=cubin|ptx */
+    long synth[CLI_MAX_SYNTH];   /* --synthetic-kernels=LIST: K per generated module */
+    size_t nsynth;
+    int compare_loading;         /* --compare-loading */
+    int rounds;                  /* --rounds=N, children per mode (>= 1) */
+    double child_timeout;        /* --child-timeout=S, seconds */
     /* Internal: set when the harness runs as its own child. */
-    const char *child;           /* --child=KIND ("waterfall") */
+    cli_child child;             /* --child=KIND */
     long long child_t0_ns;       /* --child-t0=NS: parent's CLOCK_MONOTONIC at spawn */
 } cli_opts;
 
@@ -50,6 +76,9 @@ enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };
  * error, after printing "harness: <what is wrong>" and a short usage hint to
  * err (exit 2). Never exits the process itself. */
 int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err);
+
+/* Name of a module format: "cubin", "ptx". */
+const char *cli_format_name(cli_format f);
 
 /* Parse a size list "1024,65536" into sizes[] (at most max entries; each an
  * integer in 1..2^40, decimal digits only). Returns the count, or -1 with a

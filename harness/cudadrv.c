@@ -3,6 +3,7 @@
 #include "cudadrv.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,4 +334,41 @@ int drv_mem_info(size_t *free_b, size_t *total_b)
     return 0;
 fail:
     return -1;
+}
+
+int drv_load_image(const void *image, int opt_level, CUmodule *mod,
+                   double *host_ms, double *jit_ms)
+{
+    char log[8192];
+    CUjit_option opt[4];
+    void *val[4];
+    unsigned n = 0;
+    float wall = 0;
+    double t0;
+    CUresult r;
+
+    log[0] = '\0';
+    opt[n] = CU_JIT_WALL_TIME;
+    val[n++] = NULL;
+    opt[n] = CU_JIT_ERROR_LOG_BUFFER;
+    val[n++] = log;
+    opt[n] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
+    val[n++] = (void *)(uintptr_t)sizeof log;
+    if (opt_level >= 0) {
+        opt[n] = CU_JIT_OPTIMIZATION_LEVEL;
+        val[n++] = (void *)(uintptr_t)(unsigned)opt_level;
+    }
+    t0 = tm_now_ms();
+    r = drv.cuModuleLoadDataEx(mod, image, n, opt, val);
+    *host_ms = tm_now_ms() - t0;
+    /* CU_JIT_WALL_TIME comes back as a float in the pointer's bytes. */
+    memcpy(&wall, &val[0], sizeof wall);
+    *jit_ms = wall;
+    if (r != CUDA_SUCCESS) {
+        drv_report(r, "drv.cuModuleLoadDataEx(mod, image, ...)", __FILE__, __LINE__);
+        if (log[0]) fprintf(stderr, "harness: the driver's JIT log: %s\n", log);
+        *mod = NULL;
+        return -1;
+    }
+    return 0;
 }

@@ -27,7 +27,10 @@
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)               \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                       \
     X(cuEventSynchronize) X(cuEventElapsedTime)                               \
-    X(cuLaunchKernel)
+    X(cuLaunchKernel)                                                         \
+    X(cuModuleLoadDataEx) X(cuFuncIsLoaded) X(cuFuncLoad)                      \
+    X(cuLibraryLoadData) X(cuLibraryUnload) X(cuLibraryGetKernel)              \
+    X(cuKernelGetFunction)
 
 /* The table of entry points. The member for cuMemAlloc is spelled as
  * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads
@@ -111,6 +114,15 @@ const char *drv_loading_name(CUmoduleLoadingMode m);
 
 /* Append the GPU's fields to the environment record. Returns 0 or -1. */
 int drv_gpu_env(const drv_gpu *g, results *r);
+
+/* Load a compiled image, cubin or PTX, with cuModuleLoadDataEx, asking the
+ * driver for its JIT wall time (CU_JIT_WALL_TIME) and error log. opt_level
+ * 0..4 sets CU_JIT_OPTIMIZATION_LEVEL; -1 leaves the driver's default.
+ * *host_ms: the call on the host clock; *jit_ms: the driver's JIT wall time
+ * (0 for a cubin, or when the JIT was not run at load). Returns 0, or -1
+ * after printing the failed call and the driver's JIT log. */
+int drv_load_image(const void *image, int opt_level, CUmodule *mod,
+                   double *host_ms, double *jit_ms);
 
 /* Device memory free and total in bytes; 0 or -1 (reported). */
 int drv_mem_info(size_t *free_b, size_t *total_b);

@@ -168,3 +168,158 @@ void kn_poison(float *x, size_t n)
     size_t i;
     for (i = 0; i < n; i++) x[i] = NAN;
 }
+
+#include <limits.h>
+#include <stdint.h>
+
+/* The synthetic module. Its text, piece by piece: the header line, then for
+ * each kernel i: KN_SYN_A <i> KN_SYN_B <i+1> KN_SYN_C. kn_synth_size counts
+ * the same pieces, so the two cannot drift apart without kn_synth_source
+ * noticing (it checks the bytes it wrote against kn_synth_size). */
+#define KN_SYN_HEAD_A "// synthetic module: k = "
+#define KN_SYN_HEAD_B ", kernels synth0 .. synth"
+#define KN_SYN_HEAD_C ", out[j] = in[j] * (i + 1) + 1\n"
+#define KN_SYN_A "extern \"C\" __global__ void synth"
+#define KN_SYN_B "(const float *in, float *out, int n)\n{\n" \
+                 "    int j = blockIdx.x * blockDim.x + threadIdx.x;\n" \
+                 "    if (j < n) out[j] = in[j] * "
+#define KN_SYN_C ".0f + 1.0f;\n}\n"
+#define KN_SLEN(s) (sizeof(s) - 1)
+
+/* Saturating size_t arithmetic: SIZE_MAX stands for "too large to count". */
+static size_t kn_sat_add(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t kn_sat_mul(size_t a, size_t b)
+{
+    return b != 0 && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* Decimal digits of v >= 0. */
+static size_t kn_digits(long v)
+{
+    size_t d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Total decimal digits of 1, 2, .., m (0 when m < 1). */
+static size_t kn_digits_upto(long m)
+{
+    size_t total = 0, d = 1;
+    long lo = 1;   /* the smallest number of d digits */
+    while (lo <= m) {
+        long hi = lo > LONG_MAX / 10 ? LONG_MAX : lo * 10 - 1;   /* the largest */
+        if (hi >= m) return kn_sat_add(total, kn_sat_mul((size_t)(m - lo + 1), d));
+        total = kn_sat_add(total, kn_sat_mul((size_t)(hi - lo + 1), d));
+        lo = hi + 1;
+        d++;
+    }
+    return total;
+}
+
+size_t kn_synth_size(long k)
+{
+    size_t size, per;
+    if (k < 1) return 0;
+    size = KN_SLEN(KN_SYN_HEAD_A) + kn_digits(k) + KN_SLEN(KN_SYN_HEAD_B) + kn_digits(k - 1) +
+           KN_SLEN(KN_SYN_HEAD_C);
+    per = KN_SLEN(KN_SYN_A) + KN_SLEN(KN_SYN_B) + KN_SLEN(KN_SYN_C);
+    size = kn_sat_add(size, kn_sat_mul((size_t)k, per));
+    /* the digits of i for i = 0 .. k-1: "0" plus those of 1 .. k-1 */
+    size = kn_sat_add(size, kn_sat_add(1, kn_digits_upto(k - 1)));
+    /* the digits of i + 1: those of 1 .. k */
+    return kn_sat_add(size, kn_digits_upto(k));
+}
+
+/* Append n bytes of s at *pos in buf of cap bytes. Like snprintf, *pos
+ * advances even when the bytes do not fit, and those are dropped. */
+static void kn_put(char *buf, size_t cap, size_t *pos, const char *s, size_t n)
+{
+    if (*pos <= cap && n <= cap - *pos) memcpy(buf + *pos, s, n);
+    *pos += n;
+}
+
+/* Append the decimal form of v. */
+static void kn_put_long(char *buf, size_t cap, size_t *pos, long v)
+{
+    char tmp[24];
+    int n = snprintf(tmp, sizeof tmp, "%ld", v);
+    kn_put(buf, cap, pos, tmp, (size_t)n);
+}
+
+char *kn_synth_source(long k, char *why, size_t whylen)
+{
+    size_t size, pos = 0;
+    char *buf;
+    long i;
+
+    if (k < 1) {
+        snprintf(why, whylen, "synthetic module: k = %ld kernels; k must be at least 1", k);
+        return NULL;
+    }
+    size = kn_synth_size(k);
+    if (size > KN_SYNTH_MAX_SOURCE) {
+        if (size == SIZE_MAX)
+            snprintf(why, whylen, "synthetic module: k = %ld kernels would need a source too "
+                     "large to count, over the %u MiB limit", k, KN_SYNTH_MAX_SOURCE >> 20);
+        else
+            snprintf(why, whylen, "synthetic module: k = %ld kernels would need %.2f MiB "
+                     "(%zu bytes) of source, over the %u MiB (%u bytes) limit", k,
+                     (double)size / (1024.0 * 1024.0), size, KN_SYNTH_MAX_SOURCE >> 20,
+                     KN_SYNTH_MAX_SOURCE);
+        return NULL;
+    }
+    buf = malloc(size + 1);
+    if (!buf) {
+        snprintf(why, whylen, "synthetic module: out of memory for %zu bytes of source", size + 1);
+        return NULL;
+    }
+    /* The pieces add up to `size` by construction; kn_put drops what would
+     * pass the buffer, and the count is checked after. */
+    kn_put(buf, size, &pos, KN_SYN_HEAD_A, KN_SLEN(KN_SYN_HEAD_A));
+    kn_put_long(buf, size, &pos, k);
+    kn_put(buf, size, &pos, KN_SYN_HEAD_B, KN_SLEN(KN_SYN_HEAD_B));
+    kn_put_long(buf, size, &pos, k - 1);
+    kn_put(buf, size, &pos, KN_SYN_HEAD_C, KN_SLEN(KN_SYN_HEAD_C));
+    for (i = 0; i < k && pos <= size; i++) {
+        kn_put(buf, size, &pos, KN_SYN_A, KN_SLEN(KN_SYN_A));
+        kn_put_long(buf, size, &pos, i);
+        kn_put(buf, size, &pos, KN_SYN_B, KN_SLEN(KN_SYN_B));
+        kn_put_long(buf, size, &pos, i + 1);
+        kn_put(buf, size, &pos, KN_SYN_C, KN_SLEN(KN_SYN_C));
+    }
+    if (pos != size) {
+        snprintf(why, whylen, "synthetic module: internal error: wrote %zu bytes, expected %zu",
+                 pos, size);
+        free(buf);
+        return NULL;
+    }
+    buf[size] = '\0';
+    return buf;
+}
+
+void kn_synth_name(long i, char *buf, size_t len)
+{
+    snprintf(buf, len, "synth%ld", i);
+}
+
+size_t kn_check_synth(long i, const float *in, const float *out, size_t n, kn_bad *bad)
+{
+    /* The source writes the factor as the literal "<i+1>.0f", which rounds
+     * to the float nearest i + 1 (inexact above 2^24); so does this.
+     * (float)LONG_MAX is already 2^63, the float nearest LONG_MAX + 1.) */
+    double factor = (double)(i < LONG_MAX ? (float)(i + 1) : (float)i);
+    size_t j;
+    memset(bad, 0, sizeof *bad);
+    for (j = 0; j < n; j++) {
+        double want = (double)in[j] * factor + 1.0;
+        if (kn_bad_elem(out[j], want)) kn_note(bad, j, out[j], want);
+    }
+    return bad->count;
+}

@@ -41,6 +41,9 @@ static void env_host(results *r, const cli_opts *o)
                 ? "default" : cli_loading_name(o->loading));
     res_env_num(r, "warmup", o->warmup);
     res_env_num(r, "reps", o->reps);
+    res_env_str(r, "module_format", cli_format_name(o->format));
+    res_env_str(r, "CUDA_CACHE_DISABLE", getenv("CUDA_CACHE_DISABLE"));
+    res_env_str(r, "CUDA_CACHE_PATH", getenv("CUDA_CACHE_PATH"));
     res_env_str(r, "kernels_dir", o->kernels_dir);
     if (uname(&u) == 0) {
         snprintf(host, sizeof host, "%s %s %s", u.sysname, u.release, u.machine);
@@ -76,7 +79,8 @@ int main(int argc, char **argv)
         perror("harness: setenv CUDA_MODULE_LOADING");
         return 1;
     }
-    if (o.child) return sec_waterfall_child(&o, t_main);
+    if (o.child == CLI_CHILD_WATERFALL) return sec_waterfall_child(&o, t_main);
+    if (o.child != CLI_CHILD_NONE && o.child != CLI_CHILD_RESULTS) return sec_jit_child(&o, t_main);
 
     res_init(&r);
     memset(&c, 0, sizeof c);
@@ -90,6 +94,8 @@ int main(int argc, char **argv)
         switch ((cli_section)i) {
         case CLI_SEC_STOPWATCHES: rc = sec_stopwatches(&c); break;
         case CLI_SEC_CROSSOVER: rc = sec_crossover(&c); break;
+        case CLI_SEC_LOADING: rc = sec_loading(&c); break;
+        case CLI_SEC_JIT: rc = sec_jit(&c); break;
         case CLI_NSECTIONS: rc = SEC_OK; break;
         }
         if (rc == SEC_USAGE) usage = 1;
@@ -99,7 +105,10 @@ int main(int argc, char **argv)
     if (res_failed(&r) > 0) failed = 1;
     if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
 
-    if (!usage) {
+    if (o.child == CLI_CHILD_RESULTS) {
+        /* A child hands everything to its parent as lines, no tables. */
+        if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) failed = 1;
+    } else if (!usage) {
         tb_config(stdout, &r, &o);
         for (i = 0; i < CLI_NSECTIONS; i++)
             if (o.run[i]) tb_section(stdout, &r, (cli_section)i);

@@ -2,6 +2,7 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,7 +17,8 @@
 
 extern char **environ;
 
-/* Build the child's environment: ours, with set_env's names replaced. */
+/* Build the child's environment: ours, with set_env's names replaced
+ * ("NAME=VALUE") or removed ("NAME"). */
 static char **pr_env(const char *const *set_env, size_t nset)
 {
     size_t n = 0, i, j, k = 0;
@@ -29,12 +31,13 @@ static char **pr_env(const char *const *set_env, size_t nset)
         int replaced = 0;
         for (j = 0; j < nset; j++) {
             const char *eq = strchr(set_env[j], '=');
-            size_t len = eq ? (size_t)(eq - set_env[j]) + 1 : strlen(set_env[j]);
-            if (strncmp(environ[i], set_env[j], len) == 0) replaced = 1;
+            size_t len = eq ? (size_t)(eq - set_env[j]) : strlen(set_env[j]);
+            if (strncmp(environ[i], set_env[j], len) == 0 && environ[i][len] == '=') replaced = 1;
         }
         if (!replaced) env[k++] = environ[i];
     }
-    for (j = 0; j < nset; j++) env[k++] = (char *)(uintptr_t)set_env[j];
+    for (j = 0; j < nset; j++)
+        if (strchr(set_env[j], '=')) env[k++] = (char *)(uintptr_t)set_env[j];
     env[k] = NULL;
     return env;
 }
@@ -100,6 +103,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         int pr;
         if (left <= 0) {
             kill(pid, SIGKILL);
+            res->timed_out = 1;
             break;
         }
         pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1);
@@ -146,4 +150,32 @@ out:
         res->out = NULL;
     }
     return rc;
+}
+
+int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp) tmp = "/tmp";
+    if ((size_t)snprintf(buf, len, "%s/harness-%s-XXXXXX", tmp, what) >= len) {
+        snprintf(why, whylen, "temporary directory name too long");
+        return -1;
+    }
+    if (!mkdtemp(buf)) {
+        snprintf(why, whylen, "mkdtemp %s: %s", buf, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int pr_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path) == 0 ? 0 : -1;
+}
+
+int pr_rmtree(const char *path)
+{
+    return nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }

@@ -9,6 +9,7 @@ typedef struct pr_result {
     int exit_code;        /* the child's exit status, or 128 + signal */
     long long t0_ns;      /* CLOCK_MONOTONIC just before posix_spawn */
     double ms;            /* spawn to exit (waitpid returned) */
+    int timed_out;        /* 1 when the child was killed at the time limit */
     double eof_ms;        /* spawn to the child's stdout pipe closing (EOF), the
                              last of its files the kernel closes when the child
                              keeps it on its highest descriptor */
@@ -18,12 +19,21 @@ typedef struct pr_result {
 
 /* Run this executable (/proc/self/exe) with args[0..nargs-1] after argv[0]
  * and a final "--child-t0=NS" holding the spawn time, the environment of
- * this process plus set_env ("NAME=VALUE" strings, nset of them; NULL for
- * none). stderr is inherited; stdout is collected. Gives up on a child that
+ * this process changed by set_env (nset strings: "NAME=VALUE" sets NAME,
+ * "NAME" removes it; NULL for none). stderr is inherited; stdout is collected. Gives up on a child that
  * has not exited after timeout_s seconds (killed, exit_code 137). Returns 0
  * when the child ran (whatever its exit code), or -1 with a reason in why
  * when it could not be started. Free res->out with free(). */
 int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
                 size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen);
+
+/* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR or
+ * /tmp, named harness-<what>-XXXXXX, into buf. Returns 0, or -1 with a
+ * reason in why. */
+int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
+
+/* Remove a directory tree (no symlinks followed). Returns 0, or -1 when
+ * something could not be removed. */
+int pr_rmtree(const char *path);
 
 #endif

@@ -1,4 +1,8 @@
 /* results.c: the run's results object: environment, measurements, skips. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,4 +240,455 @@ size_t res_failed(const results *r)
     for (i = 0; i < r->ncheck; i++)
         if (!r->check[i].passed) n++;
     return n;
+}
+
+/* ---------------------------------------------------------- line form --- */
+
+/* A string with backslash, tab, newline and CR escaped; NULL as "". */
+static int put_esc(FILE *f, const char *s)
+{
+    const char *e;
+
+    if (s == NULL) s = "";
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '\\': e = "\\\\"; break;
+        case '\t': e = "\\t"; break;
+        case '\n': e = "\\n"; break;
+        case '\r': e = "\\r"; break;
+        default:   e = NULL; break;
+        }
+        if (e != NULL ? fputs(e, f) == EOF : putc(*s, f) == EOF) return -1;
+    }
+    return 0;
+}
+
+/* A tab, then the escaped string. */
+static int put_tab_esc(FILE *f, const char *s)
+{
+    if (putc('\t', f) == EOF) return -1;
+    return put_esc(f, s);
+}
+
+/* A number that reads back exactly: %.17g, or nan, inf, -inf. */
+static int put_num(FILE *f, double x)
+{
+    if (isnan(x)) return fputs("nan", f) == EOF ? -1 : 0;
+    if (isinf(x)) return fputs(x > 0 ? "inf" : "-inf", f) == EOF ? -1 : 0;
+    return fprintf(f, "%.17g", x) < 0 ? -1 : 0;
+}
+
+static int put_tab_num(FILE *f, double x)
+{
+    if (putc('\t', f) == EOF) return -1;
+    return put_num(f, x);
+}
+
+static int write_env(FILE *f, const res_kv *kv)
+{
+    if (fputs("env", f) == EOF || put_tab_esc(f, kv->key) != 0) return -1;
+    if (kv->kind == RES_NUM) {
+        if (fputs("\tn", f) == EOF || put_tab_num(f, kv->num) != 0) return -1;
+    } else if (kv->str == NULL) {
+        if (fputs("\t-\t", f) == EOF) return -1;
+    } else {
+        if (fputs("\ts", f) == EOF || put_tab_esc(f, kv->str) != 0) return -1;
+    }
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
+static int write_skip(FILE *f, const res_skip *s)
+{
+    if (fputs("skip", f) == EOF || put_tab_esc(f, s->section) != 0 ||
+        put_tab_esc(f, s->reason) != 0) return -1;
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
+static int write_check(FILE *f, const res_check *c)
+{
+    if (fputs("check", f) == EOF || put_tab_esc(f, c->section) != 0 ||
+        put_tab_esc(f, c->what) != 0 ||
+        fputs(c->passed ? "\t1" : "\t0", f) == EOF ||
+        put_tab_esc(f, c->detail) != 0) return -1;
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
+static int write_meas(FILE *f, const res_meas *m)
+{
+    size_t i;
+
+    if (fputs("m", f) == EOF || put_tab_esc(f, m->section) != 0 ||
+        put_tab_esc(f, m->key) != 0 || put_tab_esc(f, m->name) != 0 ||
+        put_tab_esc(f, m->region) != 0 ||
+        fprintf(f, "\t%s", res_state_name(m->state)) < 0 ||
+        put_tab_esc(f, m->unit) != 0 ||
+        fprintf(f, "\t%ld\t%ld", m->batch, m->n) < 0 ||
+        put_tab_num(f, m->bytes) != 0 || put_tab_num(f, m->flops) != 0 ||
+        putc('\t', f) == EOF) return -1;
+    for (i = 0; i < m->nsamples; i++) {
+        if (i > 0 && putc(',', f) == EOF) return -1;
+        if (put_num(f, m->samples[i]) != 0) return -1;
+    }
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
+int res_write_lines(FILE *f, const results *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nenv; i++)
+        if (write_env(f, &r->env[i]) != 0) return -1;
+    for (i = 0; i < r->nskip; i++)
+        if (write_skip(f, &r->skip[i]) != 0) return -1;
+    for (i = 0; i < r->ncheck; i++)
+        if (write_check(f, &r->check[i]) != 0) return -1;
+    for (i = 0; i < r->nm; i++)
+        if (write_meas(f, &r->m[i]) != 0) return -1;
+    if (fprintf(f, "incomplete\t%d\n", r->incomplete ? 1 : 0) < 0) return -1;
+    if (fflush(f) != 0 || ferror(f)) return -1;
+    return 0;
+}
+
+/* One tab-separated field of a line: not NUL-terminated. */
+typedef struct ln_field {
+    const char *p;
+    size_t len;
+} ln_field;
+
+/* One more than the most fields of any record, so that an extra one shows. */
+#define LN_MAXF 13
+
+/* Split [p, end) at tabs into f (at most maxf stored); returns the number of
+ * fields the line has, which may exceed maxf. */
+static size_t split_fields(const char *p, const char *end, ln_field *f,
+                           size_t maxf)
+{
+    size_t n = 0;
+    const char *tab;
+
+    for (;;) {
+        tab = memchr(p, '\t', (size_t)(end - p));
+        if (n < maxf) {
+            f[n].p = p;
+            f[n].len = (size_t)((tab != NULL ? tab : end) - p);
+        }
+        n++;
+        if (tab == NULL) return n;
+        p = tab + 1;
+    }
+}
+
+/* Whether a field is exactly the string s. */
+static int field_is(const ln_field *f, const char *s)
+{
+    return f->len == strlen(s) && memcmp(f->p, s, f->len) == 0;
+}
+
+/* Unescape a field into a new string. Returns 0, -1 on out of memory, or -2
+ * on an unknown escape or a trailing backslash. */
+static int unescape(const ln_field *f, char **out)
+{
+    char *s, *q;
+    size_t i;
+
+    *out = NULL;
+    if ((s = malloc(f->len + 1)) == NULL) return -1;
+    for (i = 0, q = s; i < f->len; i++) {
+        if (f->p[i] != '\\') {
+            *q++ = f->p[i];
+            continue;
+        }
+        if (++i == f->len) goto bad;
+        switch (f->p[i]) {
+        case '\\': *q++ = '\\'; break;
+        case 't':  *q++ = '\t'; break;
+        case 'n':  *q++ = '\n'; break;
+        case 'r':  *q++ = '\r'; break;
+        default:   goto bad;
+        }
+    }
+    *q = '\0';
+    *out = s;
+    return 0;
+
+bad:
+    free(s);
+    return -2;
+}
+
+/* Unescape field f of a record into *out; on failure a reason in msg. */
+static int get_str(const ln_field *f, char **out, const char *rec,
+                   const char *what, char *msg, size_t msglen)
+{
+    int rc = unescape(f, out);
+
+    if (rc == -1) snprintf(msg, msglen, "out of memory");
+    else if (rc != 0)
+        snprintf(msg, msglen, "%s record: bad escape in %s", rec, what);
+    return rc == 0 ? 0 : -1;
+}
+
+/* Copy a numeric field into buf, NUL-terminated; -1 when it is empty, too
+ * long, or starts with white space (which strtod and strtol would skip). */
+static int num_text(const char *p, size_t len, char *buf, size_t buflen)
+{
+    if (len == 0 || len >= buflen || isspace((unsigned char)p[0])) return -1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    return 0;
+}
+
+/* Parse exactly one number (as put_num writes it) from [p, p + len). */
+static int parse_num(const char *p, size_t len, double *out)
+{
+    char buf[64], *end;
+
+    if (num_text(p, len, buf, sizeof(buf)) != 0) return -1;
+    *out = strtod(buf, &end);
+    return *end == '\0' ? 0 : -1;
+}
+
+/* Parse exactly one decimal integer from a field. */
+static int parse_long(const ln_field *f, long *out)
+{
+    char buf[32], *end;
+
+    if (num_text(f->p, f->len, buf, sizeof(buf)) != 0) return -1;
+    errno = 0;
+    *out = strtol(buf, &end, 10);
+    return *end == '\0' && errno == 0 ? 0 : -1;
+}
+
+/* Parse a comma-separated list of numbers (empty: none) into a new array
+ * (NULL when empty). Returns 0, -1 on out of memory, -2 on a bad number. */
+static int parse_samples(const ln_field *f, double **out, size_t *nout)
+{
+    const char *p = f->p, *end = f->p + f->len, *comma;
+    double *v;
+    size_t n = 1, i;
+
+    *out = NULL;
+    *nout = 0;
+    if (f->len == 0) return 0;
+    for (i = 0; i < f->len; i++)
+        if (f->p[i] == ',') n++;
+    if (n > SIZE_MAX / sizeof(double)) return -1;
+    if ((v = malloc(n * sizeof(double))) == NULL) return -1;
+    for (i = 0; i < n; i++) {
+        comma = memchr(p, ',', (size_t)(end - p));
+        if (comma == NULL) comma = end;
+        if (parse_num(p, (size_t)(comma - p), &v[i]) != 0) {
+            free(v);
+            return -2;
+        }
+        p = comma + 1;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+static int read_env(results *r, const ln_field *f, char *msg, size_t msglen)
+{
+    char *key = NULL, *val = NULL;
+    double num;
+    int rc = -1;
+
+    if (get_str(&f[1], &key, "env", "key", msg, msglen) != 0) goto out;
+    if (field_is(&f[2], "s")) {
+        if (get_str(&f[3], &val, "env", "value", msg, msglen) != 0) goto out;
+        rc = res_env_str(r, key, val);
+    } else if (field_is(&f[2], "n")) {
+        if (parse_num(f[3].p, f[3].len, &num) != 0) {
+            snprintf(msg, msglen, "env record: value is not a number");
+            goto out;
+        }
+        rc = res_env_num(r, key, num);
+    } else if (field_is(&f[2], "-")) {
+        if (f[3].len != 0) {
+            snprintf(msg, msglen, "env record: null value is not empty");
+            goto out;
+        }
+        rc = res_env_str(r, key, NULL);
+    } else {
+        snprintf(msg, msglen, "env record: kind is not s, n or -");
+        goto out;
+    }
+    if (rc != 0) snprintf(msg, msglen, "out of memory");
+
+out:
+    free(key);
+    free(val);
+    return rc;
+}
+
+static int read_skip(results *r, const ln_field *f, char *msg, size_t msglen)
+{
+    char *section = NULL, *reason = NULL;
+    int rc = -1;
+
+    if (get_str(&f[1], &section, "skip", "section", msg, msglen) != 0 ||
+        get_str(&f[2], &reason, "skip", "reason", msg, msglen) != 0) goto out;
+    if ((rc = res_skip_section(r, section, reason)) != 0)
+        snprintf(msg, msglen, "out of memory");
+
+out:
+    free(section);
+    free(reason);
+    return rc;
+}
+
+static int read_check(results *r, const ln_field *f, char *msg, size_t msglen)
+{
+    char *section = NULL, *what = NULL, *detail = NULL;
+    int rc = -1, passed;
+
+    if (get_str(&f[1], &section, "check", "section", msg, msglen) != 0 ||
+        get_str(&f[2], &what, "check", "what", msg, msglen) != 0 ||
+        get_str(&f[4], &detail, "check", "detail", msg, msglen) != 0) goto out;
+    if (field_is(&f[3], "0") || field_is(&f[3], "1")) {
+        passed = f[3].p[0] == '1';
+    } else {
+        snprintf(msg, msglen, "check record: passed is not 0 or 1");
+        goto out;
+    }
+    if ((rc = res_check_add(r, section, what, passed, detail)) != 0)
+        snprintf(msg, msglen, "out of memory");
+
+out:
+    free(section);
+    free(what);
+    free(detail);
+    return rc;
+}
+
+static int read_meas(results *r, const ln_field *f, char *msg, size_t msglen)
+{
+    /* section, key, name, region, unit: fields 1, 2, 3, 4 and 6 */
+    static const size_t at[5] = { 1, 2, 3, 4, 6 };
+    static const char *const what[5] = { "section", "key", "name", "region",
+                                         "unit" };
+    char *s[5] = { NULL, NULL, NULL, NULL, NULL };
+    double *v = NULL, bytes, flops;
+    size_t nv = 0, i;
+    long batch, n;
+    res_state st = RES_FIRST_LAUNCH;
+    res_meas *m;
+    int rc = -1, found = 0, prc;
+
+    for (i = 0; i < 5; i++)
+        if (get_str(&f[at[i]], &s[i], "m", what[i], msg, msglen) != 0) goto out;
+    for (i = 0; i <= (size_t)RES_PROCESS && !found; i++) {
+        st = (res_state)i;
+        found = field_is(&f[5], res_state_name(st));
+    }
+    if (!found) {
+        snprintf(msg, msglen, "m record: state is not first-launch, L2-cold, "
+                 "warm or process");
+        goto out;
+    }
+    if (parse_long(&f[7], &batch) != 0) {
+        snprintf(msg, msglen, "m record: batch is not an integer");
+        goto out;
+    }
+    if (parse_long(&f[8], &n) != 0) {
+        snprintf(msg, msglen, "m record: n is not an integer");
+        goto out;
+    }
+    if (parse_num(f[9].p, f[9].len, &bytes) != 0) {
+        snprintf(msg, msglen, "m record: bytes is not a number");
+        goto out;
+    }
+    if (parse_num(f[10].p, f[10].len, &flops) != 0) {
+        snprintf(msg, msglen, "m record: flops is not a number");
+        goto out;
+    }
+    if ((prc = parse_samples(&f[11], &v, &nv)) != 0) {
+        snprintf(msg, msglen, prc == -1 ? "out of memory"
+                 : "m record: a sample is not a number");
+        goto out;
+    }
+    if ((m = res_add(r, s[0], s[1], s[2], s[3], st, s[4], v, nv)) == NULL) {
+        snprintf(msg, msglen, "out of memory");
+        goto out;
+    }
+    m->batch = batch;
+    m->n = n;
+    m->bytes = bytes;
+    m->flops = flops;
+    rc = 0;
+
+out:
+    for (i = 0; i < 5; i++) free(s[i]);
+    free(v);
+    return rc;
+}
+
+static int read_incomplete(results *r, const ln_field *f, char *msg,
+                           size_t msglen)
+{
+    if (field_is(&f[1], "1")) r->incomplete = 1;
+    else if (!field_is(&f[1], "0")) {
+        snprintf(msg, msglen, "incomplete record: value is not 0 or 1");
+        return -1;
+    }
+    return 0;
+}
+
+typedef int (*ln_reader)(results *r, const ln_field *f, char *msg,
+                         size_t msglen);
+
+int res_read_lines(results *r, const char *text, char *why, size_t whylen)
+{
+    static const struct {
+        const char *word;
+        size_t nfields;
+        ln_reader read;
+    } recs[] = {
+        { "env", 4, read_env },
+        { "skip", 3, read_skip },
+        { "check", 5, read_check },
+        { "m", 12, read_meas },
+        { "incomplete", 2, read_incomplete },
+    };
+    const size_t nrecs = sizeof(recs) / sizeof(recs[0]);
+    ln_field f[LN_MAXF];
+    char msg[160];
+    const char *p, *end;
+    size_t lineno = 0, nf, i;
+    int count = 0;
+
+    if (why != NULL && whylen > 0) why[0] = '\0';
+    if (text == NULL) {
+        snprintf(msg, sizeof(msg), "no text");
+        goto bad;
+    }
+    for (p = text; *p != '\0'; p = *end == '\n' ? end + 1 : end) {
+        if ((end = strchr(p, '\n')) == NULL) end = p + strlen(p);
+        lineno++;
+        if (end == p) continue;
+        nf = split_fields(p, end, f, LN_MAXF);
+        for (i = 0; i < nrecs && !field_is(&f[0], recs[i].word); i++)
+            ;
+        if (i == nrecs) continue;
+        if (nf != recs[i].nfields) {
+            snprintf(msg, sizeof(msg), "%s record has %zu fields, expected %zu",
+                     recs[i].word, nf, recs[i].nfields);
+            goto bad;
+        }
+        if (count == INT_MAX) {
+            snprintf(msg, sizeof(msg), "too many records");
+            goto bad;
+        }
+        if (recs[i].read(r, f, msg, sizeof(msg)) != 0) goto bad;
+        count++;
+    }
+    return count;
+
+bad:
+    if (why != NULL && whylen > 0) {
+        if (lineno > 0) snprintf(why, whylen, "line %zu: %s", lineno, msg);
+        else snprintf(why, whylen, "%s", msg);
+    }
+    return -1;
 }

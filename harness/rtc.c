@@ -169,3 +169,127 @@ void rtc_out_free(rtc_out *out)
     free(out->log);
     memset(out, 0, sizeof *out);
 }
+
+#include <errno.h>
+#include <math.h>
+
+#define RTC_CSV_HEADER "File name, phase name, metric, unit"
+
+/* Split off the last ", "-separated field of line[0 .. *len): returns it
+ * (NUL-terminated in place) and shortens *len to the text before the
+ * separator; NULL when there is no separator. */
+static char *rtc_last_field(char *line, size_t *len)
+{
+    size_t i;
+    for (i = *len; i >= 2; i--) {
+        if (line[i - 2] == ',' && line[i - 1] == ' ') {
+            line[i - 2] = '\0';
+            *len = i - 2;
+            return line + i;
+        }
+    }
+    return NULL;
+}
+
+/* A metric: digits with at most one '.', starting with a digit. Stores its
+ * value; returns 0, or -1 when it is not of that form. */
+static int rtc_metric(const char *s, double *v)
+{
+    const char *p;
+    char *end;
+    int dots = 0;
+
+    if (*s < '0' || *s > '9') return -1;
+    for (p = s; *p; p++) {
+        if (*p == '.') dots++;
+        else if (*p < '0' || *p > '9') return -1;
+    }
+    if (dots > 1) return -1;
+    errno = 0;
+    *v = strtod(s, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(*v)) return -1;
+    return 0;
+}
+
+/* Parse one data line (no newline) into a phase name and milliseconds.
+ * Returns 0, or -1 with the reason in why. */
+static int rtc_phase_line(char *line, const char **phase, double *ms, char *why, size_t whylen)
+{
+    size_t len = strlen(line);
+    char *unit = rtc_last_field(line, &len);
+    char *metric = unit ? rtc_last_field(line, &len) : NULL;
+    char *name = metric ? rtc_last_field(line, &len) : NULL;
+    double v;
+
+    if (!name) {
+        snprintf(why, whylen, "expected 4 fields \"file, phase, metric, unit\" separated by \", \"");
+        return -1;
+    }
+    if (*name == '\0') {
+        snprintf(why, whylen, "the phase name is empty");
+        return -1;
+    }
+    if (rtc_metric(metric, &v) != 0) {
+        snprintf(why, whylen, "metric '%.40s' is not a non-negative number", metric);
+        return -1;
+    }
+    if (strcmp(unit, "ms") == 0) *ms = v;
+    else if (strcmp(unit, "us") == 0) *ms = v / 1000.0;
+    else if (strcmp(unit, "s") == 0) *ms = v * 1000.0;
+    else {
+        snprintf(why, whylen, "unit '%.40s' is not ms, us or s", unit);
+        return -1;
+    }
+    *phase = name;
+    return 0;
+}
+
+int rtc_phase_times(const char *csv_path, char names[][RTC_PHASE_NAME], double *ms,
+                    int max, char *why, size_t whylen)
+{
+    FILE *f = fopen(csv_path, "r");
+    char *line = NULL, reason[160];
+    size_t cap = 0;
+    ssize_t got;
+    long lineno = 0;
+    int n = 0, rc = -1;
+
+    if (!f) {
+        snprintf(why, whylen, "%s: %s", csv_path, strerror(errno));
+        return -1;
+    }
+    while ((got = getline(&line, &cap, f)) >= 0) {
+        size_t len = (size_t)got;
+        const char *phase;
+        double v;
+
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        if (len == 0) continue;
+        if (strlen(line) != len) {
+            snprintf(why, whylen, "%s:%ld: the line holds a NUL byte", csv_path, lineno);
+            goto done;
+        }
+        /* NVRTC writes the header only when it creates the file, and
+         * appends to an existing one; accept it on any line. */
+        if (strcmp(line, RTC_CSV_HEADER) == 0) continue;
+        if (rtc_phase_line(line, &phase, &v, reason, sizeof reason) != 0) {
+            snprintf(why, whylen, "%s:%ld: malformed line: %s", csv_path, lineno, reason);
+            goto done;
+        }
+        if (n < max) {
+            snprintf(names[n], RTC_PHASE_NAME, "%s", phase);
+            ms[n] = v;
+            n++;
+        }
+    }
+    if (ferror(f)) {
+        snprintf(why, whylen, "%s: read error: %s", csv_path, strerror(errno));
+        goto done;
+    }
+    rc = n;
+done:
+    free(line);
+    fclose(f);
+    return rc;
+}

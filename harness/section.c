@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proc.h"
 #include "rtc.h"
 #include "timing.h"
 
@@ -74,7 +75,7 @@ int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
     char why[512], path[4096];
     char *src = kn_source(file, c->o->kernels_dir, why, sizeof why);
     rtc_out out;
-    double t0;
+    double ms, jit_ms;
     int rc;
 
     *mod = NULL;
@@ -84,7 +85,8 @@ int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
     }
     /* NVRTC names the program in its log: file(line): error ... */
     snprintf(path, sizeof path, "%s/%s", c->o->kernels_dir ? c->o->kernels_dir : "kernels", file);
-    rc = rtc_compile(src, path, c->arch, RTC_CUBIN, NULL, 0, &out);
+    rc = rtc_compile(src, path, c->arch, c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN,
+                     NULL, 0, &out);
     free(src);
     if (rc == RTC_COMPILE_ERROR) {
         fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, c->arch, out.log);
@@ -93,14 +95,10 @@ int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
     }
     if (rc != RTC_OK) return -1;
     if (compile_ms) *compile_ms = out.ms;
-    t0 = tm_now_ms();
-    CK(drv.cuModuleLoadData(mod, out.code));
-    if (load_ms) *load_ms = tm_now_ms() - t0;
+    rc = drv_load_image(out.code, -1, mod, &ms, &jit_ms);
+    if (load_ms) *load_ms = ms;
     rtc_out_free(&out);
-    return 0;
-fail:
-    rtc_out_free(&out);
-    return -1;
+    return rc == 0 ? 0 : -1;
 }
 
 void sec_vec_free(sec_vec *v)
@@ -243,4 +241,62 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
     res_meas *m = res_add(c->r, section, key, name, region, state, "ms", samples, n);
     if (m) m->batch = batch < 1 ? 1 : batch;
     return m;
+}
+
+int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
+                  const char *const *set_env, size_t nset, results *out,
+                  char *detail, size_t detaillen)
+{
+    char why[512];
+    pr_result pr;
+    int ok;
+
+    res_init(out);
+    if (pr_run_self(args, nargs, set_env, nset, c->o->child_timeout, &pr, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: cannot start a child: %s\n", why);
+        return -1;
+    }
+    if (pr.timed_out)
+        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
+                 args[0], c->o->child_timeout);
+    else if (pr.exit_code > 128)
+        snprintf(detail, detaillen, "the child %s died of signal %d", args[0], pr.exit_code - 128);
+    else if (pr.exit_code != 0)
+        snprintf(detail, detaillen, "the child %s exited with %d", args[0], pr.exit_code);
+    ok = pr.exit_code == 0;
+    if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
+        snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
+        ok = 0;
+    }
+    if (ok) snprintf(detail, detaillen, "the child %s ran to the end", args[0]);
+    free(pr.out);
+    return ok;
+}
+
+int sec_accumulate(results *dst, const char *section, const char *prefix,
+                   const results *child)
+{
+    size_t i, j;
+    for (i = 0; i < child->nm; i++) {
+        const res_meas *m = &child->m[i];
+        char key[256];
+        res_meas *acc = NULL;
+        snprintf(key, sizeof key, "%s%s", prefix, m->key);
+        for (j = 0; j < dst->nm; j++)
+            if (strcmp(dst->m[j].section, section) == 0 && strcmp(dst->m[j].key, key) == 0)
+                acc = &dst->m[j];
+        if (!acc) {
+            acc = res_add(dst, section, key, m->name, m->region, RES_PROCESS, m->unit,
+                          &m->stats.median, 1);
+            if (!acc) return -1;
+            acc->n = m->n;
+        } else {
+            double *p = realloc(acc->samples, (acc->nsamples + 1) * sizeof *p);
+            if (!p) return -1;
+            acc->samples = p;
+            acc->samples[acc->nsamples++] = m->stats.median;
+            acc->stats = st_summarize(acc->samples, acc->nsamples);
+        }
+    }
+    return 0;
 }

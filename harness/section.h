@@ -42,8 +42,9 @@ void sec_skip(sec_ctx *c, const char *name, const char *reason);
 int sec_check_elems(sec_ctx *c, const char *section, const char *what,
                     size_t n, const kn_bad *bad);
 
-/* Compile kernels/file to cubin for c->arch (NVRTC's log printed on a
- * compile error, which names file:line) and load it with cuModuleLoadData.
+/* Compile kernels/file to cubin or PTX (--module-format) for c->arch
+ * (NVRTC's log printed on a compile error, which names file:line) and load
+ * it with cuModuleLoadDataEx (the driver's JIT log printed on a failure).
  * Returns 0, or -1 after reporting. Times are optional outputs (NULL). */
 int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
                double *compile_ms, double *load_ms);
@@ -90,9 +91,31 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,
                     const double *samples, size_t n, long batch);
 
+/* Run this binary as a child with args (after argv[0]) and set_env
+ * ("NAME=VALUE", or "NAME" to remove NAME), within --child-timeout, and read
+ * the results it prints as lines (res_write_lines) into *out (initialised
+ * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
+ * what happened in detail (exit code, signal or timeout); -1 when it could
+ * not be started (reported). */
+int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
+                  const char *const *set_env, size_t nset, results *out,
+                  char *detail, size_t detaillen);
+
+/* For each measurement of `child`, append its median as one more sample of
+ * the measurement "<prefix><key>" in section `section` of dst (created, state
+ * process, on first sight). Returns 0 or -1 (out of memory). */
+int sec_accumulate(results *dst, const char *section, const char *prefix,
+                   const results *child);
+
 /* The sections. Each returns a SEC_ code. */
 int sec_stopwatches(sec_ctx *c);
 int sec_crossover(sec_ctx *c);
+int sec_loading(sec_ctx *c);
+int sec_jit(sec_ctx *c);
+
+/* The jit section's children (--child=jit-*, order-*): each does its one
+ * job and prints its results as lines. Returns the process exit code. */
+int sec_jit_child(const cli_opts *o, long long t_main_ns);
 
 /* The child of the stopwatches section's row 1: the lesson's whole program
  * once, printing its waterfall on stdout. Returns the process exit code. */

@@ -3,7 +3,10 @@
 #include "table.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "kernels.h"
 
 #define SW "stopwatches"
 #define XO "crossover"
@@ -42,7 +45,8 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         fprintf(f, "  compiled for     %s (%s)\n", tb_env_str(r, "arch", "?"),
                 o->arch ? "--arch" : "the device's");
     } else {
-        fprintf(f, "  GPU              none usable: %s\n", tb_env_str(r, "gpu_unusable", "?"));
+        fprintf(f, "  GPU              %s%s\n", res_env_get(r, "gpu_unusable") ? "none usable: " : "",
+                tb_env_str(r, "gpu_unusable", "not opened (no section run in this process needed one)"));
         fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
     }
     fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
@@ -173,12 +177,278 @@ static void tb_crossover(FILE *f, const results *r)
                 "stays on the device.\n");
 }
 
+/* The median of "<section>/<key>", or NaN when absent. */
+static double tb_med(const results *r, const char *section, const char *key)
+{
+    const res_meas *m = res_find(r, section, key);
+    return m ? m->stats.median : NAN;
+}
+
+/* A figure that may be missing: "-" in its place. */
+static void tb_num(FILE *f, int width, int prec, double v)
+{
+    if (isnan(v)) fprintf(f, " %*s", width, "-");
+    else fprintf(f, " %*.*f", width, prec, v);
+}
+
+/* The module labels the loading section measured, in order, from the keys
+ * "<label>.cubin.load" (with an optional "eager."/"lazy." in front). */
+static size_t tb_ld_labels(const results *r, const char *pre, char labels[][32], size_t max)
+{
+    size_t i, j, n = 0, plen = strlen(pre);
+    for (i = 0; i < r->nm && n < max; i++) {
+        const char *k = r->m[i].key, *dot;
+        int seen = 0;
+        if (strcmp(r->m[i].section, "loading") != 0 || strncmp(k, pre, plen) != 0) continue;
+        k += plen;
+        dot = strstr(k, ".cubin.load");
+        if (!dot || strcmp(dot, ".cubin.load") != 0 || (size_t)(dot - k) >= 32) continue;
+        if (strncmp(k, "library", 7) == 0) continue;
+        for (j = 0; j < n; j++)
+            if (strncmp(labels[j], k, (size_t)(dot - k)) == 0 && labels[j][dot - k] == '\0') seen = 1;
+        if (seen) continue;
+        memcpy(labels[n], k, (size_t)(dot - k));
+        labels[n][dot - k] = '\0';
+        n++;
+    }
+    return n;
+}
+
+static const char *const tb_ld_steps[] = { "load", "jit", "get_first", "launch_host",
+                                           "launch_events", "warm", "get_others", "func_load",
+                                           "total", "mem_load", "mem_all" };
+
+static void tb_loading_here(FILE *f, const results *r)
+{
+    char labels[32][32];
+    size_t n = tb_ld_labels(r, "", labels, 32), i, j;
+    int t;
+    if (n == 0) return;
+    fprintf(f, "\nloading: where each module's load costs sit, in this process's mode (%s, "
+            "requested %s)\n", tb_env_str(r, "module_loading_effective", "?"),
+            tb_env_str(r, "module_loading_requested", "?"));
+    fprintf(f, "host clock in ms unless noted; 'events' is the first launch on the device; "
+            "memory in MiB\n");
+    for (t = 0; t < 2; t++) {
+        const char *fmt = t ? "ptx" : "cubin";
+        fprintf(f, "\n  %s  %-10s %5s %8s %8s %8s %9s %8s %8s %9s %10s %8s %7s %7s   %s\n",
+                fmt, "module", "K", "load", "JIT", "get 1st", "1st launch", "events", "warm",
+                "get rest", "cuFuncLoad", "total", "MiB ld", "MiB all", "loaded: get/launch/rest/all");
+        for (i = 0; i < n; i++) {
+            char key[96];
+            double v[11];
+            for (j = 0; j < 11; j++) {
+                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, tb_ld_steps[j]);
+                v[j] = tb_med(r, "loading", key);
+            }
+            snprintf(key, sizeof key, "%s.%s.k", labels[i], fmt);
+            fprintf(f, "  %*s  %-10s %5.0f", (int)strlen(fmt), "", labels[i], tb_med(r, "loading", key));
+            tb_num(f, 8, 3, v[0]);
+            tb_num(f, 8, 3, v[1]);
+            tb_num(f, 8, 3, v[2]);
+            tb_num(f, 8, 3, v[3]);
+            tb_num(f, 9, 3, v[4]);
+            tb_num(f, 8, 4, v[5]);
+            tb_num(f, 8, 3, v[6]);
+            tb_num(f, 9, 3, v[7]);
+            tb_num(f, 10, 3, v[8]);
+            tb_num(f, 8, 1, v[9]);
+            tb_num(f, 7, 1, v[10]);
+            fprintf(f, "   ");
+            {
+                static const char *const ld[4] = { "loaded_get", "loaded_launch", "loaded_others", "loaded_all" };
+                int q;
+                for (q = 0; q < 4; q++) {
+                    snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld[q]);
+                    fprintf(f, "%s%.0f", q ? "/" : "", tb_med(r, "loading", key));
+                }
+            }
+            fprintf(f, "\n");
+        }
+        fprintf(f, "  %*s  %-16s load %.3f, get kernel %.3f, get function %.3f, first launch %.3f "
+                "(events %.3f)\n", (int)strlen(fmt), "", "library path:",
+                tb_med(r, "loading", t ? "library.ptx.load" : "library.cubin.load"),
+                tb_med(r, "loading", t ? "library.ptx.get_kernel" : "library.cubin.get_kernel"),
+                tb_med(r, "loading", t ? "library.ptx.get_function" : "library.cubin.get_function"),
+                tb_med(r, "loading", t ? "library.ptx.launch_host" : "library.cubin.launch_host"),
+                tb_med(r, "loading", t ? "library.ptx.launch_events" : "library.cubin.launch_events"));
+    }
+    fprintf(f, "  total = load + get 1st + 1st launch (host) + get rest + cuFuncLoad: the host time "
+            "until every\n  function is loaded. 'loaded' counts functions cuFuncIsLoaded reports "
+            "after each step.\n");
+}
+
+/* Eager against lazy, from --compare-loading: medians over the children,
+ * their intervals, the difference, and a verdict. */
+static void tb_loading_compare(FILE *f, const results *r)
+{
+    static const char *const steps[] = { "load", "jit", "get_first", "launch_host", "get_others",
+                                         "func_load", "total", "mem_all" };
+    char labels[32][32];
+    size_t n = tb_ld_labels(r, "eager.", labels, 32), i, j;
+    int t;
+    if (n == 0) return;
+    fprintf(f, "\nloading, eager against lazy: %.0f rounds of child processes, alternating; "
+            "medians and 95%% intervals\n", tb_env_num(r, "compare_loading_rounds"));
+    fprintf(f, "  %-16s %-12s %24s %24s %10s  %s\n", "module", "step", "EAGER", "LAZY",
+            "lazy-eager", "verdict");
+    for (t = 0; t < 2; t++) {
+        const char *fmt = t ? "ptx" : "cubin";
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < sizeof steps / sizeof steps[0]; j++) {
+                char ke[96], kl[96], mod[48];
+                const res_meas *e, *l;
+                const char *verdict;
+                snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, steps[j]);
+                snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, steps[j]);
+                e = res_find(r, "loading", ke);
+                l = res_find(r, "loading", kl);
+                if (!e || !l) continue;
+                if (e->stats.ci_high < l->stats.ci_low) verdict = "LAZY higher";
+                else if (l->stats.ci_high < e->stats.ci_low) verdict = "EAGER higher";
+                else verdict = "no difference";
+                snprintf(mod, sizeof mod, "%s (%s)", labels[i], fmt);
+                fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f  %s\n",
+                        j == 0 ? mod : "", steps[j], e->stats.median, e->stats.ci_low,
+                        e->stats.ci_high, l->stats.median, l->stats.ci_low, l->stats.ci_high,
+                        l->stats.median - e->stats.median, verdict);
+            }
+        }
+    }
+    fprintf(f, "  ms, except mem_all (MiB in use once every function is loaded). 'no difference' "
+            "when the\n  intervals overlap.\n");
+}
+
+static void tb_jit(FILE *f, const results *r)
+{
+    static const char *const sets[][2] = {
+        { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
+        { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
+        { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
+    };
+    static const char *const states[][2] = {
+        { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
+        { "cache.empty.", "EAGER, empty private cache" },
+        { "cache.warm.", "EAGER, the same cache, warm" },
+        { "lazy.disabled.", "LAZY, cache disabled" },
+    };
+    static const char *const orders[][2] = {
+        { "order.init_first.", "cuInit first" },
+        { "order.compile_first.", "first compile first" },
+        { "order.init_first.nopreload.", "cuInit first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+        { "order.compile_first.nopreload.", "compile first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+    };
+    size_t i;
+    char key[128];
+    int any = 0;
+
+    for (i = 0; i < r->nm; i++)
+        if (strcmp(r->m[i].section, "jit") == 0) any = 1;
+    if (!any) return;
+    fprintf(f, "\njit: what compiling at run time costs (arch %s); NVRTC in this process, medians in ms\n",
+            tb_env_str(r, "jit_arch", "?"));
+    fprintf(f, "  %-22s %10s %10s\n", "source", "to PTX", "to cubin");
+    for (i = 0; i < kn_nfiles; i++) {
+        fprintf(f, "  %-22s", kn_files[i]);
+        snprintf(key, sizeof key, "compile.%s.ptx", kn_files[i]);
+        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "compile.%s.cubin", kn_files[i]);
+        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  first compile in a fresh process %.2f, the second %.2f (loading NVRTC %.2f); "
+            "children, median of %zu\n", tb_med(r, "jit", "nvrtc.first"),
+            tb_med(r, "jit", "nvrtc.second"), tb_med(r, "jit", "nvrtc.dlopen"),
+            res_find(r, "jit", "nvrtc.first") ? res_find(r, "jit", "nvrtc.first")->stats.n : (size_t)0);
+    fprintf(f, "\n  options, vector.cu\n");
+    for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        fprintf(f, "  %-34s", sets[i][1]);
+        tb_num(f, 9, 2, tb_med(r, "jit", sets[i][0]));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  NVRTC's own phases (--time), vector.cu to cubin:");
+    for (i = 0; i < r->nm; i++)
+        if (strcmp(r->m[i].section, "jit") == 0 && strncmp(r->m[i].key, "phases.vector.cubin.", 20) == 0)
+            fprintf(f, " %s %.0f;", r->m[i].key + 20, r->m[i].stats.median);
+    fprintf(f, "\n\n  %-10s %12s %10s %10s\n", "kernels K", "source B", "to PTX", "to cubin");
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        long k;
+        if (strcmp(m->section, "jit") != 0 || strncmp(m->key, "synth.", 6) != 0) continue;
+        if (!strstr(m->key, ".ptx")) continue;
+        k = strtol(m->key + 6, NULL, 10);
+        snprintf(key, sizeof key, "synth.%ld.cubin", k);
+        fprintf(f, "  %-10ld %12ld %10.2f", k, m->n, m->stats.median);
+        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        fprintf(f, "\n");
+    }
+    if (res_find(r, "jit", "cache.disabled.load")) {
+        fprintf(f, "\n  driver JIT of the %.0f-kernel PTX module, child processes, median of %zu:\n",
+                tb_env_num(r, "jit_cache_k"), res_find(r, "jit", "cache.disabled.load")->stats.n);
+        fprintf(f, "  %-48s %9s %9s %9s %11s\n", "", "load", "JIT wall", "get 1st", "1st launch");
+        for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+            static const char *const st[4] = { "load", "jit", "get", "launch" };
+            int q;
+            fprintf(f, "  %-48s", states[i][1]);
+            for (q = 0; q < 4; q++) {
+                snprintf(key, sizeof key, "%s%s", states[i][0], st[q]);
+                tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, "jit", key));
+            }
+            fprintf(f, "\n");
+        }
+        {
+            double dis = tb_med(r, "jit", "cache.disabled.load"), warm = tb_med(r, "jit", "cache.warm.load");
+            double ej = tb_med(r, "jit", "cache.disabled.jit"), lj = tb_med(r, "jit", "lazy.disabled.jit");
+            double ll = tb_med(r, "jit", "lazy.disabled.load"), la = tb_med(r, "jit", "lazy.disabled.launch");
+            fprintf(f, "  The warm cache saves %.3f ms of the %.3f ms load.\n", dis - warm, dis);
+            if (!isnan(lj) && !isnan(ej) && ej > 0)
+                fprintf(f, "  Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside the load "
+                        "(EAGER %.3f ms);\n  the load takes %.3f ms and the first launch %.3f ms.\n",
+                        lj >= 0.5 * ej ? "is not deferred" : "is deferred", lj, ej, ll, la);
+        }
+    }
+    if (res_find(r, "jit", "jitopt.O0.load")) {
+        fprintf(f, "\n  CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled): %9s %9s %12s\n",
+                "load", "JIT wall", "vectorAdd");
+        for (i = 0; i <= 4; i++) {
+            fprintf(f, "  %-56s", "");
+            snprintf(key, sizeof key, "jitopt.O%zu.load", i);
+            fprintf(f, "%zu", i);
+            tb_num(f, 8, 3, tb_med(r, "jit", key));
+            snprintf(key, sizeof key, "jitopt.O%zu.jit", i);
+            tb_num(f, 9, 3, tb_med(r, "jit", key));
+            snprintf(key, sizeof key, "jitopt.O%zu.warm", i);
+            tb_num(f, 12, 4, tb_med(r, "jit", key));
+            fprintf(f, "\n");
+        }
+    }
+    if (res_find(r, "jit", "order.init_first.init")) {
+        fprintf(f, "\n  who pays what cuInit and NVRTC share (children):  %9s %9s %9s %9s\n",
+                "libcuda", "cuInit", "NVRTC", "compile");
+        for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+            static const char *const st[4] = { "libcuda", "init", "nvrtc", "compile" };
+            int q;
+            fprintf(f, "  %-49s", orders[i][1]);
+            for (q = 0; q < 4; q++) {
+                snprintf(key, sizeof key, "%s%s", orders[i][0], st[q]);
+                tb_num(f, 9, 2, tb_med(r, "jit", key));
+            }
+            fprintf(f, "\n");
+        }
+    }
+}
+
 void tb_section(FILE *f, const results *r, cli_section s)
 {
     tb_skipped(f, r, cli_section_name(s));
     switch (s) {
     case CLI_SEC_STOPWATCHES: tb_stopwatches(f, r); break;
     case CLI_SEC_CROSSOVER: tb_crossover(f, r); break;
+    case CLI_SEC_LOADING:
+        tb_loading_here(f, r);
+        tb_loading_compare(f, r);
+        break;
+    case CLI_SEC_JIT: tb_jit(f, r); break;
     case CLI_NSECTIONS: break;
     }
 }

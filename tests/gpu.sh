@@ -52,6 +52,28 @@ cp kernels/*.cu "$T/k/"
 run_harness "$T/kd.out" "$T/kd.err" --section=crossover --sizes=4096 --kernels-dir="$T/k"
 expect_exit "--kernels-dir with good sources runs" 0
 
+# Part 2: loading, jit, module format.
+for mode in eager lazy; do
+    run_harness "$T/ld-$mode.out" "$T/ld-$mode.err" --section=loading --module-loading=$mode --json="$T/ld-$mode.json"
+    expect_exit "loading, --module-loading=$mode" 0
+    check "loading $mode: requested and effective mode" python3 tests/gpu_checks.py mode "$T/ld-$mode.json" $(echo $mode | tr a-z A-Z)
+    check "loading $mode: cuFuncIsLoaded transitions as the mode implies" python3 tests/gpu_checks.py loaded "$T/ld-$mode.json" $mode
+    expect_grep "loading $mode prints its table" "where each module's load costs sit" "$T/ld-$mode.out"
+done
+run_harness "$T/cmp.out" "$T/cmp.err" --section=loading --compare-loading --rounds=2 --synthetic-kernels=1,10 --json="$T/cmp.json"
+expect_exit "--compare-loading --rounds=2 end to end" 0
+check "compare: every figure has 2 rounds in each mode" python3 tests/gpu_checks.py compare "$T/cmp.json" 2
+expect_grep "compare prints the side-by-side table" "eager against lazy" "$T/cmp.out"
+run_harness "$T/jit.out" "$T/jit.err" --section=jit --rounds=2 --reps=3 --json="$T/jit.json"
+expect_exit "section jit, 2 rounds" 0
+check "jit: cache states, lazy, levels and orders measured" python3 tests/gpu_checks.py jit "$T/jit.json"
+run_harness "$T/ptx.out" "$T/ptx.err" --section=stopwatches,crossover --sizes=4096 --module-format=ptx --json="$T/ptx.json"
+expect_exit "--module-format=ptx" 0
+expect_grep "ptx: the driver's JIT is its own waterfall step" "driver JIT of the PTX" "$T/ptx.out"
+run_harness "$T/bad.out" "$T/bad.err" --section=crossover --sizes=4096 --arch=sm_100 --module-format=ptx
+expect_exit "a JIT the device cannot run (--arch=sm_100, ptx)" 1
+expect_grep "the failed load names the call" "cuModuleLoadDataEx" "$T/bad.err"
+
 run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
 expect_exit "an output path that cannot be written" 1
 expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"

@@ -8,6 +8,9 @@
   crossover JSON N...       each N has cpu, kernel, rt_pageable, rt_pinned
   repeat A.json B.json      row-4 medians within 2% of each other
   mode JSON MODE            requested and effective module loading are MODE
+  loaded JSON eager|lazy    cuFuncIsLoaded transitions of every module
+  compare JSON ROUNDS       eager.* and lazy.* figures with ROUNDS samples each
+  jit JSON                  the jit section measured every part
 
 Prints what it compared; exits 1 when the check fails."""
 
@@ -74,6 +77,40 @@ def main(argv):
         req, eff = env.get("module_loading_requested"), env.get("module_loading_effective")
         print("requested %s, effective %s" % (req, eff))
         ok = req == argv[3] and eff == argv[3]
+    elif what == "loaded":
+        # Every module: all functions loaded at the end; under eager the
+        # first is loaded as soon as it is got, under lazy not before its
+        # first launch (or cuFuncLoad) and loaded after it.
+        mode = argv[3]
+        ok = True
+        mods = [m["key"][:-len(".k")] for m in doc["measurements"]
+                if m["section"] == "loading" and m["key"].endswith(".k")]
+        for mod in mods:
+            k = med(doc, mod + ".k", "loading")
+            get = med(doc, mod + ".loaded_get", "loading")
+            launch = med(doc, mod + ".loaded_launch", "loading")
+            last = med(doc, mod + ".loaded_all", "loading")
+            good = last == k and launch == 1 and (get == 1 if mode == "eager" else True)
+            print("%-16s K %4d: loaded after get %d, after launch %d, at the end %d %s"
+                  % (mod, k, get, launch, last, "" if good else "<- unexpected"))
+            ok = ok and good
+        ok = ok and len(mods) >= 4
+    elif what == "compare":
+        rounds = int(argv[3])
+        eager = [m for m in doc["measurements"] if m["key"].startswith("eager.")]
+        lazy = [m for m in doc["measurements"] if m["key"].startswith("lazy.")]
+        ok = len(eager) > 20 and len(eager) == len(lazy)
+        ok = ok and all(m["stats"]["n"] == rounds for m in eager + lazy)
+        print("%d eager and %d lazy figures, %d rounds each" % (len(eager), len(lazy), rounds))
+    elif what == "jit":
+        keys = {m["key"] for m in doc["measurements"] if m["section"] == "jit"}
+        need = ["cache.disabled.jit", "cache.empty.jit", "cache.warm.load", "lazy.disabled.jit",
+                "jitopt.O0.warm", "jitopt.O4.jit", "order.init_first.init",
+                "order.compile_first.compile", "order.init_first.nopreload.init",
+                "nvrtc.first", "compile.vector.cu.cubin", "synth.100.cubin"]
+        missing = [k for k in need if k not in keys]
+        print("missing: %s" % (", ".join(missing) or "none"))
+        ok = not missing
     else:
         print(__doc__)
         return 2

@@ -32,13 +32,19 @@ expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
 
 # No driver: a library that is not there, then the toolkit's stub.
 export HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
-run_harness "$T/n.out" "$T/n.err" --json="$T/n.json" --csv="$T/n.csv"
+run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
 expect_exit "no driver: GPU sections skipped" 3
 expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
 expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
 check "no driver: the JSON is written and reads back" \
-    python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover
+    python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover loading
 check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
+run_harness "$T/j.out" "$T/j.err" --section=jit --reps=2 --synthetic-kernels=1,10 --json="$T/j.json"
+expect_exit "no driver: section jit runs its NVRTC part, then exit 3" 3
+expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver JIT part: no CUDA driver" "$T/j.err"
+check "no driver: jit's NVRTC figures are in the JSON" python3 tests/check_json.py "$T/j.json" --expect-skipped jit
+expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh process" "$T/j.out"
+check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
 if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
     run_harness "$T/s.out" "$T/s.err" --section=stopwatches

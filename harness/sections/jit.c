@@ -1,0 +1,672 @@
+/* jit.c: section "jit": what compiling at run time costs. NVRTC (no GPU
+ * needed): each source to PTX and to cubin, the first compile in a process
+ * apart from later ones, option sets, NVRTC's own phase times, growth with
+ * source size. The driver's JIT of PTX (in child processes, since the driver
+ * reads its cache settings at cuInit): cache disabled, empty and warm;
+ * whether lazy loading defers it; CU_JIT_OPTIMIZATION_LEVEL 0..4 against the
+ * resulting kernel's time; and which of cuInit and the first NVRTC compile
+ * pays the costs they share. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "rtc.h"
+#include "section.h"
+#include "timing.h"
+
+#define JT "jit"
+#define JT_OPT_N 16777216u
+
+/* ------------------------------------------------------------ children --- */
+
+/* Store one single-valued figure in a child's results. */
+static int jt_one(results *r, const char *key, const char *name, const char *region,
+                  res_state state, double v)
+{
+    return res_add(r, JT, key, name, region, state, "ms", &v, 1) ? 0 : -1;
+}
+
+/* Compile a source and report failure with NVRTC's log. */
+static int jt_compile(const char *src, const char *name, const char *arch, rtc_target t,
+                      const char *const *opts, int nopts, rtc_out *out)
+{
+    int rc = rtc_compile(src, name, arch, t, opts, nopts, out);
+    if (rc == RTC_COMPILE_ERROR)
+        fprintf(stderr, "harness: error: %s does not compile:\n%s", name, out->log);
+    if (rc != RTC_OK) {
+        rtc_out_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* The arch a child compiles for: --arch (the parent always passes it). */
+static const char *jt_child_arch(const cli_opts *o)
+{
+    return o->arch ? o->arch : "sm_90";
+}
+
+/* NVRTC's first and second compile in a fresh process. */
+static int jt_child_first(const cli_opts *o, results *r)
+{
+    char why[512];
+    char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    rtc_out a, b;
+    double t0 = tm_now_ms(), load;
+    int rc = -1;
+
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if (!src) {
+        fprintf(stderr, "harness: error: kernel source: %s\n", why);
+        return -1;
+    }
+    if (rtc_load(why, sizeof why) != 0) {
+        fprintf(stderr, "harness: no NVRTC: %s\n", why);
+        goto out;
+    }
+    load = tm_now_ms() - t0;
+    if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &a) != 0 ||
+        jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &b) != 0)
+        goto out;
+    if (jt_one(r, "dlopen", "loading NVRTC (dlopen)", "host clock around dlopen of libnvrtc",
+               RES_PROCESS, load) ||
+        jt_one(r, "first", "first compile in the process", "host clock around "
+               "nvrtcCompileProgram, vector.cu to PTX, the process's first", RES_PROCESS, a.ms) ||
+        jt_one(r, "second", "second compile in the process", "host clock around "
+               "nvrtcCompileProgram, the same source again", RES_PROCESS, b.ms))
+        goto out;
+    rc = 0;
+out:
+    rtc_out_free(&a);
+    rtc_out_free(&b);
+    free(src);
+    return rc;
+}
+
+/* Launch synth0 over a small buffer: for the JIT children's first launch. */
+typedef struct jt_small {
+    CUdeviceptr in, out;
+    CUfunction fn;
+    int n;
+} jt_small;
+
+static int jt_small_launch(void *arg, CUstream s)
+{
+    jt_small *b = arg;
+    void *params[] = { &b->in, &b->out, &b->n };
+    CK(drv.cuLaunchKernel(b->fn, (unsigned)(b->n + SEC_BLOCK - 1) / SEC_BLOCK, 1, 1, SEC_BLOCK, 1, 1,
+                          0, s, params, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+/* The driver's JIT of the synthetic module's PTX: load, get, first launch.
+ * The parent sets the cache variables and the loading mode. */
+static int jt_child_load(const cli_opts *o, results *r)
+{
+    sec_ctx c;
+    char why[512];
+    char *src = NULL;
+    rtc_out code;
+    CUmodule mod = NULL;
+    jt_small b;
+    float *h = NULL, *hout = NULL;
+    double load, jit, t0, get, ev, enq, sync;
+    long k = o->synth[0];
+    kn_bad bad;
+    int rc = -1;
+
+    memset(&c, 0, sizeof c);
+    memset(&code, 0, sizeof code);
+    memset(&b, 0, sizeof b);
+    c.o = o;
+    c.r = r;
+    b.n = 65536;
+    src = kn_synth_source(k, why, sizeof why);
+    if (!src || rtc_load(why, sizeof why) != 0) {
+        fprintf(stderr, "harness: %s\n", why);
+        goto out;
+    }
+    if (jt_compile(src, "synth", jt_child_arch(o), RTC_PTX, NULL, 0, &code) != 0) goto out;
+    if (sec_need_gpu(&c) != SEC_OK) {
+        fprintf(stderr, "harness: %s\n", c.gpu_why);
+        goto out;
+    }
+    if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
+    t0 = tm_now_ms();
+    CK(drv.cuModuleGetFunction(&b.fn, mod, "synth0"));
+    get = tm_now_ms() - t0;
+    h = malloc((size_t)b.n * sizeof *h);
+    hout = malloc((size_t)b.n * sizeof *hout);
+    if (!h || !hout) goto out;
+    kn_fill(h, (size_t)b.n, 21);
+    CK(drv.cuMemAlloc(&b.in, (size_t)b.n * sizeof *h));
+    CK(drv.cuMemAlloc(&b.out, (size_t)b.n * sizeof *h));
+    CK(drv.cuMemcpyHtoD(b.in, h, (size_t)b.n * sizeof *h));
+    CK(drv.cuMemsetD32Async(b.out, 0x7fc00000u, (size_t)b.n, c.gpu.stream));
+    if (tm_once(c.gpu.stream, jt_small_launch, &b, &ev, &enq, &sync) != 0) goto out;
+    CK(drv.cuMemcpyDtoH(hout, b.out, (size_t)b.n * sizeof *h));
+    kn_check_synth(0, h, hout, (size_t)b.n, &bad);
+    sec_check_elems(&c, JT, "driver JIT child: synth0 vs CPU, all elements", (size_t)b.n, &bad);
+    if (jt_one(r, "load", "module load (cuModuleLoadDataEx)", "host clock around it",
+               RES_PROCESS, load) ||
+        jt_one(r, "jit", "driver JIT inside the load", "CU_JIT_WALL_TIME", RES_PROCESS, jit) ||
+        jt_one(r, "get", "first cuModuleGetFunction", "host clock around it", RES_PROCESS, get) ||
+        jt_one(r, "launch", "first launch, enqueue", "host clock around the first cuLaunchKernel",
+               RES_PROCESS, enq) ||
+        jt_one(r, "launch_sync", "first launch, enqueue + sync",
+               "host clock from before cuLaunchKernel to the sync returning", RES_PROCESS, sync))
+        goto out;
+    rc = bad.count ? -1 : 0;
+out:
+    if (b.in) drv.cuMemFree(b.in);
+    if (b.out) drv.cuMemFree(b.out);
+    if (mod) drv.cuModuleUnload(mod);
+    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    rtc_out_free(&code);
+    free(src);
+    free(h);
+    free(hout);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
+}
+
+/* CU_JIT_OPTIMIZATION_LEVEL 0..4: JIT time against vectorAdd's warm time.
+ * The parent disables the JIT cache, so every level really compiles. */
+static int jt_child_opt(const cli_opts *o, results *r)
+{
+    sec_ctx c;
+    char why[512];
+    char *src = NULL;
+    rtc_out code;
+    sec_vec v;
+    double *s = NULL;
+    int level, rc = -1;
+
+    memset(&c, 0, sizeof c);
+    memset(&code, 0, sizeof code);
+    memset(&v, 0, sizeof v);
+    c.o = o;
+    c.r = r;
+    src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    if (!src || rtc_load(why, sizeof why) != 0) {
+        fprintf(stderr, "harness: %s\n", why);
+        goto out;
+    }
+    if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &code) != 0) goto out;
+    if (sec_need_gpu(&c) != SEC_OK) {
+        fprintf(stderr, "harness: %s\n", c.gpu_why);
+        goto out;
+    }
+    s = calloc((size_t)o->reps, sizeof *s);
+    if (!s || sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
+    for (level = 0; level <= 4; level++) {
+        CUmodule mod = NULL;
+        double load, jit;
+        char key[32], name[96], what[96];
+        tm_work w;
+        res_meas *m;
+        if (drv_load_image(code.code, level, &mod, &load, &jit) != 0) goto out;
+        if (drv.cuModuleGetFunction(&v.add, mod, "vectorAdd") != CUDA_SUCCESS) {
+            drv.cuModuleUnload(mod);
+            goto out;
+        }
+        w = (tm_work){ sec_vec_kernel, &v, s, 1 };
+        if (sec_vec_poison(&v) != 0 || tm_events(v.s, &w, 1, o->warmup, o->reps) != 0) {
+            drv.cuModuleUnload(mod);
+            goto out;
+        }
+        snprintf(what, sizeof what, "vectorAdd JIT at -O%d, all elements vs CPU", level);
+        sec_vec_verify(&c, JT, what, &v);
+        drv.cuModuleUnload(mod);
+        snprintf(key, sizeof key, "O%d.load", level);
+        snprintf(name, sizeof name, "module load, CU_JIT_OPTIMIZATION_LEVEL %d", level);
+        if (jt_one(r, key, name, "host clock around cuModuleLoadDataEx, JIT cache disabled",
+                   RES_PROCESS, load))
+            goto out;
+        snprintf(key, sizeof key, "O%d.jit", level);
+        snprintf(name, sizeof name, "driver JIT, level %d", level);
+        if (jt_one(r, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, jit)) goto out;
+        snprintf(key, sizeof key, "O%d.warm", level);
+        snprintf(name, sizeof name, "vectorAdd over 16,777,216 floats, JIT level %d", level);
+        m = res_add(r, JT, key, name, "events around one launch after warm-up", RES_WARM, "ms",
+                    s, (size_t)o->reps);
+        if (!m) goto out;
+        m->batch = w.batch;
+        m->n = (long)JT_OPT_N;
+        m->bytes = 12.0 * JT_OPT_N;
+    }
+    rc = res_failed(r) ? -1 : 0;
+out:
+    sec_vec_free(&v);
+    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    rtc_out_free(&code);
+    free(src);
+    free(s);
+    return rc;
+}
+
+/* cuInit and NVRTC's first compile, in either order. */
+static int jt_child_order(const cli_opts *o, results *r, int init_first)
+{
+    char why[512];
+    char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    double t0, t_lib = 0, t_init = 0, t_rtc = 0, t_comp = 0;
+    rtc_out out;
+    int step, rc = -1;
+    CUresult cr;
+
+    memset(&out, 0, sizeof out);
+    if (!src) {
+        fprintf(stderr, "harness: %s\n", why);
+        return -1;
+    }
+    for (step = 0; step < 2; step++) {
+        if ((step == 0) == (init_first != 0)) {
+            t0 = tm_now_ms();
+            if (drv_load(why, sizeof why) != 0) {
+                fprintf(stderr, "harness: no CUDA driver: %s\n", why);
+                goto out;
+            }
+            t_lib = tm_now_ms() - t0;
+            t0 = tm_now_ms();
+            cr = drv.cuInit(0);
+            t_init = tm_now_ms() - t0;
+            if (cr != CUDA_SUCCESS) {
+                drv_report(cr, "drv.cuInit(0)", __FILE__, __LINE__);
+                goto out;
+            }
+        } else {
+            t0 = tm_now_ms();
+            if (rtc_load(why, sizeof why) != 0) {
+                fprintf(stderr, "harness: no NVRTC: %s\n", why);
+                goto out;
+            }
+            t_rtc = tm_now_ms() - t0;
+            if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_CUBIN, NULL, 0, &out) != 0) goto out;
+            t_comp = out.ms;
+        }
+    }
+    if (jt_one(r, "libcuda", "loading libcuda", "host clock around dlopen + cuGetProcAddress",
+               RES_PROCESS, t_lib) ||
+        jt_one(r, "init", "cuInit", "host clock around it", RES_PROCESS, t_init) ||
+        jt_one(r, "nvrtc", "loading NVRTC", "host clock around dlopen", RES_PROCESS, t_rtc) ||
+        jt_one(r, "compile", "first NVRTC compile", "host clock around nvrtcCompileProgram, "
+               "vector.cu to cubin", RES_PROCESS, t_comp))
+        goto out;
+    rc = 0;
+out:
+    rtc_out_free(&out);
+    free(src);
+    return rc;
+}
+
+int sec_jit_child(const cli_opts *o, long long t_main_ns)
+{
+    results r;
+    int rc = -1;
+    (void)t_main_ns;
+    res_init(&r);
+    switch (o->child) {
+    case CLI_CHILD_JIT_FIRST: rc = jt_child_first(o, &r); break;
+    case CLI_CHILD_JIT_LOAD: rc = jt_child_load(o, &r); break;
+    case CLI_CHILD_JIT_OPT: rc = jt_child_opt(o, &r); break;
+    case CLI_CHILD_ORDER_INIT: rc = jt_child_order(o, &r, 1); break;
+    case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
+    case CLI_CHILD_NONE: case CLI_CHILD_WATERFALL: case CLI_CHILD_RESULTS: break;
+    }
+    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
+    res_free(&r);
+    return rc == 0 ? 0 : 1;
+}
+
+/* -------------------------------------------------------------- parent --- */
+
+/* Time compiles of one source in this process: reps samples of
+ * nvrtcCompileProgram. Returns 0 or -1. */
+static int jt_compiles(sec_ctx *c, const char *key, const char *name, const char *src,
+                       const char *label, rtc_target t, const char *const *opts, int nopts,
+                       int reps, double *s, double *bytes_out)
+{
+    char region[160];
+    res_meas *m;
+    int i;
+    for (i = 0; i < reps; i++) {
+        rtc_out out;
+        if (jt_compile(src, label, c->arch, t, opts, nopts, &out) != 0) return -1;
+        s[i] = out.ms;
+        if (bytes_out) *bytes_out = (double)out.size;
+        rtc_out_free(&out);
+    }
+    snprintf(region, sizeof region, "host clock around nvrtcCompileProgram (%s), after the "
+             "process's first compile", t == RTC_PTX ? "to PTX" : "to cubin");
+    m = res_add(c->r, JT, key, name, region, RES_WARM, "ms", s, (size_t)reps);
+    if (!m) return -1;
+    m->n = (long)strlen(src);
+    return 0;
+}
+
+/* NVRTC's own phase times for one compile, from --time=FILE. */
+static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char *src,
+                     rtc_target t)
+{
+    char dir[512], path[600], why[512], opt[640], names[16][RTC_PHASE_NAME];
+    const char *opts[1];
+    double ms[16];
+    rtc_out out;
+    int n, i, rc = -1;
+
+    if (pr_mkdtemp("nvrtc-time", dir, sizeof dir, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: " JT ": %s\n", why);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/time.csv", dir);
+    snprintf(opt, sizeof opt, "--time=%s", path);
+    opts[0] = opt;
+    if (jt_compile(src, label, c->arch, t, opts, 1, &out) != 0) goto out;
+    rtc_out_free(&out);
+    n = rtc_phase_times(path, names, ms, 16, why, sizeof why);
+    if (n < 0) {
+        fprintf(stderr, "harness: " JT ": NVRTC --time: %s\n", why);
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        char key[160], name[160];
+        snprintf(key, sizeof key, "%.60s.%.60s", keyp, names[i]);
+        snprintf(name, sizeof name, "NVRTC phase: %.60s (%.60s)", names[i], label);
+        if (!res_add(c->r, JT, key, name, "NVRTC's own --time report for one compile",
+                     RES_WARM, "ms", &ms[i], 1))
+            goto out;
+    }
+    rc = 0;
+out:
+    pr_rmtree(dir);
+    return rc;
+}
+
+/* The NVRTC part: needs no GPU. */
+static int jt_nvrtc(sec_ctx *c)
+{
+    static const struct { const char *key, *label, *opt; } sets[] = {
+        { "opt.base", "-arch=sm_XY (cubin)", NULL },
+        { "opt.fast_math", "--use_fast_math", "--use_fast_math" },
+        { "opt.lineinfo", "-lineinfo", "-lineinfo" },
+        { "opt.G", "-G (device debug)", "-G" },
+        { "opt.edv", "--extra-device-vectorization", "--extra-device-vectorization" },
+        { "opt.dopt", "-dopt=on", "-dopt=on" },
+    };
+    int reps = c->o->reps;
+    double *s = calloc((size_t)reps, sizeof *s), size;
+    char why[512], key[96], name[160];
+    char *src = NULL;
+    size_t i;
+    int rc = -1;
+
+    if (!s) return -1;
+    /* One untimed compile first: the process's first pays one-time costs
+     * (measured on their own, in children). */
+    src = kn_source("empty.cu", c->o->kernels_dir, why, sizeof why);
+    if (src) {
+        rtc_out out;
+        if (jt_compile(src, "empty.cu", c->arch, RTC_PTX, NULL, 0, &out) == 0) rtc_out_free(&out);
+        free(src);
+        src = NULL;
+    }
+    for (i = 0; i < kn_nfiles; i++) {
+        int t;
+        src = kn_source(kn_files[i], c->o->kernels_dir, why, sizeof why);
+        if (!src) {
+            fprintf(stderr, "harness: error: kernel source: %s\n", why);
+            goto out;
+        }
+        for (t = 0; t < 2; t++) {
+            rtc_target target = t ? RTC_CUBIN : RTC_PTX;
+            snprintf(key, sizeof key, "compile.%s.%s", kn_files[i], t ? "cubin" : "ptx");
+            snprintf(name, sizeof name, "NVRTC, %s to %s", kn_files[i], t ? "cubin" : "PTX");
+            if (jt_compiles(c, key, name, src, kn_files[i], target, NULL, 0, reps, s, NULL) != 0)
+                goto out;
+        }
+        free(src);
+        src = NULL;
+    }
+    src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
+    if (!src) goto out;
+    {
+        snprintf(name, sizeof name, "NVRTC, vector.cu, -arch=compute_XY (PTX)");
+        if (jt_compiles(c, "opt.compute", name, src, "vector.cu", RTC_PTX, NULL, 0, reps, s, NULL))
+            goto out;
+    }
+    for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        const char *opts[1] = { sets[i].opt };
+        snprintf(name, sizeof name, "NVRTC, vector.cu to cubin, %s", sets[i].label);
+        if (jt_compiles(c, sets[i].key, name, src, "vector.cu", RTC_CUBIN, opts, sets[i].opt ? 1 : 0,
+                        reps, s, NULL))
+            goto out;
+    }
+    if (jt_phases(c, "phases.vector.cubin", "vector.cu", src, RTC_CUBIN) != 0) goto out;
+    free(src);
+    src = NULL;
+    for (i = 0; i < c->o->nsynth; i++) {
+        long k = c->o->synth[i];
+        int t, n = k >= 1000 ? (reps < 3 ? reps : 3) : reps;
+        char label[32];
+        snprintf(label, sizeof label, "synth%ld", k);
+        src = kn_synth_source(k, why, sizeof why);
+        if (!src) {
+            fprintf(stderr, "harness: " JT ": %s\n", why);
+            goto out;
+        }
+        for (t = 0; t < 2; t++) {
+            res_meas *m;
+            snprintf(key, sizeof key, "synth.%ld.%s", k, t ? "cubin" : "ptx");
+            snprintf(name, sizeof name, "NVRTC, %ld kernels to %s", k, t ? "cubin" : "PTX");
+            if (jt_compiles(c, key, name, src, label, t ? RTC_CUBIN : RTC_PTX, NULL, 0, n, s, &size))
+                goto out;
+            m = &c->r->m[c->r->nm - 1];
+            m->bytes = size;
+        }
+        free(src);
+        src = NULL;
+    }
+    rc = 0;
+out:
+    free(src);
+    free(s);
+    return rc;
+}
+
+/* Run one child kind `rounds` times with the given environment, and gather
+ * its medians under "<prefix><key>". Returns 0, 1 (a child failed; the rest
+ * went on) or -1. */
+static int jt_children(sec_ctx *c, cli_child kind, const char *prefix,
+                       const char *const *env, size_t nenv, const char *loading, long k,
+                       int rounds)
+{
+    char a[6][128];
+    const char *args[6];
+    size_t nargs = 0, i;
+    int round, failed = 0;
+
+    snprintf(a[nargs], sizeof a[0], "--child=%s", cli_child_name(kind));
+    nargs++;
+    snprintf(a[nargs], sizeof a[0], "--arch=%s", c->arch);
+    nargs++;
+    snprintf(a[nargs], sizeof a[0], "--device=%d", c->o->device);
+    nargs++;
+    snprintf(a[nargs], sizeof a[0], "--reps=%d", c->o->reps);
+    nargs++;
+    if (loading) {
+        snprintf(a[nargs], sizeof a[0], "--module-loading=%s", loading);
+        nargs++;
+    }
+    if (k > 0) {
+        snprintf(a[nargs], sizeof a[0], "--synthetic-kernels=%ld", k);
+        nargs++;
+    }
+    for (i = 0; i < nargs; i++) args[i] = a[i];
+    for (round = 0; round < rounds; round++) {
+        results child;
+        char detail[512], what[160];
+        int ok = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
+        if (ok < 0) return -1;
+        if (!ok) {
+            snprintf(what, sizeof what, "child %s (%s) ran to the end", cli_child_name(kind), prefix);
+            res_check_add(c->r, JT, what, 0, detail);
+            fprintf(stderr, "harness: " JT ": %s: %s\n", what, detail);
+            failed = 1;
+        } else if (sec_accumulate(c->r, JT, prefix, &child) != 0) {
+            res_free(&child);
+            return -1;
+        }
+        for (i = 0; ok && i < child.ncheck; i++) {
+            res_check_add(c->r, JT, child.check[i].what, child.check[i].passed, child.check[i].detail);
+            if (!child.check[i].passed) failed = 1;
+        }
+        res_free(&child);
+    }
+    return failed;
+}
+
+/* The driver's part, in children. */
+static int jt_driver(sec_ctx *c)
+{
+    char dir[512], why[512], pathvar[600];
+    const char *env[3];
+    long k = 0;
+    size_t i;
+    int round, r, failed = 0;
+
+    for (i = 0; i < c->o->nsynth; i++)
+        if (c->o->synth[i] <= 100 && c->o->synth[i] > k) k = c->o->synth[i];
+    if (k == 0) k = c->o->synth[0];
+    res_env_num(c->r, "jit_cache_k", (double)k);
+
+    /* Cache states: disabled; an empty private cache, then the same warm. */
+    for (round = 0; round < c->o->rounds; round++) {
+        env[0] = "CUDA_CACHE_DISABLE=1";
+        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.disabled.", env, 1, "eager", k, 1)) < 0)
+            return -1;
+        failed |= r;
+        if (pr_mkdtemp("jit-cache", dir, sizeof dir, why, sizeof why) != 0) {
+            fprintf(stderr, "harness: " JT ": %s\n", why);
+            return -1;
+        }
+        snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
+        env[0] = "CUDA_CACHE_DISABLE=0";
+        env[1] = pathvar;
+        r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.empty.", env, 2, "eager", k, 1);
+        if (r >= 0) {
+            failed |= r;
+            r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.warm.", env, 2, "eager", k, 1);
+        }
+        if (pr_rmtree(dir) != 0)
+            fprintf(stderr, "harness: " JT ": could not remove %s\n", dir);
+        if (r < 0) return -1;
+        failed |= r;
+        /* Does lazy loading defer the JIT? The same PTX, cache disabled, lazy. */
+        env[0] = "CUDA_CACHE_DISABLE=1";
+        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "lazy.disabled.", env, 1, "lazy", k, 1)) < 0)
+            return -1;
+        failed |= r;
+        /* Which of cuInit and the first compile pays what they share. */
+        env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES";
+        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.", env, 1, NULL, 0, 1)) < 0)
+            return -1;
+        failed |= r;
+        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.", env, 1, NULL, 0, 1)) < 0)
+            return -1;
+        failed |= r;
+        env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES=0";
+        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
+            return -1;
+        failed |= r;
+        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
+            return -1;
+        failed |= r;
+    }
+    /* Optimisation levels: one child, cache disabled; its samples kept whole. */
+    {
+        results child;
+        char detail[512], a[4][64];
+        const char *args[4];
+        const char *e[1] = { "CUDA_CACHE_DISABLE=1" };
+        int ok;
+        snprintf(a[0], sizeof a[0], "--child=jit-opt");
+        snprintf(a[1], sizeof a[1], "--arch=%s", c->arch);
+        snprintf(a[2], sizeof a[2], "--device=%d", c->o->device);
+        snprintf(a[3], sizeof a[3], "--reps=%d", c->o->reps);
+        for (i = 0; i < 4; i++) args[i] = a[i];
+        ok = sec_run_child(c, args, 4, e, 1, &child, detail, sizeof detail);
+        if (ok < 0) return -1;
+        res_check_add(c->r, JT, "child jit-opt ran to the end", ok, detail);
+        if (!ok) failed = 1;
+        for (i = 0; ok && i < child.nm; i++) {
+            const res_meas *m = &child.m[i];
+            char key[96];
+            res_meas *d;
+            snprintf(key, sizeof key, "jitopt.%s", m->key);
+            d = res_add(c->r, JT, key, m->name, m->region, m->state, m->unit, m->samples, m->nsamples);
+            if (!d) {
+                res_free(&child);
+                return -1;
+            }
+            d->batch = m->batch;
+            d->n = m->n;
+            d->bytes = m->bytes;
+        }
+        for (i = 0; ok && i < child.ncheck; i++) {
+            res_check_add(c->r, JT, child.check[i].what, child.check[i].passed, child.check[i].detail);
+            if (!child.check[i].passed) failed = 1;
+        }
+        res_free(&child);
+    }
+    return failed;
+}
+
+int sec_jit(sec_ctx *c)
+{
+    char why[512];
+    int rc, failed = 0;
+
+    if ((rc = sec_need_rtc(c)) != SEC_OK) {
+        char r[600];
+        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
+        sec_skip(c, JT, r);
+        return rc;
+    }
+    /* The architecture: --arch, else the device's when a GPU was opened,
+     * else sm_90 (NVRTC needs no GPU to compile for one). */
+    if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");
+    res_env_str(c->r, "jit_arch", c->arch);
+    drv_set_phase(JT ": NVRTC");
+    if (jt_nvrtc(c) != 0) {
+        drv_set_phase(NULL);
+        return SEC_FAILED;
+    }
+    /* NVRTC's first compile in a process, in children (no GPU needed). */
+    {
+        int r = jt_children(c, CLI_CHILD_JIT_FIRST, "nvrtc.", NULL, 0, NULL, 0, c->o->rounds);
+        if (r < 0) return SEC_FAILED;
+        if (r > 0) failed = 1;
+    }
+    /* The driver's JIT needs a driver; the children find the GPU themselves. */
+    if (drv_load(why, sizeof why) != 0) {
+        char r[600];
+        snprintf(r, sizeof r, "the driver JIT part: no CUDA driver: %.450s", why);
+        sec_skip(c, JT, r);
+        drv_set_phase(NULL);
+        return failed ? SEC_FAILED : SEC_NO_GPU;
+    }
+    drv_set_phase(JT ": driver JIT");
+    rc = jt_driver(c);
+    drv_set_phase(NULL);
+    if (rc < 0) return SEC_FAILED;
+    if (rc > 0) failed = 1;
+    return failed ? SEC_FAILED : SEC_OK;
+}

@@ -1,0 +1,457 @@
+/* loading.c: section "loading": where module loading costs sit, step by
+ * step, in the mode this process runs in (lazy or eager), for the harness's
+ * own kernel module and generated modules of K kernels, as cubin and as PTX;
+ * the context-independent library path; and, with --compare-loading, both
+ * modes in alternating child processes, side by side. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtc.h"
+#include "section.h"
+#include "timing.h"
+
+#define LD "loading"
+#define LD_N 65536          /* elements each first launch works on */
+#define MIB (1024.0 * 1024.0)
+
+/* One module under test: its source, label and function names. */
+typedef struct ld_mod {
+    char label[32];         /* "harness", "synth100" */
+    char *src;
+    long k;                 /* functions in it */
+    int synthetic;
+} ld_mod;
+
+/* Buffers for the first launch of a module's first function. */
+typedef struct ld_bufs {
+    CUdeviceptr a, b, out;
+    float *ha, *hb, *hout;
+    CUfunction fn;
+    int synthetic;
+} ld_bufs;
+
+static void ld_fname(const ld_mod *m, long i, char *buf, size_t len)
+{
+    if (m->synthetic) kn_synth_name(i, buf, len);
+    else snprintf(buf, len, "%s", kn_all[i].name);
+}
+
+/* Launch the first function: vectorAdd(a, b, out, n) or synth0(a, out, n). */
+static int ld_launch(void *arg, CUstream s)
+{
+    ld_bufs *B = arg;
+    int n = LD_N;
+    void *add[] = { &B->a, &B->b, &B->out, &n };
+    void *syn[] = { &B->a, &B->out, &n };
+    CK(drv.cuLaunchKernel(B->fn, (LD_N + SEC_BLOCK - 1) / SEC_BLOCK, 1, 1, SEC_BLOCK, 1, 1, 0, s,
+                          B->synthetic ? syn : add, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Copy the output back and check it on every element. */
+static int ld_verify(sec_ctx *c, ld_bufs *B, const char *what)
+{
+    kn_bad bad;
+    CK(drv.cuMemcpyDtoH(B->hout, B->out, LD_N * sizeof(float)));
+    if (B->synthetic) kn_check_synth(0, B->ha, B->hout, LD_N, &bad);
+    else kn_check_add(B->ha, B->hb, B->hout, LD_N, &bad);
+    return sec_check_elems(c, LD, what, LD_N, &bad);
+fail:
+    return -1;
+}
+
+/* Store one single-valued figure under "<label>.<fmt>.<step>". */
+static int ld_one(sec_ctx *c, const char *label, const char *fmt, const char *step,
+                  const char *name, const char *region, const char *unit, double v)
+{
+    char key[96], full[160];
+    res_meas *m;
+    snprintf(key, sizeof key, "%s.%s.%s", label, fmt, step);
+    snprintf(full, sizeof full, "%s (%s, %s)", name, label, fmt);
+    m = res_add(c->r, LD, key, full, region, RES_FIRST_LAUNCH, unit, &v, 1);
+    return m ? 0 : -1;
+}
+
+/* Count the loaded functions among fn[0..n-1]. */
+static int ld_count_loaded(CUfunction *fn, long n, long *count)
+{
+    CUfunctionLoadingState st;
+    long i;
+    *count = 0;
+    for (i = 0; i < n; i++) {
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* Every step for one module in one format. Returns 0, 1 (a check failed)
+ * or -1 (a driver or compile error). */
+static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B, double *warm)
+{
+    const char *fmt = target == RTC_PTX ? "ptx" : "cubin";
+    CUfunction *fn = NULL;
+    CUmodule mod = NULL;
+    size_t f0, f1, f2, total;
+    double load_ms, jit_ms, t0, get_first, host_enq, ev_ms, sync_ms, get_others, fload = 0;
+    long i, after_get, after_launch, after_others, after_load;
+    char name[32], what[128];
+    int rc = -1, failed = 0;
+    tm_work w;
+    rtc_out code;
+
+    memset(&code, 0, sizeof code);
+    if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) {
+        fprintf(stderr, "harness: " LD ": %s does not compile:\n%s", m->label, code.log ? code.log : "");
+        goto out;
+    }
+    fn = calloc((size_t)m->k, sizeof *fn);
+    if (!fn) goto out;
+    if (drv_mem_info(&f0, &total) != 0) goto out;
+    if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto out;
+    if (drv_mem_info(&f1, &total) != 0) goto out;
+    ld_fname(m, 0, name, sizeof name);
+    t0 = tm_now_ms();
+    CK(drv.cuModuleGetFunction(&fn[0], mod, name));
+    get_first = tm_now_ms() - t0;
+    if (ld_count_loaded(fn, 1, &after_get) != 0) goto out;
+    B->fn = fn[0];
+    CK(drv.cuMemsetD32Async(B->out, 0x7fc00000u, LD_N, c->gpu.stream));
+    if (tm_once(c->gpu.stream, ld_launch, B, &ev_ms, &host_enq, &sync_ms) != 0) goto out;
+    if (ld_count_loaded(fn, 1, &after_launch) != 0) goto out;
+    snprintf(what, sizeof what, "%.31s (%s): first launch of %.31s, all elements vs CPU", m->label, fmt, name);
+    if (ld_verify(c, B, what) != 1) failed = 1;
+    w = (tm_work){ ld_launch, B, warm, 1 };
+    if (tm_events(c->gpu.stream, &w, 1, c->o->warmup, c->o->reps) != 0) goto out;
+    t0 = tm_now_ms();
+    for (i = 1; i < m->k; i++) {
+        ld_fname(m, i, name, sizeof name);
+        CK(drv.cuModuleGetFunction(&fn[i], mod, name));
+    }
+    get_others = tm_now_ms() - t0;
+    if (ld_count_loaded(fn, m->k, &after_others) != 0) goto out;
+    for (i = 0; i < m->k; i++) {
+        CUfunctionLoadingState st;
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
+        t0 = tm_now_ms();
+        CK(drv.cuFuncLoad(fn[i]));
+        fload += tm_now_ms() - t0;
+    }
+    if (ld_count_loaded(fn, m->k, &after_load) != 0) goto out;
+    if (drv_mem_info(&f2, &total) != 0) goto out;
+
+    {
+        char key[96];
+        res_meas *wm;
+        if (ld_one(c, m->label, fmt, "load", "module load", "host clock around cuModuleLoadDataEx", "ms", load_ms) ||
+            (target == RTC_PTX && ld_one(c, m->label, fmt, "jit", "driver JIT inside the load",
+                                         "CU_JIT_WALL_TIME reported by cuModuleLoadDataEx", "ms", jit_ms)) ||
+            ld_one(c, m->label, fmt, "get_first", "first cuModuleGetFunction", "host clock around it", "ms", get_first) ||
+            ld_one(c, m->label, fmt, "launch_host", "first launch, host",
+                   "host clock around the first cuLaunchKernel of the first function", "ms", host_enq) ||
+            ld_one(c, m->label, fmt, "launch_events", "first launch, events",
+                   "event before to event after the first launch", "ms", ev_ms) ||
+            ld_one(c, m->label, fmt, "get_others", "cuModuleGetFunction of the others",
+                   "host clock around getting functions 2..K", "ms", get_others) ||
+            ld_one(c, m->label, fmt, "func_load", "cuFuncLoad of the unloaded",
+                   "host clock summed over cuFuncLoad of every function not yet loaded", "ms", fload) ||
+            ld_one(c, m->label, fmt, "total", "load to all loaded, host",
+                   "sum of load, first get, first launch (host), the other gets, cuFuncLoad", "ms",
+                   load_ms + get_first + host_enq + get_others + fload) ||
+            ld_one(c, m->label, fmt, "mem_load", "device memory used after load",
+                   "cuMemGetInfo free before the load minus free after it", "MiB",
+                   ((double)f0 - (double)f1) / MIB) ||
+            ld_one(c, m->label, fmt, "mem_all", "device memory used, all functions loaded",
+                   "cuMemGetInfo free before the load minus free after every function is loaded",
+                   "MiB", ((double)f0 - (double)f2) / MIB) ||
+            ld_one(c, m->label, fmt, "k", "functions in the module", "count", "functions", (double)m->k) ||
+            ld_one(c, m->label, fmt, "loaded_get", "loaded after the first get",
+                   "cuFuncIsLoaded of the first function", "functions", (double)after_get) ||
+            ld_one(c, m->label, fmt, "loaded_launch", "loaded after the first launch",
+                   "cuFuncIsLoaded of the first function", "functions", (double)after_launch) ||
+            ld_one(c, m->label, fmt, "loaded_others", "loaded after getting all",
+                   "cuFuncIsLoaded over all K functions", "functions", (double)after_others) ||
+            ld_one(c, m->label, fmt, "loaded_all", "loaded after cuFuncLoad",
+                   "cuFuncIsLoaded over all K functions", "functions", (double)after_load))
+            goto out;
+        snprintf(key, sizeof key, "%.31s.%s.warm", m->label, fmt);
+        snprintf(what, sizeof what, "warm launch (%.31s, %s)", m->label, fmt);
+        wm = sec_store(c, LD, key, what, "events around one launch of the first function, "
+                       "after warm-up", RES_WARM, warm, (size_t)c->o->reps, w.batch);
+        if (!wm) goto out;
+    }
+    snprintf(what, sizeof what, "%.31s (%s): every function loaded after cuFuncLoad", m->label, fmt);
+    {
+        char detail[96];
+        snprintf(detail, sizeof detail, "%ld of %ld loaded", after_load, m->k);
+        res_check_add(c->r, LD, what, after_load == m->k, detail);
+        if (after_load != m->k) failed = 1;
+    }
+    rc = failed;
+out:
+    if (mod) drv.cuModuleUnload(mod);
+    free(fn);
+    rtc_out_free(&code);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
+}
+
+/* The context-independent path: library, kernel, function, first launch. */
+static int ld_library(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
+{
+    const char *fmt = target == RTC_PTX ? "ptx" : "cubin";
+    CUlibrary lib = NULL;
+    CUkernel kern;
+    double t0, lib_ms, getk, getf, ev_ms, enq, sync_ms;
+    char what[128];
+    int rc = -1;
+    rtc_out code;
+
+    memset(&code, 0, sizeof code);
+    if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) goto out;
+    t0 = tm_now_ms();
+    CK(drv.cuLibraryLoadData(&lib, code.code, NULL, NULL, 0, NULL, NULL, 0));
+    lib_ms = tm_now_ms() - t0;
+    t0 = tm_now_ms();
+    CK(drv.cuLibraryGetKernel(&kern, lib, "vectorAdd"));
+    getk = tm_now_ms() - t0;
+    t0 = tm_now_ms();
+    CK(drv.cuKernelGetFunction(&B->fn, kern));
+    getf = tm_now_ms() - t0;
+    CK(drv.cuMemsetD32Async(B->out, 0x7fc00000u, LD_N, c->gpu.stream));
+    if (tm_once(c->gpu.stream, ld_launch, B, &ev_ms, &enq, &sync_ms) != 0) goto out;
+    snprintf(what, sizeof what, "library path (%s): first launch of vectorAdd, all elements vs CPU", fmt);
+    if (ld_verify(c, B, what) != 1) rc = 1;
+    else rc = 0;
+    if (ld_one(c, "library", fmt, "load", "cuLibraryLoadData", "host clock around it", "ms", lib_ms) ||
+        ld_one(c, "library", fmt, "get_kernel", "cuLibraryGetKernel", "host clock around it", "ms", getk) ||
+        ld_one(c, "library", fmt, "get_function", "cuKernelGetFunction", "host clock around it", "ms", getf) ||
+        ld_one(c, "library", fmt, "launch_host", "first launch, host",
+               "host clock around the first cuLaunchKernel", "ms", enq) ||
+        ld_one(c, "library", fmt, "launch_events", "first launch, events",
+               "event before to event after the first launch", "ms", ev_ms))
+        rc = -1;
+out:
+    if (lib) drv.cuLibraryUnload(lib);
+    rtc_out_free(&code);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
+}
+
+/* The harness's own module: every embedded source in one. */
+static char *ld_harness_source(void)
+{
+    size_t i, len = 0;
+    char *s;
+    for (i = 0; i < kn_nfiles; i++) len += strlen(kn_embedded(kn_files[i])) + 1;
+    s = malloc(len + 1);
+    if (!s) return NULL;
+    s[0] = '\0';
+    for (i = 0; i < kn_nfiles; i++) {
+        strcat(s, kn_embedded(kn_files[i]));
+        strcat(s, "\n");
+    }
+    return s;
+}
+
+static void ld_bufs_free(ld_bufs *B)
+{
+    if (B->a) drv.cuMemFree(B->a);
+    if (B->b) drv.cuMemFree(B->b);
+    if (B->out) drv.cuMemFree(B->out);
+    free(B->ha);
+    free(B->hb);
+    free(B->hout);
+    memset(B, 0, sizeof *B);
+}
+
+static int ld_bufs_alloc(ld_bufs *B)
+{
+    size_t bytes = LD_N * sizeof(float);
+    memset(B, 0, sizeof *B);
+    B->ha = malloc(bytes);
+    B->hb = malloc(bytes);
+    B->hout = malloc(bytes);
+    if (!B->ha || !B->hb || !B->hout) goto fail;
+    kn_fill(B->ha, LD_N, 11);
+    kn_fill(B->hb, LD_N, 12);
+    CK(drv.cuMemAlloc(&B->a, bytes));
+    CK(drv.cuMemAlloc(&B->b, bytes));
+    CK(drv.cuMemAlloc(&B->out, bytes));
+    CK(drv.cuMemcpyHtoD(B->a, B->ha, bytes));
+    CK(drv.cuMemcpyHtoD(B->b, B->hb, bytes));
+    return 0;
+fail:
+    ld_bufs_free(B);
+    return -1;
+}
+
+/* The section in this process's mode. */
+static int ld_here(sec_ctx *c)
+{
+    ld_mod mods[1 + CLI_MAX_SYNTH];
+    size_t nmods = 0, i;
+    double *warm = NULL;
+    int failed = 0, t, rc = SEC_FAILED;
+    char why[256];
+    ld_bufs B;
+
+    memset(&B, 0, sizeof B);
+    memset(mods, 0, sizeof mods);
+    snprintf(mods[0].label, sizeof mods[0].label, "harness");
+    mods[0].src = ld_harness_source();
+    mods[0].k = (long)kn_count;
+    if (!mods[0].src) goto out;
+    nmods = 1;
+    for (i = 0; i < c->o->nsynth; i++, nmods++) {
+        ld_mod *m = &mods[nmods];
+        snprintf(m->label, sizeof m->label, "synth%ld", c->o->synth[i]);
+        m->k = c->o->synth[i];
+        m->synthetic = 1;
+        m->src = kn_synth_source(m->k, why, sizeof why);
+        if (!m->src) {
+            fprintf(stderr, "harness: " LD ": %s\n", why);
+            goto out;
+        }
+    }
+    warm = calloc((size_t)c->o->reps, sizeof *warm);
+    if (!warm || ld_bufs_alloc(&B) != 0) goto out;
+    for (t = 0; t < 2; t++) {
+        rtc_target target = t == 0 ? RTC_CUBIN : RTC_PTX;
+        for (i = 0; i < nmods; i++) {
+            int r;
+            B.synthetic = mods[i].synthetic;
+            r = ld_module(c, &mods[i], target, &B, warm);
+            if (r < 0) goto out;
+            if (r > 0) failed = 1;
+        }
+        B.synthetic = 0;
+        {
+            int r = ld_library(c, &mods[0], target, &B);
+            if (r < 0) goto out;
+            if (r > 0) failed = 1;
+        }
+    }
+    rc = failed ? SEC_FAILED : SEC_OK;
+out:
+    ld_bufs_free(&B);
+    free(warm);
+    for (i = 0; i < nmods; i++) free(mods[i].src);
+    return rc;
+}
+
+/* --compare-loading: the section in children, eager and lazy alternating,
+ * each child checked for its effective mode; each child's medians become
+ * one sample per round of "eager.<key>" and "lazy.<key>". */
+static int ld_compare(sec_ctx *c)
+{
+    static const char *const modes[2] = { "eager", "lazy" };
+    static const char *const effective[2] = { "EAGER", "LAZY" };
+    char arg[8][256], prefix[16];
+    const char *args[8];
+    size_t nargs, s, len;
+    int round, mi, failed = 0;
+
+    for (round = 0; round < c->o->rounds; round++) {
+        for (mi = 0; mi < 2; mi++) {
+            results child;
+            char detail[512];
+            const res_kv *eff;
+            size_t i;
+            int ok;
+            nargs = 0;
+            snprintf(arg[nargs], sizeof arg[0], "--child=results");
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--section=loading");
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--module-loading=%s", modes[mi]);
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--device=%d", c->o->device);
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--reps=%d", c->o->reps);
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--warmup=%d", c->o->warmup);
+            nargs++;
+            len = (size_t)snprintf(arg[nargs], sizeof arg[0], "--synthetic-kernels=");
+            for (s = 0; s < c->o->nsynth && len < sizeof arg[0]; s++)
+                len += (size_t)snprintf(arg[nargs] + len, sizeof arg[0] - len, "%s%ld",
+                                        s ? "," : "", c->o->synth[s]);
+            nargs++;
+            snprintf(arg[nargs], sizeof arg[0], "--arch=%s", c->o->arch ? c->o->arch : "sm_90");
+            if (c->o->arch) nargs++;
+            for (i = 0; i < nargs; i++) args[i] = arg[i];
+            ok = sec_run_child(c, args, nargs, NULL, 0, &child, detail, sizeof detail);
+            if (ok < 0) return SEC_FAILED;
+            eff = res_env_get(&child, "module_loading_effective");
+            if (ok && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, effective[mi]) != 0)) {
+                ok = 0;
+                snprintf(detail, sizeof detail, "asked for %s, the child ran %s", effective[mi],
+                         eff && eff->str ? eff->str : "in an unknown mode");
+            }
+            {
+                char what[96], d2[600];
+                snprintf(what, sizeof what, "compare, round %d: a %s child ran in that mode",
+                         round + 1, modes[mi]);
+                snprintf(d2, sizeof d2, "%s", ok ? effective[mi] : detail);
+                res_check_add(c->r, LD, what, ok, d2);
+                if (!ok) fprintf(stderr, "harness: " LD ": %s: %s\n", what, detail);
+            }
+            if (!ok) failed = 1;
+            snprintf(prefix, sizeof prefix, "%s.", modes[mi]);
+            if (ok && sec_accumulate(c->r, LD, prefix, &child) != 0) {
+                res_free(&child);
+                return SEC_FAILED;
+            }
+            for (i = 0; ok && i < child.ncheck; i++)
+                if (!child.check[i].passed) {
+                    res_check_add(c->r, LD, child.check[i].what, 0, child.check[i].detail);
+                    failed = 1;
+                }
+            res_free(&child);
+        }
+    }
+    res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+    return failed ? SEC_FAILED : SEC_OK;
+}
+
+int sec_loading(sec_ctx *c)
+{
+    int rc;
+    if (c->o->compare_loading) {
+        char why[512];
+        if (drv_load(why, sizeof why) != 0) {
+            char r[600];
+            snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
+            sec_skip(c, LD, r);
+            return SEC_NO_GPU;
+        }
+        drv_set_phase(LD ": compare");
+        rc = ld_compare(c);
+        drv_set_phase(NULL);
+        return rc;
+    }
+    if ((rc = sec_need_gpu(c)) != SEC_OK) {
+        if (rc == SEC_NO_GPU) sec_skip(c, LD, c->gpu_why);
+        return rc;
+    }
+    if ((rc = sec_need_rtc(c)) != SEC_OK) {
+        char r[600];
+        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
+        sec_skip(c, LD, r);
+        return rc;
+    }
+    drv_set_phase(LD);
+    rc = ld_here(c);
+    drv_set_phase(NULL);
+    return rc;
+}
