@@ -79,6 +79,10 @@ int main(int argc, char **argv)
         perror("harness: setenv CUDA_MODULE_LOADING");
         return 1;
     }
+    /* Test hook: a child that hangs, for the time limit's tests. */
+    if (o.child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
+        for (;;) pause();
+    }
     if (o.child == CLI_CHILD_WATERFALL) return sec_waterfall_child(&o, t_main);
     if (o.child != CLI_CHILD_NONE && o.child != CLI_CHILD_RESULTS) return sec_jit_child(&o, t_main);
 

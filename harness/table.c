@@ -275,7 +275,10 @@ static void tb_loading_here(FILE *f, const results *r)
     }
     fprintf(f, "  total = load + get 1st + 1st launch (host) + get rest + cuFuncLoad: the host time "
             "until every\n  function is loaded. 'loaded' counts functions cuFuncIsLoaded reports "
-            "after each step.\n");
+            "after each step.\n  PTX loads use the driver's JIT cache as the environment leaves it "
+            "(CUDA_CACHE_DISABLE=%s):\n  a JIT of 0 means the disk cache answered; section jit "
+            "measures the cache states apart.\n  Memory is cuMemGetInfo's difference, in its own "
+            "granularity (whole MiB here).\n", tb_env_str(r, "CUDA_CACHE_DISABLE", "unset"));
 }
 
 /* Eager against lazy, from --compare-loading: medians over the children,
@@ -434,6 +437,15 @@ static void tb_jit(FILE *f, const results *r)
                 tb_num(f, 9, 2, tb_med(r, "jit", key));
             }
             fprintf(f, "\n");
+        }
+        {
+            double ci = tb_med(r, "jit", "order.init_first.init"), cc = tb_med(r, "jit", "order.compile_first.init");
+            double pi = tb_med(r, "jit", "order.init_first.compile"), pc = tb_med(r, "jit", "order.compile_first.compile");
+            double lc = tb_med(r, "jit", "order.compile_first.libcuda");
+            fprintf(f, "  Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and adds %.2f ms to "
+                    "the first compile\n  (%.2f -> %.2f)%s\n", ci - cc, ci, cc, pc - pi, pi, pc,
+                    lc < 0.1 ? "; libcuda was already loaded when the harness asked for it: NVRTC's "
+                               "first compile\n  had loaded the driver and initialised it itself" : ".");
         }
     }
 }

@@ -11,6 +11,7 @@
   loaded JSON eager|lazy    cuFuncIsLoaded transitions of every module
   compare JSON ROUNDS       eager.* and lazy.* figures with ROUNDS samples each
   jit JSON                  the jit section measured every part
+  verdicts A.json B.json    two --compare-loading runs give the same verdicts
 
 Prints what it compared; exits 1 when the check fails."""
 
@@ -102,6 +103,29 @@ def main(argv):
         ok = len(eager) > 20 and len(eager) == len(lazy)
         ok = ok and all(m["stats"]["n"] == rounds for m in eager + lazy)
         print("%d eager and %d lazy figures, %d rounds each" % (len(eager), len(lazy), rounds))
+    elif what == "verdicts":
+        def verdicts(d):
+            out = {}
+            ms = {m["key"]: m["stats"] for m in d["measurements"] if m["section"] == "loading"}
+            for k, e in ms.items():
+                if not k.startswith("eager."):
+                    continue
+                l = ms.get("lazy." + k[len("eager."):])
+                if l is None:
+                    continue
+                if e["ci_high"] < l["ci_low"]:
+                    out[k[6:]] = "LAZY higher"
+                elif l["ci_high"] < e["ci_low"]:
+                    out[k[6:]] = "EAGER higher"
+                else:
+                    out[k[6:]] = "no difference"
+            return out
+        a, b = verdicts(doc), verdicts(load(argv[3]))
+        differ = sorted(k for k in a if a[k] != b.get(k))
+        for k in differ:
+            print("%-28s %-14s %s" % (k, a[k], b.get(k)))
+        print("%d verdicts, %d differ" % (len(a), len(differ)))
+        ok = a and not differ and set(a) == set(b)
     elif what == "jit":
         keys = {m["key"] for m in doc["measurements"] if m["section"] == "jit"}
         need = ["cache.disabled.jit", "cache.empty.jit", "cache.warm.load", "lazy.disabled.jit",

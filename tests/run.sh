@@ -45,6 +45,13 @@ expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver
 check "no driver: jit's NVRTC figures are in the JSON" python3 tests/check_json.py "$T/j.json" --expect-skipped jit
 expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh process" "$T/j.out"
 check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
+export HARNESS_TEST_CHILD_HANG=1
+run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
+unset HARNESS_TEST_CHILD_HANG
+expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exit 1" 1
+expect_grep "the hung child is reported with its time limit" "ran past --child-timeout=1 s and was killed" "$T/hang.err"
+check "both rounds ran although the first child hung" test "$(grep -c 'ran past --child-timeout' "$T/hang.err")" -eq 2
+expect_grep "the rest of the section still printed" "options, vector.cu" "$T/hang.out"
 if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
     run_harness "$T/s.out" "$T/s.err" --section=stopwatches

@@ -26,7 +26,8 @@ reference() {
 reference h200
 reference h200-eager --section=loading --module-loading=eager
 reference h200-lazy --section=loading --module-loading=lazy
-reference h200-compare --section=loading --compare-loading
-reference h200-compare-2 --section=loading --compare-loading
+reference h200-compare --section=loading --compare-loading --rounds=10
+reference h200-compare-2 --section=loading --compare-loading --rounds=10
+python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json | tee results/h200-compare-verdicts.txt
 cp results/h200* "$L/results/"
 tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
