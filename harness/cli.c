@@ -10,12 +10,12 @@
 #include <string.h>
 
 static const char *const cli_sec_names[CLI_NSECTIONS] = {
-    "stopwatches", "crossover", "loading", "jit"
+    "stopwatches", "crossover", "loading", "jit", "launch", "fusion"
 };
 
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
-    "order-init", "order-compile"
+    "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking"
 };
 
 const char *cli_child_name(cli_child k)
@@ -50,12 +50,13 @@ static const char cli_usage[] =
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
 "\n"
 "  --section=LIST          sections to run, in order: stopwatches, crossover,\n"
-"                          loading, jit, all (default: all)\n"
+"                          loading, jit, launch, fusion, all (default: all)\n"
 "  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
 "                          the report shows the mode requested and in effect\n"
 "  --device=N              CUDA device ordinal (default 0)\n"
-"  --sizes=LIST            crossover sizes in elements, e.g. 1024,65536\n"
-"                          (default 1024,65536,1048576,4194304,16777216)\n"
+"  --sizes=LIST            sizes in elements for crossover and the fusion n sweep\n"
+"                          (defaults 1024,65536,1048576,4194304,16777216 and\n"
+"                          1024,16384,262144,4194304,16777216,67108864,268435456)\n"
 "  --warmup=N              untimed runs before each timed kernel (default 3)\n"
 "  --reps=N                timed runs per measurement (default 10)\n"
 "  --json=FILE             write every measurement, with all samples, as JSON\n"
@@ -303,7 +304,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         case O_SECTION:
             if (cli_sections(optarg, o->run, bad, sizeof bad) != 0)
                 CLI_FAIL("--section=%s: %s; expected a comma list of "
-                         "stopwatches, crossover, loading, jit, all", optarg, bad);
+                         "stopwatches, crossover, loading, jit, launch, fusion, all", optarg, bad);
             break;
         case O_SIZES: {
             const char *why = "";
@@ -311,6 +312,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
             if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
                                 "1 to 2^40, at most %d", optarg, why, CLI_MAX_SIZES);
             o->nsizes = (size_t)n;
+            o->sizes_given = 1;
             break;
         }
         case O_WARMUP:

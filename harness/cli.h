@@ -12,6 +12,8 @@ typedef enum cli_section {
     CLI_SEC_CROSSOVER,
     CLI_SEC_LOADING,
     CLI_SEC_JIT,
+    CLI_SEC_LAUNCH,
+    CLI_SEC_FUSION,
     CLI_NSECTIONS
 } cli_section;
 
@@ -38,7 +40,10 @@ typedef enum cli_child {
     CLI_CHILD_JIT_LOAD,      /* driver JIT of a PTX module, load to first launch */
     CLI_CHILD_JIT_OPT,       /* CU_JIT_OPTIMIZATION_LEVEL 0..4 */
     CLI_CHILD_ORDER_INIT,    /* cuInit, then NVRTC's first compile */
-    CLI_CHILD_ORDER_COMPILE  /* NVRTC's first compile, then cuInit */
+    CLI_CHILD_ORDER_COMPILE, /* NVRTC's first compile, then cuInit */
+    CLI_CHILD_SCHED_SPIN,    /* launch + sync under CU_CTX_SCHED_SPIN */
+    CLI_CHILD_SCHED_YIELD,   /* ... CU_CTX_SCHED_YIELD */
+    CLI_CHILD_SCHED_BLOCKING /* ... CU_CTX_SCHED_BLOCKING_SYNC */
 } cli_child;
 
 /* The --child=KIND word for a child kind. */
@@ -50,6 +55,7 @@ typedef struct cli_opts {
     int run[CLI_NSECTIONS];      /* --section=LIST: 1 for each section to run */
     size_t sizes[CLI_MAX_SIZES]; /* --sizes=LIST, crossover sizes (elements) */
     size_t nsizes;
+    int sizes_given;             /* 1 when --sizes was on the command line */
     int warmup;                  /* --warmup=N, >= 0 */
     int reps;                    /* --reps=N, >= 1 */
     const char *json;            /* --json=FILE or NULL */

@@ -13,6 +13,7 @@
 struct drv_api drv;
 
 static void *drv_lib;
+static unsigned drv_sched;
 static const char *drv_phase = "setup";
 
 /* Our own table of CUresult names: the stub library and a missing driver
@@ -206,6 +207,11 @@ fail:
     return -1;
 }
 
+void drv_set_sched(unsigned flags)
+{
+    drv_sched = flags;
+}
+
 int drv_unload(void)
 {
     int rc = 0;
@@ -278,6 +284,7 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     g->sm_clock_khz = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
     CK(drv.cuDeviceTotalMem(&g->total_mem, g->dev));
     snprintf(g->arch, sizeof g->arch, "sm_%d%d", g->cc_major, g->cc_minor);
+    if (drv_sched) CK(drv.cuDevicePrimaryCtxSetFlags(g->dev, drv_sched));
     t0 = tm_now_ms();
     CK(drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     retained = 1;

@@ -30,7 +30,12 @@
     X(cuLaunchKernel)                                                         \
     X(cuModuleLoadDataEx) X(cuFuncIsLoaded) X(cuFuncLoad)                      \
     X(cuLibraryLoadData) X(cuLibraryUnload) X(cuLibraryGetKernel)              \
-    X(cuKernelGetFunction)
+    X(cuKernelGetFunction)                                                    \
+    X(cuMemHostAlloc) X(cuMemHostGetDevicePointer) X(cuMemcpyDtoDAsync)        \
+    X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)\
+    X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                   \
+    X(cuLaunchKernelEx) X(cuDevicePrimaryCtxSetFlags) X(cuFuncGetAttribute)    \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /* The table of entry points. The member for cuMemAlloc is spelled as
  * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads
@@ -99,6 +104,10 @@ typedef struct drv_gpu {
 } drv_gpu;
 
 enum { DRV_OK = 0, DRV_NO_GPU = -1, DRV_BAD_DEVICE = -2 };
+
+/* Context scheduling flags (CU_CTX_SCHED_*) for the primary context the next
+ * drv_gpu_open makes active; 0 leaves the driver's default. */
+void drv_set_sched(unsigned flags);
 
 /* Load the driver if needed, cuInit, and open device `ordinal`. Returns
  * DRV_OK; DRV_NO_GPU with a one-line reason in why when no driver or no

@@ -8,9 +8,10 @@
 #include <string.h>
 
 /* Defined in kernels_src.S. */
-extern const char kn_src_vector[], kn_src_empty[], kn_src_copy[];
+extern const char kn_src_vector[], kn_src_empty[], kn_src_copy[], kn_src_fusion[],
+    kn_src_launch[];
 
-const char *const kn_files[] = { "vector.cu", "empty.cu", "copy.cu" };
+const char *const kn_files[] = { "vector.cu", "empty.cu", "copy.cu", "fusion.cu", "launch.cu" };
 const size_t kn_nfiles = sizeof kn_files / sizeof kn_files[0];
 
 const kn_kernel kn_all[] = {
@@ -20,6 +21,20 @@ const kn_kernel kn_all[] = {
     { "doNothing",   "empty.cu",   0.0,  0.0 },
     { "copyFloat",   "copy.cu",    8.0,  0.0 },
     { "copyFloat4",  "copy.cu",    8.0,  0.0 },
+    /* The fusion chain y = clamp(gelu(1.5 x + 0.25) + r) (fusion.cu). Flops
+     * count each stage's operations: scaleBias 2 (mul, add); gelu 9 (3 muls
+     * for 0.044715 x^3, + x, * 0.79788, tanh, 1 +, 0.5 * x, * (..)), tanh
+     * counted as one operation although it takes a dozen; addResidual 1;
+     * clampRange 2 (max, min). Bytes: 4 per float read or written. */
+    { "stageScaleBias",    "fusion.cu",  8.0,  2.0 },
+    { "stageGelu",         "fusion.cu",  8.0,  9.0 },
+    { "stageAddResidual",  "fusion.cu", 12.0,  1.0 },
+    { "stageClamp",        "fusion.cu",  8.0,  2.0 },
+    { "pairScaleGelu",     "fusion.cu",  8.0, 11.0 },
+    { "pairResidualClamp", "fusion.cu", 12.0,  3.0 },
+    { "chainFused",        "fusion.cu", 12.0, 14.0 },
+    /* chainFusedWide<K> is a template with no extern "C" name: not here. */
+    { "blockUntil",        "launch.cu",  0.0,  0.0 },
 };
 const size_t kn_count = sizeof kn_all / sizeof kn_all[0];
 
@@ -31,11 +46,36 @@ const kn_kernel *kn_find(const char *name)
     return NULL;
 }
 
+/* Sum bytes_per_elem (flops != 0: flops_per_elem) over the named kernels. */
+static double kn_model_sum(const char *const *names, size_t n, int flops)
+{
+    double sum = 0.0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const kn_kernel *k = names[i] ? kn_find(names[i]) : NULL;
+        if (!k) return NAN;
+        sum += flops ? k->flops_per_elem : k->bytes_per_elem;
+    }
+    return sum;
+}
+
+double kn_bytes_of(const char *const *names, size_t n)
+{
+    return kn_model_sum(names, n, 0);
+}
+
+double kn_flops_of(const char *const *names, size_t n)
+{
+    return kn_model_sum(names, n, 1);
+}
+
 const char *kn_embedded(const char *file)
 {
     if (strcmp(file, "vector.cu") == 0) return kn_src_vector;
     if (strcmp(file, "empty.cu") == 0) return kn_src_empty;
     if (strcmp(file, "copy.cu") == 0) return kn_src_copy;
+    if (strcmp(file, "fusion.cu") == 0) return kn_src_fusion;
+    if (strcmp(file, "launch.cu") == 0) return kn_src_launch;
     return NULL;
 }
 
@@ -141,6 +181,26 @@ size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_ba
     for (i = 0; i < n; i++) {
         double want = (double)s * (double)a[i];
         if (kn_bad_elem(out[i], want)) kn_note(bad, i, out[i], want);
+    }
+    return bad->count;
+}
+
+double kn_chain_ref(double x, double r)
+{
+    double v = x * 1.5 + 0.25;
+    v = 0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    v += r;
+    return fmin(fmax(v, -3.0), 3.0);
+}
+
+size_t kn_check_chain(const float *x, const float *r, const float *y, size_t n, kn_bad *bad)
+{
+    size_t i;
+    memset(bad, 0, sizeof *bad);
+    for (i = 0; i < n; i++) {
+        double want = kn_chain_ref((double)x[i], (double)r[i]);
+        double got = (double)y[i];
+        if (!(fabs(got - want) <= 1e-5 * fabs(want) + 1e-6)) kn_note(bad, i, got, want);
     }
     return bad->count;
 }

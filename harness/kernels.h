@@ -25,6 +25,12 @@ const kn_kernel *kn_find(const char *name);
 extern const char *const kn_files[];
 extern const size_t kn_nfiles;
 
+/* The byte (flop) model of a sequence of launches: the sum of
+ * bytes_per_elem (flops_per_elem) over the n named kernels, a name counted
+ * once per appearance. NaN when a name is not in the registry; 0 for n = 0. */
+double kn_bytes_of(const char *const *names, size_t n);
+double kn_flops_of(const char *const *names, size_t n);
+
 /* The embedded text of a source file, or NULL for an unknown file. */
 const char *kn_embedded(const char *file);
 
@@ -66,6 +72,23 @@ size_t kn_check_add(const float *a, const float *b, const float *out, size_t n, 
 size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_bad *bad);
 /* Synthetic kernel i: out = in * (i + 1) + 1. */
 size_t kn_check_synth(long i, const float *in, const float *out, size_t n, kn_bad *bad);
+
+/* The fusion chain of kernels/fusion.cu in double precision:
+ *   clamp(gelu(1.5 x + 0.25) + r, -3, 3), gelu(v) = 0.5 v (1 + tanh(0.7978845608028654
+ *   (v + 0.044715 v^3))), with tanh from math.h. */
+double kn_chain_ref(double x, double r);
+
+/* Compare the output y of any version of the chain (staged, paired, fused,
+ * wide) with kn_chain_ref on every element: |got - want| <= 1e-5 |want| +
+ * 1e-6 (NaN never passes). Looser than kn_check_add's 1e-6 |want| because
+ * the float chain rounds about ten times and the GPU's tanhf is not
+ * correctly rounded (2 ulp in the CUDA guide), so float and double differ by
+ * a few ulp of the intermediates: up to a few 1e-7 relative. The 1e-6
+ * absolute term covers results near zero, where gelu(..) + r cancels and
+ * the rounding of gelu's value (~1e-7 for |gelu| < 2) is large relative to
+ * the sum. A real error (a wrong stage, constant or index) is off by far
+ * more. Fills *bad and returns the number of failures. */
+size_t kn_check_chain(const float *x, const float *r, const float *y, size_t n, kn_bad *bad);
 
 /* The CPU versions the GPU is compared with: one thread, float, in order. */
 void kn_cpu_add(const float *a, const float *b, float *out, size_t n);

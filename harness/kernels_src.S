@@ -13,4 +13,6 @@ sym:                              \
 EMBED(kn_src_vector, "kernels/vector.cu")
 EMBED(kn_src_empty, "kernels/empty.cu")
 EMBED(kn_src_copy, "kernels/copy.cu")
+EMBED(kn_src_fusion, "kernels/fusion.cu")
+EMBED(kn_src_launch, "kernels/launch.cu")
     .section .note.GNU-stack,"",@progbits

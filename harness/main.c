@@ -84,6 +84,9 @@ int main(int argc, char **argv)
         for (;;) pause();
     }
     if (o.child == CLI_CHILD_WATERFALL) return sec_waterfall_child(&o, t_main);
+    if (o.child == CLI_CHILD_SCHED_SPIN || o.child == CLI_CHILD_SCHED_YIELD ||
+        o.child == CLI_CHILD_SCHED_BLOCKING)
+        return sec_launch_child(&o);
     if (o.child != CLI_CHILD_NONE && o.child != CLI_CHILD_RESULTS) return sec_jit_child(&o, t_main);
 
     res_init(&r);
@@ -100,6 +103,8 @@ int main(int argc, char **argv)
         case CLI_SEC_CROSSOVER: rc = sec_crossover(&c); break;
         case CLI_SEC_LOADING: rc = sec_loading(&c); break;
         case CLI_SEC_JIT: rc = sec_jit(&c); break;
+        case CLI_SEC_LAUNCH: rc = sec_launch(&c); break;
+        case CLI_SEC_FUSION: rc = sec_fusion(&c); break;
         case CLI_NSECTIONS: rc = SEC_OK; break;
         }
         if (rc == SEC_USAGE) usage = 1;

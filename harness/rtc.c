@@ -13,7 +13,8 @@
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \
     X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) \
     X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)                 \
-    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcAddNameExpression)         \
+    X(nvrtcGetLoweredName)
 
 static struct {
 #define RTC_MEMBER(name) __typeof__(&name) name;
@@ -93,9 +94,27 @@ int rtc_version(int *major, int *minor)
         }                                                                   \
     } while (0)
 
+/* Free lowered[0 .. n) and set them to NULL. */
+static void rtc_free_names(char **lowered, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        free(lowered[i]);
+        lowered[i] = NULL;
+    }
+}
+
 int rtc_compile(const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts,
                 rtc_out *out)
+{
+    return rtc_compile_named(src, name, arch, target, opts, nopts, NULL, 0, NULL, out);
+}
+
+int rtc_compile_named(const char *src, const char *name, const char *arch,
+                      rtc_target target, const char *const *opts, int nopts,
+                      const char *const *exprs, int nexprs, char **lowered,
+                      rtc_out *out)
 {
     nvrtcProgram prog = NULL;
     const char **all = NULL;
@@ -106,6 +125,12 @@ int rtc_compile(const char *src, const char *name, const char *arch,
     int rc = RTC_API_ERROR, i;
 
     memset(out, 0, sizeof *out);
+    if (nexprs < 0 || nopts < 0 || (nexprs > 0 && (!exprs || !lowered))) {
+        fprintf(stderr, "harness: error: compiling %s: bad arguments to rtc_compile_named\n",
+                name);
+        return RTC_API_ERROR;
+    }
+    for (i = 0; i < nexprs; i++) lowered[i] = NULL;
     if (!rtc_lib) return RTC_API_ERROR;
     if (strncmp(arch, "sm_", 3) != 0) {
         fprintf(stderr, "harness: error: compiling %s: arch '%s' is not sm_XY\n", name, arch);
@@ -121,6 +146,7 @@ int rtc_compile(const char *src, const char *name, const char *arch,
 
     t0 = tm_now_ms();
     RK(rtc.nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
+    for (i = 0; i < nexprs; i++) RK(rtc.nvrtcAddNameExpression(prog, exprs[i]));
     t1 = tm_now_ms();
     cr = rtc.nvrtcCompileProgram(prog, nopts + 2, all);
     out->ms = tm_now_ms() - t1;
@@ -146,12 +172,23 @@ int rtc_compile(const char *src, const char *name, const char *arch,
         if (!out->code) goto fail;
         RK(rtc.nvrtcGetCUBIN(prog, out->code));
     }
+    /* The lowered names live in the program: copy them before destroying it. */
+    for (i = 0; i < nexprs; i++) {
+        const char *low = NULL;
+        RK(rtc.nvrtcGetLoweredName(prog, exprs[i], &low));
+        if (!low || !(lowered[i] = strdup(low))) {
+            fprintf(stderr, "harness: error: compiling %s: no lowered name for %s\n",
+                    name, exprs[i]);
+            goto fail;
+        }
+    }
     RK(rtc.nvrtcDestroyProgram(&prog));
     out->total_ms = tm_now_ms() - t0;
     free(all);
     return RTC_OK;
 fail:
     if (prog) rtc.nvrtcDestroyProgram(&prog);
+    rtc_free_names(lowered, nexprs);
     free(all);
     free(out->code);
     out->code = NULL;

@@ -40,6 +40,18 @@ int rtc_compile(const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts,
                 rtc_out *out);
 
+/* rtc_compile for templates: before compiling, nvrtcAddNameExpression of
+ * each of the nexprs name expressions (e.g. "chainFusedWide<4>"), which makes
+ * NVRTC instantiate them; after, nvrtcGetLoweredName of each, a malloc'd
+ * copy in lowered[i] (the mangled name to pass to cuModuleGetFunction; the
+ * caller frees each). Returns as rtc_compile; on any failure every
+ * lowered[i] is NULL (none left allocated). nexprs = 0 is rtc_compile
+ * (exprs and lowered may then be NULL). */
+int rtc_compile_named(const char *src, const char *name, const char *arch,
+                      rtc_target target, const char *const *opts, int nopts,
+                      const char *const *exprs, int nexprs, char **lowered,
+                      rtc_out *out);
+
 void rtc_out_free(rtc_out *out);
 
 /* NVRTC's own phase times, from the CSV its --time=FILE option writes:

@@ -112,6 +112,12 @@ int sec_stopwatches(sec_ctx *c);
 int sec_crossover(sec_ctx *c);
 int sec_loading(sec_ctx *c);
 int sec_jit(sec_ctx *c);
+int sec_launch(sec_ctx *c);
+int sec_fusion(sec_ctx *c);
+
+/* The launch section's scheduling-mode children (--child=sched-*): launch +
+ * synchronize under one mode, results as lines. Returns the exit code. */
+int sec_launch_child(const cli_opts *o);
 
 /* The jit section's children (--child=jit-*, order-*): each does its one
  * job and prints its results as lines. Returns the process exit code. */

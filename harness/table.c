@@ -450,6 +450,204 @@ static void tb_jit(FILE *f, const results *r)
     }
 }
 
+static void tb_launch(FILE *f, const results *r)
+{
+    static const char *const rows[][2] = {
+        { "submit", "host: one cuLaunchKernel (the submit)" },
+        { "stream", "stream: back-to-back launches, events" },
+        { "device", "device: queue full behind a blocking kernel" },
+    };
+    size_t i;
+    const res_meas *m = res_find(r, "launch", "submit.1x1");
+    if (!m) return;
+    fprintf(f, "\nlaunch: what one empty launch costs, in us (medians of %zu samples)\n", m->stats.n);
+    fprintf(f, "  %-46s %14s %16s\n", "", "1 block of 1", "65,536 x 256");
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char k1[64], k2[64];
+        snprintf(k1, sizeof k1, "%s.1x1", rows[i][0]);
+        snprintf(k2, sizeof k2, "%s.grid", rows[i][0]);
+        fprintf(f, "  %-46s", rows[i][1]);
+        tb_num(f, 14, 3, tb_med(r, "launch", k1));
+        tb_num(f, 16, 3, tb_med(r, "launch", k2));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  %-46s", "host: one cuLaunchKernelEx");
+    tb_num(f, 14, 3, tb_med(r, "launch", "submit_ex.1x1"));
+    fprintf(f, "\n");
+    fprintf(f, "  %-46s", "launch + sync, CU_CTX_SCHED_SPIN");
+    tb_num(f, 14, 3, tb_med(r, "launch", "sync.spin.launch_sync"));
+    fprintf(f, "\n  %-46s", "launch + sync, CU_CTX_SCHED_YIELD");
+    tb_num(f, 14, 3, tb_med(r, "launch", "sync.yield.launch_sync"));
+    fprintf(f, "\n  %-46s", "launch + sync, CU_CTX_SCHED_BLOCKING_SYNC");
+    tb_num(f, 14, 3, tb_med(r, "launch", "sync.blocking.launch_sync"));
+    fprintf(f, "\n  graph of 1000 empty kernels: instantiate %.3f ms; cuGraphLaunch %.3f us on the host;"
+            "\n  %.3f us per node on the device\n", tb_med(r, "launch", "graph.instantiate"),
+            tb_med(r, "launch", "graph.launch_host"), tb_med(r, "launch", "graph.node"));
+    fprintf(f, "Three launch costs: the submit is what the CPU pays per call; the stream figure is "
+            "what\nback-to-back launches cost while the host keeps the queue fed; the device figure "
+            "is what the\nGPU alone pays between kernels once the queue is full; a graph node is "
+            "that with the submits\ncollapsed into one call.\n");
+}
+
+static void tb_fusion(FILE *f, const results *r)
+{
+    static const char *const order[] = { "copy", "copy4", "dtod", "stage1", "stage2", "stage3", "stage4",
+        "staged", "pair", "fused", "graph", "wide1", "wide2", "wide4", "wide8", "wide16", "wide32" };
+    static const char *const names[] = { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" };
+    static const char *const pairs[] = { "pairScaleGelu", "pairResidualClamp" };
+    static const char *const fused[] = { "chainFused" };
+    double bs = kn_bytes_of(names, 4), bp = kn_bytes_of(pairs, 2), bf = kn_bytes_of(fused, 1);
+    double fl = kn_flops_of(fused, 1), floor_gbs = 0, t_staged, t_fused, t_pair, peak;
+    const char *gpu = tb_env_str(r, "gpu", "");
+    size_t i;
+    char key[96];
+
+    if (!res_find(r, "fusion", "main.fused")) return;
+    fprintf(f, "\nfusion: one chain of four elementwise stages (scale and bias, GELU, add residual, clamp)\n");
+    fprintf(f, "Predictions, from the byte model, before any time: staged %.0f B per element, pair-fused "
+            "%.0f, fused %.0f;\n  staged/fused: byte ratio %.2f, launch ratio 4; staged/pair %.2f, "
+            "pair/fused %.2f\n", bs, bp, bf, bs / bf, bs / bp, bp / bf);
+    for (i = 0; i < 3; i++) {
+        const res_meas *m;
+        snprintf(key, sizeof key, "main.%s", order[i]);
+        m = res_find(r, "fusion", key);
+        if (m && m->bytes > 0 && m->bytes / m->stats.median / 1e6 > floor_gbs)
+            floor_gbs = m->bytes / m->stats.median / 1e6;
+    }
+    fprintf(f, "\n  n = 16,777,216 (64 MiB per buffer)    ms   B/elem      GB/s   x floor\n");
+    for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const res_meas *m;
+        double gbs;
+        snprintf(key, sizeof key, "main.%s", order[i]);
+        m = res_find(r, "fusion", key);
+        if (!m) continue;
+        gbs = m->bytes / m->stats.median / 1e6;
+        fprintf(f, "  %-32s %9.4f %6.0f %9.1f %9.2f\n", m->name, m->stats.median,
+                m->bytes / (double)m->n, gbs, gbs / floor_gbs);
+        if (i == 6) {
+            double sum = 0;
+            int q;
+            for (q = 3; q <= 6; q++) {
+                snprintf(key, sizeof key, "main.%s", order[q]);
+                sum += tb_med(r, "fusion", key);
+            }
+            fprintf(f, "  %-32s %9.4f %6.0f %9.1f %9.2f\n", "four stages, summed", sum, bs,
+                    bs * 16777216.0 / sum / 1e6, bs * 16777216.0 / sum / 1e6 / floor_gbs);
+        }
+    }
+    {
+        double dtod = tb_med(r, "fusion", "main.dtod");
+        double dg = 8.0 * 16777216.0 / dtod / 1e6;
+        fprintf(f, "  The floor is the best copy: %.1f GB/s, %.1f%% of cuMemcpyDtoD's %.1f GB/s",
+                floor_gbs, 100.0 * floor_gbs / dg, dg);
+        if (strstr(gpu, "H200")) fprintf(f, ", %.1f%% of the H200 datasheet's 4800 GB/s", floor_gbs / 48.0);
+        fprintf(f, "\n  (GB/s counts the bytes each version names, 1e9 bytes per second).\n");
+    }
+    t_staged = tb_med(r, "fusion", "main.staged");
+    t_fused = tb_med(r, "fusion", "main.fused");
+    t_pair = tb_med(r, "fusion", "main.pair");
+    fprintf(f, "Which prediction held: staged/fused = %.2f (bytes said %.2f, launches 4): %s; "
+            "staged/pair = %.2f (%.2f),\n  pair/fused = %.2f (%.2f).\n", t_staged / t_fused, bs / bf,
+            fabs(t_staged / t_fused - bs / bf) < fabs(t_staged / t_fused - 4.0) ? "the bytes" : "the launches",
+            t_staged / t_pair, bs / bp, t_pair / t_fused, bp / bf);
+
+    fprintf(f, "\n  %11s %10s %10s %7s %10s %10s %10s %6s  %s\n", "n", "staged ms", "fused ms",
+            "ratio", "us/launch", "best fused", "floor", "best/", "reading");
+    fprintf(f, "  %11s %10s %10s %7s %10s %10s %10s %6s\n", "", "", "", "", "(staged)", "GB/s", "GB/s", "floor");
+    {
+        long within = -1, first_n = -1;
+        double small_ratio = NAN, t_small = NAN;
+        for (i = 0; i < r->nm; i++) {
+            const res_meas *m = &r->m[i];
+            double st, fu, best, fl_gbs = 0, bgbs, ratio;
+            const char *reading;
+            int q;
+            static const char *const fv[] = { "fused", "wide4", "wide8" };
+            static const char *const cv[] = { "copy", "copy4", "dtod" };
+            if (strcmp(m->section, "fusion") != 0 || strncmp(m->key, "n=", 2) != 0 || !strstr(m->key, ".staged"))
+                continue;
+            st = m->stats.median;
+            snprintf(key, sizeof key, "n=%ld.fused", m->n);
+            fu = tb_med(r, "fusion", key);
+            best = fu;
+            for (q = 0; q < 3; q++) {
+                snprintf(key, sizeof key, "n=%ld.%s", m->n, fv[q]);
+                if (tb_med(r, "fusion", key) < best) best = tb_med(r, "fusion", key);
+                snprintf(key, sizeof key, "n=%ld.%s", m->n, cv[q]);
+                if (8.0 * (double)m->n / tb_med(r, "fusion", key) / 1e6 > fl_gbs)
+                    fl_gbs = 8.0 * (double)m->n / tb_med(r, "fusion", key) / 1e6;
+            }
+            bgbs = 12.0 * (double)m->n / best / 1e6;
+            ratio = st / fu;
+            if (first_n < 0) {
+                first_n = m->n;
+                small_ratio = ratio;
+                t_small = best;
+            }
+            if (fabs(ratio - 3.0) / 3.0 <= 0.10) {
+                if (within < 0) within = m->n;
+            } else {
+                within = -1;
+            }
+            if (best < 2.0 * t_small) reading = "launch: the time is a launch's fixed cost";
+            else if (bgbs < 0.9 * fl_gbs && (double)m->n * 12.0 < 64e6)
+                reading = "too few bytes in flight to reach the floor";
+            else if (bgbs < 0.9 * fl_gbs) reading = "below the floor: the tail and the arithmetic";
+            else reading = "at the floor";
+            fprintf(f, "  %11ld %10.4f %10.4f %7.2f %10.3f %10.1f %10.1f %6.2f  %s\n", m->n, st, fu,
+                    ratio, st * 1000.0 / 4.0, bgbs, fl_gbs, bgbs / fl_gbs, reading);
+        }
+        if (within > 0)
+            fprintf(f, "  From n = %ld on, staged/fused stays within 10%% of the byte ratio 3.00", within);
+        else
+            fprintf(f, "  staged/fused does not settle within 10%% of the byte ratio 3.00 at the largest n");
+        fprintf(f, "; at n = %ld it is %.2f,\n  where launches, not bytes, set both times (the launch "
+                "ratio is 4, but the fused kernel pays a launch too).\n", first_n, small_ratio);
+    }
+
+    fprintf(f, "\n  %-16s %5s %8s %10s %10s %9s %9s\n", "width K", "regs", "local B", "blocks/SM",
+            "occupancy", "ms", "GB/s");
+    for (i = 0; i < 6; i++) {
+        static const int K[6] = { 1, 2, 4, 8, 16, 32 };
+        double t;
+        fprintf(f, "  fused-wide<%-2d>  ", K[i]);
+        snprintf(key, sizeof key, "width.%d.regs", K[i]);
+        tb_num(f, 5, 0, tb_med(r, "fusion", key));
+        snprintf(key, sizeof key, "width.%d.local", K[i]);
+        tb_num(f, 8, 0, tb_med(r, "fusion", key));
+        snprintf(key, sizeof key, "width.%d.blocks", K[i]);
+        tb_num(f, 10, 0, tb_med(r, "fusion", key));
+        snprintf(key, sizeof key, "width.%d.occupancy", K[i]);
+        tb_num(f, 10, 2, tb_med(r, "fusion", key));
+        snprintf(key, sizeof key, "main.wide%d", K[i]);
+        t = tb_med(r, "fusion", key);
+        tb_num(f, 9, 4, t);
+        tb_num(f, 9, 1, 12.0 * 16777216.0 / t / 1e6);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n  correctness at n = 1,049,187: see the checks; staged and fused differ bitwise in %.0f "
+            "elements,\n  by at most %.3g (counted, not asserted: the same arithmetic in the same order,"
+            " so differences\n  come from how the compiler contracted it)\n",
+            tb_med(r, "fusion", "bitwise.count"), tb_med(r, "fusion", "bitwise.max"));
+
+    peak = tb_env_num(r, "fp32_peak_gflops");
+    fprintf(f, "\n  roofline (n = 16,777,216; FP32 peak %.0f GFLOP/s from %s;\n  copy floor %.1f GB/s; "
+            "%.0f flops per element for the chain, tanh counted as one)\n", peak,
+            tb_env_str(r, "fp32_peak_source", "?"), floor_gbs, fl);
+    fprintf(f, "  %-32s %10s %12s %12s %8s\n", "", "flops/B", "attainable", "achieved", "%");
+    for (i = 7; i < sizeof order / sizeof order[0]; i++) {
+        const res_meas *m;
+        double ai, att, ach;
+        snprintf(key, sizeof key, "main.%s", order[i]);
+        m = res_find(r, "fusion", key);
+        if (!m) continue;
+        ai = fl * (double)m->n / m->bytes;
+        att = fmin(peak, ai * floor_gbs);
+        ach = fl * (double)m->n / m->stats.median / 1e6;
+        fprintf(f, "  %-32s %10.3f %12.1f %12.1f %8.1f\n", m->name, ai, att, ach, 100.0 * ach / att);
+    }
+}
+
 void tb_section(FILE *f, const results *r, cli_section s)
 {
     tb_skipped(f, r, cli_section_name(s));
@@ -461,6 +659,8 @@ void tb_section(FILE *f, const results *r, cli_section s)
         tb_loading_compare(f, r);
         break;
     case CLI_SEC_JIT: tb_jit(f, r); break;
+    case CLI_SEC_LAUNCH: tb_launch(f, r); break;
+    case CLI_SEC_FUSION: tb_fusion(f, r); break;
     case CLI_NSECTIONS: break;
     }
 }

@@ -74,6 +74,21 @@ run_harness "$T/bad.out" "$T/bad.err" --section=crossover --sizes=4096 --arch=sm
 expect_exit "a JIT the device cannot run (--arch=sm_100, ptx)" 1
 expect_grep "the failed load names the call" "cuModuleLoadDataEx" "$T/bad.err"
 
+# Part 3: launch and fusion.
+run_harness "$T/lf.out" "$T/lf.err" --section=launch,fusion --sizes=1024,4194304,16777216 --rounds=2 --json="$T/lf.json"
+expect_exit "launch and fusion: every version validated" 0
+check "launch and fusion JSON: shape and every check passed" python3 tests/check_json.py "$T/lf.json" --expect-checks-pass
+check "fusion: every version checked against the CPU" python3 tests/gpu_checks.py fusion "$T/lf.json"
+expect_grep "fusion prints which prediction held" "Which prediction held" "$T/lf.out"
+expect_grep "launch prints the three launch costs" "queue full behind a blocking kernel" "$T/lf.out"
+run_harness "$T/fb.out" "$T/fb.err" --section=fusion --sizes=1024,99999999999
+expect_exit "fusion: a size beyond device memory" 1
+expect_grep "fusion: the error gives needed versus free" "GiB free" "$T/fb.err"
+HARNESS_TEST_NO_RELEASE=1 "$HARNESS" --section=launch --reps=1 --rounds=1 >"$T/nr.out" 2>"$T/nr.err"
+rc=$?
+expect_exit "a blocking kernel that times out: released, reported, exit 1" 1
+expect_grep "the time-out is reported" "blocking kernel timed out" "$T/nr.err"
+
 run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
 expect_exit "an output path that cannot be written" 1
 expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"

@@ -11,6 +11,7 @@
   loaded JSON eager|lazy    cuFuncIsLoaded transitions of every module
   compare JSON ROUNDS       eager.* and lazy.* figures with ROUNDS samples each
   jit JSON                  the jit section measured every part
+  fusion JSON               every fusion version was checked against the CPU, and passed
   verdicts A.json B.json    two --compare-loading runs give the same verdicts
 
 Prints what it compared; exits 1 when the check fails."""
@@ -126,6 +127,15 @@ def main(argv):
             print("%-28s %-14s %s" % (k, a[k], b.get(k)))
         print("%d verdicts, %d differ" % (len(a), len(differ)))
         ok = a and not differ and set(a) == set(b)
+    elif what == "fusion":
+        checks = [c for c in doc["checks"] if c["section"] == "fusion"]
+        versions = ["staged chain", "pair-fused", "fused", "CUDA graph"] + \
+            ["fused-wide<%d>" % k for k in (1, 2, 4, 8, 16, 32)]
+        ok = True
+        for v in versions:
+            hit = [c for c in checks if v in c["what"] and "1,049,187" in c["what"]]
+            print("%-20s %s" % (v, hit[0]["detail"] if hit else "NOT CHECKED"))
+            ok = ok and bool(hit) and all(c["passed"] for c in hit)
     elif what == "jit":
         keys = {m["key"] for m in doc["measurements"] if m["section"] == "jit"}
         need = ["cache.disabled.jit", "cache.empty.jit", "cache.warm.load", "lazy.disabled.jit",

@@ -22,5 +22,6 @@ void test_cli(void);
 void test_kernels(void);
 void test_lines(void);
 void test_synth(void);
+void test_fusion(void);
 
 #endif

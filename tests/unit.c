@@ -11,6 +11,7 @@ int main(void)
     test_kernels();
     test_lines();
     test_synth();
+    test_fusion();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -1,0 +1,414 @@
+/* launch.c: section "launch": what a launch costs, and which cost a figure
+ * is. For an empty kernel on 1 block of 1 thread and on the fusion chain's
+ * own grid: the host's submit cost per cuLaunchKernel, the stream's
+ * throughput, the device-side cost per launch with the queue filled behind a
+ * blocking kernel, launch + synchronize under each context scheduling mode
+ * (child processes), a CUDA graph of N empty kernels, and cuLaunchKernelEx. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "section.h"
+#include "timing.h"
+
+#define LN "launch"
+#define LN_SUBMIT 256          /* launches per host-timed submit sample */
+#define LN_STREAM 1000         /* launches per stream-throughput sample */
+#define LN_BEHIND 256          /* launches queued behind the blocking kernel */
+#define LN_GRAPH 1000          /* empty kernels in the graph */
+#define LN_CHAIN_N 16777216u   /* the fusion chain's n: its grid is n / 256 blocks */
+
+typedef struct ln_ctx {
+    sec_ctx *c;
+    CUfunction empty, block;
+    unsigned grid;             /* blocks of the shape being measured */
+    unsigned threads;
+    int use_ex;                /* launch with cuLaunchKernelEx */
+} ln_ctx;
+
+/* One empty launch of the current shape. */
+static int ln_one(void *arg, CUstream s)
+{
+    ln_ctx *L = arg;
+    if (L->use_ex) {
+        CUlaunchConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gridDimX = L->grid;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = L->threads;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.hStream = s;
+        CK(drv.cuLaunchKernelEx(&cfg, L->empty, NULL, NULL));
+    } else {
+        CK(drv.cuLaunchKernel(L->empty, L->grid, 1, 1, L->threads, 1, 1, 0, s, NULL, NULL));
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* Store reps samples in microseconds. */
+static res_meas *ln_store(sec_ctx *c, const char *key, const char *name, const char *region,
+                          const double *us, size_t n, long batch)
+{
+    res_meas *m = res_add(c->r, LN, key, name, region, RES_WARM, "us", us, n);
+    if (m) m->batch = batch;
+    return m;
+}
+
+/* Host cost of one cuLaunchKernel: the host clock around LN_SUBMIT
+ * back-to-back calls, the queue drained before each sample. */
+static int ln_submit(ln_ctx *L, double *us, int reps)
+{
+    int i, j;
+    CUstream s = L->c->gpu.stream;
+    for (i = 0; i < reps; i++) {
+        double t0;
+        CK(drv.cuStreamSynchronize(s));
+        t0 = tm_now_ms();
+        for (j = 0; j < LN_SUBMIT; j++)
+            if (ln_one(L, s) != 0) return -1;
+        us[i] = (tm_now_ms() - t0) * 1000.0 / LN_SUBMIT;
+    }
+    CK(drv.cuStreamSynchronize(s));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Device-side cost per launch: LN_BEHIND launches queued behind a kernel
+ * that spins on a host-mapped flag, timed by events from the end of the
+ * blocking kernel to the last launch. Every kernel here was launched before
+ * (a first launch queued behind the blocker could wait on lazy loading). */
+static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdeviceptr dtimed,
+                     double *us, int reps, int *timed_out)
+{
+    CUstream s = L->c->gpu.stream;
+    unsigned long long limit = 2000000000ull;   /* 2 s: a mistake cannot hang the run */
+    void *params[] = { &dflag, &limit, &dtimed };
+    CUevent a = NULL, b = NULL;
+    int i, j, rc = -1;
+
+    CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
+    CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
+    for (i = 0; i < reps; i++) {
+        float ms = 0;
+        CK(drv.cuStreamSynchronize(s));
+        flag[0] = 0;
+        flag[1] = 0;
+        __sync_synchronize();
+        CK(drv.cuLaunchKernel(L->block, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+        CK(drv.cuEventRecord(a, s));
+        for (j = 0; j < LN_BEHIND; j++)
+            if (ln_one(L, s) != 0) goto fail;
+        CK(drv.cuEventRecord(b, s));
+        __sync_synchronize();
+        /* Test hook: never release, so the kernel's own time limit must. */
+        if (!getenv("HARNESS_TEST_NO_RELEASE")) flag[0] = 1;
+        __sync_synchronize();
+        CK(drv.cuEventSynchronize(b));
+        CK(drv.cuEventElapsedTime(&ms, a, b));
+        if (flag[1]) *timed_out = 1;
+        us[i] = (double)ms * 1000.0 / LN_BEHIND;
+    }
+    rc = 0;
+fail:
+    flag[0] = 1;    /* the blocking kernel is always released */
+    __sync_synchronize();
+    drv.cuStreamSynchronize(s);
+    if (a) drv.cuEventDestroy(a);
+    if (b) drv.cuEventDestroy(b);
+    return rc;
+}
+
+/* A graph of LN_GRAPH empty kernels, captured from the stream. */
+static int ln_graph(ln_ctx *L, int reps, double *inst_ms, double *host_us, double *node_us)
+{
+    CUstream s = L->c->gpu.stream;
+    CUgraph g = NULL;
+    CUgraphExec ge = NULL;
+    CUevent a = NULL, b = NULL;
+    double t0;
+    int i, j, rc = -1;
+
+    CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    for (j = 0; j < LN_GRAPH; j++)
+        if (ln_one(L, s) != 0) {
+            drv.cuStreamEndCapture(s, &g);
+            goto fail;
+        }
+    CK(drv.cuStreamEndCapture(s, &g));
+    t0 = tm_now_ms();
+    CK(drv.cuGraphInstantiateWithFlags(&ge, g, 0));
+    *inst_ms = tm_now_ms() - t0;
+    CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
+    CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
+    for (i = 0; i < 3; i++) CK(drv.cuGraphLaunch(ge, s));    /* warm-up */
+    CK(drv.cuStreamSynchronize(s));
+    for (i = 0; i < reps; i++) {
+        float ms = 0;
+        CK(drv.cuStreamSynchronize(s));
+        CK(drv.cuEventRecord(a, s));
+        t0 = tm_now_ms();
+        CK(drv.cuGraphLaunch(ge, s));
+        host_us[i] = (tm_now_ms() - t0) * 1000.0;
+        CK(drv.cuEventRecord(b, s));
+        CK(drv.cuEventSynchronize(b));
+        CK(drv.cuEventElapsedTime(&ms, a, b));
+        node_us[i] = (double)ms * 1000.0 / LN_GRAPH;
+    }
+    rc = 0;
+fail:
+    if (s) drv.cuStreamSynchronize(s);
+    if (a) drv.cuEventDestroy(a);
+    if (b) drv.cuEventDestroy(b);
+    if (ge) drv.cuGraphExecDestroy(ge);
+    if (g) drv.cuGraphDestroy(g);
+    return rc;
+}
+
+/* Launch + synchronize under each scheduling mode, each in its own child
+ * (the primary context's flags are set before it becomes active). */
+static int ln_sched(sec_ctx *c)
+{
+    static const struct { cli_child kind; const char *prefix; } modes[] = {
+        { CLI_CHILD_SCHED_SPIN, "sync.spin." },
+        { CLI_CHILD_SCHED_YIELD, "sync.yield." },
+        { CLI_CHILD_SCHED_BLOCKING, "sync.blocking." },
+    };
+    char a[4][64];
+    const char *args[4];
+    size_t i, k;
+    int round, failed = 0;
+
+    for (round = 0; round < c->o->rounds; round++) {
+        for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            results child;
+            char detail[512];
+            int ok;
+            snprintf(a[0], sizeof a[0], "--child=%s", cli_child_name(modes[i].kind));
+            snprintf(a[1], sizeof a[1], "--device=%d", c->o->device);
+            snprintf(a[2], sizeof a[2], "--reps=%d", c->o->reps);
+            snprintf(a[3], sizeof a[3], "--arch=%s", c->arch);
+            for (k = 0; k < 4; k++) args[k] = a[k];
+            ok = sec_run_child(c, args, 4, NULL, 0, &child, detail, sizeof detail);
+            if (ok < 0) return -1;
+            if (!ok) {
+                res_check_add(c->r, LN, "scheduling-mode child ran to the end", 0, detail);
+                failed = 1;
+            } else if (sec_accumulate(c->r, LN, modes[i].prefix, &child) != 0) {
+                res_free(&child);
+                return -1;
+            }
+            res_free(&child);
+        }
+    }
+    return failed;
+}
+
+int sec_launch_child(const cli_opts *o)
+{
+    sec_ctx c;
+    results r;
+    CUmodule mod = NULL;
+    ln_ctx L;
+    double *us = NULL;
+    unsigned want;
+    int i, rc = 1;
+
+    memset(&c, 0, sizeof c);
+    memset(&L, 0, sizeof L);
+    res_init(&r);
+    c.o = o;
+    c.r = &r;
+    want = o->child == CLI_CHILD_SCHED_SPIN ? CU_CTX_SCHED_SPIN
+         : o->child == CLI_CHILD_SCHED_YIELD ? CU_CTX_SCHED_YIELD : CU_CTX_SCHED_BLOCKING_SYNC;
+    drv_set_sched(want);
+    if (sec_need_gpu(&c) != SEC_OK || sec_need_rtc(&c) != SEC_OK) {
+        fprintf(stderr, "harness: %s%s\n", c.gpu_why, c.rtc_why);
+        goto out;
+    }
+    if ((c.gpu.ctx_flags & CU_CTX_SCHED_MASK) != want) {
+        fprintf(stderr, "harness: " LN ": asked for scheduling flags %u, the context has %u\n",
+                want, c.gpu.ctx_flags & CU_CTX_SCHED_MASK);
+        goto out;
+    }
+    if (sec_module(&c, "empty.cu", &mod, NULL, NULL) != 0) goto out;
+    CK(drv.cuModuleGetFunction(&L.empty, mod, "doNothing"));
+    L.c = &c;
+    L.grid = L.threads = 1;
+    us = calloc((size_t)o->reps, sizeof *us);
+    if (!us) goto out;
+    for (i = 0; i < o->warmup + 1; i++)
+        if (ln_one(&L, c.gpu.stream) != 0) goto out;
+    CK(drv.cuStreamSynchronize(c.gpu.stream));
+    for (i = 0; i < o->reps; i++) {
+        double t0 = tm_now_ms();
+        if (ln_one(&L, c.gpu.stream) != 0) goto out;
+        CK(drv.cuStreamSynchronize(c.gpu.stream));
+        us[i] = (tm_now_ms() - t0) * 1000.0;
+    }
+    if (!ln_store(&c, "launch_sync", "empty launch + cuStreamSynchronize",
+                  "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
+                  "1 block of 1 thread", us, (size_t)o->reps, 1))
+        goto out;
+    rc = 0;
+out:
+    if (mod) drv.cuModuleUnload(mod);
+    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = 1;
+    res_free(&r);
+    free(us);
+    return rc;
+fail:
+    rc = 1;
+    goto out;
+}
+
+int sec_launch(sec_ctx *c)
+{
+    static const struct { const char *key, *name; unsigned grid, threads; } shapes[] = {
+        { "1x1", "1 block of 1 thread", 1, 1 },
+        { "grid", "the chain's grid, 65,536 blocks of 256", LN_CHAIN_N / 256, 256 },
+    };
+    CUmodule me = NULL, ml = NULL;
+    CUdeviceptr dflag = 0;
+    int *hflag = NULL;             /* the allocation */
+    volatile int *flag = NULL;     /* the same memory, read by the device */
+    double *s1 = NULL, *s2 = NULL;
+    int reps = c->o->reps, failed = 0, timed_out = 0, rc;
+    size_t i;
+    ln_ctx L;
+    double inst;
+
+    if ((rc = sec_need_gpu(c)) != SEC_OK) {
+        if (rc == SEC_NO_GPU) sec_skip(c, LN, c->gpu_why);
+        return rc;
+    }
+    if ((rc = sec_need_rtc(c)) != SEC_OK) {
+        char r[600];
+        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
+        sec_skip(c, LN, r);
+        return rc;
+    }
+    drv_set_phase(LN);
+    memset(&L, 0, sizeof L);
+    L.c = c;
+    s1 = calloc((size_t)reps, sizeof *s1);
+    s2 = calloc((size_t)reps, sizeof *s2);
+    if (!s1 || !s2) goto fail;
+    if (sec_module(c, "empty.cu", &me, NULL, NULL) != 0 || sec_module(c, "launch.cu", &ml, NULL, NULL) != 0)
+        goto fail;
+    CK(drv.cuModuleGetFunction(&L.empty, me, "doNothing"));
+    CK(drv.cuModuleGetFunction(&L.block, ml, "blockUntil"));
+    CK(drv.cuMemHostAlloc((void **)&hflag, 2 * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+    flag = hflag;
+    CK(drv.cuMemHostGetDevicePointer(&dflag, hflag, 0));
+    /* Warm every kernel that will be queued behind the blocker, and the
+     * blocker itself (with the flag already set, it returns at once). */
+    flag[0] = 1;
+    flag[1] = 0;
+    {
+        unsigned long long limit = 1000000ull;
+        CUdeviceptr dtimed = dflag + sizeof(int);
+        void *params[] = { &dflag, &limit, &dtimed };
+        CK(drv.cuLaunchKernel(L.block, 1, 1, 1, 1, 1, 1, 0, c->gpu.stream, params, NULL));
+    }
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char key[64], name[160];
+        L.grid = shapes[i].grid;
+        L.threads = shapes[i].threads;
+        L.use_ex = 0;
+        {
+            int j;
+            for (j = 0; j < c->o->warmup + 1; j++)
+                if (ln_one(&L, c->gpu.stream) != 0) goto fail;
+        }
+        if (ln_submit(&L, s1, reps) != 0) goto fail;
+        snprintf(key, sizeof key, "submit.%s", shapes[i].key);
+        snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
+        if (!ln_store(c, key, name, "host clock around 256 back-to-back cuLaunchKernel calls, "
+                      "divided by 256; the queue drained before each sample", s1, (size_t)reps, LN_SUBMIT))
+            goto fail;
+        /* Stream throughput: events around LN_STREAM launches. */
+        {
+            CUevent a = NULL, b = NULL;
+            int k, j;
+            CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
+            CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
+            for (k = 0; k < reps; k++) {
+                float ms = 0;
+                CK(drv.cuStreamSynchronize(c->gpu.stream));
+                CK(drv.cuEventRecord(a, c->gpu.stream));
+                for (j = 0; j < LN_STREAM; j++)
+                    if (ln_one(&L, c->gpu.stream) != 0) goto fail;
+                CK(drv.cuEventRecord(b, c->gpu.stream));
+                CK(drv.cuEventSynchronize(b));
+                CK(drv.cuEventElapsedTime(&ms, a, b));
+                s2[k] = (double)ms * 1000.0 / LN_STREAM;
+            }
+            drv.cuEventDestroy(a);
+            drv.cuEventDestroy(b);
+        }
+        snprintf(key, sizeof key, "stream.%s", shapes[i].key);
+        snprintf(name, sizeof name, "stream throughput per launch, %s", shapes[i].name);
+        if (!ln_store(c, key, name, "events around 1000 back-to-back launches, divided by 1000",
+                      s2, (size_t)reps, LN_STREAM))
+            goto fail;
+        if (ln_behind(&L, flag, dflag, dflag + sizeof(int), s1, reps, &timed_out) != 0) goto fail;
+        snprintf(key, sizeof key, "device.%s", shapes[i].key);
+        snprintf(name, sizeof name, "device-side cost per launch, queue full, %s", shapes[i].name);
+        if (!ln_store(c, key, name, "events from the end of a blocking kernel to the last of 256 "
+                      "launches queued behind it, divided by 256", s1, (size_t)reps, LN_BEHIND))
+            goto fail;
+    }
+    if (timed_out) {
+        res_check_add(c->r, LN, "the blocking kernel was released by the host", 0,
+                      "it reached its 2 s time limit and let the queue run; the device figures "
+                      "above include that wait");
+        fprintf(stderr, "harness: " LN ": the blocking kernel timed out after 2 s and released "
+                "itself; its figures are not per-launch costs\n");
+        failed = 1;
+    }
+    /* cuLaunchKernelEx, 1 block of 1 thread. */
+    L.grid = L.threads = 1;
+    L.use_ex = 1;
+    if (ln_submit(&L, s1, reps) != 0) goto fail;
+    if (!ln_store(c, "submit_ex.1x1", "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
+                  "host clock around 256 back-to-back calls, divided by 256", s1, (size_t)reps, LN_SUBMIT))
+        goto fail;
+    L.use_ex = 0;
+    /* A graph of LN_GRAPH empty kernels. */
+    if (ln_graph(&L, reps, &inst, s1, s2) != 0) goto fail;
+    if (!res_add(c->r, LN, "graph.instantiate", "cuGraphInstantiate, 1000 empty kernels",
+                 "host clock around it", RES_FIRST_LAUNCH, "ms", &inst, 1) ||
+        !ln_store(c, "graph.launch_host", "host cost of cuGraphLaunch, 1000 nodes",
+                  "host clock around cuGraphLaunch", s1, (size_t)reps, 1) ||
+        !ln_store(c, "graph.node", "device time per graph node", "events around one graph launch, "
+                  "divided by its 1000 nodes", s2, (size_t)reps, LN_GRAPH))
+        goto fail;
+    rc = ln_sched(c);
+    if (rc < 0) goto fail;
+    if (rc > 0) failed = 1;
+
+    drv.cuMemFreeHost(hflag);
+    drv.cuModuleUnload(me);
+    drv.cuModuleUnload(ml);
+    free(s1);
+    free(s2);
+    drv_set_phase(NULL);
+    return failed ? SEC_FAILED : SEC_OK;
+fail:
+    if (flag) {
+        flag[0] = 1;
+        __sync_synchronize();
+        drv.cuStreamSynchronize(c->gpu.stream);
+        drv.cuMemFreeHost(hflag);
+    }
+    if (me) drv.cuModuleUnload(me);
+    if (ml) drv.cuModuleUnload(ml);
+    free(s1);
+    free(s2);
+    drv_set_phase(NULL);
+    return SEC_FAILED;
+}
