@@ -587,8 +587,8 @@ static void tb_fusion(FILE *f, const results *r)
             "ratio", "us/launch", "best fused", "floor", "best/", "reading");
     fprintf(f, "  %11s %10s %10s %7s %10s %10s %10s %6s\n", "", "", "", "", "(staged)", "GB/s", "GB/s", "floor");
     {
-        long within = -1, first_n = -1;
-        double small_ratio = NAN, t_small = NAN;
+        long within = -1, first_n = -1, last_n = 0;
+        double small_ratio = NAN, t_small = NAN, last_ratio = NAN, last_st = NAN, last_fu = NAN;
         for (i = 0; i < r->nm; i++) {
             const res_meas *m = &r->m[i];
             double st, fu, best, fl_gbs = 0, bgbs, ratio;
@@ -611,6 +611,10 @@ static void tb_fusion(FILE *f, const results *r)
             }
             bgbs = 12.0 * (double)m->n / best / 1e6;
             ratio = st / fu;
+            last_n = m->n;
+            last_ratio = ratio;
+            last_st = st;
+            last_fu = fu;
             if (first_n < 0) {
                 first_n = m->n;
                 small_ratio = ratio;
@@ -630,11 +634,15 @@ static void tb_fusion(FILE *f, const results *r)
                     ratio, st * 1000.0 / 4.0, bgbs, fl_gbs, bgbs / fl_gbs, reading);
         }
         if (within > 0)
-            fprintf(f, "  From n = %ld on, staged/fused stays within 10%% of the byte ratio 3.00", within);
+            fprintf(f, "  From n = %ld on, staged/fused stays within 10%% of the byte ratio 3.00.\n", within);
         else
-            fprintf(f, "  staged/fused does not settle within 10%% of the byte ratio 3.00 at the largest n");
-        fprintf(f, "; at n = %ld it is %.2f,\n  where launches, not bytes, set both times (the launch "
-                "ratio is 4, but the fused kernel pays a launch too).\n", first_n, small_ratio);
+            fprintf(f, "  staged/fused is not within 10%% of the byte ratio 3.00 at the largest n: it settles "
+                    "at %.2f, where\n  the staged kernels move %.0f GB/s and the fused one %.0f GB/s "
+                    "(bytes, not launches: see above).\n", last_ratio, 36.0 * (double)last_n / last_st / 1e6,
+                    12.0 * (double)last_n / last_fu / 1e6);
+        fprintf(f, "  At n = %ld the ratio is %.2f: launches, not bytes, set both times there (the "
+                "launch ratio is 4,\n  but the fused kernel pays a launch too, so the ratio "
+                "approaches 4 only when the work vanishes).\n", first_n, small_ratio);
     }
 
     fprintf(f, "\n  %-16s %5s %8s %10s %10s %9s %9s\n", "width K", "regs", "local B", "blocks/SM",
