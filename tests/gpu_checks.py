@@ -12,6 +12,8 @@
   compare JSON ROUNDS       eager.* and lazy.* figures with ROUNDS samples each
   jit JSON                  the jit section measured every part
   fusion JSON               every fusion version was checked against the CPU, and passed
+  floor JSON                the copy floor: within 3% of cuMemcpyDtoD, >= 85% of 4.8 TB/s
+  repeat3 A.json B.json     launch and large-size fusion figures within 3% in two runs
   verdicts A.json B.json    two --compare-loading runs give the same verdicts
 
 Prints what it compared; exits 1 when the check fails."""
@@ -136,6 +138,39 @@ def main(argv):
             hit = [c for c in checks if v in c["what"] and "1,049,187" in c["what"]]
             print("%-20s %s" % (v, hit[0]["detail"] if hit else "NOT CHECKED"))
             ok = ok and bool(hit) and all(c["passed"] for c in hit)
+    elif what == "floor":
+        # The copy floor where it is highest: within 3% of cuMemcpyDtoD at
+        # that n, and at least 85% of the H200 datasheet's 4.8 TB/s.
+        best = (0, None)
+        for m in doc["measurements"]:
+            if m["section"] == "fusion" and m["bytes"] and (".copy" in m["key"] or ".dtod" in m["key"]):
+                g = m["bytes"] / m["stats"]["median"] / 1e6
+                if g > best[0]:
+                    best = (g, m)
+        n = best[1]["n"]
+        dtod = [m for m in doc["measurements"] if m["section"] == "fusion" and m["n"] == n
+                and m["key"].endswith(".dtod")][0]
+        gd = dtod["bytes"] / dtod["stats"]["median"] / 1e6
+        print("floor %.1f GB/s at n = %d (%s): %.1f%% of cuMemcpyDtoD, %.1f%% of 4800 GB/s"
+              % (best[0], n, best[1]["key"], 100 * best[0] / gd, best[0] / 48))
+        ok = abs(best[0] / gd - 1) <= 0.03 and best[0] >= 0.85 * 4800
+    elif what == "repeat3":
+        b = load(argv[3])
+        mb = {(m["section"], m["key"]): m for m in b["measurements"]}
+        worst, bad = 0, []
+        for m in doc["measurements"]:
+            k = (m["section"], m["key"])
+            big = m["section"] == "fusion" and (m["key"].startswith("main.") or
+                                                m["key"].startswith("n=268435456."))
+            if not (big or m["section"] == "launch") or k not in mb or m["unit"] not in ("ms", "us"):
+                continue
+            a1, a2 = m["stats"]["median"], mb[k]["stats"]["median"]
+            d = abs(a1 - a2) / min(a1, a2)
+            worst = max(worst, d)
+            if d > 0.03:
+                bad.append("%s/%s %.4g %.4g (%.1f%%)" % (k[0], k[1], a1, a2, 100 * d))
+        print("largest difference %.1f%%; over 3%%: %s" % (100 * worst, "; ".join(bad) or "none"))
+        ok = not bad
     elif what == "jit":
         keys = {m["key"] for m in doc["measurements"] if m["section"] == "jit"}
         need = ["cache.disabled.jit", "cache.empty.jit", "cache.warm.load", "lazy.disabled.jit",
