@@ -535,16 +535,18 @@ static void tb_fusion(FILE *f, const results *r)
                     bs * 16777216.0 / sum / 1e6, bs * 16777216.0 / sum / 1e6 / floor_gbs);
         }
     }
-    /* The roof: the best copy rate at any n (the main size's buffers are
-     * about the L2's size, so its copies carry launch and tail costs). */
+    /* The roof: the best copy rate at any n whose buffer is at least 4x the
+     * L2 (smaller ones are copied partly within the L2; the main size's
+     * buffers are about the L2's size). */
     {
-        double roof = 0, roof_dtod = 0;
+        double roof = 0, roof_dtod = 0, l2 = tb_env_num(r, "l2_bytes");
         long roof_n = 0;
         for (i = 0; i < r->nm; i++) {
             const res_meas *m = &r->m[i];
             double gbs;
             if (strcmp(m->section, "fusion") != 0 || m->bytes <= 0) continue;
             if (!strstr(m->key, ".copy") && !strstr(m->key, ".dtod")) continue;
+            if (4.0 * (double)m->n < 4.0 * l2) continue;
             gbs = m->bytes / m->stats.median / 1e6;
             if (gbs > roof) {
                 roof = gbs;
@@ -556,9 +558,15 @@ static void tb_fusion(FILE *f, const results *r)
             if (strcmp(m->section, "fusion") == 0 && m->n == roof_n && strstr(m->key, ".dtod"))
                 roof_dtod = m->bytes / m->stats.median / 1e6;
         }
-        fprintf(f, "  x floor is GB/s over the best copy at this n (%.1f GB/s). The copy floor itself is "
-                "highest\n  at n = %ld: %.1f GB/s, %.1f%% of cuMemcpyDtoD's %.1f GB/s there", floor_gbs,
-                roof_n, roof, 100.0 * roof / roof_dtod, roof_dtod);
+        if (roof_n == 0) {
+            fprintf(f, "  No n of the sweep has buffers of 4x the L2: the roof falls back to this size's floor.\n");
+            roof = floor_gbs;
+            roof_n = 16777216;
+            roof_dtod = 8.0 * 16777216.0 / tb_med(r, "fusion", "main.dtod") / 1e6;
+        }
+        fprintf(f, "  x floor is GB/s over the best copy at this n (%.1f GB/s). With buffers of at least "
+                "4x the L2,\n  the copy floor is highest at n = %ld: %.1f GB/s, %.1f%% of cuMemcpyDtoD's "
+                "%.1f GB/s there", floor_gbs, roof_n, roof, 100.0 * roof / roof_dtod, roof_dtod);
         if (strstr(gpu, "H200")) fprintf(f, ", %.1f%% of the H200 datasheet's 4800 GB/s", roof / 48.0);
         fprintf(f, ".\n  GB/s counts the bytes each version names, 1e9 bytes per second; the state is warm: "
                 "at 64 MiB per\n  buffer part of the inputs stays in the %.0f MiB L2, which is how a "
