@@ -49,6 +49,22 @@ int sec_need_rtc(sec_ctx *c)
     return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
 }
 
+int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
+{
+    int rc;
+    if (need_gpu && (rc = sec_need_gpu(c)) != SEC_OK) {
+        if (rc == SEC_NO_GPU) sec_skip(c, name, c->gpu_why);
+        return rc;
+    }
+    if (need_rtc && (rc = sec_need_rtc(c)) != SEC_OK) {
+        char r[600];
+        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
+        sec_skip(c, name, r);
+        return rc;
+    }
+    return SEC_OK;
+}
+
 void sec_skip(sec_ctx *c, const char *name, const char *reason)
 {
     res_skip_section(c->r, name, reason);

@@ -34,6 +34,11 @@ int sec_need_gpu(sec_ctx *c);
 /* Load NVRTC on first need. Returns SEC_OK or SEC_NO_GPU with c->rtc_why. */
 int sec_need_rtc(sec_ctx *c);
 
+/* What a GPU section needs before it starts: NVRTC loaded (when need_rtc)
+ * and the GPU opened (when need_gpu). Returns SEC_OK, or the SEC_ code to
+ * return after recording the section as skipped with the reason. */
+int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc);
+
 /* Record that section `name` was skipped, with reason, in the results. */
 void sec_skip(sec_ctx *c, const char *name, const char *reason);
 

@@ -90,16 +90,7 @@ int sec_crossover(sec_ctx *c)
     int rc, failed = 0;
     size_t i;
 
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, XO, c->gpu_why);
-        return rc;
-    }
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %s", c->rtc_why);
-        sec_skip(c, XO, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, XO, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(XO);
     s1 = calloc((size_t)c->o->reps, sizeof *s1);
     s2 = calloc((size_t)c->o->reps, sizeof *s2);

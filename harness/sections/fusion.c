@@ -318,16 +318,7 @@ int sec_fusion(sec_ctx *c)
     memset(&F, 0, sizeof F);
     memset(&code, 0, sizeof code);
     F.c = c;
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, FS, c->gpu_why);
-        return rc;
-    }
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
-        sec_skip(c, FS, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, FS, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(FS);
     /* Buffers: six of the largest size that fits; sizes beyond are reported. */
     F.cap = FS_MAIN_N > FS_CHECK_N ? FS_MAIN_N : FS_CHECK_N;

@@ -657,12 +657,7 @@ int sec_jit(sec_ctx *c)
     char why[512];
     int rc, failed = 0;
 
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
-        sec_skip(c, JT, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, JT, 0, 1)) != SEC_OK) return rc;
     /* The architecture: --arch, else the device's when a GPU was opened,
      * else sm_90 (NVRTC needs no GPU to compile for one). */
     if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");

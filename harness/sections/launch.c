@@ -281,16 +281,7 @@ int sec_launch(sec_ctx *c)
     ln_ctx L;
     double inst;
 
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, LN, c->gpu_why);
-        return rc;
-    }
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
-        sec_skip(c, LN, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, LN, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LN);
     memset(&L, 0, sizeof L);
     L.c = c;

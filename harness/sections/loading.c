@@ -440,16 +440,7 @@ int sec_loading(sec_ctx *c)
         drv_set_phase(NULL);
         return rc;
     }
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, LD, c->gpu_why);
-        return rc;
-    }
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
-        sec_skip(c, LD, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, LD, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LD);
     rc = ld_here(c);
     drv_set_phase(NULL);

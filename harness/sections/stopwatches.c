@@ -376,12 +376,7 @@ int sec_stopwatches(sec_ctx *c)
         sec_skip(c, SW, c->gpu_why);
         return SEC_NO_GPU;
     }
-    if ((rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %s", c->rtc_why);
-        sec_skip(c, SW, r);
-        return rc;
-    }
+    if ((rc = sec_begin(c, SW, 0, 1)) != SEC_OK) return rc;
     drv_set_phase(SW ": whole process");
     rc = sw_row1(c);
     if (rc == SEC_USAGE) return rc;
