@@ -121,6 +121,7 @@ int main(int argc, char **argv)
         tb_config(stdout, &r, &o);
         for (i = 0; i < CLI_NSECTIONS; i++)
             if (o.run[i]) tb_section(stdout, &r, (cli_section)i);
+        tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
         fprintf(stdout, "\nRun time %.1f s; exit code %d.\n",
                 (double)(tm_now_ns() - t_main) / 1e9, exit_code(usage, failed, no_gpu));

@@ -491,6 +491,36 @@ static void tb_launch(FILE *f, const results *r)
             "that grid pays too.\n");
 }
 
+/* The best copy rate (GB/s) of section fusion at any n whose buffers are at
+ * least 4x the L2 (smaller ones are copied partly within the L2; the main
+ * size's buffers are about the L2's size), the n, and cuMemcpyDtoD's rate
+ * at that n. 0 when there is none. */
+static double tb_copy_roof(const results *r, long *n, double *dtod)
+{
+    double roof = 0, l2 = tb_env_num(r, "l2_bytes");
+    size_t i;
+    *n = 0;
+    *dtod = NAN;
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        double gbs;
+        if (strcmp(m->section, "fusion") != 0 || m->bytes <= 0) continue;
+        if (!strstr(m->key, ".copy") && !strstr(m->key, ".dtod")) continue;
+        if ((double)m->n < l2) continue;
+        gbs = m->bytes / m->stats.median / 1e6;
+        if (gbs > roof) {
+            roof = gbs;
+            *n = m->n;
+        }
+    }
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, "fusion") == 0 && m->n == *n && strstr(m->key, ".dtod"))
+            *dtod = m->bytes / m->stats.median / 1e6;
+    }
+    return roof;
+}
+
 static void tb_fusion(FILE *f, const results *r)
 {
     static const char *const order[] = { "copy", "copy4", "dtod", "stage1", "stage2", "stage3", "stage4",
@@ -537,29 +567,10 @@ static void tb_fusion(FILE *f, const results *r)
                     bs * 16777216.0 / sum / 1e6, bs * 16777216.0 / sum / 1e6 / floor_gbs);
         }
     }
-    /* The roof: the best copy rate at any n whose buffer is at least 4x the
-     * L2 (smaller ones are copied partly within the L2; the main size's
-     * buffers are about the L2's size). */
+    /* The roof: the best copy with buffers of at least 4x the L2. */
     {
-        double roof = 0, roof_dtod = 0, l2 = tb_env_num(r, "l2_bytes");
         long roof_n = 0;
-        for (i = 0; i < r->nm; i++) {
-            const res_meas *m = &r->m[i];
-            double gbs;
-            if (strcmp(m->section, "fusion") != 0 || m->bytes <= 0) continue;
-            if (!strstr(m->key, ".copy") && !strstr(m->key, ".dtod")) continue;
-            if (4.0 * (double)m->n < 4.0 * l2) continue;
-            gbs = m->bytes / m->stats.median / 1e6;
-            if (gbs > roof) {
-                roof = gbs;
-                roof_n = m->n;
-            }
-        }
-        for (i = 0; i < r->nm; i++) {
-            const res_meas *m = &r->m[i];
-            if (strcmp(m->section, "fusion") == 0 && m->n == roof_n && strstr(m->key, ".dtod"))
-                roof_dtod = m->bytes / m->stats.median / 1e6;
-        }
+        double roof_dtod = 0, roof = tb_copy_roof(r, &roof_n, &roof_dtod);
         if (roof_n == 0) {
             fprintf(f, "  No n of the sweep has buffers of 4x the L2: the roof falls back to this size's floor.\n");
             roof = floor_gbs;
@@ -686,22 +697,36 @@ static void tb_fusion(FILE *f, const results *r)
             " so differences\n  come from how the compiler contracted it)\n",
             tb_med(r, "fusion", "bitwise.count"), tb_med(r, "fusion", "bitwise.max"));
 
-    peak = tb_env_num(r, "fp32_peak_gflops");
-    fprintf(f, "\n  roofline (n = 16,777,216; FP32 peak %.0f GFLOP/s from %s;\n  the roof is the best "
-            "copy floor measured, %.1f GB/s; %.0f flops per element for the chain, tanh counted as one)\n",
-            peak, tb_env_str(r, "fp32_peak_source", "?"), res_floor, fl);
-    fprintf(f, "  %-32s %10s %12s %12s %8s\n", "", "flops/B", "attainable", "achieved", "%");
-    for (i = 7; i < sizeof order / sizeof order[0]; i++) {
-        const res_meas *m;
+    (void)peak;
+    (void)fl;
+}
+
+void tb_roofline(FILE *f, const results *r)
+{
+    double peak = tb_env_num(r, "fp32_peak_gflops"), dtod;
+    long roof_n;
+    double tb_roof = tb_copy_roof(r, &roof_n, &dtod);
+    size_t i;
+    if (!(tb_roof > 0) || isnan(peak)) return;
+    fprintf(f, "\nroofline: every kernel with a byte and flop model (warm, medians); the roofs are "
+            "the best copy floor,\n%.1f GB/s, and the FP32 peak, %.0f GFLOP/s (%s;\n"
+            "tanh counted as one operation)\n", tb_roof, peak, tb_env_str(r, "fp32_peak_source", "?"));
+    fprintf(f, "  %-12s %-34s %12s %8s %11s %11s %7s\n", "section", "kernel", "n", "flops/B",
+            "attainable", "achieved", "%");
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
         double ai, att, ach;
-        snprintf(key, sizeof key, "main.%s", order[i]);
-        m = res_find(r, "fusion", key);
-        if (!m) continue;
-        ai = fl * (double)m->n / m->bytes;
-        att = fmin(peak, ai * res_floor);
-        ach = fl * (double)m->n / m->stats.median / 1e6;
-        fprintf(f, "  %-32s %10.3f %12.1f %12.1f %8.1f\n", m->name, ai, att, ach, 100.0 * ach / att);
+        if (!(m->flops > 0) || !(m->bytes > 0) || strcmp(m->unit, "ms") != 0 || m->state != RES_WARM)
+            continue;
+        if (strcmp(m->section, "fusion") == 0 && strncmp(m->key, "main.", 5) != 0) continue;
+        ai = m->flops / m->bytes;
+        att = fmin(peak, ai * tb_roof);
+        ach = m->flops / m->stats.median / 1e6;
+        fprintf(f, "  %-12s %-34s %12ld %8.3f %11.1f %11.1f %7.1f\n", m->section, m->name, m->n, ai,
+                att, ach, 100.0 * ach / att);
     }
+    fprintf(f, "  attainable = min(peak, intensity x floor), in GFLOP/s; achieved = the model's flops "
+            "over the median.\n");
 }
 
 void tb_section(FILE *f, const results *r, cli_section s)

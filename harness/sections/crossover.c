@@ -49,8 +49,8 @@ static int xo_size(sec_ctx *c, CUfunction add, size_t n, double *s1, double *s2)
     if (tm_events(v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
     if (!(m = xo_store(c, n, "kernel", "kernel", "events around the launch (batched when short)",
                        s1, w[0].batch))) goto fail;
-    m->bytes = 12.0 * (double)n;
-    m->flops = (double)n;
+    m->bytes = kn_find("vectorAdd")->bytes_per_elem * (double)n;
+    m->flops = kn_find("vectorAdd")->flops_per_elem * (double)n;
     snprintf(what, sizeof what, "n = %zu, kernel vs CPU, all elements", n);
     if (sec_vec_verify(c, XO, what, &v) != 1) failed = 1;
 

@@ -29,22 +29,32 @@ enum {
     V_COUNT = V_WIDE + FS_NW
 };
 
-static const struct { const char *key, *name; double bytes; int launches; } fs_v[V_COUNT] = {
-    { "copy", "copy kernel, one float per thread", 8, 1 },
-    { "copy4", "copy kernel, 16-byte loads", 8, 1 },
-    { "dtod", "cuMemcpyDtoD", 8, 1 },
-    { "stage1", "stage 1, scale and bias", 8, 1 },
-    { "stage2", "stage 2, GELU", 8, 1 },
-    { "stage3", "stage 3, add residual", 12, 1 },
-    { "stage4", "stage 4, clamp", 8, 1 },
-    { "staged", "staged chain, timed as one", 36, 4 },
-    { "pair", "pair-fused (1+2, 3+4)", 20, 2 },
-    { "fused", "fused", 12, 1 },
-    { "graph", "staged chain as a CUDA graph", 36, 4 },
-    { "wide1", "fused-wide<1>", 12, 1 }, { "wide2", "fused-wide<2>", 12, 1 },
-    { "wide4", "fused-wide<4>", 12, 1 }, { "wide8", "fused-wide<8>", 12, 1 },
-    { "wide16", "fused-wide<16>", 12, 1 }, { "wide32", "fused-wide<32>", 12, 1 },
+/* Each version's kernels, named in the registry, give its bytes and flops
+ * per element (the copies: 8 bytes, no arithmetic; cuMemcpyDtoD likewise). */
+static const struct { const char *key, *name; const char *k[4]; } fs_v[V_COUNT] = {
+    { "copy", "copy kernel, one float per thread", { "copyFloat" } },
+    { "copy4", "copy kernel, 16-byte loads", { "copyFloat4" } },
+    { "dtod", "cuMemcpyDtoD", { "copyFloat" } },
+    { "stage1", "stage 1, scale and bias", { "stageScaleBias" } },
+    { "stage2", "stage 2, GELU", { "stageGelu" } },
+    { "stage3", "stage 3, add residual", { "stageAddResidual" } },
+    { "stage4", "stage 4, clamp", { "stageClamp" } },
+    { "staged", "staged chain, timed as one", { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" } },
+    { "pair", "pair-fused (1+2, 3+4)", { "pairScaleGelu", "pairResidualClamp" } },
+    { "fused", "fused", { "chainFused" } },
+    { "graph", "staged chain as a CUDA graph", { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" } },
+    { "wide1", "fused-wide<1>", { "chainFused" } }, { "wide2", "fused-wide<2>", { "chainFused" } },
+    { "wide4", "fused-wide<4>", { "chainFused" } }, { "wide8", "fused-wide<8>", { "chainFused" } },
+    { "wide16", "fused-wide<16>", { "chainFused" } }, { "wide32", "fused-wide<32>", { "chainFused" } },
 };
+
+/* Bytes or flops per element of version v, from the registry. */
+static double fs_model(int v, int flops)
+{
+    size_t n = 0;
+    while (n < 4 && fs_v[v].k[n]) n++;
+    return flops ? kn_flops_of(fs_v[v].k, n) : kn_bytes_of(fs_v[v].k, n);
+}
 
 typedef struct fs_ctx {
     sec_ctx *c;
@@ -291,7 +301,8 @@ static int fs_time(fs_ctx *F, size_t n, const int *vs, size_t nv, const char *pr
         if (!m) return -1;
         m->batch = w[i].batch;
         m->n = (long)n;
-        m->bytes = fs_v[vs[i]].bytes * (double)n;
+        m->bytes = fs_model(vs[i], 0) * (double)n;
+        m->flops = fs_model(vs[i], 1) * (double)n;
     }
     return 0;
 }

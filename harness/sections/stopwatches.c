@@ -421,10 +421,15 @@ int sec_stopwatches(sec_ctx *c)
     if (sec_vec_poison(&B.v) != 0) goto fail;
     w[0] = (tm_work){ sec_vec_kernel, &B.v, s1, 1 };
     if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
-    if (!sec_store(c, SW, "row4", "events, kernel, after warm-up",
-                   "event before to event after one launch, after warm-up; launches queued "
-                   "back to back", RES_WARM, s1, (size_t)reps, w[0].batch))
-        goto fail;
+    {
+        res_meas *m = sec_store(c, SW, "row4", "events, kernel, after warm-up",
+                                "event before to event after one launch, after warm-up; launches "
+                                "queued back to back", RES_WARM, s1, (size_t)reps, w[0].batch);
+        if (!m) goto fail;
+        m->n = SW_N;
+        m->bytes = kn_find("vectorAdd")->bytes_per_elem * SW_N;
+        m->flops = kn_find("vectorAdd")->flops_per_elem * SW_N;
+    }
     if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
 
     /* Row 2, warm: the host clock around the launch, and plus a sync. */
@@ -498,10 +503,15 @@ int sec_stopwatches(sec_ctx *c)
     if (sec_vec_poison(&B.v) != 0) goto fail;
     w[0] = (tm_work){ sw_scale, &B, s1, 1 };
     if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
-    if (!sec_store(c, SW, "scale.warm", "vectorScale, after warm-up",
-                   "event before to event after one launch, after warm-up", RES_WARM, s1,
-                   (size_t)reps, w[0].batch))
-        goto fail;
+    {
+        res_meas *m = sec_store(c, SW, "scale.warm", "vectorScale, after warm-up",
+                                "event before to event after one launch, after warm-up", RES_WARM,
+                                s1, (size_t)reps, w[0].batch);
+        if (!m) goto fail;
+        m->n = SW_N;
+        m->bytes = kn_find("vectorScale")->bytes_per_elem * SW_N;
+        m->flops = kn_find("vectorScale")->flops_per_elem * SW_N;
+    }
     if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
 
     /* Containment: each region holds the next. */
