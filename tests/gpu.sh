@@ -84,7 +84,7 @@ expect_grep "launch prints the three launch costs" "queue full behind a blocking
 run_harness "$T/fb.out" "$T/fb.err" --section=fusion --sizes=1024,99999999999
 expect_exit "fusion: a size beyond device memory" 1
 expect_grep "fusion: the error gives needed versus free" "GiB free" "$T/fb.err"
-mkdir -p "$T/kf" && cp kernels/*.cu "$T/kf/" && sed -i 's/fmaxf(v, -3.0f)/fmaxf(v, -2.0f)/' "$T/kf/fusion.cu"
+mkdir -p "$T/kf" && cp kernels/*.cu "$T/kf/" && sed -i 's/fmaxf(v, -3.0f), 3.0f)/fmaxf(v, -3.0f), 2.0f)/' "$T/kf/fusion.cu"
 run_harness "$T/kf.out" "$T/kf.err" --section=fusion --sizes=1024 --kernels-dir="$T/kf"
 expect_exit "a stage kernel that fails validation (clamp changed via --kernels-dir)" 1
 expect_grep "the failure names the first bad element with both values" "elements wrong; first at index" "$T/kf.err"
