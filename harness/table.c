@@ -529,7 +529,7 @@ static void tb_fusion(FILE *f, const results *r)
     static const char *const pairs[] = { "pairScaleGelu", "pairResidualClamp" };
     static const char *const fused[] = { "chainFused" };
     double bs = kn_bytes_of(names, 4), bp = kn_bytes_of(pairs, 2), bf = kn_bytes_of(fused, 1);
-    double fl = kn_flops_of(fused, 1), floor_gbs = 0, t_staged, t_fused, t_pair, peak, res_floor = 0;
+    double floor_gbs = 0, t_staged, t_fused, t_pair, res_floor = 0;
     const char *gpu = tb_env_str(r, "gpu", "");
     size_t i;
     char key[96];
@@ -697,8 +697,6 @@ static void tb_fusion(FILE *f, const results *r)
             " so differences\n  come from how the compiler contracted it)\n",
             tb_med(r, "fusion", "bitwise.count"), tb_med(r, "fusion", "bitwise.max"));
 
-    (void)peak;
-    (void)fl;
 }
 
 void tb_roofline(FILE *f, const results *r)
