@@ -201,3 +201,40 @@ st_summary st_summarize(const double *x, size_t n)
     }
     return r;
 }
+
+double st_noise(const st_summary *s)
+{
+    double below, above, d;
+
+    if (s == NULL || s->n == 0 || s->median == 0.0)
+        return INFINITY;
+    below = s->median - s->ci_low;
+    above = s->ci_high - s->median;
+    d = (below > above ? below : above) / fabs(s->median);
+    return isnan(d) ? INFINITY : d;
+}
+
+st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
+                   double elapsed_s, int *noisy)
+{
+    int enough = n >= rule->min_samples;
+    int time_up = rule->max_time_s > 0.0 && elapsed_s >= rule->max_time_s;
+    int count_up = rule->max_samples > 0 && n >= rule->max_samples;
+    int tight;
+    st_summary s;
+
+    *noisy = 0;
+    if (n == 0 || x == NULL)
+        return ST_GO_ON;
+    if (!enough && !time_up && !count_up)
+        return ST_GO_ON;         /* spare the summary while it cannot matter */
+    s = st_summarize(x, n);
+    tight = st_noise(&s) <= rule->max_noise;   /* false for NaN max_noise */
+    if (enough && tight)
+        return ST_STOP_CONVERGED;
+    if (time_up || count_up) {
+        *noisy = !enough || !tight;
+        return time_up ? ST_STOP_TIME : ST_STOP_COUNT;
+    }
+    return ST_GO_ON;
+}

@@ -32,4 +32,59 @@ double st_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi);
 /* Median of n samples (n >= 1). */
 double st_median(const double *x, size_t n);
 
+/*
+ * The stopping rule for one measurement. After each new sample the caller
+ * asks whether to go on, passing all n samples so far and the time spent:
+ *
+ *  - ST_STOP_CONVERGED once n >= min_samples and st_noise() of the samples is
+ *    <= max_noise (a fraction, 0.01 = 1%), i.e. the 95% interval of the median
+ *    lies within max_noise of the median on both sides. For n <= 5 the
+ *    interval cannot reach 95% and is [min, max] (see st_summary.ci_level);
+ *    convergence is still declared when that interval is tight enough, so a
+ *    min_samples below 6 accepts a weaker interval (min_samples 0 acts as 1).
+ *  - otherwise ST_STOP_TIME once n >= 1 and elapsed_s >= max_time_s, even
+ *    when n < min_samples;
+ *  - otherwise ST_STOP_COUNT once n >= max_samples, even when n < min_samples
+ *    (the count is a hard cap, so a caller may size its buffer by it);
+ *  - otherwise ST_GO_ON. With n < min_samples this is the only answer, short
+ *    of the two limits above; n == 0 always gives ST_GO_ON.
+ *
+ * The checks run in that order, so a sample that both converges and hits a
+ * limit reports ST_STOP_CONVERGED. max_samples 0 means no count limit;
+ * max_time_s <= 0 (or NaN) means no time limit. A NaN or negative max_noise
+ * never converges.
+ *
+ * *noisy is always written: 1 when the measurement stopped on a limit
+ * (ST_STOP_TIME or ST_STOP_COUNT) with n < min_samples or its noise above
+ * max_noise, else 0 (always 0 with ST_GO_ON and ST_STOP_CONVERGED). Given the
+ * order above, a limit is only reached unconverged, so today noisy is 1
+ * exactly when the verdict is ST_STOP_TIME or ST_STOP_COUNT.
+ *
+ * rule and noisy must not be NULL; x may be NULL only when n == 0. The samples
+ * are not modified. Each call summarises all n samples (O(n log n), one
+ * allocation); calls with n < min_samples and no limit reached do not.
+ * If the allocation fails the noise counts as infinite (never converges).
+ */
+typedef enum st_verdict {
+    ST_GO_ON,
+    ST_STOP_CONVERGED,
+    ST_STOP_TIME,
+    ST_STOP_COUNT
+} st_verdict;
+
+typedef struct st_rule {
+    size_t min_samples, max_samples;   /* max_samples 0: no count limit */
+    double max_noise;                  /* fraction of the median, 0.01 = 1% */
+    double max_time_s;                 /* <= 0: no time limit */
+} st_rule;
+
+st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
+                   double elapsed_s, int *noisy);
+
+/* The relative half-width of the median's interval:
+ * max(median - ci_low, ci_high - median) / |median|. Infinity when s is NULL,
+ * s->n is 0, the median is 0, or the result is otherwise NaN (e.g. the
+ * order-statistic fields are NaN after an allocation failure). */
+double st_noise(const st_summary *s);
+
 #endif

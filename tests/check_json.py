@@ -178,8 +178,14 @@ def check(doc, args, problems):
     if not isinstance(meas, list):
         problems.append("measurements is not a list")
         return 0
+    seen = set()
     for i, m in enumerate(meas):
         check_measurement(i, m, problems)
+        if isinstance(m, dict):
+            k = (m.get("section"), m.get("key"))
+            if k in seen:
+                problems.append("measurements[%d]: section %r key %r appears twice" % (i, k[0], k[1]))
+            seen.add(k)
     if args.expect_measurements is not None \
             and len(meas) != args.expect_measurements:
         problems.append("%d measurements, expected %d"

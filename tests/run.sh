@@ -12,6 +12,7 @@ trap 'rm -rf "$T"' EXIT
 {
 "$UNIT" || echo "FAILED unit tests exited non-zero"
 sh tests/abi.sh
+sh tests/test_compare.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do

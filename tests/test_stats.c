@@ -125,4 +125,156 @@ void test_stats(void)
     th_check("stats: summarize n=5 ci is [min, max] at 0.9375",
              s.ci_low == 1.0 && s.ci_high == 5.0 &&
              near(s.ci_level, 0.9375, 1e-15) && s.median == 3.0);
+
+    /*
+     * The stopping rule. st_noise expectations: exact fractions computed with
+     * python3 fractions.Fraction (median of the sorted values; CI ranks as in
+     * the header above, [1,8] for n = 10 and [0,n-1] for n <= 5; then
+     * max(median - lo, hi - median) / |median|), printed with float():
+     *   ten              -> median 23/4, ci [2, 39/4], noise 16/23 = 0.6956521739130435
+     *   five             -> median 3, ci [1, 5], noise 2/3 = 0.6666666666666666
+     *   {-1,-3,-2}       -> median -2, ci [-3, -1], noise 1/2
+     *   {6,1,6,8,6,4,6,7,6,6} -> median 6, ci [4, 7], noise 1/3 (the low side)
+     */
+    {
+        static const double neg[] = { -1.0, -3.0, -2.0 };
+        static const double lowside[] = { 6.0, 1.0, 6.0, 8.0, 6.0,
+                                          4.0, 6.0, 7.0, 6.0, 6.0 };
+        static const double zmid[] = { -1.0, 0.0, 1.0 };
+        double tight[40], spread[200], zeros[40];
+        st_rule r;
+        st_verdict v;
+        size_t k, first;
+        int nz, ok;
+
+        for (k = 0; k < 40; k++) {
+            tight[k] = k % 2 ? 0.999 : 1.001;       /* 1.0 +- 0.1% */
+            zeros[k] = 0.0;
+        }
+        for (k = 0; k < 200; k++)                    /* 0.8 .. 1.2, +-20% */
+            spread[k] = 0.8 + 0.04 * (double)(k * 7 % 11);
+
+        s = st_summarize(ten, 10);
+        th_check("stop: st_noise n=10 = 16/23 (upper side)",
+                 near(st_noise(&s), 0.6956521739130435, 1e-15));
+        s = st_summarize(five, 5);
+        th_check("stop: st_noise n=5 uses [min, max]: 2/3",
+                 near(st_noise(&s), 0.6666666666666666, 1e-15));
+        s = st_summarize(neg, 3);
+        th_check("stop: st_noise divides by |median|: 1/2",
+                 near(st_noise(&s), 0.5, 1e-15));
+        s = st_summarize(lowside, 10);
+        th_check("stop: st_noise takes the wider (lower) side: 1/3",
+                 near(st_noise(&s), 1.0 / 3.0, 1e-15));
+        s = st_summarize(tight, 10);
+        th_check("stop: st_noise of 1 +- 0.001 alternating is 0.001",
+                 near(st_noise(&s), 0.001, 1e-12));
+        s = st_summarize(zmid, 3);
+        th_check("stop: st_noise is infinite when the median is 0",
+                 isinf(st_noise(&s)) && st_noise(&s) > 0.0);
+        s = st_summarize(zeros, 10);
+        th_check("stop: st_noise is infinite for all-zero samples",
+                 isinf(st_noise(&s)));
+        s = st_summarize(NULL, 0);
+        th_check("stop: st_noise is infinite for n = 0 and NULL",
+                 isinf(st_noise(&s)) && isinf(st_noise(NULL)));
+
+        /* tight series, min 10, no limits: first stop at n = 10, converged */
+        r.min_samples = 10; r.max_samples = 0; r.max_noise = 0.01; r.max_time_s = 0.0;
+        first = 0; v = ST_GO_ON; nz = 7;
+        for (k = 1; k <= 40 && first == 0; k++) {
+            v = st_stop(&r, tight, k, 0.0, &nz);
+            if (v != ST_GO_ON)
+                first = k;
+        }
+        th_check("stop: tight series converges exactly at n = min = 10",
+                 first == 10 && v == ST_STOP_CONVERGED && nz == 0);
+
+        /* tight from n = 1 on, yet no stop before min_samples = 25 */
+        r.min_samples = 25;
+        ok = 1;
+        for (k = 0; k < 25; k++) {
+            nz = 7;
+            ok = ok && st_stop(&r, tight, k, 0.0, &nz) == ST_GO_ON && nz == 0;
+        }
+        th_check("stop: no stop before min_samples even when tight (n = 0..24)", ok);
+        nz = 7;
+        th_check("stop: ... and converged at n = 25",
+                 st_stop(&r, tight, 25, 0.0, &nz) == ST_STOP_CONVERGED && nz == 0);
+
+        /* n <= 5: the interval is [min, max] (coverage < 95%), still accepted */
+        r.min_samples = 3;
+        nz = 7;
+        th_check("stop: min 3 converges on a tight [min, max] interval",
+                 st_stop(&r, tight, 3, 0.0, &nz) == ST_STOP_CONVERGED && nz == 0);
+
+        /* +-20% series, 1% asked, 1 s limit: never stops before the limit */
+        r.min_samples = 10; r.max_samples = 0; r.max_noise = 0.01; r.max_time_s = 1.0;
+        ok = 1;
+        for (k = 0; k <= 200; k++) {
+            nz = 7;
+            ok = ok && st_stop(&r, spread, k, 0.999, &nz) == ST_GO_ON && nz == 0;
+        }
+        th_check("stop: +-20% series goes on for n = 0..200 before the time limit", ok);
+        nz = 0;
+        th_check("stop: +-20% series stops on time (elapsed == limit), noisy",
+                 st_stop(&r, spread, 50, 1.0, &nz) == ST_STOP_TIME && nz == 1);
+        nz = 0;
+        th_check("stop: time limit below min_samples stops, noisy even when tight",
+                 st_stop(&r, tight, 3, 2.0, &nz) == ST_STOP_TIME && nz == 1);
+        nz = 7;
+        th_check("stop: time limit with n = 0 goes on, noisy 0",
+                 st_stop(&r, spread, 0, 2.0, &nz) == ST_GO_ON && nz == 0);
+        nz = 7;
+        th_check("stop: converged wins over a time limit reached at the same sample",
+                 st_stop(&r, tight, 10, 5.0, &nz) == ST_STOP_CONVERGED && nz == 0);
+        r.max_time_s = 0.0;
+        nz = 7;
+        th_check("stop: max_time_s 0 is no time limit",
+                 st_stop(&r, spread, 200, 1e9, &nz) == ST_GO_ON && nz == 0);
+
+        /* count limit 30 on the +-20% series */
+        r.max_samples = 30;
+        first = 0; v = ST_GO_ON; nz = 0;
+        for (k = 1; k <= 200 && first == 0; k++) {
+            v = st_stop(&r, spread, k, 0.0, &nz);
+            if (v != ST_GO_ON)
+                first = k;
+        }
+        th_check("stop: +-20% series stops on count at n = 30, noisy",
+                 first == 30 && v == ST_STOP_COUNT && nz == 1);
+        r.max_samples = 5;
+        nz = 0;
+        th_check("stop: count limit below min_samples is a hard cap, noisy",
+                 st_stop(&r, tight, 4, 0.0, &nz) == ST_GO_ON &&
+                 st_stop(&r, tight, 5, 0.0, &nz) == ST_STOP_COUNT && nz == 1);
+        r.max_samples = 10;
+        nz = 7;
+        th_check("stop: converged wins over the count limit at the same sample",
+                 st_stop(&r, tight, 10, 0.0, &nz) == ST_STOP_CONVERGED && nz == 0);
+
+        /* the bound is inclusive: noise == max_noise converges, just below not */
+        r.min_samples = 10; r.max_samples = 0; r.max_time_s = 0.0;
+        r.max_noise = 0.6956521739130435;            /* 16/23, st_noise(ten) */
+        nz = 7;
+        ok = st_stop(&r, ten, 10, 0.0, &nz) == ST_STOP_CONVERGED && nz == 0;
+        r.max_noise = nextafter(0.6956521739130435, 0.0);
+        nz = 7;
+        ok = ok && st_stop(&r, ten, 10, 0.0, &nz) == ST_GO_ON && nz == 0;
+        th_check("stop: noise exactly at max_noise converges, one ulp under does not", ok);
+
+        /* median 0 never converges, however loose the bound */
+        r.min_samples = 1; r.max_samples = 0; r.max_noise = 1e300; r.max_time_s = 1.0;
+        ok = 1;
+        for (k = 1; k <= 40; k++) {
+            nz = 7;
+            ok = ok && st_stop(&r, zeros, k, 0.5, &nz) == ST_GO_ON && nz == 0;
+        }
+        nz = 7;
+        ok = ok && st_stop(&r, zmid, 3, 0.5, &nz) == ST_GO_ON && nz == 0;
+        th_check("stop: median 0 never converges (max_noise 1e300)", ok);
+        nz = 0;
+        th_check("stop: median 0 stops on time, noisy",
+                 st_stop(&r, zeros, 40, 1.0, &nz) == ST_STOP_TIME && nz == 1);
+    }
 }

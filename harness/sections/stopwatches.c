@@ -286,7 +286,7 @@ static int sw_row1(sec_ctx *c)
     }
     {
         double kexit = pr.eof_ms - sum, reap = total - pr.eof_ms;
-        if (!sec_store(c, SW, "waterfall.exit", "process exit, until its last file closed",
+        if (!sec_store(c, SW, "waterfall.kexit", "process exit, until its last file closed",
                        "parent: from the end of the child's last part to its pipe (descriptor "
                        "0, released last) closing", RES_PROCESS, &kexit, 1, 1) ||
             !sec_store(c, SW, "waterfall.reap", "process exit, driver state released, reaped",
