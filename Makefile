@@ -36,7 +36,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 
-.PHONY: all test test-gpu sanitize install clean
+.PHONY: all test test-gpu sanitize install clean fuzz
 all: $(B)/harness
 
 $(B)/harness: $(OBJS)
@@ -64,6 +64,18 @@ test-gpu: $(B)/harness
 
 sanitize:
 	$(MAKE) SANITIZER=address,undefined test
+
+# libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
+# the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := tests/fuzz/fuzz_cli.c harness/cli.c harness/kernels.c
+fuzz:
+	@mkdir -p build/fuzz/corpus
+	clang $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all -o build/fuzz/fuzz_cli $(FUZZ_SRCS) harness/kernels_src.S
+	cp tests/fuzz/corpus/* build/fuzz/corpus/
+	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
+	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 
 install: $(B)/harness
 	install -d $(DESTDIR)$(PREFIX)/bin
