@@ -29,3 +29,13 @@ expect_grep() {
     if grep -q -e "$2" "$3"; then echo "PASSED $1"
     else echo "FAILED $1 (no '$2' in $(basename "$3"))"; fi
 }
+
+# summary LOG [LABEL]: print LOG, then "[LABEL: ]N passed, N failed" counted
+# from its PASSED and FAILED lines; fails when any check failed.
+summary() {
+    cat "$1"
+    passed=$(grep -c '^PASSED' "$1")
+    failed=$(grep -c '^FAILED' "$1")
+    echo "${2:+$2: }$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}

@@ -75,8 +75,4 @@ else
     echo "SKIPPED GPU tests: no usable GPU here (make test-gpu runs them on one)"
 fi
 } >"$T/log" 2>&1
-cat "$T/log"
-passed=$(grep -c '^PASSED' "$T/log")
-failed=$(grep -c '^FAILED' "$T/log")
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary "$T/log"
