@@ -87,4 +87,16 @@ st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
  * order-statistic fields are NaN after an allocation failure). */
 double st_noise(const st_summary *s);
 
+/*
+ * Two-sided Mann-Whitney U test of samples a[0..m) against b[0..n): the
+ * probability, under "both come from one distribution", of a rank sum at
+ * least as far from its mean as the one seen. Exact (the distribution of U
+ * counted by dynamic programming) when m < 8 or n < 8 and no value is tied;
+ * otherwise the normal approximation with tie-corrected variance and a
+ * continuity correction. Returns 1 when every value is tied, NaN when m or n
+ * is 0 or an allocation fails. *u_a (optional) receives U for a. The
+ * arrays are not modified. Matches scripts/compare's test.
+ */
+double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, double *u_a);
+
 #endif

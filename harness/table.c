@@ -281,6 +281,25 @@ static void tb_loading_here(FILE *f, const results *r)
             "granularity (whole MiB here).\n", tb_env_str(r, "CUDA_CACHE_DISABLE", "unset"));
 }
 
+/* The verdict of eager (e) against lazy (l), given the U test's p: a side is
+ * higher only when the test rejects "no difference" at TB_COMPARE_ALPHA and
+ * the medians differ by at least TB_COMPARE_MIN_PCT percent of the lower one.
+ * Two separate 95% intervals that overlap miss real shifts the rank test sees
+ * on the same values (a 20% shift at 20 rounds), so that rule flipped between
+ * runs; a significant change under the floor is below what run-to-run drift
+ * between process starts on one machine allows to call. */
+#define TB_COMPARE_ALPHA 0.01
+#define TB_COMPARE_MIN_PCT 10.0
+static const char *tb_compare_verdict(const st_summary *e, const st_summary *l, double p)
+{
+    double lo = e->median < l->median ? e->median : l->median;
+    double hi = e->median < l->median ? l->median : e->median;
+    if (!(p < TB_COMPARE_ALPHA) || !(hi - lo >= TB_COMPARE_MIN_PCT / 100.0 * fabs(lo)) ||
+        hi == lo)
+        return "no difference";
+    return l->median > e->median ? "LAZY higher" : "EAGER higher";
+}
+
 /* Eager against lazy, from --compare-loading: medians over the children,
  * their intervals, the difference, and a verdict. */
 static void tb_loading_compare(FILE *f, const results *r)
@@ -293,8 +312,8 @@ static void tb_loading_compare(FILE *f, const results *r)
     if (n == 0) return;
     fprintf(f, "\nloading, eager against lazy: %.0f rounds of child processes, alternating; "
             "medians and 95%% intervals\n", tb_env_num(r, "compare_loading_rounds"));
-    fprintf(f, "  %-16s %-12s %24s %24s %10s  %s\n", "module", "step", "EAGER", "LAZY",
-            "lazy-eager", "verdict");
+    fprintf(f, "  %-16s %-12s %24s %24s %10s %7s  %s\n", "module", "step", "EAGER", "LAZY",
+            "lazy-eager", "p", "verdict");
     for (t = 0; t < 2; t++) {
         const char *fmt = t ? "ptx" : "cubin";
         for (i = 0; i < n; i++) {
@@ -302,24 +321,27 @@ static void tb_loading_compare(FILE *f, const results *r)
                 char ke[96], kl[96], mod[48];
                 const res_meas *e, *l;
                 const char *verdict;
+                double p;
                 snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, steps[j]);
                 snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, steps[j]);
                 e = res_find(r, "loading", ke);
                 l = res_find(r, "loading", kl);
                 if (!e || !l) continue;
-                if (e->stats.ci_high < l->stats.ci_low) verdict = "LAZY higher";
-                else if (l->stats.ci_high < e->stats.ci_low) verdict = "EAGER higher";
-                else verdict = "no difference";
+                p = st_mann_whitney(e->samples, e->nsamples, l->samples, l->nsamples, NULL);
+                verdict = tb_compare_verdict(&e->stats, &l->stats, p);
                 snprintf(mod, sizeof mod, "%s (%s)", labels[i], fmt);
-                fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f  %s\n",
+                fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f %7.4f  %s\n",
                         j == 0 ? mod : "", steps[j], e->stats.median, e->stats.ci_low,
                         e->stats.ci_high, l->stats.median, l->stats.ci_low, l->stats.ci_high,
-                        l->stats.median - e->stats.median, verdict);
+                        l->stats.median - e->stats.median, p, verdict);
             }
         }
     }
-    fprintf(f, "  ms, except mem_all (MiB in use once every function is loaded). 'no difference' "
-            "when the\n  intervals overlap.\n");
+    fprintf(f, "  ms, except mem_all (MiB in use once every function is loaded). p: two-sided "
+            "Mann-Whitney U\n  test of the children's values. A side is 'higher' when p < %.2f and "
+            "its median is at\n  least %.0f%% above the other's; otherwise 'no difference' (always "
+            "when the intervals overlap\n  and p agrees, and for any change under %.0f%%).\n",
+            TB_COMPARE_ALPHA, TB_COMPARE_MIN_PCT, TB_COMPARE_MIN_PCT);
 }
 
 static void tb_jit(FILE *f, const results *r)

@@ -14,12 +14,13 @@
   fusion JSON               every fusion version was checked against the CPU, and passed
   floor JSON                the copy floor: within 3% of cuMemcpyDtoD, >= 85% of 4.8 TB/s
   repeat3 A.json B.json     launch and large-size fusion figures within 3% in two runs
-  verdicts A.json B.json    two --compare-loading runs give the same verdicts
+  verdicts A.txt B.txt      two --compare-loading runs printed the same verdicts
 
 Prints what it compared; exits 1 when the check fails."""
 
 import csv
 import json
+import re
 import sys
 
 
@@ -44,7 +45,7 @@ def main(argv):
         print(__doc__)
         return 2
     what, path = argv[1], argv[2]
-    doc = load(path)
+    doc = None if what == "verdicts" else load(path)
     if what == "csv":
         with open(argv[3], newline="") as f:
             rows = list(csv.reader(f))
@@ -107,28 +108,30 @@ def main(argv):
         ok = ok and all(m["stats"]["n"] == rounds for m in eager + lazy)
         print("%d eager and %d lazy figures, %d rounds each" % (len(eager), len(lazy), rounds))
     elif what == "verdicts":
-        def verdicts(d):
-            out = {}
-            ms = {m["key"]: m["stats"] for m in d["measurements"] if m["section"] == "loading"}
-            for k, e in ms.items():
-                if not k.startswith("eager."):
+        # The verdicts as the harness printed them (argv[2], argv[3]: the
+        # table outputs of two --compare-loading runs), per module and step.
+        def verdicts(path):
+            out, mod, inside = {}, None, False
+            for line in open(path):
+                if line.startswith("loading, eager against lazy"):
+                    inside = True
                     continue
-                l = ms.get("lazy." + k[len("eager."):])
-                if l is None:
+                if not inside or line.startswith("  module"):
                     continue
-                if e["ci_high"] < l["ci_low"]:
-                    out[k[6:]] = "LAZY higher"
-                elif l["ci_high"] < e["ci_low"]:
-                    out[k[6:]] = "EAGER higher"
-                else:
-                    out[k[6:]] = "no difference"
+                if not line.startswith("  ") or line.startswith("  ms,"):
+                    break
+                m = re.match(r"  (\S+ \(\w+\))?\s+(\w+)\s.*\s(LAZY higher|EAGER higher|no difference)$",
+                             line.rstrip("\n"))
+                if m:
+                    mod = m.group(1) or mod
+                    out[mod + " " + m.group(2)] = m.group(3)
             return out
-        a, b = verdicts(doc), verdicts(load(argv[3]))
+        a, b = verdicts(argv[2]), verdicts(argv[3])
         differ = sorted(k for k in a if a[k] != b.get(k))
         for k in differ:
             print("%-28s %-14s %s" % (k, a[k], b.get(k)))
         print("%d verdicts, %d differ" % (len(a), len(differ)))
-        ok = a and not differ and set(a) == set(b)
+        ok = bool(a) and not differ and set(a) == set(b)
     elif what == "fusion":
         checks = [c for c in doc["checks"] if c["section"] == "fusion"]
         versions = ["staged chain", "pair-fused", "fused", "CUDA graph"] + \

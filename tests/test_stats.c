@@ -277,4 +277,31 @@ void test_stats(void)
         th_check("stop: median 0 stops on time, noisy",
                  st_stop(&r, zeros, 40, 1.0, &nz) == ST_STOP_TIME && nz == 1);
     }
+
+    /* Mann-Whitney U. By hand: a = {1,2,3} below all of b = {4..7} gives
+     * U_A = 0; of the C(7,3) = 35 orderings one has U <= 0, so p = 2/35.
+     * The rest from scripts/compare's mann_whitney_u (python3). */
+    {
+        static const double a3[] = { 1, 2, 3 }, b4[] = { 4, 5, 6, 7 };
+        static const double m5a[] = { 1.1, 3.3, 5.5, 7.7, 9.9 }, m5b[] = { 2.2, 4.4, 6.6, 8.8, 10.1 };
+        static const double ta[] = { 1, 1, 2, 2, 3 }, tb[] = { 2, 3, 3, 4, 4 };
+        static const double tied4[] = { 5, 5, 5, 5 };
+        double a10[10], b10[10], u = 0;
+        int q;
+        for (q = 0; q < 10; q++) { a10[q] = q; b10[q] = q + 3.5; }
+        th_check("mann-whitney: exact, disjoint 3 vs 4: U 0, p 2/35",
+                 near(st_mann_whitney(a3, 3, b4, 4, &u), 2.0 / 35.0, 1e-12) && u == 0);
+        th_check("mann-whitney: symmetric in a and b",
+                 near(st_mann_whitney(b4, 4, a3, 3, &u), 2.0 / 35.0, 1e-12) && u == 12);
+        th_check("mann-whitney: exact, interleaved 5 vs 5: p 0.6904761904761905",
+                 near(st_mann_whitney(m5a, 5, m5b, 5, &u), 0.6904761904761905, 1e-12) && u == 10);
+        th_check("mann-whitney: normal, 10 vs 10 shifted by 3.5: p 0.031209012771740242",
+                 near(st_mann_whitney(a10, 10, b10, 10, &u), 0.031209012771740242, 1e-12) && u == 21);
+        th_check("mann-whitney: ties use the normal approximation: p 0.05241162867102868",
+                 near(st_mann_whitney(ta, 5, tb, 5, &u), 0.05241162867102868, 1e-12) && u == 3);
+        th_check("mann-whitney: every value tied gives p 1",
+                 st_mann_whitney(tied4, 3, tied4, 4, NULL) == 1.0);
+        th_check("mann-whitney: an empty sample gives NaN",
+                 isnan(st_mann_whitney(tied4, 0, tied4, 4, &u)) && isnan(u));
+    }
 }

@@ -29,7 +29,7 @@ reference h200-lazy --section=loading --module-loading=lazy
 reference h200-launch-fusion-2 --section=launch,fusion
 reference h200-compare --section=loading --compare-loading --rounds=20
 reference h200-compare-2 --section=loading --compare-loading --rounds=20
-python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json | tee results/h200-compare-verdicts.txt
+python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt | tee results/h200-compare-verdicts.txt
 python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
 python3 tests/gpu_checks.py repeat3 results/h200.json results/h200-launch-fusion-2.json | tee results/h200-repeat.txt
 cp results/h200* "$L/results/"
