@@ -505,6 +505,10 @@ static void tb_launch(FILE *f, const results *r)
     fprintf(f, "\n  graph of 1000 empty kernels: instantiate %.3f ms; cuGraphLaunch %.3f us on the host;"
             "\n  %.3f us per node on the device\n", tb_med(r, "launch", "graph.instantiate"),
             tb_med(r, "launch", "graph.launch_host"), tb_med(r, "launch", "graph.node"));
+    if (res_find(r, "launch", "host.ref"))
+        fprintf(f, "  host yardstick (100,000 integer steps, beside each submit sample): %.1f us; "
+                "host figures\n  of two runs compare only when this one agrees\n",
+                tb_med(r, "launch", "host.ref"));
     fprintf(f, "Three launch costs: the submit is what the CPU pays per call; the stream figure is "
             "what\nback-to-back launches cost while the host keeps the queue fed; the device figure "
             "is what the\nGPU alone pays between kernels once the queue is full; a graph node is "

@@ -56,14 +56,31 @@ static res_meas *ln_store(sec_ctx *c, const char *key, const char *name, const c
     return m;
 }
 
+/* The host's own speed, as a yardstick for the host-side figures: the host
+ * clock around LN_REF_STEPS steps of a dependent integer recurrence, in us.
+ * When two runs' launch costs differ, this says whether the CPU did too. */
+#define LN_REF_STEPS 100000u
+static double ln_host_ref(void)
+{
+    volatile unsigned sink;
+    unsigned x = 12345u, k;
+    double t0 = tm_now_ms();
+    for (k = 0; k < LN_REF_STEPS; k++) x = x * 1664525u + 1013904223u;
+    sink = x;
+    (void)sink;
+    return (tm_now_ms() - t0) * 1000.0;
+}
+
 /* Host cost of one cuLaunchKernel: the host clock around LN_SUBMIT
- * back-to-back calls, the queue drained before each sample. */
-static int ln_submit(ln_ctx *L, double *us, int reps)
+ * back-to-back calls, the queue drained before each sample. When ref is not
+ * NULL, ref[i] is ln_host_ref() taken just before sample i. */
+static int ln_submit(ln_ctx *L, double *us, double *ref, int reps)
 {
     int i, j;
     CUstream s = L->c->gpu.stream;
     for (i = 0; i < reps; i++) {
         double t0;
+        if (ref) ref[i] = ln_host_ref();
         CK(drv.cuStreamSynchronize(s));
         t0 = tm_now_ms();
         for (j = 0; j < LN_SUBMIT; j++)
@@ -315,7 +332,11 @@ int sec_launch(sec_ctx *c)
             for (j = 0; j < c->o->warmup + 1; j++)
                 if (ln_one(&L, c->gpu.stream) != 0) goto fail;
         }
-        if (ln_submit(&L, s1, reps) != 0) goto fail;
+        if (ln_submit(&L, s1, i == 0 ? s2 : NULL, reps) != 0) goto fail;
+        if (i == 0 && !ln_store(c, "host.ref", "host speed yardstick: 100,000 steps of an integer "
+                                "recurrence", "host clock around the loop, taken before each "
+                                "submit sample", s2, (size_t)reps, 1))
+            goto fail;
         snprintf(key, sizeof key, "submit.%s", shapes[i].key);
         snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
         if (!ln_store(c, key, name, "host clock around 256 back-to-back cuLaunchKernel calls, "
@@ -364,7 +385,7 @@ int sec_launch(sec_ctx *c)
     /* cuLaunchKernelEx, 1 block of 1 thread. */
     L.grid = L.threads = 1;
     L.use_ex = 1;
-    if (ln_submit(&L, s1, reps) != 0) goto fail;
+    if (ln_submit(&L, s1, NULL, reps) != 0) goto fail;
     if (!ln_store(c, "submit_ex.1x1", "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
                   "host clock around 256 back-to-back calls, divided by 256", s1, (size_t)reps, LN_SUBMIT))
         goto fail;

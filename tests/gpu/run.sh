@@ -1,17 +1,20 @@
 #!/bin/sh
-# run.sh: one call on a GPU machine: build, make test-gpu, and the reference
-# runs as a user makes them, each command written beside its output; logs
-# and results gathered into one archive in $OUT.
+# run.sh [PART...]: one call on a GPU machine: build, then the named parts
+# (default: all of them, in this order):
+#   test       make test-gpu and the exit probe
+#   reference  the reference runs as a user makes them, each command written
+#              beside its output, and the checks on them
+#   compare    two --compare-loading runs and whether their verdicts agree
+#   repeat     launch and fusion twice more, back to back, and the 3% check
+# Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
 L="$OUT/logs"
 mkdir -p "$L/results" results
+parts=${*:-test reference compare repeat}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv >"$L/nvidia-smi.txt" 2>&1
 make -j8 >"$L/build.log" 2>&1 || { tail -30 "$L/build.log"; exit 1; }
-make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
-cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
-    ./build/exit_probe >results/h200-exit-probe.txt 2>&1
 
 # reference NAME ARGS...: run the harness, keep table, JSON, CSV and command.
 reference() {
@@ -19,18 +22,37 @@ reference() {
     shift
     cmd="./build/harness $* --json=results/$name.json --csv=results/$name.csv"
     echo "$cmd" >"results/$name.cmd"
+    start=$(date +%s)
     $cmd >"results/$name.txt" 2>"$L/$name.err"
     echo "exit code $?" >>"results/$name.txt"
-    tail -1 "results/$name.txt"
+    echo "$name: $(tail -1 "results/$name.txt"), $(($(date +%s) - start)) s"
 }
-reference h200
-reference h200-eager --section=loading --module-loading=eager
-reference h200-lazy --section=loading --module-loading=lazy
-reference h200-launch-fusion-2 --section=launch,fusion
-reference h200-compare --section=loading --compare-loading --rounds=20
-reference h200-compare-2 --section=loading --compare-loading --rounds=20
-python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt | tee results/h200-compare-verdicts.txt
-python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
-python3 tests/gpu_checks.py repeat3 results/h200.json results/h200-launch-fusion-2.json | tee results/h200-repeat.txt
+
+for part in $parts; do
+    case $part in
+    test)
+        make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
+        cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
+            ./build/exit_probe >results/h200-exit-probe.txt 2>&1 ;;
+    reference)
+        reference h200
+        reference h200-eager --section=loading --module-loading=eager
+        reference h200-lazy --section=loading --module-loading=lazy
+        python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt ;;
+    compare)
+        reference h200-compare --section=loading --compare-loading --rounds=20
+        reference h200-compare-2 --section=loading --compare-loading --rounds=20
+        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+            tee results/h200-compare-verdicts.txt ;;
+    repeat)
+        reference h200-launch-fusion-1 --section=launch,fusion
+        reference h200-launch-fusion-2 --section=launch,fusion
+        python3 tests/gpu_checks.py repeat3 results/h200-launch-fusion-1.json \
+            results/h200-launch-fusion-2.json | tee results/h200-repeat.txt ;;
+    *)
+        echo "run.sh: no part '$part' (test, reference, compare, repeat)" >&2
+        exit 2 ;;
+    esac
+done
 cp results/h200* "$L/results/"
 tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
