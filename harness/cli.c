@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,22 @@ static const char cli_usage[] =
 "                          (defaults 1024,65536,1048576,4194304,16777216 and\n"
 "                          1024,16384,262144,4194304,16777216,67108864,268435456)\n"
 "  --warmup=N              untimed runs before each timed kernel (default 3)\n"
-"  --reps=N                timed runs per measurement (default 10)\n"
+"  --reps=N                exactly N timed samples per measurement (default: the\n"
+"                          stopping rule below)\n"
+"  --min-samples=N         stopping rule: at least N samples (default 10), then\n"
+"  --max-noise=P           stop once the median's 95% interval is within P percent\n"
+"                          of it (default 1)\n"
+"  --max-time=S            or after S seconds of one measurement (default 2); a\n"
+"                          measurement stopped that way is flagged noisy\n"
+"  --cache=STATE           cold, warm or both (default): time kernels with the L2\n"
+"                          flushed before each sample, warm, or both\n"
+"  --quick                 a fast look: fewer sizes, rounds and samples\n"
+"  --profile               run every kernel version once, nothing else queued,\n"
+"                          for an external profiler (Nsight Compute, Systems)\n"
+"  --trace=FILE            write a Chrome trace (Perfetto, chrome://tracing) of\n"
+"                          every host region and timed device span\n"
+"  --threshold=P           --compare-loading: the smallest change in percent\n"
+"                          called a difference (default 20)\n"
 "  --json=FILE             write every measurement, with all samples, as JSON\n"
 "  --csv=FILE              write one CSV row per measurement\n"
 "  --kernels-dir=DIR       read kernel sources from DIR instead of the copies\n"
@@ -84,7 +100,8 @@ static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
 enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
-       O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_LAST };
+       O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
+       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -107,6 +124,14 @@ static const struct option cli_longopts[] = {
     { "compare-loading", no_argument,      NULL, O_COMPARE },
     { "rounds",         required_argument, NULL, O_ROUNDS },
     { "child-timeout",  required_argument, NULL, O_CTIMEOUT },
+    { "min-samples",    required_argument, NULL, O_MINS },
+    { "max-noise",      required_argument, NULL, O_NOISE },
+    { "max-time",       required_argument, NULL, O_MAXTIME },
+    { "cache",          required_argument, NULL, O_CACHE },
+    { "profile",        no_argument,       NULL, O_PROFILE },
+    { "trace",          required_argument, NULL, O_TRACE },
+    { "quick",          no_argument,       NULL, O_QUICK },
+    { "threshold",      required_argument, NULL, O_THRESHOLD },
     { NULL, 0, NULL, 0 }
 };
 
@@ -119,6 +144,19 @@ static int cli_int(const char *s, long long lo, long long hi, long long *v)
     errno = 0;
     x = strtoll(s, &end, 10);
     if (errno != 0 || *end != '\0' || x < lo || x > hi) return -1;
+    *v = x;
+    return 0;
+}
+
+/* Parse a finite decimal number in [lo, hi]. Returns 0, or -1. */
+static int cli_num(const char *s, double lo, double hi, double *v)
+{
+    char *end;
+    double x;
+    if (!*s || isspace((unsigned char)*s)) return -1;
+    errno = 0;
+    x = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || !isfinite(x) || x < lo || x > hi) return -1;
     *v = x;
     return 0;
 }
@@ -231,6 +269,11 @@ static void cli_defaults(cli_opts *o)
     o->nsynth = 3;
     o->rounds = 5;
     o->child_timeout = 300;
+    o->min_samples = 10;
+    o->max_noise = 0.01;
+    o->max_time = 2.0;
+    o->cache = CLI_CACHE_BOTH;
+    o->threshold = 20.0;
 }
 
 /* Parse --synthetic-kernels: K in 1.., each source within the generator's
@@ -324,6 +367,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
             if (cli_int(optarg, 1, 100000, &v) != 0)
                 CLI_FAIL("--reps=%s: expected a whole number, 1 to 100000", optarg);
             o->reps = (int)v;
+            o->reps_given = 1;
             break;
         case O_JSON: o->json = optarg; break;
         case O_CSV: o->csv = optarg; break;
@@ -370,6 +414,41 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
                 CLI_FAIL("--child-timeout=%s: expected seconds, 1 to 86400", optarg);
             o->child_timeout = (double)v;
             break;
+        case O_MINS:
+            if (cli_int(optarg, 1, CLI_MAX_SAMPLES, &v) != 0)
+                CLI_FAIL("--min-samples=%s: expected a whole number, 1 to %d", optarg, CLI_MAX_SAMPLES);
+            o->min_samples = (int)v;
+            break;
+        case O_NOISE: {
+            double d;
+            if (cli_num(optarg, 0.001, 100, &d) != 0)
+                CLI_FAIL("--max-noise=%s: expected a percentage, 0.001 to 100", optarg);
+            o->max_noise = d / 100.0;
+            break;
+        }
+        case O_MAXTIME: {
+            double d;
+            if (cli_num(optarg, 0.001, 3600, &d) != 0)
+                CLI_FAIL("--max-time=%s: expected seconds, 0.001 to 3600", optarg);
+            o->max_time = d;
+            break;
+        }
+        case O_CACHE:
+            if (strcmp(optarg, "both") == 0) o->cache = CLI_CACHE_BOTH;
+            else if (strcmp(optarg, "warm") == 0) o->cache = CLI_CACHE_WARM;
+            else if (strcmp(optarg, "cold") == 0) o->cache = CLI_CACHE_COLD;
+            else CLI_FAIL("--cache=%s: expected cold, warm or both", optarg);
+            break;
+        case O_PROFILE: o->profile = 1; break;
+        case O_TRACE: o->trace = optarg; break;
+        case O_QUICK: o->quick = 1; break;
+        case O_THRESHOLD: {
+            double d;
+            if (cli_num(optarg, 0, 1000, &d) != 0)
+                CLI_FAIL("--threshold=%s: expected a percentage, 0 to 1000", optarg);
+            o->threshold = d;
+            break;
+        }
         case O_CHILD_T0:
             if (cli_int(optarg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", optarg);
             o->child_t0_ns = v;
@@ -383,5 +462,25 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
         CLI_FAIL("--json and --csv name the same file '%s'", o->json);
+    if (o->trace && ((o->json && strcmp(o->trace, o->json) == 0) ||
+                     (o->csv && strcmp(o->trace, o->csv) == 0)))
+        CLI_FAIL("--trace names the same file as --json or --csv: '%s'", o->trace);
+    if (o->reps_given && (seen[O_MINS - O_LOADING] || seen[O_NOISE - O_LOADING] ||
+                          seen[O_MAXTIME - O_LOADING]))
+        CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
+                 "--min-samples, --max-noise or --max-time");
+    if (o->profile && (o->compare_loading || o->reps_given))
+        CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
+                 o->compare_loading ? "--compare-loading" : "--reps");
+    if (o->quick) {
+        /* A fast look: the first two sizes of each sweep are kept by the
+         * sections; here the sampling and the children shrink. */
+        if (!seen[O_MINS - O_LOADING]) o->min_samples = 5;
+        if (!seen[O_NOISE - O_LOADING]) o->max_noise = 0.03;
+        if (!seen[O_MAXTIME - O_LOADING]) o->max_time = 0.2;
+        if (!seen[O_ROUNDS - O_LOADING]) o->rounds = 2;
+        if (!seen[O_SYNTH - O_LOADING]) o->nsynth = 2;       /* K = 1, 10 */
+    }
+    if (!o->reps_given) o->reps = o->min_samples;
     return CLI_OK;
 }

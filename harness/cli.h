@@ -31,6 +31,12 @@ const char *cli_loading_name(cli_loading l);
 
 typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 
+/* Cache states timed for each kernel (the first launch is always its own figure). */
+typedef enum cli_cache { CLI_CACHE_BOTH, CLI_CACHE_WARM, CLI_CACHE_COLD } cli_cache;
+
+/* The most samples the stopping rule takes for one measurement. */
+#define CLI_MAX_SAMPLES 2000
+
 /* Child kinds: the harness re-executed by itself for one job. */
 typedef enum cli_child {
     CLI_CHILD_NONE,
@@ -57,7 +63,18 @@ typedef struct cli_opts {
     size_t nsizes;
     int sizes_given;             /* 1 when --sizes was on the command line */
     int warmup;                  /* --warmup=N, >= 0 */
-    int reps;                    /* --reps=N, >= 1 */
+    int reps;                    /* --reps=N, >= 1: a fixed count when reps_given,
+                                    else the samples that fixed-count loops take */
+    int reps_given;              /* 1: every measurement takes exactly reps samples */
+    int min_samples;             /* --min-samples=N (default 10) */
+    double max_noise;            /* --max-noise=P, as a fraction (default 0.01) */
+    double max_time;             /* --max-time=S per measurement (default 2) */
+    cli_cache cache;             /* --cache=cold|warm|both */
+    int profile;                 /* --profile: every kernel once, nothing else on the GPU */
+    const char *trace;           /* --trace=FILE or NULL */
+    int quick;                   /* --quick: a fast look */
+    double threshold;            /* --threshold=P: the smallest change in percent a
+                                    comparison calls a difference (default 20) */
     const char *json;            /* --json=FILE or NULL */
     const char *csv;             /* --csv=FILE or NULL */
     const char *kernels_dir;     /* --kernels-dir=DIR or NULL (embedded sources) */

@@ -421,6 +421,7 @@ static int ld_compare(sec_ctx *c)
         }
     }
     res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+    res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     return failed ? SEC_FAILED : SEC_OK;
 }
 
