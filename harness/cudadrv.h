@@ -23,7 +23,7 @@
     X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost)             \
     X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH)                           \
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)               \
-    X(cuMemsetD32Async)                                                       \
+    X(cuMemsetD32Async) X(cuMemsetD32)                                        \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)               \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                       \
     X(cuEventSynchronize) X(cuEventElapsedTime)                               \

@@ -35,6 +35,7 @@ const kn_kernel kn_all[] = {
     { "chainFused",        "fusion.cu", 12.0, 14.0 },
     /* chainFusedWide<K> is a template with no extern "C" name: not here. */
     { "blockUntil",        "launch.cu",  0.0,  0.0 },
+    { "smClockMHz",        "launch.cu",  0.0,  0.0 },
 };
 const size_t kn_count = sizeof kn_all / sizeof kn_all[0];
 

@@ -40,7 +40,12 @@ static void env_host(results *r, const cli_opts *o)
     res_env_str(r, "module_loading_requested", o->loading == CLI_LOAD_DEFAULT
                 ? "default" : cli_loading_name(o->loading));
     res_env_num(r, "warmup", o->warmup);
-    res_env_num(r, "reps", o->reps);
+    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
+    res_env_num(r, "min_samples", o->min_samples);
+    res_env_num(r, "max_noise", o->max_noise);
+    res_env_num(r, "max_time_s", o->max_time);
+    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
+    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
     res_env_str(r, "module_format", cli_format_name(o->format));
     res_env_str(r, "CUDA_CACHE_DISABLE", getenv("CUDA_CACHE_DISABLE"));
     res_env_str(r, "CUDA_CACHE_PATH", getenv("CUDA_CACHE_PATH"));
@@ -73,6 +78,7 @@ int main(int argc, char **argv)
     rc = cli_parse(argc, argv, &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
+    sec_timing_plan(&o);
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
      * process and the children it starts. */
     if (o.loading != CLI_LOAD_DEFAULT && setenv("CUDA_MODULE_LOADING", cli_loading_name(o.loading), 1) != 0) {
@@ -129,6 +135,7 @@ int main(int argc, char **argv)
     if (fflush(stdout) != 0) failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) failed = 1;
     if (o.csv && rp_write_csv(&r, o.csv) != 0) failed = 1;
+    sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
     res_free(&r);
     return exit_code(usage, failed, no_gpu);

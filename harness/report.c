@@ -84,12 +84,23 @@ static void json_meas(FILE *f, const res_meas *m)
     json_key_num(f, ", ", "ci_low", s->ci_low);
     json_key_num(f, ", ", "ci_high", s->ci_high);
     json_key_num(f, ", ", "ci_level", s->ci_level);
-    fputs("},\n      \"samples\": [", f);
+    fprintf(f, "},\n      \"noisy\": %s, \"low_clock_samples\": %zu",
+            m->noisy ? "true" : "false", m->low_clock);
+    fputs(",\n      \"samples\": [", f);
     for (i = 0; i < m->nsamples; i++) {
         if (i) fputs(", ", f);
         json_num(f, m->samples[i]);
     }
-    fputs("]\n    }", f);
+    fputs("]", f);
+    if (m->mhz) {
+        fputs(",\n      \"clock_mhz\": [", f);
+        for (i = 0; i < m->nsamples; i++) {
+            if (i) fputs(", ", f);
+            json_num(f, m->mhz[i]);
+        }
+        fputs("]", f);
+    }
+    fputs("\n    }", f);
 }
 
 int rp_json(FILE *f, const results *r)
@@ -170,7 +181,7 @@ static int csv_emit(FILE *f, const results *r)
     size_t i;
 
     fputs("section,key,name,state,unit,n,batch,samples,min,median,mean,max,"
-          "stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region\n", f);
+          "stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock\n", f);
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         const st_summary *s = &m->stats;
@@ -198,7 +209,7 @@ static int csv_emit(FILE *f, const results *r)
         csv_num(f, m->flops);
         putc(',', f);
         csv_str(f, m->region);
-        putc('\n', f);
+        fprintf(f, ",%d,%zu\n", m->noisy, m->low_clock);
     }
     return ferror(f) ? -1 : 0;
 }

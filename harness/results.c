@@ -61,6 +61,7 @@ static void free_meas(res_meas *m)
     free(m->region);
     free(m->unit);
     free(m->samples);
+    free(m->mhz);
 }
 
 void res_free(results *r)
@@ -178,6 +179,18 @@ res_meas *res_add(results *r, const char *section, const char *key,
 err:
     free_meas(&m);
     return NULL;
+}
+
+int res_set_clock(res_meas *m, const float *mhz)
+{
+    double *d;
+    size_t i;
+    if (m->nsamples == 0 || !mhz) return 0;
+    if (m->nsamples > SIZE_MAX / sizeof *d || !(d = malloc(m->nsamples * sizeof *d))) return -1;
+    for (i = 0; i < m->nsamples; i++) d[i] = mhz[i];
+    free(m->mhz);
+    m->mhz = d;
+    return 0;
 }
 
 const res_meas *res_find(const results *r, const char *section, const char *key)

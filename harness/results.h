@@ -35,6 +35,10 @@ typedef struct res_meas {
     long n;             /* elements, 0 where not meaningful */
     double bytes;       /* bytes moved per unit of work, 0 where not meaningful */
     double flops;       /* floating-point operations per unit, 0 where not meaningful */
+    double *mhz;        /* the SM clock just before each sample (NaN where not read),
+                           nsamples values; NULL when no clock was read */
+    int noisy;          /* the stopping rule ended on a limit, interval still too wide */
+    size_t low_clock;   /* samples taken below 75% of the device's SM clock */
 } res_meas;
 
 typedef enum res_kind { RES_STR, RES_NUM } res_kind;
@@ -91,6 +95,10 @@ const res_kv *res_env_get(const results *r, const char *key);
 res_meas *res_add(results *r, const char *section, const char *key,
                   const char *name, const char *region, res_state state,
                   const char *unit, const double *samples, size_t nsamples);
+
+/* Attach per-sample SM clock readings (m->nsamples of them, copied) to m.
+ * Returns 0, or -1 on out of memory (m unchanged). */
+int res_set_clock(res_meas *m, const float *mhz);
 
 /* Find a measurement by section and key; NULL when absent. */
 const res_meas *res_find(const results *r, const char *section, const char *key);

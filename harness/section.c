@@ -49,6 +49,93 @@ int sec_need_rtc(sec_ctx *c)
     return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
 }
 
+void sec_timing_plan(const cli_opts *o)
+{
+    tm_setup t = *tm_config();
+    t.fixed = o->profile ? 1 : o->reps_given ? (size_t)o->reps : 0;
+    t.profile = o->profile;
+    t.rule.min_samples = (size_t)o->min_samples;
+    t.rule.max_samples = CLI_MAX_SAMPLES;
+    t.rule.max_noise = o->max_noise;
+    t.rule.max_time_s = o->max_time;
+    tm_configure(&t);
+}
+
+/* The L2-cold buffer (2x the L2) and the SM clock kernel, once per process
+ * (not under --profile: nothing else is queued then). A failure here is
+ * reported and leaves timing without them; the section goes on. */
+void sec_timing_gpu(sec_ctx *c)
+{
+    tm_setup t = *tm_config();
+    size_t bytes = 2 * (size_t)(c->gpu.l2_bytes > 0 ? c->gpu.l2_bytes : 64 << 20);
+    CUfunction f;
+    if (c->timing_state != 0) return;
+    c->timing_state = -1;
+    if (c->o->profile) return;
+    bytes = (bytes + 4095) & ~(size_t)4095;
+    CK(drv.cuMemAlloc(&c->flush, bytes));
+    CK(drv.cuMemsetD32(c->flush, 0, bytes / 4));
+    t.flush = c->flush;
+    t.flush_bytes = bytes;
+    if (sec_module(c, "launch.cu", &c->clock_mod, NULL, NULL) != 0) goto fail;
+    CK(drv.cuModuleGetFunction(&f, c->clock_mod, "smClockMHz"));
+    CK(drv.cuMemAlloc(&c->clock_out, TM_CLOCK_SLOTS * sizeof(float)));
+    {   /* its first launch (lazy loading) here, not inside a timed chunk */
+        CUdeviceptr out = c->clock_out;
+        unsigned slot = 0;
+        unsigned long long window = TM_CLOCK_WINDOW_NS;
+        void *params[] = { &out, &slot, &window };
+        CK(drv.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, c->gpu.stream, params, NULL));
+        CK(drv.cuStreamSynchronize(c->gpu.stream));
+    }
+    t.clock = f;
+    t.clock_out = c->clock_out;
+    t.max_mhz = c->gpu.sm_clock_khz / 1000.0;
+    tm_configure(&t);
+    res_env_num(c->r, "l2_cold_flush_bytes", (double)bytes);
+    c->timing_state = 1;
+    return;
+fail:
+    fprintf(stderr, "harness: timing: no L2-cold state or clock readings in this run\n");
+    if (c->flush && t.flush_bytes) { t.clock = NULL; tm_configure(&t); }
+}
+
+void sec_end(sec_ctx *c)
+{
+    tm_setup t = *tm_config();
+    if (c->gpu_state != 1) return;
+    t.flush = 0;
+    t.flush_bytes = 0;
+    t.clock = NULL;
+    t.clock_out = 0;
+    tm_configure(&t);
+    if (c->flush) drv.cuMemFree(c->flush);
+    if (c->clock_out) drv.cuMemFree(c->clock_out);
+    if (c->clock_mod) drv.cuModuleUnload(c->clock_mod);
+    c->flush = c->clock_out = 0;
+    c->clock_mod = NULL;
+}
+
+int sec_cache_states(const sec_ctx *c)
+{
+    if (c->o->profile) return 1;
+    if (!tm_config()->flush_bytes) return 1;
+    return c->o->cache == CLI_CACHE_WARM ? 1 : c->o->cache == CLI_CACHE_COLD ? 2 : 3;
+}
+
+res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
+                         const char *name, const char *region, res_state state,
+                         const tm_work *w)
+{
+    res_meas *m = res_add(c->r, section, key, name, region, state, "ms", w->samples, w->n);
+    if (!m) return NULL;
+    m->batch = w->batch < 1 ? 1 : w->batch;
+    m->noisy = w->noisy;
+    m->low_clock = w->low_clock;
+    if (w->mhz && res_set_clock(m, w->mhz) != 0) return NULL;
+    return m;
+}
+
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
 {
     int rc;
@@ -62,6 +149,7 @@ int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
         sec_skip(c, name, r);
         return rc;
     }
+    if (need_gpu && need_rtc) sec_timing_gpu(c);
     return SEC_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "cudadrv.h"
 #include "kernels.h"
 #include "results.h"
+#include "timing.h"
 
 /* What a section returns. */
 enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };
@@ -24,7 +25,34 @@ typedef struct sec_ctx {
     int rtc_state;          /* 0 not tried, 1 loaded, -1 unusable */
     char rtc_why[512];
     const char *arch;       /* --arch, else the device's */
+    int timing_state;       /* 0 not set up, 1 flush buffer and clock kernel ready, -1 failed */
+    CUdeviceptr flush;      /* the L2-cold buffer, 2x the L2 */
+    CUdeviceptr clock_out;  /* the clock kernel's slots */
+    CUmodule clock_mod;
 } sec_ctx;
+
+/* The sampling plan from the options, for this process: --reps fixes the
+ * count, else the stopping rule (--min-samples, --max-noise, --max-time,
+ * capacity CLI_MAX_SAMPLES); --profile takes one sample. Call once, early. */
+void sec_timing_plan(const cli_opts *o);
+
+/* The L2-cold flush buffer (2x the L2) and the SM clock kernel, set up once
+ * per process on the first call (sec_begin calls it for GPU sections; the
+ * stopwatches call it after their first launches). A failure is reported
+ * and leaves timing without them. */
+void sec_timing_gpu(sec_ctx *c);
+
+/* Release what sec_begin set up for timing (flush buffer, clock kernel). */
+void sec_end(sec_ctx *c);
+
+/* Store a timed work (samples, batch, clock readings, noisy flag) as a
+ * measurement in ms; returns it (NULL on out of memory). */
+res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
+                         const char *name, const char *region, res_state state,
+                         const tm_work *w);
+
+/* Which cache states --cache asks for: warm (1), cold (2) or both (3). */
+int sec_cache_states(const sec_ctx *c);
 
 /* Open the GPU on first need and record it in the environment. Returns
  * SEC_OK, SEC_NO_GPU (skip, reason in c->gpu_why) or SEC_USAGE (--device

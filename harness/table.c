@@ -50,9 +50,24 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
     }
     fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
-    fprintf(f, "  timing           %d warm-ups and %d timed runs per measurement; the median "
-            "is shown;\n                   a region shorter than 10 us (20 event-clock ticks) "
-            "is batched\n", o->warmup, o->reps);
+    if (o->profile)
+        fprintf(f, "  timing           --profile: every kernel version once, no warm-up, no "
+                "flush, no clock kernel\n");
+    else if (o->reps_given)
+        fprintf(f, "  timing           %d warm-ups and exactly %d timed samples per measurement; "
+                "the median is shown;\n                   a region shorter than 10 us (20 "
+                "event-clock ticks) is batched\n", o->warmup, o->reps);
+    else
+        fprintf(f, "  timing           %d warm-ups, then samples until the median's 95%% interval "
+                "is within %g%%\n                   of it (at least %d samples, at most %g s "
+                "each; '~' marks a measurement\n                   that stopped noisier); the "
+                "median is shown; a region shorter than\n                   10 us (20 "
+                "event-clock ticks) is batched\n", o->warmup, o->max_noise * 100.0,
+                o->min_samples, o->max_time);
+    if (!o->profile)
+        fprintf(f, "  cache states     %s; L2-cold writes over %.0f MiB (2x the L2) before each "
+                "sample\n", o->cache == CLI_CACHE_WARM ? "warm" : o->cache == CLI_CACHE_COLD
+                ? "L2-cold (and warm)" : "warm and L2-cold", tb_env_num(r, "l2_cold_flush_bytes") / 1048576.0);
     fprintf(f, "  sections         ");
     for (i = 0; i < CLI_NSECTIONS; i++) {
         if (!o->run[i]) continue;
@@ -70,8 +85,53 @@ static void tb_row(FILE *f, const char *num, const res_meas *m, const char *labe
     if (m->stats.n == 1)
         fprintf(f, "1 run\n");
     else
-        fprintf(f, "[%.3f, %.3f] of %zu%s\n", m->stats.ci_low, m->stats.ci_high, m->stats.n,
-                m->batch > 1 ? " (batched)" : "");
+        fprintf(f, "[%.3f, %.3f] of %zu%s%s\n", m->stats.ci_low, m->stats.ci_high, m->stats.n,
+                m->batch > 1 ? " (batched)" : "", m->noisy ? " ~noisy" : "");
+}
+
+/* Per section: how many measurements the stopping rule left noisy, and the
+ * SM clock read beside the samples (how many, how many low, the median). */
+static void tb_rigor(FILE *f, const results *r, const char *section)
+{
+    size_t i, j, nm = 0, noisy = 0, nclk = 0, low = 0, shown = 0;
+    double *clk = NULL, med = NAN, lo = NAN, hi = NAN;
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, section) != 0) continue;
+        nm++;
+        if (m->noisy) noisy++;
+        if (m->mhz) nclk += m->nsamples;
+        low += m->low_clock;
+    }
+    if (nm == 0) return;
+    if (nclk && (clk = malloc(nclk * sizeof *clk)) != NULL) {
+        size_t k = 0;
+        for (i = 0; i < r->nm; i++) {
+            const res_meas *m = &r->m[i];
+            if (strcmp(m->section, section) != 0 || !m->mhz) continue;
+            for (j = 0; j < m->nsamples; j++)
+                if (isfinite(m->mhz[j])) clk[k++] = m->mhz[j];
+        }
+        if (k) {
+            st_summary sm = st_summarize(clk, k);
+            med = sm.median;
+            lo = sm.min;
+            hi = sm.max;
+        }
+        nclk = k;
+        free(clk);
+    }
+    fprintf(f, "  rigor: %zu measurements, %zu stopped noisier than asked", nm, noisy);
+    for (i = 0; i < r->nm && noisy; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, section) != 0 || !m->noisy) continue;
+        if (shown == 4) { fprintf(f, ", ..."); break; }
+        fprintf(f, "%s%s", shown++ ? ", " : " (", m->key);
+    }
+    fprintf(f, "%s\n", shown && shown < 5 ? ")" : shown ? ")" : "");
+    if (nclk)
+        fprintf(f, "  SM clock beside %zu samples: median %.0f MHz (%.0f to %.0f); %zu below 75%% "
+                "of %.0f MHz\n", nclk, med, lo, hi, low, tb_env_num(r, "sm_clock_khz") / 1000.0);
 }
 
 static void tb_skipped(FILE *f, const results *r, const char *section)
@@ -771,6 +831,7 @@ void tb_section(FILE *f, const results *r, cli_section s)
     case CLI_SEC_FUSION: tb_fusion(f, r); break;
     case CLI_NSECTIONS: break;
     }
+    tb_rigor(f, r, cli_section_name(s));
 }
 
 void tb_checks(FILE *f, const results *r)

@@ -1,11 +1,30 @@
-/* timing.c: host clock and event-pair timing with warm-up and batching. */
+/* timing.c: host clock and event-pair timing with warm-up, batching, the
+ * stopping rule, the L2-cold state and per-sample SM clock readings. */
 #include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cudadrv.h"
+
+static tm_setup tm_cfg = { 10, { 10, 10, 0.01, 0.0 }, 0, 0, NULL, 0, 0.0, 0 };
+
+void tm_configure(const tm_setup *t)
+{
+    tm_cfg = *t;
+}
+
+const tm_setup *tm_config(void)
+{
+    return &tm_cfg;
+}
+
+size_t tm_capacity(void)
+{
+    return tm_cfg.fixed ? tm_cfg.fixed : tm_cfg.rule.max_samples;
+}
 
 double tm_now_ms(void)
 {
@@ -17,6 +36,33 @@ long long tm_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int tm_work_init(tm_work *w, tm_fn fn, void *arg, int cold)
+{
+    size_t cap = tm_capacity(), i;
+    memset(w, 0, sizeof *w);
+    w->fn = fn;
+    w->arg = arg;
+    w->cold = cold;
+    w->samples = calloc(cap, sizeof *w->samples);
+    if (tm_cfg.clock) {
+        w->mhz = malloc(cap * sizeof *w->mhz);
+        if (w->mhz) for (i = 0; i < cap; i++) w->mhz[i] = NAN;
+    }
+    if (!w->samples || (tm_cfg.clock && !w->mhz)) {
+        tm_work_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+void tm_work_free(tm_work *w)
+{
+    free(w->samples);
+    free(w->mhz);
+    w->samples = NULL;
+    w->mhz = NULL;
 }
 
 /* Units needed for one region to span TM_MIN_REGION_MS, given one unit's time. */
@@ -39,48 +85,67 @@ static int tm_run(tm_fn fn, void *arg, CUstream s, long count)
     return 0;
 }
 
-int tm_events(CUstream s, tm_work *w, size_t k, int warmup, int reps)
+/* The stopping rule's answer for samples x[0..n) after elapsed_s; sets *noisy. */
+static st_verdict tm_verdict(const double *x, size_t n, double elapsed_s, int *noisy)
+{
+    return st_stop(&tm_cfg.rule, x, n, elapsed_s, noisy);
+}
+
+int tm_more(const double *x, size_t n, double t0_ms, int *noisy)
+{
+    *noisy = 0;
+    if (tm_cfg.fixed) return n < tm_cfg.fixed;
+    return tm_verdict(x, n, (tm_now_ms() - t0_ms) / 1000.0, noisy) == ST_GO_ON;
+}
+
+/* The flush before a cold region, the clock kernel into slot; then nothing. */
+static int tm_before(const tm_work *w, CUstream s, unsigned slot)
+{
+    if (w->cold) {
+        if (!tm_cfg.flush_bytes) return 0;
+        CK(drv.cuMemsetD32Async(tm_cfg.flush, slot, tm_cfg.flush_bytes / 4, s));
+    }
+    if (tm_cfg.clock && w->mhz) {
+        CUdeviceptr out = tm_cfg.clock_out;
+        unsigned long long window = TM_CLOCK_WINDOW_NS;
+        void *params[] = { &out, &slot, &window };
+        CK(drv.cuLaunchKernel(tm_cfg.clock, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* One chunk of c rounds of all k works, samples from index n on. */
+static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float *clk)
 {
     CUevent *ev = NULL;
-    size_t nev = 2 * (size_t)reps * k, created = 0, j;
-    int i, rc = -1;
+    size_t nev = 2 * c * k, created = 0, i, j;
+    int rc = -1;
 
     ev = calloc(nev, sizeof *ev);
     if (!ev) return -1;
     for (created = 0; created < nev; created++)
         CK(drv.cuEventCreate(&ev[created], CU_EVENT_DEFAULT));
-    /* Warm up every work, not just the first: lazy loading is per function. */
-    for (j = 0; j < k; j++)
-        if (tm_run(w[j].fn, w[j].arg, s, warmup) != 0) goto fail;
-    CK(drv.cuStreamSynchronize(s));
-    /* Calibrate: one unit each, behind one untimed unit. */
-    for (j = 0; j < k; j++) {
-        float ms = 0;
-        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
-        CK(drv.cuEventRecord(ev[0], s));
-        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
-        CK(drv.cuEventRecord(ev[1], s));
-        CK(drv.cuEventSynchronize(ev[1]));
-        CK(drv.cuEventElapsedTime(&ms, ev[0], ev[1]));
-        w[j].batch = tm_batch_for(ms);
-    }
-    /* The timed regions, interleaved, queued behind one untimed unit. */
-    if (tm_run(w[0].fn, w[0].arg, s, 1) != 0) goto fail;
-    for (i = 0; i < reps; i++) {
+    if (tm_run(w[0].fn, w[0].arg, s, 1) != 0) goto fail;      /* the untimed unit in front */
+    for (i = 0; i < c; i++) {
         for (j = 0; j < k; j++) {
-            size_t e = 2 * ((size_t)i * k + j);
+            size_t e = 2 * (i * k + j);
+            if (tm_before(&w[j], s, (unsigned)(i * k + j)) != 0) goto fail;
             CK(drv.cuEventRecord(ev[e], s));
             if (tm_run(w[j].fn, w[j].arg, s, w[j].batch) != 0) goto fail;
             CK(drv.cuEventRecord(ev[e + 1], s));
         }
     }
     CK(drv.cuStreamSynchronize(s));
-    for (i = 0; i < reps; i++) {
+    if (tm_cfg.clock && clk) CK(drv.cuMemcpyDtoH(clk, tm_cfg.clock_out, c * k * sizeof *clk));
+    for (i = 0; i < c; i++) {
         for (j = 0; j < k; j++) {
-            size_t e = 2 * ((size_t)i * k + j);
+            size_t e = 2 * (i * k + j);
             float ms = 0;
             CK(drv.cuEventElapsedTime(&ms, ev[e], ev[e + 1]));
-            w[j].samples[i] = (double)ms / (double)w[j].batch;
+            w[j].samples[n + i] = (double)ms / (double)w[j].batch;
+            if (w[j].mhz && clk) w[j].mhz[n + i] = clk[i * k + j];
         }
     }
     rc = 0;
@@ -91,21 +156,120 @@ fail:
     return rc;
 }
 
-int tm_host(tm_work *w, int warmup, int reps)
+int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
 {
-    double t0, unit;
-    int i;
+    CUevent a = NULL, b = NULL;
+    size_t cap = tm_capacity(), n = 0, c, j, per_chunk;
+    float *clk = NULL;
+    double t0 = 0;
+    int rc = -1;
 
+    if (k == 0 || cap == 0) return -1;
+    per_chunk = TM_CLOCK_SLOTS / k;
+    if (tm_cfg.clock && !(clk = malloc(TM_CLOCK_SLOTS * sizeof *clk))) return -1;
+    for (j = 0; j < k; j++) {
+        w[j].n = 0;
+        w[j].noisy = 0;
+        w[j].low_clock = 0;
+    }
+    CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
+    CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
+    if (tm_cfg.profile) {
+        /* One run of each work between its own events, nothing else. */
+        for (j = 0; j < k; j++) {
+            float ms = 0;
+            CK(drv.cuEventRecord(a, s));
+            if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
+            CK(drv.cuEventRecord(b, s));
+            CK(drv.cuEventSynchronize(b));
+            CK(drv.cuEventElapsedTime(&ms, a, b));
+            w[j].samples[0] = ms;
+            w[j].batch = 1;
+            w[j].n = 1;
+        }
+        rc = 0;
+        goto fail;
+    }
+    /* Warm up every work, not just the first: lazy loading is per function. */
+    for (j = 0; j < k; j++)
+        if (tm_run(w[j].fn, w[j].arg, s, warmup) != 0) goto fail;
+    CK(drv.cuStreamSynchronize(s));
+    /* Calibrate: one unit each, behind one untimed unit. */
+    for (j = 0; j < k; j++) {
+        float ms = 0;
+        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
+        CK(drv.cuEventRecord(a, s));
+        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
+        CK(drv.cuEventRecord(b, s));
+        CK(drv.cuEventSynchronize(b));
+        CK(drv.cuEventElapsedTime(&ms, a, b));
+        w[j].batch = w[j].cold ? 1 : tm_batch_for(ms);
+    }
+    c = tm_cfg.fixed ? tm_cfg.fixed : (tm_cfg.rule.min_samples ? tm_cfg.rule.min_samples : 1);
+    t0 = tm_now_ms();
+    for (;;) {
+        int go_on = 0;
+        double elapsed;
+        if (c > cap - n) c = cap - n;
+        if (c > per_chunk) c = per_chunk;
+        if (tm_chunk(s, w, k, n, c, clk) != 0) goto fail;
+        n += c;
+        for (j = 0; j < k; j++) w[j].n = n;
+        if (n >= cap) break;
+        elapsed = (tm_now_ms() - t0) / 1000.0;
+        if (tm_cfg.fixed) {
+            c = tm_cfg.fixed - n;
+            continue;
+        }
+        for (j = 0; j < k; j++)
+            if (tm_verdict(w[j].samples, n, elapsed, &w[j].noisy) == ST_GO_ON) go_on = 1;
+        if (!go_on) break;
+        /* Grow by half of what there is, but not past the time left. */
+        c = n / 2 ? n / 2 : 1;
+        if (tm_cfg.rule.max_time_s > 0 && elapsed > 0) {
+            double left = tm_cfg.rule.max_time_s - elapsed, per = elapsed / (double)n;
+            if (left / per < (double)c) c = left > per ? (size_t)(left / per) : 1;
+        }
+    }
+    /* Noisy: the final samples' interval is still wider than asked. */
+    for (j = 0; j < k; j++) {
+        st_summary sm;
+        size_t i;
+        w[j].noisy = 0;
+        if (!tm_cfg.fixed) {
+            sm = st_summarize(w[j].samples, n);
+            w[j].noisy = n < tm_cfg.rule.min_samples || st_noise(&sm) > tm_cfg.rule.max_noise;
+        }
+        for (i = 0; w[j].mhz && i < n; i++)
+            if (tm_cfg.max_mhz > 0 && w[j].mhz[i] < TM_LOW_CLOCK * tm_cfg.max_mhz) w[j].low_clock++;
+    }
+    rc = 0;
+fail:
+    if (a) drv.cuEventDestroy(a);
+    if (b) drv.cuEventDestroy(b);
+    free(clk);
+    return rc;
+}
+
+int tm_host(tm_work *w, int warmup)
+{
+    double t0, unit, start;
+    size_t cap = tm_capacity();
+
+    w->n = 0;
+    w->noisy = 0;
+    w->low_clock = 0;
     if (tm_run(w->fn, w->arg, NULL, warmup) != 0) return -1;
     t0 = tm_now_ms();
     if (tm_run(w->fn, w->arg, NULL, 1) != 0) return -1;
     unit = tm_now_ms() - t0;
     w->batch = tm_batch_for(unit);
-    for (i = 0; i < reps; i++) {
+    start = tm_now_ms();
+    do {
         t0 = tm_now_ms();
         if (tm_run(w->fn, w->arg, NULL, w->batch) != 0) return -1;
-        w->samples[i] = (tm_now_ms() - t0) / (double)w->batch;
-    }
+        w->samples[w->n++] = (tm_now_ms() - t0) / (double)w->batch;
+    } while (w->n < cap && tm_more(w->samples, w->n, start, &w->noisy));
     return 0;
 }
 

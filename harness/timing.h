@@ -1,10 +1,12 @@
 /* timing.h: the host monotonic clock, and timing work on the device with
- * event pairs (warm-up of the work it times, batching of short regions). */
+ * event pairs: warm-up of the work it times, batching of short regions, the
+ * stopping rule, the L2-cold state, and the SM clock beside every sample. */
 #ifndef TIMING_H
 #define TIMING_H
 
 #include <stddef.h>
 #include <cuda.h>
+#include "stats.h"
 
 /* CLOCK_MONOTONIC, in milliseconds and in nanoseconds. */
 double tm_now_ms(void);
@@ -15,6 +17,34 @@ long long tm_now_ns(void);
  * 0.5 us. Shorter work is batched until one region spans this much. */
 #define TM_MIN_REGION_MS 0.010
 
+/* How many samples a measurement takes, and what runs beside them. Set once
+ * per process with tm_configure (the defaults: a fixed 10 samples, no flush
+ * buffer, no clock kernel). */
+typedef struct tm_setup {
+    size_t fixed;              /* > 0: exactly this many samples per measurement */
+    st_rule rule;              /* fixed == 0: the stopping rule; rule.max_samples,
+                                  which must be > 0, is the capacity */
+    CUdeviceptr flush;         /* L2-cold: written over before each cold sample */
+    size_t flush_bytes;        /* a multiple of 4; 0: no cold state possible */
+    CUfunction clock;          /* smClockMHz, or NULL: no clock readings */
+    CUdeviceptr clock_out;     /* TM_CLOCK_SLOTS floats for it */
+    double max_mhz;            /* the device's SM clock, for the low-clock flag */
+    int profile;               /* --profile: each work runs once between its
+                                  events; no warm-up, calibration or extras */
+} tm_setup;
+
+#define TM_CLOCK_SLOTS 65536
+#define TM_CLOCK_WINDOW_NS 4000ull
+/* A sample taken with the SM clock below this fraction of max_mhz is flagged. */
+#define TM_LOW_CLOCK 0.75
+
+void tm_configure(const tm_setup *t);
+const tm_setup *tm_config(void);
+
+/* Samples the caller must have room for in each tm_work: fixed, or the
+ * stopping rule's max_samples. */
+size_t tm_capacity(void);
+
 /* One unit of work: enqueue it on stream s (device timing) or do it to the
  * end (host timing). Returns 0, or -1 after reporting the error. */
 typedef int (*tm_fn)(void *arg, CUstream s);
@@ -22,22 +52,40 @@ typedef int (*tm_fn)(void *arg, CUstream s);
 typedef struct tm_work {
     tm_fn fn;
     void *arg;
-    double *samples;   /* out: reps per-unit times in ms */
+    int cold;          /* in: write over the flush buffer before each region
+                          (then every region is one unit: batch 1) */
+    double *samples;   /* tm_capacity() slots; out: n per-unit times in ms */
+    float *mhz;        /* tm_capacity() slots or NULL; out: the SM clock just
+                          before each sample (NaN where none was read) */
+    size_t n;          /* out: samples taken */
     long batch;        /* out: units per timed region */
+    int noisy;         /* out: 1 when the stopping rule ended on a limit with
+                          the median's interval wider than max_noise */
+    size_t low_clock;  /* out: samples whose clock was below TM_LOW_CLOCK */
 } tm_work;
+
+/* Allocate w's buffers (samples, and mhz when a clock kernel is set) and
+ * set fn, arg and cold. Returns 0, or -1 when out of memory (w freed).
+ * tm_work_free releases them (safe on a zeroed or freed work). */
+int tm_work_init(tm_work *w, tm_fn fn, void *arg, int cold);
+void tm_work_free(tm_work *w);
 
 /* Time k pieces of work with event pairs on stream s, interleaved A B A B:
  * each work gets `warmup` untimed runs (then a sync), a calibration that sets
- * its batch so one region spans at least TM_MIN_REGION_MS, then reps timed
- * regions. All regions are queued before one sync, behind one untimed unit,
- * so the device never waits on the host between them (unless the work itself
- * blocks the host, as pageable copies do). samples[i] = region / batch.
- * Returns 0, or -1 after reporting the failed call. */
-int tm_events(CUstream s, tm_work *w, size_t k, int warmup, int reps);
+ * its batch so one region spans at least TM_MIN_REGION_MS (cold works: 1),
+ * then timed regions in rounds of all k works. Rounds are queued in chunks
+ * behind one untimed unit, so the device never waits on the host inside a
+ * chunk (unless the work itself blocks the host, as pageable copies do);
+ * before each region, the flush (cold works) and the clock kernel run
+ * outside the events. With a fixed count, one chunk of that many rounds;
+ * otherwise chunks until the stopping rule stops every work (converged, the
+ * time limit, or the capacity), the time counted from the first timed chunk.
+ * samples[i] = region / batch. Returns 0, or -1 after reporting. */
+int tm_events(CUstream s, tm_work *w, size_t k, int warmup);
 
 /* The same on the host clock, for work that finishes before fn returns (the
- * CPU loop); no interleaving needed, one work at a time. */
-int tm_host(tm_work *w, int warmup, int reps);
+ * CPU loop); one work at a time, no clock readings. */
+int tm_host(tm_work *w, int warmup);
 
 /* One event pair around one unit of work, nothing before it: for the first
  * launch, whose cost must not be warmed away. Also reports the host clock
@@ -45,5 +93,11 @@ int tm_host(tm_work *w, int warmup, int reps);
  * synchronisation (*host_sync_ms). Returns 0 or -1. */
 int tm_once(CUstream s, tm_fn fn, void *arg, double *event_ms,
             double *host_enqueue_ms, double *host_sync_ms);
+
+/* The stopping rule over one sample at a time, for loops that take their
+ * own samples (host-timed API calls): call with the samples so far; returns
+ * 1 to take another, 0 to stop, and sets *noisy as tm_work.noisy. t0_ms is
+ * tm_now_ms() before the first sample. n never exceeds tm_capacity(). */
+int tm_more(const double *x, size_t n, double t0_ms, int *noisy);
 
 #endif

@@ -27,3 +27,21 @@ extern "C" __global__ void blockUntil(volatile const int *__restrict__ flag,
     }
     *timed_out = late;
 }
+
+// smClockMHz: the SM clock where it runs, in MHz, into out[slot]. One block
+// of one thread. It waits for an edge of %globaltimer (which advances in
+// steps of up to 1 us on some GPUs), counts clock64() cycles until the timer
+// has moved window_ns past that edge to another edge, and divides. Both ends
+// sit on timer edges, so the step size does not bias the figure.
+extern "C" __global__ void smClockMHz(float *__restrict__ out, unsigned slot,
+                                      unsigned long long window_ns)
+{
+    unsigned long long g0 = globalTimerNs(), g1, g2;
+    long long c0, c1;
+
+    do { g1 = globalTimerNs(); } while (g1 == g0);
+    c0 = clock64();
+    do { g2 = globalTimerNs(); } while (g2 - g1 < window_ns);
+    c1 = clock64();
+    out[slot] = (float)((double)(c1 - c0) * 1000.0 / (double)(g2 - g1));
+}

@@ -276,35 +276,44 @@ fail:
     return rc;
 }
 
-/* Time versions vs[0..nv-1] at n, interleaved; store "<prefix><key>". */
-static int fs_time(fs_ctx *F, size_t n, const int *vs, size_t nv, const char *prefix,
-                   double **s)
+/* Time versions vs[0..nv-1] at n, interleaved, in the cache states --cache
+ * asks for; store "<prefix><key>" (warm) and "<prefix><key>.cold". */
+static int fs_time(fs_ctx *F, size_t n, const int *vs, size_t nv, const char *prefix)
 {
-    tm_work w[V_COUNT];
+    tm_work w[2 * V_COUNT];
     fs_unit u[V_COUNT];
-    size_t i;
+    size_t i, k = 0;
+    int states = sec_cache_states(F->c), rc = -1;
+    memset(w, 0, sizeof w);
     F->n = n;
     if (fs_capture(F) != 0) return -1;
     for (i = 0; i < nv; i++) {
         u[i] = (fs_unit){ F, vs[i] };
-        w[i] = (tm_work){ fs_run, &u[i], s[i], 1 };
+        if ((states & 1) && tm_work_init(&w[k++], fs_run, &u[i], 0) != 0) goto out;
+        if ((states & 2) && tm_work_init(&w[k++], fs_run, &u[i], 1) != 0) goto out;
     }
-    if (tm_events(F->c->gpu.stream, w, nv, F->c->o->warmup, F->c->o->reps) != 0) return -1;
-    for (i = 0; i < nv; i++) {
+    if (tm_events(F->c->gpu.stream, w, k, F->c->o->warmup) != 0) goto out;
+    for (i = 0; i < k; i++) {
+        const fs_unit *un = w[i].arg;
         char key[64], name[160];
         res_meas *m;
-        snprintf(key, sizeof key, "%s%s", prefix, fs_v[vs[i]].key);
-        snprintf(name, sizeof name, "%s", fs_v[vs[i]].name);
-        m = res_add(F->c->r, FS, key, name, "events around one run (batched when short), every "
-                    "version interleaved with the others", RES_WARM, "ms", s[i],
-                    (size_t)F->c->o->reps);
-        if (!m) return -1;
-        m->batch = w[i].batch;
+        snprintf(key, sizeof key, "%s%s%s", prefix, fs_v[un->v].key, w[i].cold ? ".cold" : "");
+        snprintf(name, sizeof name, "%s%s", fs_v[un->v].name, w[i].cold ? ", L2 cold" : "");
+        m = sec_store_work(F->c, FS, key, name, w[i].cold
+                           ? "events around one run, the L2 written over before it, every "
+                             "version interleaved with the others"
+                           : "events around one run (batched when short), every "
+                             "version interleaved with the others",
+                           w[i].cold ? RES_L2_COLD : RES_WARM, &w[i]);
+        if (!m) goto out;
         m->n = (long)n;
-        m->bytes = fs_model(vs[i], 0) * (double)n;
-        m->flops = fs_model(vs[i], 1) * (double)n;
+        m->bytes = fs_model(un->v, 0) * (double)n;
+        m->flops = fs_model(un->v, 1) * (double)n;
     }
-    return 0;
+    rc = 0;
+out:
+    for (i = 0; i < 2 * V_COUNT; i++) tm_work_free(&w[i]);
+    return rc;
 }
 
 int sec_fusion(sec_ctx *c)
@@ -318,7 +327,6 @@ int sec_fusion(sec_ctx *c)
     size_t nsweep = c->o->sizes_given ? c->o->nsizes : sizeof fs_sweep / sizeof fs_sweep[0];
     char *lowered[FS_NW] = { NULL }, why[512];
     char *src = NULL;
-    double *s[V_COUNT] = { NULL };
     size_t free_b, total_b, i, need;
     CUmodule mod = NULL, mcopy = NULL;
     rtc_out code;
@@ -335,6 +343,7 @@ int sec_fusion(sec_ctx *c)
     F.cap = FS_MAIN_N > FS_CHECK_N ? FS_MAIN_N : FS_CHECK_N;
     if (drv_mem_info(&free_b, &total_b) != 0) goto fail;
     for (i = 0; i < nsweep; i++) {
+        if (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N) continue;
         need = 6 * sweep[i] * sizeof(float);
         if (need + (256u << 20) > free_b) {
             char what[96], detail[200];
@@ -347,10 +356,6 @@ int sec_fusion(sec_ctx *c)
         } else if (sweep[i] > F.cap) {
             F.cap = sweep[i];
         }
-    }
-    for (v = 0; v < V_COUNT; v++) {
-        s[v] = calloc((size_t)c->o->reps, sizeof *s[v]);
-        if (!s[v]) goto fail;
     }
     /* The kernels: fusion.cu with its six template instantiations. */
     src = kn_source("fusion.cu", c->o->kernels_dir, why, sizeof why);
@@ -391,7 +396,7 @@ int sec_fusion(sec_ctx *c)
     {
         int vs[V_COUNT];
         for (v = 0; v < V_COUNT; v++) vs[v] = v;
-        if (fs_time(&F, FS_MAIN_N, vs, V_COUNT, "main.", s) != 0) goto fail;
+        if (fs_time(&F, FS_MAIN_N, vs, V_COUNT, "main.") != 0) goto fail;
     }
     /* The n sweep: staged, fused, the widest fused, and the floor. */
     drv_set_phase(FS ": n sweep");
@@ -399,8 +404,10 @@ int sec_fusion(sec_ctx *c)
         static const int vs[] = { V_COPY, V_COPY4, V_DTOD, V_STAGED, V_FUSED, V_WIDE + 2, V_WIDE + 3 };
         char prefix[48];
         if (sweep[i] > F.cap) continue;
+        /* --quick: the smallest size and the main one only. */
+        if (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N) continue;
         snprintf(prefix, sizeof prefix, "n=%zu.", sweep[i]);
-        if (fs_time(&F, sweep[i], vs, sizeof vs / sizeof vs[0], prefix, s) != 0) goto fail;
+        if (fs_time(&F, sweep[i], vs, sizeof vs / sizeof vs[0], prefix) != 0) goto fail;
     }
     /* The width sweep: what the compiler gave each width. */
     CK(drv.cuDeviceGetAttribute(&maxthreads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, c->gpu.dev));
@@ -449,7 +456,6 @@ out:
     if (mod) drv.cuModuleUnload(mod);
     if (mcopy) drv.cuModuleUnload(mcopy);
     for (k = 0; k < FS_NW; k++) free(lowered[k]);
-    for (v = 0; v < V_COUNT; v++) free(s[v]);
     rtc_out_free(&code);
     free(src);
     drv_set_phase(NULL);

@@ -204,8 +204,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
         fprintf(stderr, "harness: %s\n", c.gpu_why);
         goto out;
     }
-    s = calloc((size_t)o->reps, sizeof *s);
-    if (!s || sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
+    if (sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
     /* One untimed JIT first: the process's first pays a start-up of its own. */
     {
         CUmodule mod = NULL;
@@ -224,8 +223,12 @@ static int jt_child_opt(const cli_opts *o, results *r)
             drv.cuModuleUnload(mod);
             goto out;
         }
-        w = (tm_work){ sec_vec_kernel, &v, s, 1 };
-        if (sec_vec_poison(&v) != 0 || tm_events(v.s, &w, 1, o->warmup, o->reps) != 0) {
+        if (tm_work_init(&w, sec_vec_kernel, &v, 0) != 0) {
+            drv.cuModuleUnload(mod);
+            goto out;
+        }
+        if (sec_vec_poison(&v) != 0 || tm_events(v.s, &w, 1, o->warmup) != 0) {
+            tm_work_free(&w);
             drv.cuModuleUnload(mod);
             goto out;
         }
@@ -235,15 +238,21 @@ static int jt_child_opt(const cli_opts *o, results *r)
         snprintf(key, sizeof key, "O%d.load", level);
         snprintf(name, sizeof name, "module load, CU_JIT_OPTIMIZATION_LEVEL %d", level);
         if (jt_one(r, key, name, "host clock around cuModuleLoadDataEx, JIT cache disabled",
-                   RES_PROCESS, load))
+                   RES_PROCESS, load)) {
+            tm_work_free(&w);
             goto out;
+        }
         snprintf(key, sizeof key, "O%d.jit", level);
         snprintf(name, sizeof name, "driver JIT, level %d", level);
-        if (jt_one(r, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, jit)) goto out;
+        if (jt_one(r, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, jit)) {
+            tm_work_free(&w);
+            goto out;
+        }
         snprintf(key, sizeof key, "O%d.warm", level);
         snprintf(name, sizeof name, "vectorAdd over 16,777,216 floats, JIT level %d", level);
         m = res_add(r, JT, key, name, "events around one launch after warm-up", RES_WARM, "ms",
-                    s, (size_t)o->reps);
+                    w.samples, w.n);
+        tm_work_free(&w);
         if (!m) goto out;
         m->batch = w.batch;
         m->n = (long)JT_OPT_N;

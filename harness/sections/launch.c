@@ -47,12 +47,28 @@ fail:
     return -1;
 }
 
-/* Store reps samples in microseconds. */
+/* Samples of one launch figure: the stopping rule decides how many. */
+typedef struct ln_samples {
+    double *us;        /* tm_capacity() slots */
+    size_t n;
+    int noisy;
+} ln_samples;
+
+/* Store n samples in microseconds. */
 static res_meas *ln_store(sec_ctx *c, const char *key, const char *name, const char *region,
                           const double *us, size_t n, long batch)
 {
     res_meas *m = res_add(c->r, LN, key, name, region, RES_WARM, "us", us, n);
     if (m) m->batch = batch;
+    return m;
+}
+
+/* The same for a ln_samples, with its noisy flag. */
+static res_meas *ln_store_s(sec_ctx *c, const char *key, const char *name, const char *region,
+                            const ln_samples *x, long batch)
+{
+    res_meas *m = ln_store(c, key, name, region, x->us, x->n, batch);
+    if (m) m->noisy = x->noisy;
     return m;
 }
 
@@ -72,20 +88,27 @@ static double ln_host_ref(void)
 }
 
 /* Host cost of one cuLaunchKernel: the host clock around LN_SUBMIT
- * back-to-back calls, the queue drained before each sample. When ref is not
- * NULL, ref[i] is ln_host_ref() taken just before sample i. */
-static int ln_submit(ln_ctx *L, double *us, double *ref, int reps)
+ * back-to-back calls, the queue drained before each sample, until the
+ * stopping rule ends it. When ref is not NULL, ref->us[i] is ln_host_ref()
+ * taken just before sample i. */
+static int ln_submit(ln_ctx *L, ln_samples *x, ln_samples *ref)
 {
-    int i, j;
+    int j;
     CUstream s = L->c->gpu.stream;
-    for (i = 0; i < reps; i++) {
+    double start = tm_now_ms();
+    x->n = 0;
+    do {
         double t0;
-        if (ref) ref[i] = ln_host_ref();
+        if (ref) ref->us[x->n] = ln_host_ref();
         CK(drv.cuStreamSynchronize(s));
         t0 = tm_now_ms();
         for (j = 0; j < LN_SUBMIT; j++)
             if (ln_one(L, s) != 0) return -1;
-        us[i] = (tm_now_ms() - t0) * 1000.0 / LN_SUBMIT;
+        x->us[x->n++] = (tm_now_ms() - t0) * 1000.0 / LN_SUBMIT;
+    } while (tm_more(x->us, x->n, start, &x->noisy));
+    if (ref) {
+        ref->n = x->n;
+        ref->noisy = 0;
     }
     CK(drv.cuStreamSynchronize(s));
     return 0;
@@ -93,22 +116,52 @@ fail:
     return -1;
 }
 
+/* Stream throughput: events around LN_STREAM back-to-back launches. */
+static int ln_stream(ln_ctx *L, ln_samples *x)
+{
+    CUstream s = L->c->gpu.stream;
+    CUevent a = NULL, b = NULL;
+    double start = tm_now_ms();
+    int j, rc = -1;
+    CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
+    CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
+    x->n = 0;
+    do {
+        float ms = 0;
+        CK(drv.cuStreamSynchronize(s));
+        CK(drv.cuEventRecord(a, s));
+        for (j = 0; j < LN_STREAM; j++)
+            if (ln_one(L, s) != 0) goto fail;
+        CK(drv.cuEventRecord(b, s));
+        CK(drv.cuEventSynchronize(b));
+        CK(drv.cuEventElapsedTime(&ms, a, b));
+        x->us[x->n++] = (double)ms * 1000.0 / LN_STREAM;
+    } while (tm_more(x->us, x->n, start, &x->noisy));
+    rc = 0;
+fail:
+    if (a) drv.cuEventDestroy(a);
+    if (b) drv.cuEventDestroy(b);
+    return rc;
+}
+
 /* Device-side cost per launch: LN_BEHIND launches queued behind a kernel
  * that spins on a host-mapped flag, timed by events from the end of the
  * blocking kernel to the last launch. Every kernel here was launched before
  * (a first launch queued behind the blocker could wait on lazy loading). */
 static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdeviceptr dtimed,
-                     double *us, int reps, int *timed_out)
+                     ln_samples *x, int *timed_out)
 {
+    double start = tm_now_ms();
     CUstream s = L->c->gpu.stream;
     unsigned long long limit = 2000000000ull;   /* 2 s: a mistake cannot hang the run */
     void *params[] = { &dflag, &limit, &dtimed };
     CUevent a = NULL, b = NULL;
-    int i, j, rc = -1;
+    int j, rc = -1;
 
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
-    for (i = 0; i < reps; i++) {
+    x->n = 0;
+    do {
         float ms = 0;
         CK(drv.cuStreamSynchronize(s));
         flag[0] = 0;
@@ -126,8 +179,8 @@ static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdevicep
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
         if (flag[1]) *timed_out = 1;
-        us[i] = (double)ms * 1000.0 / LN_BEHIND;
-    }
+        x->us[x->n++] = (double)ms * 1000.0 / LN_BEHIND;
+    } while (tm_more(x->us, x->n, start, &x->noisy));
     rc = 0;
 fail:
     flag[0] = 1;    /* the blocking kernel is always released */
@@ -139,14 +192,14 @@ fail:
 }
 
 /* A graph of LN_GRAPH empty kernels, captured from the stream. */
-static int ln_graph(ln_ctx *L, int reps, double *inst_ms, double *host_us, double *node_us)
+static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *node)
 {
     CUstream s = L->c->gpu.stream;
     CUgraph g = NULL;
     CUgraphExec ge = NULL;
     CUevent a = NULL, b = NULL;
-    double t0;
-    int i, j, rc = -1;
+    double t0, start;
+    int i, j, more, rc = -1;
 
     CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     for (j = 0; j < LN_GRAPH; j++)
@@ -162,18 +215,25 @@ static int ln_graph(ln_ctx *L, int reps, double *inst_ms, double *host_us, doubl
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
     for (i = 0; i < 3; i++) CK(drv.cuGraphLaunch(ge, s));    /* warm-up */
     CK(drv.cuStreamSynchronize(s));
-    for (i = 0; i < reps; i++) {
+    host->n = node->n = 0;
+    start = tm_now_ms();
+    do {
         float ms = 0;
+        int nz = 0;
         CK(drv.cuStreamSynchronize(s));
         CK(drv.cuEventRecord(a, s));
         t0 = tm_now_ms();
         CK(drv.cuGraphLaunch(ge, s));
-        host_us[i] = (tm_now_ms() - t0) * 1000.0;
+        host->us[host->n++] = (tm_now_ms() - t0) * 1000.0;
         CK(drv.cuEventRecord(b, s));
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
-        node_us[i] = (double)ms * 1000.0 / LN_GRAPH;
-    }
+        node->us[node->n++] = (double)ms * 1000.0 / LN_GRAPH;
+        /* Both figures must settle: go on while either wants more. */
+        more = tm_more(host->us, host->n, start, &host->noisy);
+        more = tm_more(node->us, node->n, start, &nz) || more;
+        node->noisy = nz;
+    } while (more);
     rc = 0;
 fail:
     if (s) drv.cuStreamSynchronize(s);
@@ -292,19 +352,23 @@ int sec_launch(sec_ctx *c)
     CUdeviceptr dflag = 0;
     int *hflag = NULL;             /* the allocation */
     volatile int *flag = NULL;     /* the same memory, read by the device */
-    double *s1 = NULL, *s2 = NULL;
-    int reps = c->o->reps, failed = 0, timed_out = 0, rc;
+    ln_samples s1 = { NULL, 0, 0 }, s2 = { NULL, 0, 0 };
+    int failed = 0, timed_out = 0, rc;
     size_t i;
     ln_ctx L;
     double inst;
 
+    if (c->o->profile) {
+        sec_skip(c, LN, "--profile: this section times launches, not kernels");
+        return SEC_OK;
+    }
     if ((rc = sec_begin(c, LN, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LN);
     memset(&L, 0, sizeof L);
     L.c = c;
-    s1 = calloc((size_t)reps, sizeof *s1);
-    s2 = calloc((size_t)reps, sizeof *s2);
-    if (!s1 || !s2) goto fail;
+    s1.us = calloc(tm_capacity(), sizeof *s1.us);
+    s2.us = calloc(tm_capacity(), sizeof *s2.us);
+    if (!s1.us || !s2.us) goto fail;
     if (sec_module(c, "empty.cu", &me, NULL, NULL) != 0 || sec_module(c, "launch.cu", &ml, NULL, NULL) != 0)
         goto fail;
     CK(drv.cuModuleGetFunction(&L.empty, me, "doNothing"));
@@ -332,46 +396,28 @@ int sec_launch(sec_ctx *c)
             for (j = 0; j < c->o->warmup + 1; j++)
                 if (ln_one(&L, c->gpu.stream) != 0) goto fail;
         }
-        if (ln_submit(&L, s1, i == 0 ? s2 : NULL, reps) != 0) goto fail;
-        if (i == 0 && !ln_store(c, "host.ref", "host speed yardstick: 100,000 steps of an integer "
-                                "recurrence", "host clock around the loop, taken before each "
-                                "submit sample", s2, (size_t)reps, 1))
+        if (ln_submit(&L, &s1, i == 0 ? &s2 : NULL) != 0) goto fail;
+        if (i == 0 && !ln_store_s(c, "host.ref", "host speed yardstick: 100,000 steps of an integer "
+                                  "recurrence", "host clock around the loop, taken before each "
+                                  "submit sample", &s2, 1))
             goto fail;
         snprintf(key, sizeof key, "submit.%s", shapes[i].key);
         snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
-        if (!ln_store(c, key, name, "host clock around 256 back-to-back cuLaunchKernel calls, "
-                      "divided by 256; the queue drained before each sample", s1, (size_t)reps, LN_SUBMIT))
+        if (!ln_store_s(c, key, name, "host clock around 256 back-to-back cuLaunchKernel calls, "
+                        "divided by 256; the queue drained before each sample", &s1, LN_SUBMIT))
             goto fail;
         /* Stream throughput: events around LN_STREAM launches. */
-        {
-            CUevent a = NULL, b = NULL;
-            int k, j;
-            CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
-            CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
-            for (k = 0; k < reps; k++) {
-                float ms = 0;
-                CK(drv.cuStreamSynchronize(c->gpu.stream));
-                CK(drv.cuEventRecord(a, c->gpu.stream));
-                for (j = 0; j < LN_STREAM; j++)
-                    if (ln_one(&L, c->gpu.stream) != 0) goto fail;
-                CK(drv.cuEventRecord(b, c->gpu.stream));
-                CK(drv.cuEventSynchronize(b));
-                CK(drv.cuEventElapsedTime(&ms, a, b));
-                s2[k] = (double)ms * 1000.0 / LN_STREAM;
-            }
-            drv.cuEventDestroy(a);
-            drv.cuEventDestroy(b);
-        }
+        if (ln_stream(&L, &s2) != 0) goto fail;
         snprintf(key, sizeof key, "stream.%s", shapes[i].key);
         snprintf(name, sizeof name, "stream throughput per launch, %s", shapes[i].name);
-        if (!ln_store(c, key, name, "events around 1000 back-to-back launches, divided by 1000",
-                      s2, (size_t)reps, LN_STREAM))
+        if (!ln_store_s(c, key, name, "events around 1000 back-to-back launches, divided by 1000",
+                        &s2, LN_STREAM))
             goto fail;
-        if (ln_behind(&L, flag, dflag, dflag + sizeof(int), s1, reps, &timed_out) != 0) goto fail;
+        if (ln_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
         snprintf(key, sizeof key, "device.%s", shapes[i].key);
         snprintf(name, sizeof name, "device-side cost per launch, queue full, %s", shapes[i].name);
-        if (!ln_store(c, key, name, "events from the end of a blocking kernel to the last of 256 "
-                      "launches queued behind it, divided by 256", s1, (size_t)reps, LN_BEHIND))
+        if (!ln_store_s(c, key, name, "events from the end of a blocking kernel to the last of 256 "
+                        "launches queued behind it, divided by 256", &s1, LN_BEHIND))
             goto fail;
     }
     if (timed_out) {
@@ -385,19 +431,19 @@ int sec_launch(sec_ctx *c)
     /* cuLaunchKernelEx, 1 block of 1 thread. */
     L.grid = L.threads = 1;
     L.use_ex = 1;
-    if (ln_submit(&L, s1, NULL, reps) != 0) goto fail;
-    if (!ln_store(c, "submit_ex.1x1", "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
-                  "host clock around 256 back-to-back calls, divided by 256", s1, (size_t)reps, LN_SUBMIT))
+    if (ln_submit(&L, &s1, NULL) != 0) goto fail;
+    if (!ln_store_s(c, "submit_ex.1x1", "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
+                    "host clock around 256 back-to-back calls, divided by 256", &s1, LN_SUBMIT))
         goto fail;
     L.use_ex = 0;
     /* A graph of LN_GRAPH empty kernels. */
-    if (ln_graph(&L, reps, &inst, s1, s2) != 0) goto fail;
+    if (ln_graph(&L, &inst, &s1, &s2) != 0) goto fail;
     if (!res_add(c->r, LN, "graph.instantiate", "cuGraphInstantiate, 1000 empty kernels",
                  "host clock around it", RES_FIRST_LAUNCH, "ms", &inst, 1) ||
-        !ln_store(c, "graph.launch_host", "host cost of cuGraphLaunch, 1000 nodes",
-                  "host clock around cuGraphLaunch", s1, (size_t)reps, 1) ||
-        !ln_store(c, "graph.node", "device time per graph node", "events around one graph launch, "
-                  "divided by its 1000 nodes", s2, (size_t)reps, LN_GRAPH))
+        !ln_store_s(c, "graph.launch_host", "host cost of cuGraphLaunch, 1000 nodes",
+                    "host clock around cuGraphLaunch", &s1, 1) ||
+        !ln_store_s(c, "graph.node", "device time per graph node", "events around one graph launch, "
+                    "divided by its 1000 nodes", &s2, LN_GRAPH))
         goto fail;
     rc = ln_sched(c);
     if (rc < 0) goto fail;
@@ -406,8 +452,8 @@ int sec_launch(sec_ctx *c)
     drv.cuMemFreeHost(hflag);
     drv.cuModuleUnload(me);
     drv.cuModuleUnload(ml);
-    free(s1);
-    free(s2);
+    free(s1.us);
+    free(s2.us);
     drv_set_phase(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
@@ -419,8 +465,8 @@ fail:
     }
     if (me) drv.cuModuleUnload(me);
     if (ml) drv.cuModuleUnload(ml);
-    free(s1);
-    free(s2);
+    free(s1.us);
+    free(s2.us);
     drv_set_phase(NULL);
     return SEC_FAILED;
 }

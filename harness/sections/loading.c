@@ -92,7 +92,7 @@ fail:
 
 /* Every step for one module in one format. Returns 0, 1 (a check failed)
  * or -1 (a driver or compile error). */
-static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B, double *warm)
+static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
 {
     const char *fmt = target == RTC_PTX ? "ptx" : "cubin";
     CUfunction *fn = NULL;
@@ -106,6 +106,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B,
     rtc_out code;
 
     memset(&code, 0, sizeof code);
+    memset(&w, 0, sizeof w);
     if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) {
         fprintf(stderr, "harness: " LD ": %s does not compile:\n%s", m->label, code.log ? code.log : "");
         goto out;
@@ -126,8 +127,8 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B,
     if (ld_count_loaded(fn, 1, &after_launch) != 0) goto out;
     snprintf(what, sizeof what, "%.31s (%s): first launch of %.31s, all elements vs CPU", m->label, fmt, name);
     if (ld_verify(c, B, what) != 1) failed = 1;
-    w = (tm_work){ ld_launch, B, warm, 1 };
-    if (tm_events(c->gpu.stream, &w, 1, c->o->warmup, c->o->reps) != 0) goto out;
+    if (tm_work_init(&w, ld_launch, B, 0) != 0 || tm_events(c->gpu.stream, &w, 1, c->o->warmup) != 0)
+        goto out;
     t0 = tm_now_ms();
     for (i = 1; i < m->k; i++) {
         ld_fname(m, i, name, sizeof name);
@@ -182,8 +183,8 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B,
             goto out;
         snprintf(key, sizeof key, "%.31s.%s.warm", m->label, fmt);
         snprintf(what, sizeof what, "warm launch (%.31s, %s)", m->label, fmt);
-        wm = sec_store(c, LD, key, what, "events around one launch of the first function, "
-                       "after warm-up", RES_WARM, warm, (size_t)c->o->reps, w.batch);
+        wm = sec_store_work(c, LD, key, what, "events around one launch of the first function, "
+                            "after warm-up", RES_WARM, &w);
         if (!wm) goto out;
     }
     snprintf(what, sizeof what, "%.31s (%s): every function loaded after cuFuncLoad", m->label, fmt);
@@ -195,6 +196,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B,
     }
     rc = failed;
 out:
+    tm_work_free(&w);
     if (mod) drv.cuModuleUnload(mod);
     free(fn);
     rtc_out_free(&code);
@@ -301,7 +303,6 @@ static int ld_here(sec_ctx *c)
 {
     ld_mod mods[1 + CLI_MAX_SYNTH];
     size_t nmods = 0, i;
-    double *warm = NULL;
     int failed = 0, t, rc = SEC_FAILED;
     char why[256];
     ld_bufs B;
@@ -324,14 +325,13 @@ static int ld_here(sec_ctx *c)
             goto out;
         }
     }
-    warm = calloc((size_t)c->o->reps, sizeof *warm);
-    if (!warm || ld_bufs_alloc(&B) != 0) goto out;
+    if (ld_bufs_alloc(&B) != 0) goto out;
     for (t = 0; t < 2; t++) {
         rtc_target target = t == 0 ? RTC_CUBIN : RTC_PTX;
         for (i = 0; i < nmods; i++) {
             int r;
             B.synthetic = mods[i].synthetic;
-            r = ld_module(c, &mods[i], target, &B, warm);
+            r = ld_module(c, &mods[i], target, &B);
             if (r < 0) goto out;
             if (r > 0) failed = 1;
         }
@@ -345,7 +345,6 @@ static int ld_here(sec_ctx *c)
     rc = failed ? SEC_FAILED : SEC_OK;
 out:
     ld_bufs_free(&B);
-    free(warm);
     for (i = 0; i < nmods; i++) free(mods[i].src);
     return rc;
 }

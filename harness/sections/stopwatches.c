@@ -369,6 +369,7 @@ int sec_stopwatches(sec_ctx *c)
     tm_work w[2];
 
     memset(&B, 0, sizeof B);
+    memset(w, 0, sizeof w);
     /* Row 1 first, before this process touches the GPU. */
     if (drv_load(why, sizeof why) != 0) {
         snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
@@ -416,19 +417,31 @@ int sec_stopwatches(sec_ctx *c)
         goto fail;
     if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
 
-    /* Row 4: the warm kernel. */
+    /* Row 4: the warm kernel (and L2-cold, interleaved). The flush buffer
+     * and the clock kernel are set up only now, after the first launches. */
     drv_set_phase(SW ": warm kernel");
+    sec_timing_gpu(c);
     if (sec_vec_poison(&B.v) != 0) goto fail;
-    w[0] = (tm_work){ sec_vec_kernel, &B.v, s1, 1 };
-    if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
     {
-        res_meas *m = sec_store(c, SW, "row4", "events, kernel, after warm-up",
-                                "event before to event after one launch, after warm-up; launches "
-                                "queued back to back", RES_WARM, s1, (size_t)reps, w[0].batch);
-        if (!m) goto fail;
-        m->n = SW_N;
-        m->bytes = kn_find("vectorAdd")->bytes_per_elem * SW_N;
-        m->flops = kn_find("vectorAdd")->flops_per_elem * SW_N;
+        int states = sec_cache_states(c);
+        size_t k = 0, j;
+        if ((states & 1) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 0) != 0) goto fail;
+        if ((states & 2) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 1) != 0) goto fail;
+        if (tm_events(B.v.s, w, k, c->o->warmup) != 0) goto fail;
+        for (j = 0; j < k; j++) {
+            res_meas *m = w[j].cold
+                ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
+                                 "event before to event after one launch, the L2 written over "
+                                 "before each", RES_L2_COLD, &w[j])
+                : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
+                                 "event before to event after one launch, after warm-up; launches "
+                                 "queued back to back", RES_WARM, &w[j]);
+            if (!m) goto fail;
+            m->n = SW_N;
+            m->bytes = kn_find("vectorAdd")->bytes_per_elem * SW_N;
+            m->flops = kn_find("vectorAdd")->flops_per_elem * SW_N;
+            tm_work_free(&w[j]);
+        }
     }
     if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
 
@@ -458,16 +471,18 @@ int sec_stopwatches(sec_ctx *c)
     if (sec_vec_poison(&B.v) != 0) goto fail;
     kn_poison(B.v.hout, B.v.n);
     kn_poison(B.v.pout, B.v.n);
-    w[0] = (tm_work){ sec_vec_round_pageable, &B.v, s1, 1 };
-    w[1] = (tm_work){ sec_vec_round_pinned, &B.v, s2, 1 };
-    if (tm_events(B.v.s, w, 2, c->o->warmup, reps) != 0) goto fail;
-    if (!sec_store(c, SW, "row5", "events, copies + kernel + copy back",
-                   "event before the two host-to-device copies to event after the copy back; "
-                   "pageable host memory", RES_WARM, s1, (size_t)reps, w[0].batch) ||
-        !sec_store(c, SW, "row5pinned", "the same, pinned host memory",
-                   "event before the two host-to-device copies to event after the copy back; "
-                   "pinned host memory (cuMemAllocHost)", RES_WARM, s2, (size_t)reps, w[1].batch))
+    if (tm_work_init(&w[0], sec_vec_round_pageable, &B.v, 0) != 0 ||
+        tm_work_init(&w[1], sec_vec_round_pinned, &B.v, 0) != 0 ||
+        tm_events(B.v.s, w, 2, c->o->warmup) != 0) goto fail;
+    if (!sec_store_work(c, SW, "row5", "events, copies + kernel + copy back",
+                        "event before the two host-to-device copies to event after the copy back; "
+                        "pageable host memory", RES_WARM, &w[0]) ||
+        !sec_store_work(c, SW, "row5pinned", "the same, pinned host memory",
+                        "event before the two host-to-device copies to event after the copy back; "
+                        "pinned host memory (cuMemAllocHost)", RES_WARM, &w[1]))
         goto fail;
+    tm_work_free(&w[0]);
+    tm_work_free(&w[1]);
     {
         kn_bad bad;
         kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
@@ -481,12 +496,13 @@ int sec_stopwatches(sec_ctx *c)
     {
         kn_bad bad;
         kn_poison(B.v.hout, B.v.n);
-        w[0] = (tm_work){ sec_vec_cpu, &B.v, s1, 1 };
-        if (tm_host(&w[0], c->o->warmup, reps) != 0) goto fail;
-        if (!sec_store(c, SW, "cpu", "CPU, same n, one thread",
-                       "host clock around one C loop over n floats (the compiler's -O2 code)",
-                       RES_WARM, s1, (size_t)reps, w[0].batch))
+        if (tm_work_init(&w[0], sec_vec_cpu, &B.v, 0) != 0 || tm_host(&w[0], c->o->warmup) != 0)
             goto fail;
+        if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
+                            "host clock around one C loop over n floats (the compiler's -O2 code)",
+                            RES_WARM, &w[0]))
+            goto fail;
+        tm_work_free(&w[0]);
         kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
         if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", B.v.n, &bad)) failed = 1;
     }
@@ -501,12 +517,13 @@ int sec_stopwatches(sec_ctx *c)
         goto fail;
     if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
     if (sec_vec_poison(&B.v) != 0) goto fail;
-    w[0] = (tm_work){ sw_scale, &B, s1, 1 };
-    if (tm_events(B.v.s, w, 1, c->o->warmup, reps) != 0) goto fail;
+    if (tm_work_init(&w[0], sw_scale, &B, 0) != 0 || tm_events(B.v.s, w, 1, c->o->warmup) != 0)
+        goto fail;
     {
-        res_meas *m = sec_store(c, SW, "scale.warm", "vectorScale, after warm-up",
-                                "event before to event after one launch, after warm-up", RES_WARM,
-                                s1, (size_t)reps, w[0].batch);
+        res_meas *m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
+                                     "event before to event after one launch, after warm-up",
+                                     RES_WARM, &w[0]);
+        tm_work_free(&w[0]);
         if (!m) goto fail;
         m->n = SW_N;
         m->bytes = kn_find("vectorScale")->bytes_per_elem * SW_N;
@@ -526,6 +543,8 @@ int sec_stopwatches(sec_ctx *c)
     drv_set_phase(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
+    tm_work_free(&w[0]);
+    tm_work_free(&w[1]);
     if (B.v.s) drv.cuStreamSynchronize(B.v.s);
     sec_vec_free(&B.v);
     if (mod) drv.cuModuleUnload(mod);
