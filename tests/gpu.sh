@@ -93,6 +93,27 @@ rc=$?
 expect_exit "a blocking kernel that times out: released, reported, exit 1" 1
 expect_grep "the time-out is reported" "blocking kernel timed out" "$T/nr.err"
 
+# Part 4: rigor.
+check "default run within 60 s" python3 tests/gpu_checks.py runtime "$T/a.out" 60
+check "clocks: an SM clock reading beside every event-timed sample" \
+    python3 tests/gpu_checks.py clocks "$T/a.json"
+run_harness "$T/c.out" "$T/c.err" --section=crossover --sizes=65536 --json="$T/c.json"
+expect_exit "crossover at 65,536 floats, warm and L2-cold" 0
+check "L2-cold is slower than warm for data that fits in the L2" \
+    python3 tests/gpu_checks.py cold "$T/c.json" 65536
+run_harness "$T/q.out" "$T/q.err" --quick --json="$T/q.json"
+expect_exit "--quick" 0
+check "--quick within 10 s" python3 tests/gpu_checks.py runtime "$T/q.out" 10
+run_harness "$T/p.out" "$T/p.err" --profile --section=stopwatches,crossover,fusion --sizes=4096 --json="$T/p.json"
+expect_exit "--profile: every kernel version once" 0
+check "--profile: one sample per timed kernel" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [m['key'] for m in d['measurements'] if m['section'] == 'fusion' and m['unit'] == 'ms'
+       and m['stats']['n'] != 1]
+print('fusion measurements with more than one sample:', bad)
+sys.exit(1 if bad else 0)" "$T/p.json"
+
 run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
 expect_exit "an output path that cannot be written" 1
 expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"

@@ -15,6 +15,9 @@
   floor JSON                the copy floor: within 3% of cuMemcpyDtoD, >= 85% of 4.8 TB/s
   repeat3 A.json B.json     launch and large-size fusion figures within 3% in two runs
   verdicts A.txt B.txt      two --compare-loading runs printed the same verdicts
+  cold JSON N               crossover at N: the L2-cold kernel is slower than the warm one
+  clocks JSON               every event-timed sample has an SM clock reading beside it
+  runtime OUT SECONDS       the table output's "Run time" is at most SECONDS
 
 Prints what it compared; exits 1 when the check fails."""
 
@@ -45,7 +48,7 @@ def main(argv):
         print(__doc__)
         return 2
     what, path = argv[1], argv[2]
-    doc = None if what == "verdicts" else load(path)
+    doc = None if what in ("verdicts", "runtime") else load(path)
     if what == "csv":
         with open(argv[3], newline="") as f:
             rows = list(csv.reader(f))
@@ -132,6 +135,41 @@ def main(argv):
             print("%-28s %-14s %s" % (k, a[k], b.get(k)))
         print("%d verdicts, %d differ" % (len(a), len(differ)))
         ok = bool(a) and not differ and set(a) == set(b)
+    elif what == "cold":
+        n = argv[3]
+        ms = {m["key"]: m for m in doc["measurements"] if m["section"] == "crossover"}
+        warm, cold = ms["n=%s.kernel" % n], ms["n=%s.kernel.cold" % n]
+        print("n = %s: warm %.4f ms (%s), L2-cold %.4f ms (%s), %d and %d samples"
+              % (n, warm["stats"]["median"], warm["state"], cold["stats"]["median"], cold["state"],
+                 warm["stats"]["n"], cold["stats"]["n"]))
+        ok = cold["stats"]["median"] > warm["stats"]["median"] and cold["state"] == "L2-cold" \
+            and warm["state"] == "warm"
+    elif what == "clocks":
+        ok, seen, low = True, 0, 0
+        for m in doc["measurements"]:
+            if m["state"] not in ("warm", "L2-cold") or not m["region"].startswith("event") \
+                    or m["section"] not in ("stopwatches", "crossover", "fusion", "loading"):
+                continue
+            clk = m.get("clock_mhz")
+            good = isinstance(clk, list) and len(clk) == len(m["samples"]) and \
+                all(isinstance(v, (int, float)) and v > 0 for v in clk)
+            if not good:
+                print("no clock beside every sample: %s/%s" % (m["section"], m["key"]))
+                ok = False
+            else:
+                seen += len(clk)
+                low += m["low_clock_samples"]
+        print("%d samples with a clock reading, %d below 75%% of the SM clock" % (seen, low))
+        ok = ok and seen > 0
+    elif what == "runtime":
+        import re as _re
+        t = None
+        for line in open(path):
+            m = _re.match(r"Run time ([0-9.]+) s", line)
+            if m:
+                t = float(m.group(1))
+        print("run time %s s, limit %s s" % (t, argv[3]))
+        ok = t is not None and t <= float(argv[3])
     elif what == "fusion":
         checks = [c for c in doc["checks"] if c["section"] == "fusion"]
         versions = ["staged chain", "pair-fused", "fused", "CUDA graph"] + \

@@ -343,7 +343,8 @@ int sec_fusion(sec_ctx *c)
     F.cap = FS_MAIN_N > FS_CHECK_N ? FS_MAIN_N : FS_CHECK_N;
     if (drv_mem_info(&free_b, &total_b) != 0) goto fail;
     for (i = 0; i < nsweep; i++) {
-        if (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N) continue;
+        if (c->o->profile || (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N))
+            continue;
         need = 6 * sweep[i] * sizeof(float);
         if (need + (256u << 20) > free_b) {
             char what[96], detail[200];
@@ -403,7 +404,7 @@ int sec_fusion(sec_ctx *c)
     for (i = 0; i < nsweep; i++) {
         static const int vs[] = { V_COPY, V_COPY4, V_DTOD, V_STAGED, V_FUSED, V_WIDE + 2, V_WIDE + 3 };
         char prefix[48];
-        if (sweep[i] > F.cap) continue;
+        if (sweep[i] > F.cap || c->o->profile) continue;     /* --profile: the main size only */
         /* --quick: the smallest size and the main one only. */
         if (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N) continue;
         snprintf(prefix, sizeof prefix, "n=%zu.", sweep[i]);
