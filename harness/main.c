@@ -71,6 +71,8 @@ int main(int argc, char **argv)
 {
     long long t_main = tm_now_ns();
     int usage = 0, failed = 0, no_gpu = 0, i, rc;
+    long long t_sec;
+    double secs[CLI_NSECTIONS] = { 0 };
     cli_opts o;
     results r;
     sec_ctx c;
@@ -104,6 +106,7 @@ int main(int argc, char **argv)
         if (!o.run[i]) continue;
         if (!o.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "harness: running %s...\n", cli_section_name((cli_section)i));
+        t_sec = tm_now_ns();
         switch ((cli_section)i) {
         case CLI_SEC_STOPWATCHES: rc = sec_stopwatches(&c); break;
         case CLI_SEC_CROSSOVER: rc = sec_crossover(&c); break;
@@ -112,6 +115,12 @@ int main(int argc, char **argv)
         case CLI_SEC_LAUNCH: rc = sec_launch(&c); break;
         case CLI_SEC_FUSION: rc = sec_fusion(&c); break;
         case CLI_NSECTIONS: rc = SEC_OK; break;
+        }
+        secs[i] = (double)(tm_now_ns() - t_sec) / 1e9;
+        {
+            char key[64];
+            snprintf(key, sizeof key, "seconds_%s", cli_section_name((cli_section)i));
+            res_env_num(&r, key, secs[i]);
         }
         if (rc == SEC_USAGE) usage = 1;
         else if (rc == SEC_FAILED) failed = 1;
@@ -129,8 +138,10 @@ int main(int argc, char **argv)
             if (o.run[i]) tb_section(stdout, &r, (cli_section)i);
         tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
-        fprintf(stdout, "\nRun time %.1f s; exit code %d.\n",
-                (double)(tm_now_ns() - t_main) / 1e9, exit_code(usage, failed, no_gpu));
+        fprintf(stdout, "\nRun time %.1f s (", (double)(tm_now_ns() - t_main) / 1e9);
+        for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
+            if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", cli_section_name((cli_section)i), secs[i]);
+        fprintf(stdout, "); exit code %d.\n", exit_code(usage, failed, no_gpu));
     }
     if (fflush(stdout) != 0) failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) failed = 1;

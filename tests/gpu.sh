@@ -119,4 +119,6 @@ expect_exit "an output path that cannot be written" 1
 expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"
 expect_grep "the measurements still print" "one-shot winner" "$T/w.out"
 } >"$T/log" 2>&1
+# GPU_KEEP=DIR keeps every run's output, JSON and CSV for a look afterwards.
+[ -n "${GPU_KEEP:-}" ] && mkdir -p "$GPU_KEEP" && cp "$T"/*.out "$T"/*.err "$T"/*.json "$GPU_KEEP"/ 2>/dev/null
 summary "$T/log" gpu

@@ -31,7 +31,7 @@ reference() {
 for part in $parts; do
     case $part in
     test)
-        make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
+        GPU_KEEP="$L/gpu" make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
         cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
             ./build/exit_probe >results/h200-exit-probe.txt 2>&1 ;;
     reference)
