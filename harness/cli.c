@@ -475,10 +475,10 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
     if (o->quick) {
         /* A fast look: the first two sizes of each sweep are kept by the
          * sections; here the sampling and the children shrink. */
-        if (!seen[O_MINS - O_LOADING]) o->min_samples = 5;
+        if (!seen[O_MINS - O_LOADING]) o->min_samples = 3;
         if (!seen[O_NOISE - O_LOADING]) o->max_noise = 0.03;
         if (!seen[O_MAXTIME - O_LOADING]) o->max_time = 0.2;
-        if (!seen[O_ROUNDS - O_LOADING]) o->rounds = 2;
+        if (!seen[O_ROUNDS - O_LOADING]) o->rounds = 1;
         if (!seen[O_SYNTH - O_LOADING]) o->nsynth = 2;       /* K = 1, 10 */
     }
     if (!o->reps_given) o->reps = o->min_samples;

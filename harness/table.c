@@ -160,6 +160,7 @@ static void tb_stopwatches(FILE *f, const results *r)
     tb_row(f, "", res_find(r, SW, "row2sync.first"), "plus a sync, first launch");
     tb_row(f, "3", res_find(r, SW, "row3"), "events, kernel, first launch");
     tb_row(f, "4", m4, "events, kernel, after warm-up");
+    tb_row(f, "", res_find(r, SW, "row4.cold"), "the same, L2 written over before each");
     tb_row(f, "5", m5, "events, copies + kernel + copy back");
     tb_row(f, "", res_find(r, SW, "row5pinned"), "the same, pinned host memory");
     tb_row(f, "", cpu, "CPU, same n, one thread");
@@ -197,6 +198,20 @@ static void tb_stopwatches(FILE *f, const results *r)
             "  5  the two copies in and the copy back over PCIe around the kernel\n");
 }
 
+/* The median of "<section>/<key>", or NaN when absent. */
+static double tb_med(const results *r, const char *section, const char *key)
+{
+    const res_meas *m = res_find(r, section, key);
+    return m ? m->stats.median : NAN;
+}
+
+/* A figure that may be missing: "-" in its place. */
+static void tb_num(FILE *f, int width, int prec, double v)
+{
+    if (isnan(v)) fprintf(f, " %*s", width, "-");
+    else fprintf(f, " %*.*f", width, prec, v);
+}
+
 static void tb_crossover(FILE *f, const results *r)
 {
     size_t i;
@@ -215,40 +230,29 @@ static void tb_crossover(FILE *f, const results *r)
         snprintf(key, sizeof key, "n=%ld.rt_pinned", cpu->n);
         pn = res_find(r, XO, key);
         if (!k || !pg || !pn) continue;
+        snprintf(key, sizeof key, "n=%ld.kernel.cold", cpu->n);
         if (!any) {
             fprintf(f, "\ncrossover: where the CPU wins (medians, ms; the one-shot task is copy "
                     "in, compute, copy back)\n");
-            fprintf(f, "%12s %11s %11s %14s %12s   %-18s %s\n", "n", "CPU", "kernel",
-                    "pageable", "pinned", "one-shot winner", "kernel vs CPU");
+            fprintf(f, "%12s %11s %11s %11s %14s %12s   %-18s %s\n", "n", "CPU", "kernel",
+                    "L2-cold", "pageable", "pinned", "one-shot winner", "kernel vs CPU");
             any = 1;
         }
         best = fmin(pg->stats.median, pn->stats.median);
         win = cpu->stats.median <= best ? "CPU"
               : pn->stats.median <= pg->stats.median ? "GPU (pinned)" : "GPU (pageable)";
-        fprintf(f, "%12ld %11.4f %11.4f %14.4f %12.4f   %-18s %s %.1fx\n", cpu->n,
-                cpu->stats.median, k->stats.median, pg->stats.median, pn->stats.median, win,
+        fprintf(f, "%12ld %11.4f %11.4f", cpu->n, cpu->stats.median, k->stats.median);
+        tb_num(f, 12, 4, tb_med(r, XO, key));
+        fprintf(f, " %14.4f %12.4f   %-18s %s %.1fx\n", pg->stats.median, pn->stats.median, win,
                 k->stats.median < cpu->stats.median ? "kernel faster" : "CPU faster",
                 k->stats.median < cpu->stats.median ? cpu->stats.median / k->stats.median
                                                      : k->stats.median / cpu->stats.median);
     }
     if (any)
-        fprintf(f, "Kernel vs CPU flatters the GPU by hiding the copies; round trip vs CPU is "
-                "the honest\ncomparison for a one-shot job and pessimistic for data that "
+        fprintf(f, "kernel: warm (inputs as the last run left them in the L2); L2-cold: the L2 "
+                "written over\nbefore each launch. Kernel vs CPU flatters the GPU by hiding the "
+                "copies; round trip vs CPU is the honest\ncomparison for a one-shot job and pessimistic for data that "
                 "stays on the device.\n");
-}
-
-/* The median of "<section>/<key>", or NaN when absent. */
-static double tb_med(const results *r, const char *section, const char *key)
-{
-    const res_meas *m = res_find(r, section, key);
-    return m ? m->stats.median : NAN;
-}
-
-/* A figure that may be missing: "-" in its place. */
-static void tb_num(FILE *f, int width, int prec, double v)
-{
-    if (isnan(v)) fprintf(f, " %*s", width, "-");
-    else fprintf(f, " %*.*f", width, prec, v);
 }
 
 /* The module labels the loading section measured, in order, from the keys
@@ -635,7 +639,7 @@ static void tb_fusion(FILE *f, const results *r)
         if (m && m->bytes > 0 && m->bytes / m->stats.median / 1e6 > floor_gbs)
             floor_gbs = m->bytes / m->stats.median / 1e6;
     }
-    fprintf(f, "\n  n = 16,777,216 (64 MiB per buffer)    ms   B/elem      GB/s   x floor\n");
+    fprintf(f, "\n  n = 16,777,216 (64 MiB per buffer)    ms   B/elem      GB/s   x floor  L2-cold ms\n");
     for (i = 0; i < sizeof order / sizeof order[0]; i++) {
         const res_meas *m;
         double gbs;
@@ -643,8 +647,11 @@ static void tb_fusion(FILE *f, const results *r)
         m = res_find(r, "fusion", key);
         if (!m) continue;
         gbs = m->bytes / m->stats.median / 1e6;
-        fprintf(f, "  %-32s %9.4f %6.0f %9.1f %9.2f\n", m->name, m->stats.median,
+        fprintf(f, "  %-32s %9.4f %6.0f %9.1f %9.2f", m->name, m->stats.median,
                 m->bytes / (double)m->n, gbs, gbs / floor_gbs);
+        snprintf(key, sizeof key, "main.%s.cold", order[i]);
+        tb_num(f, 11, 4, tb_med(r, "fusion", key));
+        fprintf(f, "\n");
         if (i == 6) {
             double sum = 0;
             int q;
