@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh: the README's test command (make test). CPU tests everywhere: the
 # unit tests, the driver table's ABI, every bad command line, the no-driver
-# and stub-driver paths of the real binary, its JSON read back, install.
+# and stub-driver paths of the real binary, its JSON read back, install,
+# scripts/compare and scripts/plot (its figures where matplotlib is).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=build/harness}"
 : "${UNIT:=build/unit}"
@@ -13,6 +14,7 @@ trap 'rm -rf "$T"' EXIT
 "$UNIT" || echo "FAILED unit tests exited non-zero"
 sh tests/abi.sh
 sh tests/test_compare.sh
+sh tests/test_plot.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do

@@ -1,0 +1,100 @@
+#!/bin/sh
+# test_plot.sh: scripts/plot on the stored H200 results: every figure written
+# as a real PNG with one line each, a figure without its data skipped with the
+# reason, bad input exit 2. The bad-input checks run everywhere (the files are
+# read before matplotlib is imported); the figure checks need matplotlib and
+# are skipped with a message without it. Run from the repository root.
+# Ends with "plot: N passed, N failed".
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+C=tests/compare_cases
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+
+# The first python3 with matplotlib: pip's, or the distribution's package.
+PY=
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' >/dev/null 2>&1; then
+        PY=$p
+        break
+    fi
+done
+
+# run_plot OUT ERR ARGS...: run scripts/plot, set $rc.
+run_plot() {
+    out=$1
+    err=$2
+    shift 2
+    "${PY:-python3}" scripts/plot "$@" >"$out" 2>"$err"
+    # shellcheck disable=SC2034  # read by expect_exit in tests/lib.sh
+    rc=$?
+}
+
+# is_png FILE: FILE starts with the PNG signature and holds more than 10 kB.
+is_png() {
+    [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+        [ "$(wc -c <"$1")" -gt 10000 ]
+}
+
+{
+run_plot "$T/u.out" "$T/u.err"
+expect_exit "plot without arguments: usage error" 2
+check "the usage error is one line" test "$(wc -l <"$T/u.err")" -eq 1
+run_plot "$T/u.out" "$T/u.err" results/h200.json
+expect_exit "plot without --out: usage error" 2
+expect_grep "plot without --out says so" "needs --out DIR" "$T/u.err"
+run_plot "$T/u.out" "$T/u.err" results/h200.json --out
+expect_exit "plot --out without a directory: usage error" 2
+run_plot "$T/u.out" "$T/u.err" results/h200.json --out "$T/x" --frobnicate
+expect_exit "plot with an unknown option: usage error" 2
+expect_grep "the unknown option is named" "unknown option --frobnicate" "$T/u.err"
+run_plot "$T/m.out" "$T/m.err" "$T/missing.json" --out "$T/x"
+expect_exit "plot on a missing file" 2
+expect_grep "the missing file is named" "missing\.json: No such file" "$T/m.err"
+run_plot "$T/m.out" "$T/m.err" results/h200.json "$C/malformed.json" --out "$T/x"
+expect_exit "plot on malformed JSON" 2
+expect_grep "the malformed file is named" "malformed\.json: not valid JSON" "$T/m.err"
+check "the error is one line" test "$(wc -l <"$T/m.err")" -eq 1
+run_plot "$T/m.out" "$T/m.err" "$C/schema2.json" --out "$T/x"
+expect_exit "plot on schema_version 2" 2
+check "no figure directory after a bad file" test ! -e "$T/x"
+run_plot "$T/h.out" "$T/h.err" --help
+expect_exit "plot --help" 0
+expect_grep "--help names every figure" "roofline.png" "$T/h.out"
+
+if [ -z "$PY" ]; then
+    echo "SKIPPED plot figures: matplotlib is not installed (python3 -m pip install matplotlib)"
+else
+    run_plot "$T/p.out" "$T/p.err" results/h200.json results/h200-eager.json --out "$T/figs"
+    expect_exit "plot on the H200 default run and the EAGER loading run" 0
+    for f in waterfall crossover fusion-n fusion-width loading-k roofline; do
+        check "$f.png is a PNG of more than 10 kB" is_png "$T/figs/$f.png"
+        expect_grep "plot says it wrote $f.png" "^wrote $T/figs/$f.png: " "$T/p.out"
+    done
+    check "one line per figure, nothing on stderr" \
+        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 6 && test ! -s '$T/p.err'"
+    expect_grep "the loading figure takes EAGER and LAZY from the two files" \
+        "loading-k.png: EAGER from results/h200-eager.json, LAZY from results/h200.json$" "$T/p.out"
+    expect_grep "the roofline has every kernel of the table" "roofline.png: 21 kernels" "$T/p.out"
+
+    run_plot "$T/l.out" "$T/l.err" results/h200-lazy.json --out "$T/lazy"
+    expect_exit "plot on one loading mode: no figure is not an error" 0
+    expect_grep "the loading figure is skipped with the reason" \
+        "^skipped loading-k.png: needs section loading in both modes, the files hold LAZY only" "$T/l.out"
+    expect_grep "the waterfall is skipped with the reason" "^skipped waterfall.png: no stopwatches" "$T/l.out"
+    check "no PNG without data" sh -c "! ls '$T/lazy'/*.png"
+
+    run_plot "$T/c.out" "$T/c.err" results/h200-compare.json --out "$T/cmp"
+    expect_exit "plot on a --compare-loading run" 0
+    expect_grep "a --compare-loading run holds both modes" \
+        "^wrote $T/cmp/loading-k.png: EAGER and LAZY from results/h200-compare.json$" "$T/c.out"
+    check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
+    check "the other five are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 5
+
+    : >"$T/file"
+    run_plot "$T/w.out" "$T/w.err" results/h200.json --out "$T/file/sub"
+    expect_exit "plot into a directory that cannot be made" 1
+    expect_grep "the directory is named" "cannot create $T/file/sub" "$T/w.err"
+fi
+} >"$T/log" 2>&1
+summary "$T/log" plot
