@@ -133,9 +133,17 @@ const char *drv_result_name(CUresult r)
     return "CUDA_ERROR_UNKNOWN_CODE";
 }
 
+static void (*drv_phase_hook)(const char *);
+
+void drv_on_phase(void (*fn)(const char *))
+{
+    drv_phase_hook = fn;
+}
+
 void drv_set_phase(const char *phase)
 {
     drv_phase = phase ? phase : "setup";
+    if (drv_phase_hook) drv_phase_hook(phase);
 }
 
 void drv_report(CUresult r, const char *call, const char *file, int line)

@@ -65,6 +65,10 @@ const char *drv_result_name(CUresult r);
  * string the caller keeps alive. */
 void drv_set_phase(const char *phase);
 
+/* Call fn(phase) on every drv_set_phase (NULL phase: none), e.g. to trace
+ * the phases; fn NULL: no hook. */
+void drv_on_phase(void (*fn)(const char *));
+
 /* The one error path: prints
  *   harness: error: PHASE: CALL failed: NAME (CODE) at FILE:LINE
  * to stderr. */

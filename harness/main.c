@@ -12,6 +12,7 @@
 #include "section.h"
 #include "table.h"
 #include "timing.h"
+#include "trace.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its
  * version line that looks like one, where the system exposes it. */
@@ -98,14 +99,15 @@ int main(int argc, char **argv)
     if (o.child != CLI_CHILD_NONE && o.child != CLI_CHILD_RESULTS) return sec_jit_child(&o, t_main);
 
     res_init(&r);
+    tr_init(t_main, o.trace != NULL, !o.quiet);
+    drv_on_phase(tr_phase);
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.r = &r;
     env_host(&r, &o);
     for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
         if (!o.run[i]) continue;
-        if (!o.quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "harness: running %s...\n", cli_section_name((cli_section)i));
+        tr_section_begin(cli_section_name((cli_section)i));
         t_sec = tm_now_ns();
         switch ((cli_section)i) {
         case CLI_SEC_STOPWATCHES: rc = sec_stopwatches(&c); break;
@@ -116,6 +118,7 @@ int main(int argc, char **argv)
         case CLI_SEC_FUSION: rc = sec_fusion(&c); break;
         case CLI_NSECTIONS: rc = SEC_OK; break;
         }
+        tr_section_end();
         secs[i] = (double)(tm_now_ns() - t_sec) / 1e9;
         {
             char key[64];
@@ -146,6 +149,8 @@ int main(int argc, char **argv)
     if (fflush(stdout) != 0) failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) failed = 1;
     if (o.csv && rp_write_csv(&r, o.csv) != 0) failed = 1;
+    if (o.trace && tr_write(o.trace) != 0) failed = 1;
+    tr_free();
     sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
     res_free(&r);

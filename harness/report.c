@@ -216,12 +216,7 @@ static int csv_emit(FILE *f, const results *r)
 
 /* ---------------------------------------------------- atomic writing --- */
 
-/* Write `r` with `emit` to "<path>.tmp.XXXXXX" in the target's directory,
- * sync it and rename it over `path`. On failure the temporary file is
- * removed, an earlier file at `path` is untouched, and one line goes to
- * stderr. */
-static int write_atomic(const char *path, const results *r,
-                        int (*emit)(FILE *, const results *))
+int rp_write_atomic(const char *path, int (*emit)(FILE *, const void *), const void *arg)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     size_t len = strlen(path);
@@ -243,7 +238,7 @@ static int write_atomic(const char *path, const results *r,
     if ((f = fdopen(fd, "w")) == NULL) goto fail;
     fd = -1;
     errno = 0;
-    if (emit(f, r) != 0 || fflush(f) != 0) goto fail;
+    if (emit(f, arg) != 0 || fflush(f) != 0) goto fail;
     if (fsync(fileno(f)) != 0) goto fail;
     rc = fclose(f);
     f = NULL;
@@ -265,12 +260,22 @@ fail:
     return -1;
 }
 
+static int json_emit(FILE *f, const void *r)
+{
+    return rp_json(f, r);
+}
+
+static int csv_emit_any(FILE *f, const void *r)
+{
+    return csv_emit(f, r);
+}
+
 int rp_write_json(const results *r, const char *path)
 {
-    return write_atomic(path, r, rp_json);
+    return rp_write_atomic(path, json_emit, r);
 }
 
 int rp_write_csv(const results *r, const char *path)
 {
-    return write_atomic(path, r, csv_emit);
+    return rp_write_atomic(path, csv_emit_any, r);
 }

@@ -1,6 +1,7 @@
 /* section.c: the context sections share: GPU and NVRTC on first need,
  * modules, the vectorAdd buffers and work units, checks. */
 #include "section.h"
+#include "trace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -353,6 +354,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
 {
     char why[512];
     pr_result pr;
+    double start = tr_now();
     int ok;
 
     res_init(out);
@@ -360,6 +362,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         fprintf(stderr, "harness: cannot start a child: %s\n", why);
         return -1;
     }
+    tr_host(args[0], start, tr_now() - start);
     if (pr.timed_out)
         snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
                  args[0], c->o->child_timeout);

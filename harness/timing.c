@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cudadrv.h"
+#include "trace.h"
 
 static tm_setup tm_cfg = { 10, { 10, 10, 0.01, 0.0 }, 0, 0, NULL, 0, 0.0, 0 };
 
@@ -119,14 +120,21 @@ fail:
 /* One chunk of c rounds of all k works, samples from index n on. */
 static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float *clk)
 {
-    CUevent *ev = NULL;
+    CUevent *ev = NULL, anchor = NULL;
     size_t nev = 2 * c * k, created = 0, i, j;
+    double anchor_ms = 0;
     int rc = -1;
 
     ev = calloc(nev, sizeof *ev);
     if (!ev) return -1;
     for (created = 0; created < nev; created++)
         CK(drv.cuEventCreate(&ev[created], CU_EVENT_DEFAULT));
+    if (tr_recording()) {
+        /* The trace's anchor: an event on the idle stream runs at once. */
+        CK(drv.cuEventCreate(&anchor, CU_EVENT_DEFAULT));
+        anchor_ms = tr_now();
+        CK(drv.cuEventRecord(anchor, s));
+    }
     if (tm_run(w[0].fn, w[0].arg, s, 1) != 0) goto fail;      /* the untimed unit in front */
     for (i = 0; i < c; i++) {
         for (j = 0; j < k; j++) {
@@ -146,12 +154,18 @@ static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float 
             CK(drv.cuEventElapsedTime(&ms, ev[e], ev[e + 1]));
             w[j].samples[n + i] = (double)ms / (double)w[j].batch;
             if (w[j].mhz && clk) w[j].mhz[n + i] = clk[i * k + j];
+            if (anchor) {
+                float at = 0;
+                CK(drv.cuEventElapsedTime(&at, anchor, ev[e]));
+                tr_device(NULL, anchor_ms + (double)at, (double)ms);
+            }
         }
     }
     rc = 0;
 fail:
     if (rc != 0 && s) drv.cuStreamSynchronize(s);
     for (j = 0; j < created; j++) drv.cuEventDestroy(ev[j]);
+    if (anchor) drv.cuEventDestroy(anchor);
     free(ev);
     return rc;
 }

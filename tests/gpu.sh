@@ -97,10 +97,11 @@ expect_grep "the time-out is reported" "blocking kernel timed out" "$T/nr.err"
 check "default run within 60 s" python3 tests/gpu_checks.py runtime "$T/a.out" 60
 check "clocks: an SM clock reading beside every event-timed sample" \
     python3 tests/gpu_checks.py clocks "$T/a.json"
-run_harness "$T/c.out" "$T/c.err" --section=crossover --sizes=65536 --json="$T/c.json"
+run_harness "$T/c.out" "$T/c.err" --section=crossover --sizes=65536 --json="$T/c.json" --trace="$T/c.trace.json"
 expect_exit "crossover at 65,536 floats, warm and L2-cold" 0
 check "L2-cold is slower than warm for data that fits in the L2" \
     python3 tests/gpu_checks.py cold "$T/c.json" 65536
+check "--trace on the GPU: host and device spans" python3 tests/check_trace.py "$T/c.trace.json" --expect-device
 run_harness "$T/q.out" "$T/q.err" --quick --json="$T/q.json"
 expect_exit "--quick" 0
 check "--quick within 10 s" python3 tests/gpu_checks.py runtime "$T/q.out" 10

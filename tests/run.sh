@@ -48,6 +48,12 @@ expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver
 check "no driver: jit's NVRTC figures are in the JSON" python3 tests/check_json.py "$T/j.json" --expect-skipped jit
 expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh process" "$T/j.out"
 check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
+run_harness "$T/tr.out" "$T/tr.err" --section=jit --reps=1 --synthetic-kernels=1 --trace="$T/tr.json"
+expect_exit "no driver: --trace of section jit" 3
+check "--trace writes a Chrome trace-event document" python3 tests/check_trace.py "$T/tr.json"
+run_harness "$T/trw.out" "$T/trw.err" --section=jit --reps=1 --synthetic-kernels=1 --trace=/nonexistent-dir/t.json
+expect_exit "--trace to a path that cannot be written" 1
+expect_grep "--trace: it names the path and the reason" "cannot write /nonexistent-dir/t.json" "$T/trw.err"
 export HARNESS_TEST_CHILD_HANG=1
 run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
 unset HARNESS_TEST_CHILD_HANG

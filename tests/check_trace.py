@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""check_trace.py TRACE.json [--expect-device]: the shape of a --trace file.
+
+A Chrome trace-event document (what Perfetto and chrome://tracing read): an
+object with "traceEvents", a list of events; metadata events ("ph": "M")
+name the process and its tracks; every other event is a complete event
+("ph": "X") with a non-empty name, pid, tid, and ts and dur in microseconds,
+finite and not negative. At least one section span (tid 1) must be there;
+with --expect-device, at least one device span (tid 3) too. Exits 1 with the
+first problem found."""
+import json
+import math
+import sys
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    with open(argv[1]) as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        print("not a trace-event document: no traceEvents list")
+        return 1
+    tids = {}
+    for i, e in enumerate(doc["traceEvents"]):
+        if not isinstance(e, dict) or e.get("ph") not in ("M", "X"):
+            print("event %d: not a metadata or complete event: %r" % (i, e))
+            return 1
+        if e["ph"] == "M":
+            continue
+        ok = isinstance(e.get("name"), str) and e["name"] and isinstance(e.get("pid"), int) \
+            and isinstance(e.get("tid"), int) and all(
+                isinstance(e.get(k), (int, float)) and math.isfinite(e[k]) and e[k] >= 0
+                for k in ("ts", "dur"))
+        if not ok:
+            print("event %d: a complete event needs name, pid, tid, ts >= 0, dur >= 0: %r" % (i, e))
+            return 1
+        tids[e["tid"]] = tids.get(e["tid"], 0) + 1
+    print("events per track: %s" % ", ".join("%d: %d" % kv for kv in sorted(tids.items())))
+    if not tids.get(1):
+        print("no section span")
+        return 1
+    if "--expect-device" in argv and not tids.get(3):
+        print("no device span")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
