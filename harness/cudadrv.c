@@ -351,7 +351,12 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
                  ordinal, count, count == 1 ? "" : "s", count - 1);
         return DRV_BAD_DEVICE;
     }
-    drv_set_phase("opening the device");
+    {
+        /* "crossover: opening the device": the section that asked. */
+        static char phase[160];
+        snprintf(phase, sizeof phase, "%.120s: opening the device", prev_phase);
+        drv_set_phase(phase);
+    }
     CK(drv.cuDriverGetVersion(&g->driver_version));
     CK(drv.cuDeviceGet(&g->dev, ordinal));
     CK(drv.cuDeviceGetName(g->name, (int)sizeof g->name, g->dev));

@@ -78,9 +78,13 @@ void drv_report(CUresult r, const char *call, const char *file, int line);
 long drv_errors(void);
 
 /* Make a checked call: r = the call's CUresult, or, when HARNESS_FAULT
- * names this call (fault.h), the injected code, the call then not made. */
-#define DRV_CALL(r, call) do {                                              \
-        (r) = (CUresult)ft_hit(#call);                                      \
+ * names this call (fault.h), the injected code, the call then not made.
+ * DRV_CALL_AS takes the call's text apart: a macro that passes its argument
+ * on must stringify it itself, before cuda.h's names (cuMemAlloc ->
+ * cuMemAlloc_v2) are expanded in it. */
+#define DRV_CALL(r, call) DRV_CALL_AS(r, call, #call)
+#define DRV_CALL_AS(r, call, text) do {                                     \
+        (r) = (CUresult)ft_hit(text);                                       \
         if ((r) == CUDA_SUCCESS) (r) = (call);                              \
     } while (0)
 
@@ -89,7 +93,7 @@ long drv_errors(void);
  * a fault is injected in its place). */
 #define CK(call) do {                                                       \
         CUresult ck_r_;                                                     \
-        DRV_CALL(ck_r_, call);                                              \
+        DRV_CALL_AS(ck_r_, call, #call);                                    \
         if (ck_r_ != CUDA_SUCCESS) {                                        \
             drv_report(ck_r_, #call, __FILE__, __LINE__);                   \
             goto fail;                                                      \

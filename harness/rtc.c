@@ -106,8 +106,9 @@ static void rtc_report(nvrtcResult r, const char *what, const char *call, const 
 
 /* Make a checked NVRTC call: r = its result, or the fault HARNESS_FAULT
  * injects in its place (the call then not made). */
-#define RTC_CALL(r, call) do {                                              \
-        (r) = (nvrtcResult)ft_hit(#call);                                   \
+#define RTC_CALL(r, call) RTC_CALL_AS(r, call, #call)
+#define RTC_CALL_AS(r, call, text) do {                                     \
+        (r) = (nvrtcResult)ft_hit(text);                                    \
         if ((r) == NVRTC_SUCCESS) (r) = (call);                             \
     } while (0)
 
@@ -179,7 +180,7 @@ int rtc_version(int *major, int *minor)
 /* The one error path for NVRTC calls: report and jump to fail. */
 #define RK(call) do {                                                       \
         nvrtcResult rk_r_;                                                  \
-        RTC_CALL(rk_r_, call);                                              \
+        RTC_CALL_AS(rk_r_, call, #call);                                    \
         if (rk_r_ != NVRTC_SUCCESS) {                                       \
             rtc_report(rk_r_, name, #call, __FILE__, __LINE__, ft_take_injected()); \
             goto fail;                                                      \
