@@ -202,12 +202,19 @@ const char *drv_get_phase(void)
     return drv_phase;
 }
 
-void drv_report(CUresult r, const char *call, const char *file, int line)
+/* drv_report, told whether the failure was injected. */
+static void drv_report_as(CUresult r, const char *call, const char *file, int line,
+                          int injected)
 {
     drv_nerrors++;
     fprintf(stderr, "harness: error: %s: %s failed: %s (%d)%s at %s:%d\n",
             drv_phase, call, drv_result_name(r), (int)r,
-            ft_take_injected() ? " (injected by HARNESS_FAULT)" : "", file, line);
+            injected ? " (injected by HARNESS_FAULT)" : "", file, line);
+}
+
+void drv_report(CUresult r, const char *call, const char *file, int line)
+{
+    drv_report_as(r, call, file, line, ft_take_injected());
 }
 
 long drv_errors(void)
@@ -307,12 +314,14 @@ const char *drv_loading_name(CUmoduleLoadingMode m)
 static int drv_attr(CUdevice dev, CUdevice_attribute a, int required, int *v)
 {
     CUresult r;
+    int injected;
     *v = 0;
     DRV_CALL(r, drv.cuDeviceGetAttribute(v, a, dev));
     if (r == CUDA_SUCCESS) return 0;
     *v = 0;
-    if (!required && !ft_take_injected()) return 0;
-    drv_report(r, "drv.cuDeviceGetAttribute(v, a, dev)", __FILE__, __LINE__);
+    injected = ft_take_injected();
+    if (!required && !injected) return 0;
+    drv_report_as(r, "drv.cuDeviceGetAttribute(v, a, dev)", __FILE__, __LINE__, injected);
     return -1;
 }
 

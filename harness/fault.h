@@ -1,8 +1,9 @@
 /* fault.h: fault injection at the driver and NVRTC boundary, for tests.
  * HARNESS_FAULT=NAME:K[:CODE] makes the K-th checked call of entry point NAME
  * (counted in each process) return CODE instead of being made;
- * HARNESS_FAULT_LOG=FILE appends to FILE, as each process exits, how many
- * checked calls of each entry point it made. This module parses the spec and
+ * HARNESS_FAULT_LOG=FILE appends to FILE, as each process exits, a line
+ * "# process PID" and how many checked calls of each entry point it made
+ * (a parent exits after its children: its block is the last). This module parses the spec and
  * counts; the libraries' modules name their entry points and codes. */
 #ifndef FAULT_H
 #define FAULT_H

@@ -65,7 +65,7 @@ static void fault_log_at_exit(void)
         fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);
         return;
     }
-    bad = ft_log_write(f) != 0;
+    bad = fprintf(f, "# process %ld\n", (long)getpid()) < 0 || ft_log_write(f) != 0;
     if (fclose(f) != 0) bad = 1;
     if (bad)
         fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);

@@ -4,16 +4,23 @@
 # (1; 3 allowed where cuInit or cuDeviceGetCount fail, which means "no usable
 # GPU"), one stderr line naming the call and "(injected by HARNESS_FAULT)",
 # a --json that reads back and says "incomplete": true (or, for exit 3,
-# lists the skipped sections), and no crash or hang.
+# lists the skipped sections), a --csv, and no crash or hang.
 #
 # First each section runs alone with HARNESS_FAULT_LOG, which lists the
-# entry points it (and its child processes) called. Then each entry point
-# fails at its first call (NAME:1) in the fastest section that calls it;
-# then, while FAULT_WALK_BUDGET_S lasts, in every other section that calls
-# it too (each section reaches other call sites first).
+# entry points it (and its child processes) called and how often. Then each
+# entry point fails at its first call (NAME:1) in the fastest section that
+# calls it; then, while FAULT_WALK_BUDGET_S lasts, at its last call in that
+# section's own process (NAME:K, K its count there: the end of the section's
+# path), then at the first and last calls in every other section that calls
+# it (each reaches other call sites first).
 #
-# Usage: tests/gpu/fault_walk.sh   (HARNESS=build/harness by default; the
-# log goes to ${OUT:-/tmp}/fault_walk.log). Ends with
+# Usage, from the repository root: bash tests/gpu/fault_walk.sh
+# (HARNESS=build/harness by default, built when missing; the log goes to
+# ${OUT:-/tmp}/fault_walk.log; FAULT_WALK_BUDGET_S=200 seconds by default).
+# HARNESS_LIBCUDA=.../libcuda.so.1 built from tests/fakecuda walks a
+# stand-in driver on a machine without a GPU (there every run fails its
+# checks, so only the error paths are shown).
+# Ends with
 #   fault walk: N call sites tried, N clear errors, N crashes
 # and exits 1 when a run crashed, hung or broke a rule above.
 set -u
@@ -23,10 +30,11 @@ RUN_LIMIT=${FAULT_WALK_RUN_LIMIT_S:-120}
 OUTDIR=${OUT:-/tmp}
 mkdir -p "$OUTDIR"
 LOG="$OUTDIR/fault_walk.log"
+if [ ! -x "$HARNESS" ]; then make -s >/dev/null || exit 1; fi
 W=$(mktemp -d) || exit 1
 trap 'rm -rf "$W"' EXIT
 : >"$LOG"
-OPTS=(--reps=2 --warmup=1 --rounds=1 --sizes=1024,65536 --synthetic-kernels=1
+OPTS=(--reps=2 --warmup=1 --rounds=1 "--sizes=1024,65536" --synthetic-kernels=1
       --child-timeout=60 --quiet)
 SECTIONS=(stopwatches crossover loading jit launch fusion)
 say() { echo "$*" | tee -a "$LOG"; }
@@ -50,40 +58,52 @@ for s in "${SECTIONS[@]}"; do
     rc=$?
     t1=$(now)
     secs_time[$s]=$(sub "$t1" "$t0")
-    n=$( [ -f "$W/calls.$s" ] && cut -d' ' -f1 "$W/calls.$s" | sort -u | wc -l || echo 0)
+    touch "$W/calls.$s"
+    n=$(grep -v '^#' "$W/calls.$s" | cut -d' ' -f1 | sort -u | wc -l)
     say "baseline: --section=$s exit $rc, ${secs_time[$s]} s, $n entry points"
     if [ "$rc" -ne 0 ]; then
         say "  note: the unfaulted run exits $rc, so its exit code proves less; its stderr:"
         head -5 "$W/base.$s.err" | sed 's/^/    /' | tee -a "$LOG"
     fi
-    touch "$W/calls.$s"
 done
 # Sections from fastest to slowest.
 mapfile -t ORDER < <(for s in "${SECTIONS[@]}"; do echo "${secs_time[$s]} $s"; done |
                      sort -n | cut -d' ' -f2)
-# Runs: each entry point once in the fastest section calling it, then the rest.
+# Runs, as "SECTION NAME K": each entry point's first call in the fastest
+# section calling it; then, budget permitting, its last call there (counted
+# in the section's own process: the last block of its log), then the first
+# and last calls in the other sections.
 : >"$W/first"
+: >"$W/more"
 : >"$W/rest"
 declare -A seen
 for s in "${ORDER[@]}"; do
-    for name in $(cut -d' ' -f1 "$W/calls.$s" | sort -u); do
+    # The parent's counts: the lines after the log's last "# process" line.
+    awk '/^# process/ { split("", c); next } { c[$1] = $2 } END { for (k in c) print k, c[k] }' \
+        "$W/calls.$s" >"$W/parent.$s"
+    # shellcheck disable=SC2013
+    for name in $(grep -v '^#' "$W/calls.$s" | cut -d' ' -f1 | sort -u); do
+        last=$(awk -v n="$name" '$1 == n { print $2 }' "$W/parent.$s")
         if [ -z "${seen[$name]:-}" ]; then
             seen[$name]=1
-            echo "$s $name" >>"$W/first"
+            echo "$s $name 1" >>"$W/first"
+            [ "${last:-0}" -gt 1 ] && echo "$s $name $last" >>"$W/more"
         else
-            echo "$s $name" >>"$W/rest"
+            echo "$s $name 1" >>"$W/rest"
+            [ "${last:-0}" -gt 1 ] && echo "$s $name $last" >>"$W/rest"
         fi
     done
 done
-say "entry points called: ${#seen[@]}; runs: $(wc -l <"$W/first") required, $(wc -l <"$W/rest") more while the budget (${BUDGET} s) lasts"
+cat "$W/rest" >>"$W/more"
+say "entry points called: ${#seen[@]}; runs: $(wc -l <"$W/first") required, $(wc -l <"$W/more") more while the budget (${BUDGET} s) lasts"
 
 tried=0 clear=0 crashes=0 skipped=0
-# try SECTION NAME: one run with NAME's first call failing; count it.
+# try SECTION NAME K: one run with NAME's K-th call failing; count it.
 try() {
-    local s=$1 name=$2 rc why="" j="$W/f.json"
-    rm -f "$j"
-    HARNESS_FAULT="$name:1" limit \
-        "$HARNESS" --section="$s" "${OPTS[@]}" --json="$j" >"$W/f.out" 2>"$W/f.err"
+    local s=$1 name=$2 k=$3 rc why="" j="$W/f.json" c="$W/f.csv"
+    rm -f "$j" "$c"
+    HARNESS_FAULT="$name:$k" limit \
+        "$HARNESS" --section="$s" "${OPTS[@]}" --json="$j" --csv="$c" >"$W/f.out" 2>"$W/f.err"
     rc=$?
     tried=$((tried + 1))
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -100,6 +120,8 @@ try() {
         why="no stderr line names $name and says it was injected"
     elif [ ! -s "$j" ]; then
         why="no JSON written"
+    elif ! head -1 "$c" 2>/dev/null | grep -q '^section,key,'; then
+        why="no CSV written"
     elif [ "$rc" -eq 1 ] && ! python3 tests/check_json.py "$j" --expect-incomplete >"$W/cj" 2>&1; then
         why="JSON: $(head -2 "$W/cj" | tr '\n' ' ')"
     elif [ "$rc" -eq 3 ] && ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["skipped"] else 1)' "$j" 2>/dev/null; then
@@ -107,21 +129,21 @@ try() {
     fi
     if [ -z "$why" ]; then
         clear=$((clear + 1))
-        echo "ok   $s $name:1 exit $rc: $(grep -m1 -E "${name}[(:]" "$W/f.err" | cut -c1-200)" >>"$LOG"
+        echo "ok   $s $name:$k exit $rc: $(grep -m1 -E "${name}[(:]" "$W/f.err" | cut -c1-200)" >>"$LOG"
     else
-        say "FAIL $s $name:1: $why"
+        say "FAIL $s $name:$k: $why"
         sed 's/^/    /' "$W/f.err" | tail -8 | tee -a "$LOG"
     fi
 }
-while read -r s name; do try "$s" "$name"; done <"$W/first"
-while read -r s name; do
+while read -r s name k; do try "$s" "$name" "$k"; done <"$W/first"
+while read -r s name k; do
     if awk -v e="$(sub "$(now)" "$start")" -v b="$BUDGET" 'BEGIN { exit !(e > b) }'; then
         skipped=$((skipped + 1))
         continue
     fi
-    try "$s" "$name"
-done <"$W/rest"
-[ "$skipped" -gt 0 ] && say "budget spent: $skipped further (section, entry point) runs not tried"
+    try "$s" "$name" "$k"
+done <"$W/more"
+[ "$skipped" -gt 0 ] && say "budget spent: $skipped further runs not tried"
 say "time: $(sub "$(now)" "$start") s"
 say "fault walk: $tried call sites tried, $clear clear errors, $crashes crashes"
 [ "$crashes" -eq 0 ] && [ "$clear" -eq "$tried" ] && [ "$tried" -gt 0 ]
