@@ -15,6 +15,7 @@ struct drv_api drv;
 static void *drv_lib;
 static unsigned drv_sched;
 static const char *drv_phase = "setup";
+static long drv_nerrors;
 
 /* Our own table of CUresult names: the stub library and a missing driver
  * cannot name codes, and cuGetErrorName may then leave NULL. Generated from
@@ -133,6 +134,64 @@ const char *drv_result_name(CUresult r)
     return "CUDA_ERROR_UNKNOWN_CODE";
 }
 
+int drv_result_code(const char *name, CUresult *r)
+{
+    size_t i;
+    for (i = 0; i < sizeof drv_names / sizeof drv_names[0]; i++) {
+        if (strcmp(drv_names[i].name, name) == 0) {
+            *r = drv_names[i].code;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int drv_entry_known(const char *name)
+{
+    /* cuGetErrorString is in the table but never called through a check. */
+    if (strcmp(name, "cuGetErrorString") == 0) return 0;
+#define DRV_KNOWN(fn) if (strcmp(name, #fn) == 0) return 1;
+    DRV_FUNCS(DRV_KNOWN)
+#undef DRV_KNOWN
+    return 0;
+}
+
+CUresult drv_fault_default(const char *name)
+{
+    /* What each call returns when it really fails; the rest take
+     * CUDA_ERROR_INVALID_VALUE, which every entry point can return. */
+    static const struct { const char *name; CUresult code; } defaults[] = {
+        { "cuInit", CUDA_ERROR_NO_DEVICE },
+        { "cuDeviceGetCount", CUDA_ERROR_NOT_INITIALIZED },
+        { "cuDeviceGet", CUDA_ERROR_INVALID_DEVICE },
+        { "cuDevicePrimaryCtxRetain", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuCtxSetCurrent", CUDA_ERROR_INVALID_CONTEXT },
+        { "cuModuleLoadData", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuModuleLoadDataEx", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuLibraryLoadData", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuModuleGetFunction", CUDA_ERROR_NOT_FOUND },
+        { "cuLibraryGetKernel", CUDA_ERROR_NOT_FOUND },
+        { "cuFuncLoad", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuMemAlloc", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuMemAllocHost", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuMemHostAlloc", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuStreamCreate", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuEventCreate", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuGraphInstantiateWithFlags", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuLaunchKernel", CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES },
+        { "cuLaunchKernelEx", CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES },
+        { "cuGraphLaunch", CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES },
+        { "cuStreamSynchronize", CUDA_ERROR_LAUNCH_FAILED },
+        { "cuEventSynchronize", CUDA_ERROR_LAUNCH_FAILED },
+        { "cuEventElapsedTime", CUDA_ERROR_NOT_READY },
+        { "cuStreamEndCapture", CUDA_ERROR_STREAM_CAPTURE_INVALIDATED },
+    };
+    size_t i;
+    for (i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        if (strcmp(defaults[i].name, name) == 0) return defaults[i].code;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 static void (*drv_phase_hook)(const char *);
 
 void drv_on_phase(void (*fn)(const char *))
@@ -146,17 +205,37 @@ void drv_set_phase(const char *phase)
     if (drv_phase_hook) drv_phase_hook(phase);
 }
 
+const char *drv_get_phase(void)
+{
+    return drv_phase;
+}
+
+/* drv_report, told whether the failure was injected. */
+static void drv_report_as(CUresult r, const char *call, const char *file, int line,
+                          int injected)
+{
+    drv_nerrors++;
+    fprintf(stderr, "harness: error: %s: %s failed: %s (%d)%s at %s:%d\n",
+            drv_phase, call, drv_result_name(r), (int)r,
+            injected ? " (injected by HARNESS_FAULT)" : "", file, line);
+}
+
 void drv_report(CUresult r, const char *call, const char *file, int line)
 {
-    fprintf(stderr, "harness: error: %s: %s failed: %s (%d) at %s:%d\n",
-            drv_phase, call, drv_result_name(r), (int)r, file, line);
+    drv_report_as(r, call, file, line, ft_take_injected());
+}
+
+long drv_errors(void)
+{
+    return drv_nerrors;
 }
 
 /* Describe a failed bootstrap call, with a word on the stub library. */
 static void drv_why_code(char *why, size_t len, const char *call, CUresult r)
 {
     snprintf(why, len, "%s: %s (%d)%s", call, drv_result_name(r), (int)r,
-             r == CUDA_ERROR_STUB_LIBRARY
+             ft_take_injected() ? " (injected by HARNESS_FAULT)"
+             : r == CUDA_ERROR_STUB_LIBRARY
                  ? ": this libcuda.so.1 is the toolkit's stub, not a driver" : "");
 }
 
@@ -238,17 +317,27 @@ const char *drv_loading_name(CUmoduleLoadingMode m)
     return "UNKNOWN";
 }
 
-static int drv_attr(CUdevice dev, CUdevice_attribute a)
+/* A device attribute into *v. A required one that fails is reported and
+ * gives -1; an optional one (clocks, sizes) the driver cannot give is 0. */
+static int drv_attr(CUdevice dev, CUdevice_attribute a, int required, int *v)
 {
-    int v = 0;
-    if (drv.cuDeviceGetAttribute(&v, a, dev) != CUDA_SUCCESS) return 0;
-    return v;
+    CUresult r;
+    int injected;
+    *v = 0;
+    DRV_CALL(r, drv.cuDeviceGetAttribute(v, a, dev));
+    if (r == CUDA_SUCCESS) return 0;
+    *v = 0;
+    injected = ft_take_injected();
+    if (!required && !injected) return 0;
+    drv_report_as(r, "drv.cuDeviceGetAttribute(v, a, dev)", __FILE__, __LINE__, injected);
+    return -1;
 }
 
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
 {
     CUresult r;
     char tmp[400];
+    const char *prev_phase = drv_phase;
     int count = 0, retained = 0;
     double t0;
 
@@ -259,7 +348,7 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         return DRV_NO_GPU;
     }
     t0 = tm_now_ms();
-    r = drv.cuInit(0);
+    DRV_CALL(r, drv.cuInit(0));
     g->init_ms = tm_now_ms() - t0;
     if (r != CUDA_SUCCESS) {
         drv_why_code(tmp, sizeof tmp, "cuInit", r);
@@ -267,7 +356,7 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
                  : "no usable GPU", tmp);
         return DRV_NO_GPU;
     }
-    r = drv.cuDeviceGetCount(&count);
+    DRV_CALL(r, drv.cuDeviceGetCount(&count));
     if (r != CUDA_SUCCESS || count == 0) {
         if (r != CUDA_SUCCESS) drv_why_code(tmp, sizeof tmp, "cuDeviceGetCount", r);
         else snprintf(tmp, sizeof tmp, "the driver sees no CUDA device");
@@ -279,17 +368,23 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
                  ordinal, count, count == 1 ? "" : "s", count - 1);
         return DRV_BAD_DEVICE;
     }
-    drv_set_phase("opening the device");
+    {
+        /* "crossover: opening the device": the section that asked. */
+        static char phase[160];
+        snprintf(phase, sizeof phase, "%.120s: opening the device", prev_phase);
+        drv_set_phase(phase);
+    }
     CK(drv.cuDriverGetVersion(&g->driver_version));
     CK(drv.cuDeviceGet(&g->dev, ordinal));
     CK(drv.cuDeviceGetName(g->name, (int)sizeof g->name, g->dev));
-    g->cc_major = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    g->cc_minor = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    g->sms = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    g->l2_bytes = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    g->bus_width_bits = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    g->mem_clock_khz = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    g->sm_clock_khz = drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    if (drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 1, &g->cc_major) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 1, &g->cc_minor) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1, &g->sms) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0, &g->l2_bytes) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 0, &g->bus_width_bits) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 0, &g->mem_clock_khz) ||
+        drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 0, &g->sm_clock_khz))
+        goto fail;
     CK(drv.cuDeviceTotalMem(&g->total_mem, g->dev));
     snprintf(g->arch, sizeof g->arch, "sm_%d%d", g->cc_major, g->cc_minor);
     if (drv_sched) CK(drv.cuDevicePrimaryCtxSetFlags(g->dev, drv_sched));
@@ -301,14 +396,14 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     CK(drv.cuCtxGetFlags(&g->ctx_flags));
     CK(drv.cuModuleGetLoadingMode(&g->loading));
     CK(drv.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    drv_set_phase(NULL);
+    drv_set_phase(prev_phase);
     return DRV_OK;
 fail:
     snprintf(why, whylen, "opening device %d failed (see the error above)", ordinal);
     if (retained) drv.cuDevicePrimaryCtxRelease(g->dev);
     g->ctx = NULL;
-    drv_set_phase(NULL);
-    return DRV_NO_GPU;
+    drv_set_phase(prev_phase);
+    return DRV_FAILED;
 }
 
 void drv_gpu_close(drv_gpu *g)
@@ -374,7 +469,7 @@ int drv_load_image(const void *image, int opt_level, CUmodule *mod,
         val[n++] = (void *)(uintptr_t)(unsigned)opt_level;
     }
     t0 = tm_now_ms();
-    r = drv.cuModuleLoadDataEx(mod, image, n, opt, val);
+    DRV_CALL(r, drv.cuModuleLoadDataEx(mod, image, n, opt, val));
     *host_ms = tm_now_ms() - t0;
     /* CU_JIT_WALL_TIME comes back as a float in the pointer's bytes. */
     memcpy(&wall, &val[0], sizeof wall);

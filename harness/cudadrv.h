@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <cuda.h>
+#include "fault.h"
 #include "results.h"
 
 /* Every driver entry point the harness calls, by base name. Each is resolved
@@ -62,8 +63,10 @@ int drv_unload(void);
 const char *drv_result_name(CUresult r);
 
 /* The phase named in error lines ("stopwatches: first launch"); a static
- * string the caller keeps alive. */
+ * string the caller keeps alive. drv_get_phase returns it ("setup" when
+ * none is set), for NVRTC's error lines too. */
 void drv_set_phase(const char *phase);
+const char *drv_get_phase(void);
 
 /* Call fn(phase) on every drv_set_phase (NULL phase: none), e.g. to trace
  * the phases; fn NULL: no hook. */
@@ -71,18 +74,46 @@ void drv_on_phase(void (*fn)(const char *));
 
 /* The one error path: prints
  *   harness: error: PHASE: CALL failed: NAME (CODE) at FILE:LINE
- * to stderr. */
+ * to stderr, with "(injected by HARNESS_FAULT)" before " at" when the
+ * failure was injected, and counts it (drv_errors). */
 void drv_report(CUresult r, const char *call, const char *file, int line);
 
+/* How many errors drv_report has printed in this process. */
+long drv_errors(void);
+
+/* Make a checked call: r = the call's CUresult, or, when HARNESS_FAULT
+ * names this call (fault.h), the injected code, the call then not made.
+ * DRV_CALL_AS takes the call's text apart: a macro that passes its argument
+ * on must stringify it itself, before cuda.h's names (cuMemAlloc ->
+ * cuMemAlloc_v2) are expanded in it. */
+#define DRV_CALL(r, call) DRV_CALL_AS(r, call, #call)
+#define DRV_CALL_AS(r, call, text) do {                                     \
+        (r) = (CUresult)ft_hit(text);                                       \
+        if ((r) == CUDA_SUCCESS) (r) = (call);                              \
+    } while (0)
+
 /* Check a CUresult: on failure report it and jump to the enclosing
- * function's `fail:` label. The call is evaluated once. */
+ * function's `fail:` label. The call is evaluated once (or not at all when
+ * a fault is injected in its place). */
 #define CK(call) do {                                                       \
-        CUresult ck_r_ = (call);                                            \
+        CUresult ck_r_;                                                     \
+        DRV_CALL_AS(ck_r_, call, #call);                                    \
         if (ck_r_ != CUDA_SUCCESS) {                                        \
             drv_report(ck_r_, #call, __FILE__, __LINE__);                   \
             goto fail;                                                      \
         }                                                                   \
     } while (0)
+
+/* For HARNESS_FAULT: 1 when name is an entry point of the table, else 0. */
+int drv_entry_known(const char *name);
+
+/* The CUresult whose name is name ("CUDA_ERROR_OUT_OF_MEMORY"): 0, or -1
+ * when no CUresult has that name. */
+int drv_result_code(const char *name, CUresult *r);
+
+/* The error an injected failure of entry point name returns when
+ * HARNESS_FAULT gives no CODE: one that call can really return. */
+CUresult drv_fault_default(const char *name);
 
 /* One usable GPU: device, primary context (current on this thread), one
  * stream, and what the environment record needs. */
@@ -107,7 +138,7 @@ typedef struct drv_gpu {
     double ctx_ms;           /* primary context retain + set current */
 } drv_gpu;
 
-enum { DRV_OK = 0, DRV_NO_GPU = -1, DRV_BAD_DEVICE = -2 };
+enum { DRV_OK = 0, DRV_NO_GPU = -1, DRV_BAD_DEVICE = -2, DRV_FAILED = -3 };
 
 /* Context scheduling flags (CU_CTX_SCHED_*) for the primary context the next
  * drv_gpu_open makes active; 0 leaves the driver's default. */
@@ -115,8 +146,10 @@ void drv_set_sched(unsigned flags);
 
 /* Load the driver if needed, cuInit, and open device `ordinal`. Returns
  * DRV_OK; DRV_NO_GPU with a one-line reason in why when no driver or no
- * usable device is there; DRV_BAD_DEVICE with why naming the device count
- * when the ordinal does not exist. On failure nothing is left open. */
+ * usable device is there (no driver, the stub, cuInit or cuDeviceGetCount
+ * failed, no device); DRV_BAD_DEVICE with why naming the device count when
+ * the ordinal does not exist; DRV_FAILED when a later driver call failed
+ * (reported; why says so). On failure nothing is left open. */
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen);
 
 /* Release the stream and the primary context. Safe on a failed open. */

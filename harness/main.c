@@ -7,7 +7,9 @@
 
 #include "cli.h"
 #include "cudadrv.h"
+#include "fault.h"
 #include "report.h"
+#include "rtc.h"
 #include "results.h"
 #include "section.h"
 #include "table.h"
@@ -58,6 +60,70 @@ static void env_host(results *r, const cli_opts *o)
     env_driver_version(r);
 }
 
+static const char *fault_log_path;
+
+/* At exit: append this process's call counts to HARNESS_FAULT_LOG. */
+static void fault_log_at_exit(void)
+{
+    FILE *f = fopen(fault_log_path, "a");
+    int bad;
+    if (!f) {
+        fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);
+        return;
+    }
+    bad = fprintf(f, "# process %ld\n", (long)getpid()) < 0 || ft_log_write(f) != 0;
+    if (fclose(f) != 0) bad = 1;
+    if (bad)
+        fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);
+}
+
+/* HARNESS_FAULT=NAME:K[:CODE] and HARNESS_FAULT_LOG=FILE (fault.h). Every
+ * child inherits both, and counts its own calls. Returns 0, or -1 after
+ * naming what is wrong with the spec. */
+static int fault_setup(void)
+{
+    const char *spec = getenv("HARNESS_FAULT");
+    char why[256];
+    ft_spec f;
+    long code;
+    int nv;
+
+    fault_log_path = getenv("HARNESS_FAULT_LOG");
+    if (fault_log_path && *fault_log_path) {
+        ft_count_all();
+        if (atexit(fault_log_at_exit) != 0) return -1;
+    }
+    if (!spec || !*spec) return 0;
+    if (ft_parse(spec, &f, why, sizeof why) != 0) goto bad;
+    nv = strncmp(f.name, "nvrtc", 5) == 0;
+    if (!(nv ? rtc_entry_known(f.name) : drv_entry_known(f.name))) {
+        snprintf(why, sizeof why, "the harness makes no checked call of %s", f.name);
+        goto bad;
+    }
+    if (!f.has_code) {
+        code = nv ? rtc_fault_default(f.name) : (long)drv_fault_default(f.name);
+    } else if (!f.code_name[0]) {
+        code = f.code;
+    } else if (nv) {
+        if (rtc_result_code(f.code_name, &code) != 0 || code == 0) {
+            snprintf(why, sizeof why, "%s is not an NVRTC error (NVRTC_ERROR_...)", f.code_name);
+            goto bad;
+        }
+    } else {
+        CUresult r;
+        if (drv_result_code(f.code_name, &r) != 0 || r == CUDA_SUCCESS) {
+            snprintf(why, sizeof why, "%s is not a CUresult error (CUDA_ERROR_...)", f.code_name);
+            goto bad;
+        }
+        code = (long)r;
+    }
+    ft_arm(&f, code);
+    return 0;
+bad:
+    fprintf(stderr, "harness: HARNESS_FAULT=%s: %s\n", spec, why);
+    return -1;
+}
+
 /* Exit status from the sections' answers: a usage error first, then a
  * failure, then a missing GPU. */
 static int exit_code(int usage, int failed, int no_gpu)
@@ -81,6 +147,7 @@ int main(int argc, char **argv)
     rc = cli_parse(argc, argv, &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
+    if (fault_setup() != 0) return 2;
     sec_timing_plan(&o);
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
      * process and the children it starts. */
@@ -106,6 +173,7 @@ int main(int argc, char **argv)
     c.r = &r;
     env_host(&r, &o);
     for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
+        size_t checks_failed = res_failed(&r);
         if (!o.run[i]) continue;
         tr_section_begin(cli_section_name((cli_section)i));
         t_sec = tm_now_ns();
@@ -128,8 +196,15 @@ int main(int argc, char **argv)
         if (rc == SEC_USAGE) usage = 1;
         else if (rc == SEC_FAILED) failed = 1;
         else if (rc == SEC_NO_GPU) no_gpu = 1;
+        /* Failed, and no failed check says why: an error stopped it. */
+        if (rc == SEC_FAILED && res_failed(&r) == checks_failed) r.incomplete = 1;
     }
     if (res_failed(&r) > 0) failed = 1;
+    /* A driver or NVRTC call failed: what came after it was not measured. */
+    if (drv_errors() > 0 || rtc_errors() > 0) {
+        r.incomplete = 1;
+        failed = 1;
+    }
     if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
 
     if (o.child == CLI_CHILD_RESULTS) {

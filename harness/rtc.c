@@ -7,6 +7,8 @@
 #include <string.h>
 #include <nvrtc.h>
 
+#include "cudadrv.h"
+#include "fault.h"
 #include "timing.h"
 
 #define RTC_FUNCS(X)                                                        \
@@ -24,6 +26,91 @@ static struct {
 
 static void *rtc_lib;
 static char rtc_from[600];
+static long rtc_nerrors;
+
+/* nvrtcResult names, ours: the library may be absent when a spec is read. */
+#define E(x) { x, #x },
+static const struct { nvrtcResult code; const char *name; } rtc_names[] = {
+    E(NVRTC_SUCCESS)
+    E(NVRTC_ERROR_OUT_OF_MEMORY)
+    E(NVRTC_ERROR_PROGRAM_CREATION_FAILURE)
+    E(NVRTC_ERROR_INVALID_INPUT)
+    E(NVRTC_ERROR_INVALID_PROGRAM)
+    E(NVRTC_ERROR_INVALID_OPTION)
+    E(NVRTC_ERROR_COMPILATION)
+    E(NVRTC_ERROR_BUILTIN_OPERATION_FAILURE)
+    E(NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION)
+    E(NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION)
+    E(NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID)
+    E(NVRTC_ERROR_INTERNAL_ERROR)
+};
+#undef E
+
+int rtc_result_code(const char *name, long *code)
+{
+    size_t i;
+    for (i = 0; i < sizeof rtc_names / sizeof rtc_names[0]; i++) {
+        if (strcmp(rtc_names[i].name, name) == 0) {
+            *code = (long)rtc_names[i].code;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The name of a result: ours, else NVRTC's own words, else a placeholder. */
+static const char *rtc_result_name(nvrtcResult r)
+{
+    size_t i;
+    for (i = 0; i < sizeof rtc_names / sizeof rtc_names[0]; i++)
+        if (rtc_names[i].code == r) return rtc_names[i].name;
+    return rtc_lib ? rtc.nvrtcGetErrorString(r) : "NVRTC_ERROR_UNKNOWN_CODE";
+}
+
+int rtc_entry_known(const char *name)
+{
+    /* nvrtcGetErrorString only names codes for error lines: never checked. */
+    if (strcmp(name, "nvrtcGetErrorString") == 0) return 0;
+#define RTC_KNOWN(fn) if (strcmp(name, #fn) == 0) return 1;
+    RTC_FUNCS(RTC_KNOWN)
+#undef RTC_KNOWN
+    return 0;
+}
+
+long rtc_fault_default(const char *name)
+{
+    if (strcmp(name, "nvrtcCreateProgram") == 0) return NVRTC_ERROR_OUT_OF_MEMORY;
+    if (strcmp(name, "nvrtcCompileProgram") == 0) return NVRTC_ERROR_COMPILATION;
+    if (strcmp(name, "nvrtcAddNameExpression") == 0) return NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION;
+    if (strcmp(name, "nvrtcGetLoweredName") == 0) return NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+    if (strcmp(name, "nvrtcDestroyProgram") == 0) return NVRTC_ERROR_INVALID_PROGRAM;
+    return NVRTC_ERROR_INVALID_INPUT;
+}
+
+long rtc_errors(void)
+{
+    return rtc_nerrors;
+}
+
+/* Report a failed NVRTC call on one line, naming the phase and what was
+ * being compiled, and count it. */
+static void rtc_report(nvrtcResult r, const char *what, const char *call, const char *file,
+                       int line, int injected)
+{
+    rtc_nerrors++;
+    fprintf(stderr, "harness: error: %s: %s%s%s%s failed: %s (%d)%s at %s:%d\n",
+            drv_get_phase(), what ? "compiling " : "", what ? what : "", what ? ": " : "",
+            call, rtc_result_name(r), (int)r,
+            injected ? " (injected by HARNESS_FAULT)" : "", file, line);
+}
+
+/* Make a checked NVRTC call: r = its result, or the fault HARNESS_FAULT
+ * injects in its place (the call then not made). */
+#define RTC_CALL(r, call) RTC_CALL_AS(r, call, #call)
+#define RTC_CALL_AS(r, call, text) do {                                     \
+        (r) = (nvrtcResult)ft_hit(text);                                    \
+        if ((r) == NVRTC_SUCCESS) (r) = (call);                             \
+    } while (0)
 
 int rtc_load(char *why, size_t whylen)
 {
@@ -79,17 +166,23 @@ const char *rtc_loaded_from(void)
 
 int rtc_version(int *major, int *minor)
 {
-    if (!rtc_lib || rtc.nvrtcVersion(major, minor) != NVRTC_SUCCESS) return -1;
+    nvrtcResult r;
+    if (!rtc_lib) return -1;
+    RTC_CALL(r, rtc.nvrtcVersion(major, minor));
+    if (r != NVRTC_SUCCESS) {
+        rtc_report(r, NULL, "rtc.nvrtcVersion(major, minor)", __FILE__, __LINE__,
+                   ft_take_injected());
+        return -1;
+    }
     return 0;
 }
 
 /* The one error path for NVRTC calls: report and jump to fail. */
 #define RK(call) do {                                                       \
-        nvrtcResult rk_r_ = (call);                                         \
+        nvrtcResult rk_r_;                                                  \
+        RTC_CALL_AS(rk_r_, call, #call);                                    \
         if (rk_r_ != NVRTC_SUCCESS) {                                       \
-            fprintf(stderr, "harness: error: compiling %s: %s failed: %s (%d) at %s:%d\n", \
-                    name, #call, rtc.nvrtcGetErrorString(rk_r_), (int)rk_r_, \
-                    __FILE__, __LINE__);                                    \
+            rtc_report(rk_r_, name, #call, __FILE__, __LINE__, ft_take_injected()); \
             goto fail;                                                      \
         }                                                                   \
     } while (0)
@@ -148,8 +241,13 @@ int rtc_compile_named(const char *src, const char *name, const char *arch,
     RK(rtc.nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
     for (i = 0; i < nexprs; i++) RK(rtc.nvrtcAddNameExpression(prog, exprs[i]));
     t1 = tm_now_ms();
-    cr = rtc.nvrtcCompileProgram(prog, nopts + 2, all);
+    RTC_CALL(cr, rtc.nvrtcCompileProgram(prog, nopts + 2, all));
     out->ms = tm_now_ms() - t1;
+    if (cr != NVRTC_SUCCESS && ft_take_injected()) {
+        /* Not compiled at all: say so, rather than show an empty log. */
+        rtc_report(cr, name, "rtc.nvrtcCompileProgram(prog, nopts + 2, all)", __FILE__, __LINE__, 1);
+        goto fail;
+    }
     RK(rtc.nvrtcGetProgramLogSize(prog, &logsize));
     out->log = malloc(logsize + 1);
     if (!out->log) goto fail;
@@ -160,7 +258,10 @@ int rtc_compile_named(const char *src, const char *name, const char *arch,
         rc = RTC_COMPILE_ERROR;
         goto fail;
     }
-    RK(cr);
+    if (cr != NVRTC_SUCCESS) {
+        rtc_report(cr, name, "rtc.nvrtcCompileProgram(prog, nopts + 2, all)", __FILE__, __LINE__, 0);
+        goto fail;
+    }
     if (target == RTC_PTX) {
         RK(rtc.nvrtcGetPTXSize(prog, &out->size));
         out->code = malloc(out->size);

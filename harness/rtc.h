@@ -13,8 +13,23 @@ int rtc_load(char *why, size_t whylen);
 /* Unload NVRTC (dlclose). Returns 0, or -1 when dlclose failed. */
 int rtc_unload(void);
 
-/* NVRTC's version; 0 or -1. */
+/* NVRTC's version; 0, or -1 (not loaded, or the call failed: reported). */
 int rtc_version(int *major, int *minor);
+
+/* For HARNESS_FAULT: 1 when name is an NVRTC entry point the harness checks. */
+int rtc_entry_known(const char *name);
+
+/* The nvrtcResult whose name is name ("NVRTC_ERROR_COMPILATION") into
+ * *code: 0, or -1 when none has that name. */
+int rtc_result_code(const char *name, long *code);
+
+/* The error an injected failure of entry point name returns when
+ * HARNESS_FAULT gives no CODE: one that call can really return. */
+long rtc_fault_default(const char *name);
+
+/* How many NVRTC call failures have been reported in this process (a
+ * kernel that does not compile is not one: its caller reports that). */
+long rtc_errors(void);
 
 /* The path NVRTC was loaded from ("libnvrtc.so.13" when the loader found it). */
 const char *rtc_loaded_from(void);
@@ -35,7 +50,8 @@ enum { RTC_OK = 0, RTC_COMPILE_ERROR = -1, RTC_API_ERROR = -2 };
  * name(line): error ...) for arch "sm_XY": PTX with -arch=compute_XY,
  * cubin with -arch=sm_XY, plus nopts extra options. Returns RTC_OK with *out
  * filled; RTC_COMPILE_ERROR with out->log holding the log; RTC_API_ERROR
- * after printing the failed NVRTC call. Free with rtc_out_free. */
+ * after printing the failed NVRTC call (an injected NVRTC_ERROR_COMPILATION
+ * is one: nothing was compiled). Free with rtc_out_free. */
 int rtc_compile(const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts,
                 rtc_out *out);

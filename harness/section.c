@@ -33,6 +33,7 @@ int sec_need_gpu(sec_ctx *c)
         }
     }
     if (c->gpu_state == 1) return SEC_OK;
+    if (c->gpu_state == DRV_FAILED) return SEC_FAILED;
     return c->gpu_state == DRV_BAD_DEVICE ? SEC_USAGE : SEC_NO_GPU;
 }
 
@@ -42,11 +43,18 @@ int sec_need_rtc(sec_ctx *c)
         int major = 0, minor = 0;
         char v[32];
         c->rtc_state = rtc_load(c->rtc_why, sizeof c->rtc_why) == 0 ? 1 : -1;
-        if (c->rtc_state == 1 && rtc_version(&major, &minor) == 0) {
-            snprintf(v, sizeof v, "%d.%d", major, minor);
-            res_env_str(c->r, "nvrtc_version", v);
+        if (c->rtc_state == 1) {
+            if (rtc_version(&major, &minor) != 0) {
+                /* Loaded, but failing: an error (reported), not a missing NVRTC. */
+                snprintf(c->rtc_why, sizeof c->rtc_why, "nvrtcVersion failed (see the error above)");
+                c->rtc_state = -2;
+            } else {
+                snprintf(v, sizeof v, "%d.%d", major, minor);
+                res_env_str(c->r, "nvrtc_version", v);
+            }
         }
     }
+    if (c->rtc_state == -2) return SEC_FAILED;
     return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
 }
 
@@ -140,13 +148,14 @@ res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
 {
     int rc;
+    drv_set_phase(name);
     if (need_gpu && (rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, name, c->gpu_why);
+        if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, name, c->gpu_why);
         return rc;
     }
     if (need_rtc && (rc = sec_need_rtc(c)) != SEC_OK) {
         char r[600];
-        snprintf(r, sizeof r, "no NVRTC: %.500s", c->rtc_why);
+        snprintf(r, sizeof r, "%s%.500s", rc == SEC_FAILED ? "" : "no NVRTC: ", c->rtc_why);
         sec_skip(c, name, r);
         return rc;
     }
@@ -375,6 +384,8 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
         ok = 0;
     }
+    /* What the child measured is lost: the run is incomplete. */
+    if (!ok) c->r->incomplete = 1;
     if (ok) snprintf(detail, detaillen, "the child %s ran to the end", args[0]);
     free(pr.out);
     return ok;

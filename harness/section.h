@@ -22,7 +22,7 @@ typedef struct sec_ctx {
     drv_gpu gpu;
     int gpu_state;          /* 0 not tried, 1 open, DRV_NO_GPU or DRV_BAD_DEVICE */
     char gpu_why[512];
-    int rtc_state;          /* 0 not tried, 1 loaded, -1 unusable */
+    int rtc_state;          /* 0 not tried, 1 loaded, -1 not there, -2 failed */
     char rtc_why[512];
     const char *arch;       /* --arch, else the device's */
     int timing_state;       /* 0 not set up, 1 flush buffer and clock kernel ready, -1 failed */
@@ -55,16 +55,20 @@ res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
 int sec_cache_states(const sec_ctx *c);
 
 /* Open the GPU on first need and record it in the environment. Returns
- * SEC_OK, SEC_NO_GPU (skip, reason in c->gpu_why) or SEC_USAGE (--device
- * names no device). Later calls return the first answer. */
+ * SEC_OK, SEC_NO_GPU (skip, reason in c->gpu_why), SEC_FAILED (a driver
+ * call failed while opening it: reported, reason in c->gpu_why) or
+ * SEC_USAGE (--device names no device). Later calls return the first
+ * answer. */
 int sec_need_gpu(sec_ctx *c);
 
-/* Load NVRTC on first need. Returns SEC_OK or SEC_NO_GPU with c->rtc_why. */
+/* Load NVRTC on first need. Returns SEC_OK, SEC_NO_GPU (not there) or
+ * SEC_FAILED (loaded, but nvrtcVersion failed: reported), with c->rtc_why. */
 int sec_need_rtc(sec_ctx *c);
 
 /* What a GPU section needs before it starts: NVRTC loaded (when need_rtc)
- * and the GPU opened (when need_gpu). Returns SEC_OK, or the SEC_ code to
- * return after recording the section as skipped with the reason. */
+ * and the GPU opened (when need_gpu). Sets the error lines' phase to name
+ * (a string that stays alive). Returns SEC_OK, or the SEC_ code to return
+ * after recording the section as skipped with the reason. */
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc);
 
 /* Record that section `name` was skipped, with reason, in the results. */
@@ -128,8 +132,8 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
  * ("NAME=VALUE", or "NAME" to remove NAME), within --child-timeout, and read
  * the results it prints as lines (res_write_lines) into *out (initialised
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
- * what happened in detail (exit code, signal or timeout); -1 when it could
- * not be started (reported). */
+ * what happened in detail (exit code, signal or timeout), and the run marked
+ * incomplete; -1 when it could not be started (reported). */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # check_json.py: checks the shape of a harness JSON document (schema 1).
 """Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
+                     [--expect-checks-pass] [--expect-incomplete]
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -202,6 +203,8 @@ def main():
                     metavar="SECTION", default=[])
     ap.add_argument("--expect-checks-pass", action="store_true",
                     help="every entry of checks[] must have passed")
+    ap.add_argument("--expect-incomplete", action="store_true",
+                    help="the document must say \"incomplete\": true")
     args = ap.parse_args()
     args.expect_skipped = [s for group in args.expect_skipped for s in group]
 
@@ -215,6 +218,9 @@ def main():
         print("%s: %s" % (args.file, e))
         return 1
     nmeas = check(doc, args, problems)
+    if args.expect_incomplete and (not isinstance(doc, dict)
+                                   or doc.get("incomplete") is not True):
+        problems.append("incomplete is not true")
     for p in problems:
         print("%s: %s" % (args.file, p))
     if problems:

@@ -68,6 +68,79 @@ if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     expect_grep "stub driver: named as the stub" "CUDA_ERROR_STUB_LIBRARY (34): this libcuda.so.1 is the toolkit's stub" "$T/s.err"
 fi
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+# Fault injection: each NVRTC entry point section jit calls (listed by
+# HARNESS_FAULT_LOG) fails once; every run exits 1, names the phase and the
+# call on one line, writes a JSON marked incomplete, and does not crash.
+FJ="--section=jit --reps=1 --rounds=1 --synthetic-kernels=1"
+export HARNESS_FAULT_LOG="$T/fault.log"
+# shellcheck disable=SC2086
+run_harness "$T/fl.out" "$T/fl.err" $FJ
+unset HARNESS_FAULT_LOG
+check "HARNESS_FAULT_LOG counts each NVRTC entry point's calls" grep -q '^nvrtcCompileProgram [1-9]' "$T/fault.log"
+for name in $(grep -v '^#' "$T/fault.log" | cut -d' ' -f1 | sort -u); do
+    export HARNESS_FAULT="$name:1"
+    rm -f "$T/f.json"
+    # shellcheck disable=SC2086
+    run_harness "$T/f.out" "$T/f.err" $FJ --json="$T/f.json"
+    unset HARNESS_FAULT
+    expect_exit "HARNESS_FAULT=$name:1: exit 1" 1
+    expect_grep "HARNESS_FAULT=$name:1: one line names the phase and the call" \
+        "^harness: error: jit.*$name(.*(injected by HARNESS_FAULT)" "$T/f.err"
+    check "HARNESS_FAULT=$name:1: the JSON reads back, marked incomplete" \
+        python3 tests/check_json.py "$T/f.json" --expect-incomplete
+done
+export HARNESS_FAULT=nvrtcCompileProgram:3:NVRTC_ERROR_OUT_OF_MEMORY
+# shellcheck disable=SC2086
+run_harness "$T/f.out" "$T/f.err" $FJ --json="$T/f.json"
+unset HARNESS_FAULT
+expect_exit "HARNESS_FAULT=nvrtcCompileProgram:3:NVRTC_ERROR_OUT_OF_MEMORY: exit 1" 1
+expect_grep "HARNESS_FAULT with a named code: that code, on the third compile" \
+    "nvrtcCompileProgram(.*NVRTC_ERROR_OUT_OF_MEMORY (1) (injected" "$T/f.err"
+check "HARNESS_FAULT with a named code: the JSON reads back, marked incomplete" python3 tests/check_json.py "$T/f.json" --expect-incomplete
+for spec in cuMemAlloc nvrtcNope:1 cuMemAlloc:0 cuMemAlloc:1:0 cuMemAlloc:1:CUDA_ERROR_NOPE; do
+    export HARNESS_FAULT="$spec"
+    run_harness "$T/f.out" "$T/f.err" --section=jit
+    unset HARNESS_FAULT
+    expect_exit "HARNESS_FAULT=$spec: usage error" 2
+    expect_grep "HARNESS_FAULT=$spec: names the variable and what is wrong" "^harness: HARNESS_FAULT=$spec: " "$T/f.err"
+done
+# The driver's error paths, on a stand-in libcuda (tests/fakecuda: no kernel
+# runs, so the run's checks fail and every run exits 1; what counts is the
+# error line, the JSON and no crash): each entry point section crossover
+# calls fails once. tests/gpu/fault_walk.sh does every section on a GPU.
+mkdir -p "$T/fake"
+if "${CC:-cc}" -shared -fPIC -Iharness -isystem "$CUDA_HOME/include" \
+        -o "$T/fake/libcuda.so.1" tests/fakecuda/fake_libcuda.c 2>"$T/fake.err"; then
+    HARNESS_LIBCUDA="$T/fake/libcuda.so.1"
+    FX="--section=crossover --sizes=1024 --reps=1 --warmup=0"
+    export HARNESS_FAULT_LOG="$T/fake.log"
+    # shellcheck disable=SC2086
+    run_harness "$T/fx.out" "$T/fx.err" $FX
+    unset HARNESS_FAULT_LOG
+    check "fake driver: HARNESS_FAULT_LOG lists cuMemAlloc by its base name" grep -q '^cuMemAlloc [1-9]' "$T/fake.log"
+    for name in $(grep -v '^#' "$T/fake.log" | cut -d' ' -f1 | sort -u); do
+        want=1
+        case $name in cuInit|cuDeviceGetCount) want=3 ;; esac
+        export HARNESS_FAULT="$name:1"
+        rm -f "$T/f.json"
+        # shellcheck disable=SC2086
+        run_harness "$T/f.out" "$T/f.err" $FX --json="$T/f.json"
+        unset HARNESS_FAULT
+        expect_exit "fake driver, HARNESS_FAULT=$name:1: exit $want" "$want"
+        expect_grep "fake driver, HARNESS_FAULT=$name:1: one line names the phase and the call" \
+            "^harness: .*crossover.*$name[(:].*(injected by HARNESS_FAULT)" "$T/f.err"
+        if [ "$want" -eq 1 ]; then
+            check "fake driver, HARNESS_FAULT=$name:1: the JSON reads back, marked incomplete" \
+                python3 tests/check_json.py "$T/f.json" --expect-incomplete
+        else
+            check "fake driver, HARNESS_FAULT=$name:1: the JSON lists crossover as skipped" \
+                python3 tests/check_json.py "$T/f.json" --expect-skipped crossover
+        fi
+    done
+else
+    echo "FAILED the stand-in libcuda does not build: $(head -3 "$T/fake.err")"
+fi
+HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 run_harness "$T/w.out" "$T/w.err" --json=/nonexistent-dir/x.json
 expect_exit "unwritable --json: exit 1" 1
 expect_grep "unwritable --json: path and reason" "cannot write /nonexistent-dir/x.json: No such file or directory" "$T/w.err"

@@ -23,5 +23,6 @@ void test_kernels(void);
 void test_lines(void);
 void test_synth(void);
 void test_fusion(void);
+void test_fault(void);
 
 #endif

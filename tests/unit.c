@@ -12,6 +12,7 @@ int main(void)
     test_lines();
     test_synth();
     test_fusion();
+    test_fault();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

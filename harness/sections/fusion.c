@@ -160,20 +160,21 @@ static int fs_capture(fs_ctx *F)
     CUstream s = F->c->gpu.stream;
     CUgraph g = NULL;
     fs_unit u = { F, V_STAGED };
-    int rc = -1;
+    int rc = -1, capturing = 0;
     if (F->graph) {
         drv.cuGraphExecDestroy(F->graph);
         F->graph = NULL;
     }
     CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-    if (fs_run(&u, s) != 0) {
-        drv.cuStreamEndCapture(s, &g);
-        goto fail;
-    }
+    capturing = 1;
+    if (fs_run(&u, s) != 0) goto fail;
     CK(drv.cuStreamEndCapture(s, &g));
+    capturing = 0;
     CK(drv.cuGraphInstantiateWithFlags(&F->graph, g, 0));
     rc = 0;
 fail:
+    /* A capture left open would make the stream refuse all later work. */
+    if (capturing) drv.cuStreamEndCapture(s, &g);
     if (g) drv.cuGraphDestroy(g);
     return rc;
 }

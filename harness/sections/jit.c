@@ -188,6 +188,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     sec_vec v;
     double *s = NULL;
     int level, rc = -1;
+    CUresult cr;
 
     memset(&c, 0, sizeof c);
     memset(&code, 0, sizeof code);
@@ -219,7 +220,9 @@ static int jt_child_opt(const cli_opts *o, results *r)
         tm_work w;
         res_meas *m;
         if (drv_load_image(code.code, level, &mod, &load, &jit) != 0) goto out;
-        if (drv.cuModuleGetFunction(&v.add, mod, "vectorAdd") != CUDA_SUCCESS) {
+        DRV_CALL(cr, drv.cuModuleGetFunction(&v.add, mod, "vectorAdd"));
+        if (cr != CUDA_SUCCESS) {
+            drv_report(cr, "drv.cuModuleGetFunction(&v.add, mod, \"vectorAdd\")", __FILE__, __LINE__);
             drv.cuModuleUnload(mod);
             goto out;
         }
@@ -292,7 +295,7 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
             }
             t_lib = tm_now_ms() - t0;
             t0 = tm_now_ms();
-            cr = drv.cuInit(0);
+            DRV_CALL(cr, drv.cuInit(0));
             t_init = tm_now_ms() - t0;
             if (cr != CUDA_SUCCESS) {
                 drv_report(cr, "drv.cuInit(0)", __FILE__, __LINE__);
@@ -329,6 +332,9 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     int rc = -1;
     (void)t_main_ns;
     res_init(&r);
+    drv_set_phase(o->child == CLI_CHILD_JIT_FIRST ? JT ": child jit-first"
+                  : o->child == CLI_CHILD_JIT_LOAD ? JT ": child jit-load"
+                  : o->child == CLI_CHILD_JIT_OPT ? JT ": child jit-opt" : JT ": child order");
     switch (o->child) {
     case CLI_CHILD_JIT_FIRST: rc = jt_child_first(o, &r); break;
     case CLI_CHILD_JIT_LOAD: rc = jt_child_load(o, &r); break;

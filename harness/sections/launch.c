@@ -199,15 +199,14 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
     CUgraphExec ge = NULL;
     CUevent a = NULL, b = NULL;
     double t0, start;
-    int i, j, more, rc = -1;
+    int i, j, more, rc = -1, capturing = 0;
 
     CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    capturing = 1;
     for (j = 0; j < LN_GRAPH; j++)
-        if (ln_one(L, s) != 0) {
-            drv.cuStreamEndCapture(s, &g);
-            goto fail;
-        }
+        if (ln_one(L, s) != 0) goto fail;
     CK(drv.cuStreamEndCapture(s, &g));
+    capturing = 0;
     t0 = tm_now_ms();
     CK(drv.cuGraphInstantiateWithFlags(&ge, g, 0));
     *inst_ms = tm_now_ms() - t0;
@@ -236,6 +235,8 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
     } while (more);
     rc = 0;
 fail:
+    /* A capture left open would make the stream refuse all later work. */
+    if (capturing) drv.cuStreamEndCapture(s, &g);
     if (s) drv.cuStreamSynchronize(s);
     if (a) drv.cuEventDestroy(a);
     if (b) drv.cuEventDestroy(b);
@@ -301,6 +302,7 @@ int sec_launch_child(const cli_opts *o)
     want = o->child == CLI_CHILD_SCHED_SPIN ? CU_CTX_SCHED_SPIN
          : o->child == CLI_CHILD_SCHED_YIELD ? CU_CTX_SCHED_YIELD : CU_CTX_SCHED_BLOCKING_SYNC;
     drv_set_sched(want);
+    drv_set_phase(LN ": scheduling-mode child");
     if (sec_need_gpu(&c) != SEC_OK || sec_need_rtc(&c) != SEC_OK) {
         fprintf(stderr, "harness: %s%s\n", c.gpu_why, c.rtc_why);
         goto out;

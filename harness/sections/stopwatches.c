@@ -89,7 +89,7 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
 
     memset(&code, 0, sizeof code);
     w.out = sw_out = sw_low_stdout();
-    drv_set_phase("whole-process child");
+    drv_set_phase(SW ": whole-process child");
     if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
     fprintf(w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
@@ -300,6 +300,7 @@ static int sw_row1(sec_ctx *c)
         snprintf(detail, sizeof detail, "the child exited with %d%s", pr.exit_code,
                  checked ? "" : " before its check");
         res_check_add(c->r, SW, "whole-process child ran to the end", 0, detail);
+        c->r->incomplete = 1;
         free(pr.out);
         return SEC_FAILED;
     }
@@ -382,14 +383,15 @@ int sec_stopwatches(sec_ctx *c)
     rc = sw_row1(c);
     if (rc == SEC_USAGE) return rc;
     if (rc == SEC_NO_GPU) {
-        if (sec_need_gpu(c) == SEC_USAGE) return SEC_USAGE;
+        rc = sec_need_gpu(c);
+        if (rc == SEC_USAGE) return SEC_USAGE;
         sec_skip(c, SW, c->gpu_why[0] ? c->gpu_why : "the whole-process child found no usable GPU");
-        return SEC_NO_GPU;
+        return rc == SEC_FAILED ? SEC_FAILED : SEC_NO_GPU;
     }
     if (rc != SEC_OK) failed = 1;
     if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU) sec_skip(c, SW, c->gpu_why);
-        return rc;
+        if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, SW, c->gpu_why);
+        return failed && rc == SEC_NO_GPU ? SEC_FAILED : rc;
     }
     drv_set_phase(SW ": setup");
     s1 = calloc((size_t)reps, sizeof *s1);

@@ -1,0 +1,338 @@
+/* fake_libcuda.c: a stand-in libcuda.so.1 for CPU tests of the harness's
+ * driver paths (HARNESS_LIBCUDA=.../fake_libcuda.so): every entry point the
+ * harness resolves, answering like one GPU with host memory behind it.
+ * Kernels do not run, so the harness's checks fail (exit 1); what it is for
+ * is the error paths: with HARNESS_FAULT each checked call can fail once and
+ * the run must end cleanly, under the sanitizers too. Build:
+ *   cc -shared -fPIC -Iharness -I$CUDA_HOME/include -o fake_libcuda.so fake_libcuda.c */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cudadrv.h"
+
+struct fake_event { double ms; };
+struct fake_mod { int dummy; };
+
+static unsigned fake_ctx_flags;
+static int fake_ctx_object, fake_fn_object, fake_kernel_object;
+
+static double fake_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *fake_handle(void)
+{
+    return calloc(1, 64);
+}
+
+CUresult CUDAAPI cuInit(unsigned int flags) { (void)flags; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDriverGetVersion(int *v) { *v = CUDA_VERSION; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "fake"; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal)
+{
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *d = 0;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d)
+{
+    (void)d;
+    strncpy(name, "Fake GPU", (size_t)len);
+    name[len - 1] = '\0';
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)d;
+    switch (a) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 50 << 20; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = 5120; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 2619000; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1980000; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
+    default: *v = 1; break;
+    }
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceTotalMem(size_t *b, CUdevice d) { (void)d; *b = (size_t)80 << 30; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+    (void)d;
+    *c = (CUcontext)(void *)&fake_ctx_object;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice d, unsigned int *flags, int *active)
+{
+    (void)d;
+    *flags = fake_ctx_flags;
+    *active = 1;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned int flags)
+{
+    (void)d;
+    fake_ctx_flags = flags;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags) { *flags = fake_ctx_flags; return CUDA_SUCCESS; }
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image)
+{
+    (void)image;
+    *m = (CUmodule)fake_handle();
+    return *m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
+                                    CUjit_option *opt, void **val)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        if (opt[i] == CU_JIT_WALL_TIME) {
+            float ms = 0.25f;
+            memcpy(&val[i], &ms, sizeof ms);
+        }
+    }
+    return cuModuleLoadData(m, image);
+}
+CUresult CUDAAPI cuModuleUnload(CUmodule m) { free(m); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+    (void)m;
+    (void)name;
+    *f = (CUfunction)(void *)&fake_fn_object;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
+{
+    const char *e = getenv("CUDA_MODULE_LOADING");
+    *mode = e && strcmp(e, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n)
+{
+    void *m = malloc(n ? n : 1);
+    if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemAllocHost(void **p, size_t n)
+{
+    *p = malloc(n ? n : 1);
+    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int flags)
+{
+    (void)flags;
+    *p = calloc(1, n ? n : 1);
+    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int flags)
+{
+    (void)flags;
+    *d = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemGetInfo(size_t *free_b, size_t *total_b)
+{
+    *free_b = (size_t)70 << 30;
+    *total_b = (size_t)80 << 30;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n)
+{
+    memcpy((void *)(uintptr_t)d, h, n);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n)
+{
+    memcpy(h, (const void *)(uintptr_t)d, n);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *h, size_t n, CUstream s)
+{
+    (void)s;
+    return cuMemcpyHtoD(d, h, n);
+}
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s)
+{
+    (void)s;
+    return cuMemcpyDtoH(h, d, n);
+}
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    (void)s;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
+{
+    uint32_t *p = (uint32_t *)(uintptr_t)d;
+    size_t i;
+    (void)s;
+    for (i = 0; i < n; i++) p[i] = v;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr d, unsigned int v, size_t n)
+{
+    return cuMemsetD32Async(d, v, n, NULL);
+}
+
+CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags)
+{
+    (void)flags;
+    *s = (CUstream)fake_handle();
+    return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuStreamDestroy(CUstream s) { free(s); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags)
+{
+    (void)flags;
+    *e = (CUevent)calloc(1, sizeof(struct fake_event));
+    return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s)
+{
+    (void)s;
+    ((struct fake_event *)(void *)e)->ms = fake_now_ms();
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+    *ms = (float)(((struct fake_event *)(void *)b)->ms - ((struct fake_event *)(void *)a)->ms);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                unsigned int bx, unsigned int by, unsigned int bz,
+                                unsigned int shmem, CUstream s, void **params, void **extra)
+{
+    (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
+    (void)shmem; (void)s; (void)params; (void)extra;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+    (void)cfg; (void)f; (void)params; (void)extra;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *st, CUfunction f)
+{
+    (void)f;
+    *st = CU_FUNCTION_LOADING_STATE_LOADED;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncLoad(CUfunction f) { (void)f; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+    (void)a; (void)f;
+    *v = 32;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int bs, size_t sh)
+{
+    (void)f; (void)bs; (void)sh;
+    *n = 8;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv,
+                                   unsigned int nj, CUlibraryOption *lo, void **lv, unsigned int nl)
+{
+    (void)code; (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
+    *lib = (CUlibrary)fake_handle();
+    return *lib ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuLibraryUnload(CUlibrary lib) { free(lib); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name)
+{
+    (void)lib; (void)name;
+    *k = (CUkernel)(void *)&fake_kernel_object;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuKernelGetFunction(CUfunction *f, CUkernel k)
+{
+    (void)k;
+    *f = (CUfunction)(void *)&fake_fn_object;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode)
+{
+    (void)s; (void)mode;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph *g)
+{
+    (void)s;
+    *g = (CUgraph)fake_handle();
+    return *g ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *ge, CUgraph g, unsigned long long flags)
+{
+    (void)g; (void)flags;
+    *ge = (CUgraphExec)fake_handle();
+    return *ge ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec ge, CUstream s) { (void)ge; (void)s; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec ge) { free(ge); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuGraphDestroy(CUgraph g) { free(g); return CUDA_SUCCESS; }
+
+/* The entry points by base name, from the harness's own list, so that one
+ * the harness adds and this file lacks fails to build. */
+static const struct { const char *name; void (*fn)(void); } fake_table[] = {
+#define FAKE_ENTRY(name) { #name, (void (*)(void))(name) },
+    DRV_FUNCS(FAKE_ENTRY)
+#undef FAKE_ENTRY
+};
+
+static CUresult fake_getproc(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *status);
+
+/* The current cuGetProcAddress: any entry point of the table. */
+static CUresult fake_getproc(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *status)
+{
+    size_t i;
+    (void)version;
+    (void)flags;
+    if (strcmp(symbol, "cuGetProcAddress") == 0) {
+        CUresult (*self)(const char *, void **, int, cuuint64_t,
+                         CUdriverProcAddressQueryResult *) = fake_getproc;
+        memcpy(pfn, &self, sizeof self);
+        if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+        return CUDA_SUCCESS;
+    }
+    for (i = 0; i < sizeof fake_table / sizeof fake_table[0]; i++) {
+        if (strcmp(symbol, fake_table[i].name) == 0) {
+            memcpy(pfn, &fake_table[i].fn, sizeof fake_table[i].fn);
+            if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+            return CUDA_SUCCESS;
+        }
+    }
+    *pfn = NULL;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+/* The exported symbol: the first ABI, four arguments (the bootstrap). */
+#undef cuGetProcAddress
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags);
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags)
+{
+    return fake_getproc(symbol, pfn, version, flags, NULL);
+}
