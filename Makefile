@@ -54,9 +54,14 @@ $(B)/obj/harness/kernels_src.o: harness/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
 
+# A stand-in driver library for the CPU tests of the driver paths (no GPU).
+$(B)/libfakecuda.so: tests/fake/libcuda.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
+
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(B)/harness $(B)/unit
-	HARNESS=$(B)/harness UNIT=$(B)/unit sh tests/run.sh
+test: $(B)/harness $(B)/unit $(B)/libfakecuda.so
+	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(B)/harness
