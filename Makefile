@@ -36,7 +36,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 
-.PHONY: all test test-gpu sanitize install clean fuzz
+.PHONY: all test test-gpu sanitize valgrind sanitize-gpu install clean fuzz
 all: $(B)/harness
 
 $(B)/harness: $(OBJS)
@@ -69,6 +69,15 @@ test-gpu: $(B)/harness
 
 sanitize:
 	$(MAKE) SANITIZER=address,undefined test
+
+# The unit tests and harness runs without a GPU under valgrind memcheck.
+valgrind: $(B)/harness $(B)/unit $(B)/libfakecuda.so
+	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/valgrind.sh
+
+# Every section's kernels under compute-sanitizer memcheck and racecheck,
+# small sizes; needs a GPU and compute-sanitizer (says why when it is absent).
+sanitize-gpu: $(B)/harness
+	HARNESS=$(B)/harness CUDA_HOME=$(CUDA_HOME) sh tests/gpu/sanitize.sh
 
 # libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
 # the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).
