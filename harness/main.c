@@ -76,7 +76,8 @@ static void main_stop(int code, const char *why, void *arg)
                                "stream had not drained after 2 s\n");
     pr_cleanup();
     if (!m->r) {
-        fprintf(stderr, "harness: child stopped: %s\n", why);
+        fprintf(stderr, "harness: %s: %s\n", m->o->child != CLI_CHILD_NONE ? "child stopped" : "stopped",
+                why);
         return;
     }
     m->r->incomplete = 1;
