@@ -190,6 +190,7 @@ static CUresult drv_wait(CUstream s, CUevent e)
     }
 }
 
+/* drv.cuStreamSynchronize and drv.cuEventSynchronize (see cudadrv.h). */
 static CUresult drv_wait_stream(CUstream s)
 {
     return drv_wait(s, NULL);

@@ -21,7 +21,7 @@ int sg_install(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sg_handler;
-    sa.sa_flags = (int)SA_RESETHAND;   /* the flag is bit 31 */
+    sa.sa_flags = (int)(SA_RESETHAND | SA_RESTART);   /* SA_RESETHAND is bit 31 */
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) return -1;
     return 0;

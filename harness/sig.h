@@ -7,9 +7,11 @@
 
 /* Catch SIGINT and SIGTERM: the handler only records the signal (the first
  * one) in a volatile sig_atomic_t and restores the default action, so a
- * second signal ends the process at once. No SA_RESTART: a blocked poll or
- * waitpid returns EINTR and its loop reads the flag. Returns 0, or -1 when
- * sigaction failed. */
+ * second signal ends the process at once. SA_RESTART, so the driver's and
+ * NVRTC's own system calls go on undisturbed; poll and nanosleep, which the
+ * harness's waits use, return early all the same (Linux never restarts
+ * them), and the waits read the flag. Returns 0, or -1 when sigaction
+ * failed. */
 int sg_install(void);
 
 /* The signal caught and not yet acted on (SIGINT, SIGTERM), or 0. */
