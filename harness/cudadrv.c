@@ -176,7 +176,8 @@ static CUresult drv_wait(CUstream s, CUevent e)
         if (waited >= limit) {
             char why[160];
             fprintf(stderr, "harness: error: %s: %s timed out after %g s (--kernel-timeout=%g): "
-                    "the work queued on the device did not finish\n", drv_phase,
+                    "the work queued on the device did not finish (a kernel that does not end, or more queued "
+                    "work than the limit allows)\n", drv_phase,
                     e ? "cuEventSynchronize" : "cuStreamSynchronize", drv_timeout_s, drv_timeout_s);
             snprintf(why, sizeof why, "a kernel ran past --kernel-timeout=%g s in %s",
                      drv_timeout_s, drv_phase);

@@ -75,7 +75,8 @@ signal_run() {
     pid=$!
     case $marker in
         [0-9]*) sleep "$marker" ;;
-        *) wait_path "$marker" || echo "FAILED $prefix: $marker never appeared" ;;
+        *) wait_path "$marker" || echo "FAILED $prefix: $marker never appeared"
+           sleep 0.1 ;;   # past the instants between making the path and its use
     esac
     kids=$(children_of "$pid")
     t0=$(date +%s)
