@@ -36,7 +36,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 
-.PHONY: all test test-gpu sanitize install clean fuzz
+.PHONY: all test test-gpu sanitize valgrind sanitize-gpu install clean fuzz
 all: $(B)/harness
 
 $(B)/harness: $(OBJS)
@@ -54,9 +54,14 @@ $(B)/obj/harness/kernels_src.o: harness/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
 
+# A stand-in driver library for the CPU tests of the driver paths (no GPU).
+$(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c harness/cudadrv.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) -Iharness -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
+
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(B)/harness $(B)/unit
-	HARNESS=$(B)/harness UNIT=$(B)/unit sh tests/run.sh
+test: $(B)/harness $(B)/unit $(B)/libfakecuda.so
+	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(B)/harness
@@ -64,6 +69,15 @@ test-gpu: $(B)/harness
 
 sanitize:
 	$(MAKE) SANITIZER=address,undefined test
+
+# The unit tests and harness runs without a GPU under valgrind memcheck.
+valgrind: $(B)/harness $(B)/unit $(B)/libfakecuda.so
+	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/valgrind.sh
+
+# Every section's kernels under compute-sanitizer memcheck and racecheck,
+# small sizes; needs a GPU and compute-sanitizer (says why when it is absent).
+sanitize-gpu: $(B)/harness
+	HARNESS=$(B)/harness CUDA_HOME=$(CUDA_HOME) sh tests/gpu/sanitize.sh
 
 # libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
 # the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).

@@ -88,20 +88,24 @@ static const char cli_usage[] =
 "                          alternating, and compare the modes side by side\n"
 "  --rounds=N              children per mode or cache state (default 5)\n"
 "  --child-timeout=S       seconds a child process may run (default 300)\n"
+"  --kernel-timeout=S      seconds any wait for the device may take before the\n"
+"                          run is stopped as stuck (default 30)\n"
 "  --quiet                 no progress lines on stderr\n"
 "  --help                  this text\n"
 "  --version               the harness version\n"
 "\n"
-"Exit codes: 0 all ran and validated; 1 a validation or invariant failed, or an\n"
-"error stopped a section; 2 usage error; 3 a section needs a GPU and none is\n"
-"usable (the GPU-free parts still ran).\n";
+"Exit codes: 0 all ran and validated; 1 a validation or invariant failed, an\n"
+"error stopped a section, or a kernel ran past --kernel-timeout; 2 usage error;\n"
+"3 a section needs a GPU and none is usable (the GPU-free parts still ran);\n"
+"130 and 143 stopped by SIGINT and SIGTERM (the results so far are written,\n"
+"marked incomplete).\n";
 
 static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
 enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
        O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
-       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_LAST };
+       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -132,6 +136,7 @@ static const struct option cli_longopts[] = {
     { "trace",          required_argument, NULL, O_TRACE },
     { "quick",          no_argument,       NULL, O_QUICK },
     { "threshold",      required_argument, NULL, O_THRESHOLD },
+    { "kernel-timeout", required_argument, NULL, O_KTIMEOUT },
     { NULL, 0, NULL, 0 }
 };
 
@@ -274,6 +279,7 @@ static void cli_defaults(cli_opts *o)
     o->max_time = 2.0;
     o->cache = CLI_CACHE_BOTH;
     o->threshold = 20.0;
+    o->kernel_timeout = 30;
 }
 
 /* Parse --synthetic-kernels: K in 1.., each source within the generator's
@@ -449,6 +455,11 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
             o->threshold = d;
             break;
         }
+        case O_KTIMEOUT:
+            if (cli_int(optarg, 1, 86400, &v) != 0)
+                CLI_FAIL("--kernel-timeout=%s: expected seconds, 1 to 86400", optarg);
+            o->kernel_timeout = (double)v;
+            break;
         case O_CHILD_T0:
             if (cli_int(optarg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", optarg);
             o->child_t0_ns = v;

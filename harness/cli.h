@@ -86,6 +86,7 @@ typedef struct cli_opts {
     int compare_loading;         /* --compare-loading */
     int rounds;                  /* --rounds=N, children per mode (>= 1) */
     double child_timeout;        /* --child-timeout=S, seconds */
+    double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     /* Internal: set when the harness runs as its own child. */
     cli_child child;             /* --child=KIND */
     long long child_t0_ns;       /* --child-t0=NS: parent's CLOCK_MONOTONIC at spawn */

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "sig.h"
 #include "timing.h"
 
 struct drv_api drv;
@@ -16,6 +18,11 @@ static void *drv_lib;
 static unsigned drv_sched;
 static const char *drv_phase = "setup";
 static long drv_nerrors;
+static double drv_timeout_s;
+static __typeof__(&cuStreamSynchronize) drv_real_stream_sync;
+static __typeof__(&cuEventSynchronize) drv_real_event_sync;
+static volatile int *drv_held_flag;
+static CUstream drv_held_stream;
 
 /* Our own table of CUresult names: the stub library and a missing driver
  * cannot name codes, and cuGetErrorName may then leave NULL. Generated from
@@ -230,6 +237,82 @@ long drv_errors(void)
     return drv_nerrors;
 }
 
+void drv_set_kernel_timeout(double seconds)
+{
+    drv_timeout_s = seconds;
+}
+
+#define DRV_SPIN_NS 2000000LL       /* poll without sleeping for the first 2 ms */
+#define DRV_MAX_SLEEP_NS 1000000L   /* then sleep between polls, up to 1 ms */
+
+/* Wait for stream s, or event e when not NULL, within the time limit. */
+static CUresult drv_wait(CUstream s, CUevent e)
+{
+    long long t0, waited, limit = (long long)(drv_timeout_s * 1e9);
+    long nap = 20000;
+    CUresult r;
+
+    if (drv_timeout_s <= 0) return e ? drv_real_event_sync(e) : drv_real_stream_sync(s);
+    t0 = tm_now_ns();
+    for (;;) {
+        r = e ? drv.cuEventQuery(e) : drv.cuStreamQuery(s);
+        if (r != CUDA_ERROR_NOT_READY) return r;
+        sg_check();
+        waited = tm_now_ns() - t0;
+        if (waited >= limit) {
+            char why[160];
+            fprintf(stderr, "harness: error: %s: %s timed out after %g s (--kernel-timeout=%g): "
+                    "the work queued on the device did not finish (a kernel that does not end, or more queued "
+                    "work than the limit allows)\n", drv_phase,
+                    e ? "cuEventSynchronize" : "cuStreamSynchronize", drv_timeout_s, drv_timeout_s);
+            snprintf(why, sizeof why, "a kernel ran past --kernel-timeout=%g s in %s",
+                     drv_timeout_s, drv_phase);
+            sg_stop(1, why);
+        }
+        if (waited > DRV_SPIN_NS) {
+            struct timespec ts = { 0, nap };
+            nanosleep(&ts, NULL);
+            if (nap < DRV_MAX_SLEEP_NS) nap *= 2;
+        }
+    }
+}
+
+/* drv.cuStreamSynchronize and drv.cuEventSynchronize (see cudadrv.h). */
+static CUresult drv_wait_stream(CUstream s)
+{
+    return drv_wait(s, NULL);
+}
+
+static CUresult drv_wait_event(CUevent e)
+{
+    return drv_wait(NULL, e);
+}
+
+void drv_hold_flag(volatile int *flag, CUstream s)
+{
+    drv_held_flag = flag;
+    drv_held_stream = s;
+}
+
+int drv_release_held(double wait_s)
+{
+    volatile int *flag = drv_held_flag;
+    long long t0;
+    if (!flag) return -1;
+    drv_held_flag = NULL;
+    flag[0] = 1;
+    __sync_synchronize();
+    if (!drv.cuStreamQuery) return 0;
+    t0 = tm_now_ns();
+    for (;;) {
+        struct timespec ts = { 0, 1000000L };
+        CUresult r = drv.cuStreamQuery(drv_held_stream);
+        if (r != CUDA_ERROR_NOT_READY) return r == CUDA_SUCCESS ? 1 : 0;
+        if ((double)(tm_now_ns() - t0) > wait_s * 1e9) return 0;
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Describe a failed bootstrap call, with a word on the stub library. */
 static void drv_why_code(char *why, size_t len, const char *call, CUresult r)
 {
@@ -286,6 +369,11 @@ int drv_load(char *why, size_t whylen)
     memcpy(&drv.name, &p, sizeof p);
     DRV_FUNCS(DRV_RESOLVE)
 #undef DRV_RESOLVE
+    /* The two waits go through the bounded versions. */
+    drv_real_stream_sync = drv.cuStreamSynchronize;
+    drv_real_event_sync = drv.cuEventSynchronize;
+    drv.cuStreamSynchronize = drv_wait_stream;
+    drv.cuEventSynchronize = drv_wait_event;
     return 0;
 fail:
     memset(&drv, 0, sizeof drv);

@@ -26,8 +26,9 @@
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)               \
     X(cuMemsetD32Async) X(cuMemsetD32)                                        \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)               \
+    X(cuStreamQuery)                                                          \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                       \
-    X(cuEventSynchronize) X(cuEventElapsedTime)                               \
+    X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime)               \
     X(cuLaunchKernel)                                                         \
     X(cuModuleLoadDataEx) X(cuFuncIsLoaded) X(cuFuncLoad)                      \
     X(cuLibraryLoadData) X(cuLibraryUnload) X(cuLibraryGetKernel)              \
@@ -40,13 +41,41 @@
 
 /* The table of entry points. The member for cuMemAlloc is spelled as
  * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads
- * like the API. One process-wide table: the driver itself is process-wide. */
+ * like the API. One process-wide table: the driver itself is process-wide.
+ * Two members are the harness's own: drv.cuStreamSynchronize and
+ * drv.cuEventSynchronize wait within the kernel time limit (see
+ * drv_set_kernel_timeout), so no wait on the device is unbounded. */
 struct drv_api {
 #define DRV_MEMBER(name) __typeof__(&name) name;
     DRV_FUNCS(DRV_MEMBER)
 #undef DRV_MEMBER
 };
 extern struct drv_api drv;
+
+/* The time limit of every wait on the device through the table, in seconds
+ * (--kernel-timeout). With a limit, drv.cuStreamSynchronize and
+ * drv.cuEventSynchronize poll cuStreamQuery / cuEventQuery (spinning for
+ * the first 2 ms, then sleeping up to 1 ms between polls), reach a safe
+ * point (sg_check) at every poll, so SIGINT and SIGTERM are noticed while
+ * waiting, and when the limit passes print
+ *   harness: error: PHASE: cuStreamSynchronize timed out after S s (--kernel-timeout=S) ...
+ * and end the run with sg_stop(1, ...): nothing after a stuck kernel could
+ * free or unload without waiting on it. 0 (the default before this is
+ * called) makes them the driver's own blocking calls, as the scheduling-mode
+ * children need (their wait is the thing measured; --child-timeout bounds
+ * them). */
+void drv_set_kernel_timeout(double seconds);
+
+/* The flag a blocking kernel spins on (host-mapped memory) and the stream
+ * it runs on, held while the kernel may be waiting on it; NULL to clear.
+ * drv_release_held sets it, whatever stops the run. */
+void drv_hold_flag(volatile int *flag, CUstream s);
+
+/* Release the held blocking kernel: set its flag, then wait up to wait_s
+ * seconds for its stream to drain. Returns 1 when the stream drained, 0
+ * when it had not (another kernel still runs), -1 when no flag was held. The
+ * flag is no longer held afterwards. */
+int drv_release_held(double wait_s);
 
 /* Load libcuda.so.1 and resolve every entry point (no cuInit). Returns 0, or
  * -1 with a one-line reason in why ("libcuda.so.1: cannot open shared object

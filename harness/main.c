@@ -8,10 +8,12 @@
 #include "cli.h"
 #include "cudadrv.h"
 #include "fault.h"
+#include "proc.h"
 #include "report.h"
 #include "rtc.h"
 #include "results.h"
 #include "section.h"
+#include "sig.h"
 #include "table.h"
 #include "timing.h"
 #include "trace.h"
@@ -124,6 +126,42 @@ bad:
     return -1;
 }
 
+/* What the stop routine needs: the run's options and its results (NULL in
+ * a child, which hands nothing on when it is stopped). */
+typedef struct main_run {
+    const cli_opts *o;
+    results *r;
+} main_run;
+
+/* The stop routine (sg_stop), for a run ended by a signal or a stuck
+ * kernel: release a blocking kernel that is held, remove the temporary
+ * directories, and write the results so far, marked incomplete, with the
+ * reason in the environment record ("stopped"). Bounded: it waits at most
+ * 2 s for the released kernel's stream, and on nothing else. */
+static void main_stop(int code, const char *why, void *arg)
+{
+    main_run *m = arg;
+    int rel = drv_release_held(2.0), bad = 0;
+
+    if (rel == 1) fprintf(stderr, "harness: the blocking kernel was released; its stream drained\n");
+    else if (rel == 0) fprintf(stderr, "harness: the blocking kernel was released (its flag set); its "
+                               "stream had not drained after 2 s\n");
+    pr_cleanup();
+    if (!m->r) {
+        fprintf(stderr, "harness: %s: %s\n", m->o->child != CLI_CHILD_NONE ? "child stopped" : "stopped",
+                why);
+        return;
+    }
+    m->r->incomplete = 1;
+    res_env_str(m->r, "stopped", why);
+    if (m->o->json && rp_write_json(m->r, m->o->json) != 0) bad = 1;
+    if (m->o->csv && rp_write_csv(m->r, m->o->csv) != 0) bad = 1;
+    fprintf(stderr, "harness: stopped: %s; exit code %d%s%s%s%s%s\n", why, code,
+            (m->o->json || m->o->csv) && !bad ? "; the results so far, marked incomplete, are in " : "",
+            m->o->json && !bad ? m->o->json : "", m->o->json && m->o->csv && !bad ? " and " : "",
+            m->o->csv && !bad ? m->o->csv : "", bad ? "; the results could not be written" : "");
+}
+
 /* Exit status from the sections' answers: a usage error first, then a
  * failure, then a missing GPU. */
 static int exit_code(int usage, int failed, int no_gpu)
@@ -143,12 +181,23 @@ int main(int argc, char **argv)
     cli_opts o;
     results r;
     sec_ctx c;
+    main_run stop = { NULL, NULL };
 
     rc = cli_parse(argc, argv, &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
     if (fault_setup() != 0) return 2;
     sec_timing_plan(&o);
+    /* Every wait on the device is bounded; a stuck one stops the process. */
+    stop.o = &o;
+    sg_on_stop(main_stop, &stop);
+    drv_set_kernel_timeout(o.kernel_timeout);
+    /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
+     * the default action: the parent kills and reaps it). */
+    if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
+        perror("harness: sigaction");
+        return 1;
+    }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
      * process and the children it starts. */
     if (o.loading != CLI_LOAD_DEFAULT && setenv("CUDA_MODULE_LOADING", cli_loading_name(o.loading), 1) != 0) {
@@ -171,10 +220,12 @@ int main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.r = &r;
+    if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
     for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
         size_t checks_failed = res_failed(&r);
         if (!o.run[i]) continue;
+        sg_check();
         tr_section_begin(cli_section_name((cli_section)i));
         t_sec = tm_now_ns();
         switch ((cli_section)i) {
@@ -199,6 +250,7 @@ int main(int argc, char **argv)
         /* Failed, and no failed check says why: an error stopped it. */
         if (rc == SEC_FAILED && res_failed(&r) == checks_failed) r.incomplete = 1;
     }
+    sg_check();
     if (res_failed(&r) > 0) failed = 1;
     /* A driver or NVRTC call failed: what came after it was not measured. */
     if (drv_errors() > 0 || rtc_errors() > 0) {
@@ -229,5 +281,7 @@ int main(int argc, char **argv)
     sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
     res_free(&r);
+    /* A signal after the last section: the results are whole; say so. */
+    if (sg_pending()) return 128 + sg_pending();
     return exit_code(usage, failed, no_gpu);
 }

@@ -10,12 +10,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sig.h"
 #include "timing.h"
 
 extern char **environ;
+
+/* The temporary directories pr_mkdtemp made and pr_rmtree has not removed,
+ * for pr_cleanup when a run is stopped. */
+#define PR_MAXDIRS 16
+static char pr_dirs[PR_MAXDIRS][512];
+
+/* Wait for child pid to exit, within deadline (tm_now_ms), reading the
+ * signal flag while waiting: on a pending signal or at the deadline the
+ * child is killed (SIGKILL; *timed_out set at the deadline). The wait polls
+ * a pidfd where the kernel has them, so it wakes when the child exits; then
+ * reaps it with waitpid. Returns waitpid's status. */
+static int pr_wait(pid_t pid, double deadline, int *timed_out)
+{
+    int status = 0, killed = 0;
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        for (;;) {
+            struct pollfd pfd = { fd, POLLIN, 0 };
+            double left = deadline - tm_now_ms();
+            if (sg_pending() || left <= 0) {
+                if (left <= 0 && !sg_pending()) *timed_out = 1;
+                kill(pid, SIGKILL);
+                break;
+            }
+            if (poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1) > 0) break;
+        }
+        close(fd);
+    }
+#else
+    (void)deadline;
+    (void)timed_out;
+#endif
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return 0;
+        if (sg_pending() && !killed) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+    }
+    return status;
+}
 
 /* Build the child's environment: ours, with set_env's names replaced
  * ("NAME=VALUE") or removed ("NAME"). */
@@ -101,6 +145,10 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         struct pollfd pfd = { pipefd[0], POLLIN, 0 };
         double left = deadline - tm_now_ms();
         int pr;
+        if (sg_pending()) {
+            kill(pid, SIGKILL);
+            break;
+        }
         if (left <= 0) {
             kill(pid, SIGKILL);
             res->timed_out = 1;
@@ -126,7 +174,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         }
         res->outlen += (size_t)len;
     }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    status = pr_wait(pid, deadline, &res->timed_out);
     res->ms = (double)(tm_now_ns() - res->t0_ns) / 1e6;
     if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) res->exit_code = 128 + WTERMSIG(status);
@@ -145,15 +193,18 @@ out:
     if (pipefd[1] >= 0) close(pipefd[1]);
     free(argv);
     free(env);
-    if (rc != 0) {
+    if (rc != 0 || sg_pending()) {
         free(res->out);
         res->out = NULL;
     }
+    /* A signal came while the child ran: it is killed and reaped; stop. */
+    sg_check();
     return rc;
 }
 
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen)
 {
+    size_t i;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp) tmp = "/tmp";
     if ((size_t)snprintf(buf, len, "%s/harness-%s-XXXXXX", tmp, what) >= len) {
@@ -164,7 +215,20 @@ int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen
         snprintf(why, whylen, "mkdtemp %s: %s", buf, strerror(errno));
         return -1;
     }
+    for (i = 0; i < PR_MAXDIRS; i++) {
+        if (!pr_dirs[i][0] && strlen(buf) < sizeof pr_dirs[i]) {
+            memcpy(pr_dirs[i], buf, strlen(buf) + 1);
+            break;
+        }
+    }
     return 0;
+}
+
+void pr_cleanup(void)
+{
+    size_t i;
+    for (i = 0; i < PR_MAXDIRS; i++)
+        if (pr_dirs[i][0]) pr_rmtree(pr_dirs[i]);
 }
 
 static int pr_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -177,5 +241,9 @@ static int pr_rm_one(const char *path, const struct stat *st, int flag, struct F
 
 int pr_rmtree(const char *path)
 {
-    return nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    size_t i;
+    int rc = nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    for (i = 0; i < PR_MAXDIRS; i++)
+        if (pr_dirs[i][0] && strcmp(pr_dirs[i], path) == 0) pr_dirs[i][0] = '\0';
+    return rc;
 }

@@ -361,13 +361,26 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen)
 {
-    char why[512];
+    char why[512], kt[64];
+    const char **all;
     pr_result pr;
     double start = tr_now();
-    int ok;
+    size_t i;
+    int ok, rc;
 
     res_init(out);
-    if (pr_run_self(args, nargs, set_env, nset, c->o->child_timeout, &pr, why, sizeof why) != 0) {
+    /* The child waits on the device within the same limit. */
+    all = calloc(nargs + 1, sizeof *all);
+    if (!all) {
+        fprintf(stderr, "harness: cannot start a child: out of memory\n");
+        return -1;
+    }
+    for (i = 0; i < nargs; i++) all[i] = args[i];
+    snprintf(kt, sizeof kt, "--kernel-timeout=%.0f", c->o->kernel_timeout);
+    all[nargs] = kt;
+    rc = pr_run_self(all, nargs + 1, set_env, nset, c->o->child_timeout, &pr, why, sizeof why);
+    free(all);
+    if (rc != 0) {
         fprintf(stderr, "harness: cannot start a child: %s\n", why);
         return -1;
     }

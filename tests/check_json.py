@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # check_json.py: checks the shape of a harness JSON document (schema 1).
 """Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
-                     [--expect-checks-pass] [--expect-incomplete]
+                     [--expect-checks-pass] [--expect-incomplete] [--expect-stopped TEXT]
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -205,6 +205,9 @@ def main():
                     help="every entry of checks[] must have passed")
     ap.add_argument("--expect-incomplete", action="store_true",
                     help="the document must say \"incomplete\": true")
+    ap.add_argument("--expect-stopped", metavar="TEXT",
+                    help="a stopped run: incomplete is true and environment.stopped "
+                    "(why the run stopped) contains TEXT")
     args = ap.parse_args()
     args.expect_skipped = [s for group in args.expect_skipped for s in group]
 
@@ -221,6 +224,14 @@ def main():
     if args.expect_incomplete and (not isinstance(doc, dict)
                                    or doc.get("incomplete") is not True):
         problems.append("incomplete is not true")
+    if args.expect_stopped is not None and isinstance(doc, dict):
+        env = doc.get("environment")
+        why = env.get("stopped") if isinstance(env, dict) else None
+        if doc.get("incomplete") is not True:
+            problems.append("incomplete is not true in a stopped run")
+        if not isinstance(why, str) or args.expect_stopped not in why:
+            problems.append("environment.stopped is %r, expected it to contain %r"
+                            % (why, args.expect_stopped))
     for p in problems:
         print("%s: %s" % (args.file, p))
     if problems:

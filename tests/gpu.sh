@@ -92,6 +92,14 @@ HARNESS_TEST_NO_RELEASE=1 "$HARNESS" --section=launch --reps=1 --rounds=1 >"$T/n
 rc=$?
 expect_exit "a blocking kernel that times out: released, reported, exit 1" 1
 expect_grep "the time-out is reported" "blocking kernel timed out" "$T/nr.err"
+HARNESS_TEST_KERNEL_HANG=1 "$HARNESS" --section=launch --reps=1 --warmup=0 --rounds=1 --kernel-timeout=3 \
+    --json="$T/kh.json" >"$T/kh.out" 2>"$T/kh.err"
+rc=$?
+expect_exit "a kernel that never ends: stopped at --kernel-timeout, exit 1" 1
+expect_grep "the stuck wait is reported with its limit" "timed out after 3 s (--kernel-timeout=3)" "$T/kh.err"
+expect_grep "the blocking kernel is released" "the blocking kernel was released; its stream drained" "$T/kh.err"
+check "the JSON so far is written, marked incomplete" \
+    python3 tests/check_json.py "$T/kh.json" --expect-stopped "ran past --kernel-timeout=3 s"
 
 # Part 4: rigor.
 check "default run within 60 s" python3 tests/gpu_checks.py runtime "$T/a.out" 60

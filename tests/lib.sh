@@ -39,3 +39,55 @@ summary() {
     echo "${2:+$2: }$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
 }
+
+# wait_path GLOB: wait up to 60 s for a path matching GLOB to exist.
+wait_path() {
+    i=0
+    while [ "$i" -lt 1200 ]; do
+        for f in $1; do [ -e "$f" ] && return 0; done
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# children_of PID: the process ids whose parent is PID (from /proc).
+children_of() {
+    for s in /proc/[0-9]*/status; do
+        if grep -q "^PPid:[[:space:]]*$1\$" "$s" 2>/dev/null; then
+            s=${s%/status}
+            echo "${s#/proc/}"
+        fi
+    done
+}
+
+# signal_run SIG GLOB PREFIX ARGS...: start $HARNESS with ARGS in the
+# background (stdout and stderr to PREFIX.out, PREFIX.err), wait until a
+# path matching GLOB exists (a number instead: sleep that many seconds),
+# note its children in $kids, send SIG, and wait: $rc is its exit code,
+# $secs the seconds from the signal to its end.
+signal_run() {
+    sig=$1
+    marker=$2
+    prefix=$3
+    shift 3
+    "$HARNESS" "$@" >"$prefix.out" 2>"$prefix.err" &
+    pid=$!
+    case $marker in
+        [0-9]*) sleep "$marker" ;;
+        *) wait_path "$marker" || echo "FAILED $prefix: $marker never appeared"
+           sleep 0.1 ;;   # past the instants between making the path and its use
+    esac
+    kids=$(children_of "$pid")
+    t0=$(date +%s)
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    secs=$(($(date +%s) - t0))
+}
+
+# none_alive PID...: PASSED-style check that none of the processes exists.
+none_alive() {
+    for p in "$@"; do [ -e "/proc/$p" ] && return 1; done
+    return 0
+}

@@ -61,6 +61,84 @@ expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exi
 expect_grep "the hung child is reported with its time limit" "ran past --child-timeout=1 s and was killed" "$T/hang.err"
 check "both rounds ran although the first child hung" test "$(grep -c 'ran past --child-timeout' "$T/hang.err")" -eq 2
 expect_grep "the rest of the section still printed" "options, vector.cu" "$T/hang.out"
+# A SIGINT while section jit compiles (no driver): exit 130, the results so
+# far written and marked incomplete, NVRTC's temporary directory gone.
+mkdir "$T/tmp1"
+tmpdir_was=${TMPDIR-}
+export TMPDIR="$T/tmp1"
+signal_run INT 1 "$T/si" --section=jit --reps=3 --rounds=1 --json="$T/si.json" --csv="$T/si.csv"
+TMPDIR=$tmpdir_was
+expect_exit "SIGINT during section jit: exit 130" 130
+check "SIGINT: the run ended within 10 s of the signal" test "$secs" -le 10
+expect_grep "SIGINT: the stop is reported with the files written" "stopped: interrupted by SIGINT; exit code 130; the results so far, marked incomplete, are in" "$T/si.err"
+check "SIGINT: the JSON so far is valid, incomplete, says why" \
+    python3 tests/check_json.py "$T/si.json" --expect-stopped "interrupted by SIGINT"
+check "SIGINT: the CSV so far has its header" grep -q '^section,key,name,state' "$T/si.csv"
+check "SIGINT: no temporary directory left" test -z "$(ls -A "$T/tmp1")"
+
+# Output files: a failed write says why and leaves the earlier file whole.
+printf 'earlier\n' >"$T/prev.json"
+(ulimit -f 1; trap '' XFSZ; exec "$HARNESS" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 \
+    --json="$T/prev.json") >/dev/null 2>"$T/fs.err"
+rc=$?
+expect_exit "a JSON over the file size limit: exit 1" 1
+expect_grep "the failed write names the file and the reason" "cannot write $T/prev.json: File too large" "$T/fs.err"
+check "the earlier file is untouched" grep -qx earlier "$T/prev.json"
+check "no temporary file is left beside it" test -z "$(ls "$T" | grep 'prev.json.tmp')"
+run_harness "$T/df.out" "$T/df.err" --section=stopwatches --json=/dev/full
+expect_exit "--json=/dev/full: exit 1" 1
+expect_grep "--json=/dev/full: says why" "cannot write /dev/full: No space left on device" "$T/df.err"
+check "--json=/dev/full: the device is written in place, not replaced" test -c /dev/full
+run_harness "$T/dn.out" "$T/dn.err" --section=stopwatches --json=/dev/null
+expect_exit "--json=/dev/null: the run's own exit code (no GPU)" 3
+
+# Stuck work and signals on a stand-in driver (tests/fakecuda/fake_libcuda.c): one
+# device whose work never finishes (FAKE_CUDA_HANG).
+if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
+    export HARNESS_LIBCUDA="$FAKECUDA"
+    export FAKE_CUDA_HANG="$T/hang1"
+    t0=$(date +%s)
+    run_harness "$T/kt.out" "$T/kt.err" --section=crossover --sizes=1024 --reps=2 --kernel-timeout=1 \
+        --json="$T/kt.json" --csv="$T/kt.csv"
+    secs=$(($(date +%s) - t0))
+    expect_exit "a kernel that never finishes: stopped at --kernel-timeout, exit 1" 1
+    check "the stuck run ended within 10 s (limit 1 s)" test "$secs" -le 10
+    expect_grep "the wait that timed out is named, with its limit" \
+        "error: crossover: cuStreamSynchronize timed out after 1 s (--kernel-timeout=1)" "$T/kt.err"
+    expect_grep "the stop names the files written" \
+        "stopped: a kernel ran past --kernel-timeout=1 s in crossover; exit code 1; the results so far, marked incomplete, are in" "$T/kt.err"
+    check "stuck kernel: the JSON so far is valid, incomplete, says why" \
+        python3 tests/check_json.py "$T/kt.json" --expect-stopped "ran past --kernel-timeout=1 s"
+    check "stuck kernel: the CSV so far has its header" grep -q '^section,key,name,state' "$T/kt.csv"
+    check "stuck kernel: no tables printed for a stopped run" test ! -s "$T/kt.out"
+
+    export FAKE_CUDA_HANG="$T/hang2"
+    signal_run TERM "$T/hang2" "$T/st" --section=crossover --sizes=1024 --json="$T/st.json"
+    expect_exit "SIGTERM while waiting on the device: exit 143" 143
+    check "SIGTERM: the wait noticed it within 10 s" test "$secs" -le 10
+    check "SIGTERM: the JSON so far is valid, incomplete, says why" \
+        python3 tests/check_json.py "$T/st.json" --expect-stopped "interrupted by SIGTERM"
+    unset FAKE_CUDA_HANG
+
+    # SIGINT while a child runs and the jit cache directory exists: the child
+    # is killed and reaped, the directory removed.
+    mkdir "$T/tmp2"
+    export HARNESS_TEST_CHILD_HANG=1
+    export TMPDIR="$T/tmp2"
+    signal_run INT "$T/tmp2/harness-jit-cache-*" "$T/sj" --section=jit --reps=1 \
+        --rounds=1 --synthetic-kernels=1 --child-timeout=2 --json="$T/sj.json"
+    TMPDIR=$tmpdir_was
+    unset HARNESS_TEST_CHILD_HANG
+    expect_exit "SIGINT while a child runs: exit 130" 130
+    check "SIGINT: a child was running when the signal came" test -n "$kids"
+    # shellcheck disable=SC2086
+    check "SIGINT: the child was killed and reaped" none_alive $kids
+    check "SIGINT: the private JIT cache directory is removed" test -z "$(ls -A "$T/tmp2")"
+    check "SIGINT: the JSON so far is valid, incomplete, says why" \
+        python3 tests/check_json.py "$T/sj.json" --expect-stopped "interrupted by SIGINT"
+    HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+fi
+
 if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
     run_harness "$T/s.out" "$T/s.err" --section=stopwatches
@@ -108,10 +186,8 @@ done
 # runs, so the run's checks fail and every run exits 1; what counts is the
 # error line, the JSON and no crash): each entry point section crossover
 # calls fails once. tests/gpu/fault_walk.sh does every section on a GPU.
-mkdir -p "$T/fake"
-if "${CC:-cc}" -shared -fPIC -Iharness -isystem "$CUDA_HOME/include" \
-        -o "$T/fake/libcuda.so.1" tests/fakecuda/fake_libcuda.c 2>"$T/fake.err"; then
-    HARNESS_LIBCUDA="$T/fake/libcuda.so.1"
+if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
+    HARNESS_LIBCUDA="$FAKECUDA"
     FX="--section=crossover --sizes=1024 --reps=1 --warmup=0"
     export HARNESS_FAULT_LOG="$T/fake.log"
     # shellcheck disable=SC2086
@@ -138,7 +214,7 @@ if "${CC:-cc}" -shared -fPIC -Iharness -isystem "$CUDA_HOME/include" \
         fi
     done
 else
-    echo "FAILED the stand-in libcuda does not build: $(head -3 "$T/fake.err")"
+    echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 run_harness "$T/w.out" "$T/w.err" --json=/nonexistent-dir/x.json

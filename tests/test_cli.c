@@ -101,6 +101,8 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
     { "--reps with no value at the end",    { "--reps", NULL },                "--reps" },
     { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json and --csv" },
+    { "--kernel-timeout=0",                 { "--kernel-timeout=0", NULL },    "--kernel-timeout=0: expected seconds" },
+    { "--kernel-timeout=x",                 { "--kernel-timeout=x", NULL },    "--kernel-timeout=x: expected seconds" },
 };
 
 void test_cli(void)
@@ -142,6 +144,14 @@ void test_cli(void)
         th_check("cli: --version returns CLI_EXIT and prints \"harness <version>\"",
                  r.rc == CLI_EXIT && strncmp(r.out, "harness ", 8) == 0 &&
                  strcmp(r.out + 8, HARNESS_VERSION "\n") == 0 && r.err[0] == '\0');
+    }
+
+    th_check("cli: default --kernel-timeout 30 s, --child-timeout 300 s",
+             r.o.kernel_timeout == 30 && r.o.child_timeout == 300);
+    {
+        static const char *const a[] = { "--kernel-timeout=5", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --kernel-timeout=5", r.rc == CLI_OK && r.o.kernel_timeout == 5);
     }
 
     /* Valid values. */

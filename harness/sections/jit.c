@@ -14,6 +14,7 @@
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
+#include "sig.h"
 #include "timing.h"
 
 #define JT "jit"
@@ -28,11 +29,14 @@ static int jt_one(results *r, const char *key, const char *name, const char *reg
     return res_add(r, JT, key, name, region, state, "ms", &v, 1) ? 0 : -1;
 }
 
-/* Compile a source and report failure with NVRTC's log. */
+/* Compile a source and report failure with NVRTC's log. Each compile is a
+ * safe point: a pending SIGINT or SIGTERM stops the run before it. */
 static int jt_compile(const char *src, const char *name, const char *arch, rtc_target t,
                       const char *const *opts, int nopts, rtc_out *out)
 {
-    int rc = rtc_compile(src, name, arch, t, opts, nopts, out);
+    int rc;
+    sg_check();
+    rc = rtc_compile(src, name, arch, t, opts, nopts, out);
     if (rc == RTC_COMPILE_ERROR)
         fprintf(stderr, "harness: error: %s does not compile:\n%s", name, out->log);
     if (rc != RTC_OK) {

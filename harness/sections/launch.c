@@ -157,6 +157,11 @@ static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdevicep
     void *params[] = { &dflag, &limit, &dtimed };
     CUevent a = NULL, b = NULL;
     int j, rc = -1;
+    /* Test hook: a kernel that never ends unless released, and no release,
+     * so --kernel-timeout must stop the run (and release it). */
+    int hang = getenv("HARNESS_TEST_KERNEL_HANG") != NULL;
+
+    if (hang) limit = ~0ull;
 
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
@@ -174,7 +179,7 @@ static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdevicep
         CK(drv.cuEventRecord(b, s));
         __sync_synchronize();
         /* Test hook: never release, so the kernel's own time limit must. */
-        if (!getenv("HARNESS_TEST_NO_RELEASE")) flag[0] = 1;
+        if (!getenv("HARNESS_TEST_NO_RELEASE") && !hang) flag[0] = 1;
         __sync_synchronize();
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
@@ -303,6 +308,9 @@ int sec_launch_child(const cli_opts *o)
          : o->child == CLI_CHILD_SCHED_YIELD ? CU_CTX_SCHED_YIELD : CU_CTX_SCHED_BLOCKING_SYNC;
     drv_set_sched(want);
     drv_set_phase(LN ": scheduling-mode child");
+    /* The wait is what this child measures: the driver's own blocking call,
+     * under the mode asked for. The parent's --child-timeout bounds it. */
+    drv_set_kernel_timeout(0);
     if (sec_need_gpu(&c) != SEC_OK || sec_need_rtc(&c) != SEC_OK) {
         fprintf(stderr, "harness: %s%s\n", c.gpu_why, c.rtc_why);
         goto out;
@@ -377,6 +385,7 @@ int sec_launch(sec_ctx *c)
     CK(drv.cuModuleGetFunction(&L.block, ml, "blockUntil"));
     CK(drv.cuMemHostAlloc((void **)&hflag, 2 * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
     flag = hflag;
+    drv_hold_flag(flag, c->gpu.stream);    /* released whatever stops the run */
     CK(drv.cuMemHostGetDevicePointer(&dflag, hflag, 0));
     /* Warm every kernel that will be queued behind the blocker, and the
      * blocker itself (with the flag already set, it returns at once). */
@@ -451,6 +460,7 @@ int sec_launch(sec_ctx *c)
     if (rc < 0) goto fail;
     if (rc > 0) failed = 1;
 
+    drv_hold_flag(NULL, NULL);
     drv.cuMemFreeHost(hflag);
     drv.cuModuleUnload(me);
     drv.cuModuleUnload(ml);
@@ -463,6 +473,7 @@ fail:
         flag[0] = 1;
         __sync_synchronize();
         drv.cuStreamSynchronize(c->gpu.stream);
+        drv_hold_flag(NULL, NULL);
         drv.cuMemFreeHost(hflag);
     }
     if (me) drv.cuModuleUnload(me);

@@ -15,7 +15,6 @@
 #define SW "stopwatches"
 #define SW_N 16777827u
 #define SW_SCALE 3.0f
-#define SW_CHILD_TIMEOUT_S 300.0
 
 /* ------------------------------------------------------------- child --- */
 
@@ -235,7 +234,7 @@ fail:
 static int sw_row1(sec_ctx *c)
 {
     const char *args[8];
-    char dev[32], arch[64], kdir[4200], why[512];
+    char dev[32], arch[64], kdir[4200], why[512], kt[64];
     size_t nargs = 0;
     pr_result pr;
     double sum = 0, total;
@@ -254,7 +253,9 @@ static int sw_row1(sec_ctx *c)
         args[nargs++] = kdir;
     }
     if (c->o->format == CLI_FMT_PTX) args[nargs++] = "--module-format=ptx";
-    if (pr_run_self(args, nargs, NULL, 0, SW_CHILD_TIMEOUT_S, &pr, why, sizeof why) != 0) {
+    snprintf(kt, sizeof kt, "--kernel-timeout=%.0f", c->o->kernel_timeout);
+    args[nargs++] = kt;
+    if (pr_run_self(args, nargs, NULL, 0, c->o->child_timeout, &pr, why, sizeof why) != 0) {
         fprintf(stderr, "harness: " SW ": cannot run the whole-process child: %s\n", why);
         return SEC_FAILED;
     }
@@ -297,8 +298,13 @@ static int sw_row1(sec_ctx *c)
     }
     if (pr.exit_code != 0 || !checked) {
         char detail[128];
-        snprintf(detail, sizeof detail, "the child exited with %d%s", pr.exit_code,
-                 checked ? "" : " before its check");
+        if (pr.timed_out)
+            snprintf(detail, sizeof detail, "the child ran past --child-timeout=%.0f s and was killed",
+                     c->o->child_timeout);
+        else
+            snprintf(detail, sizeof detail, "the child exited with %d%s", pr.exit_code,
+                     checked ? "" : " before its check");
+        fprintf(stderr, "harness: " SW ": whole-process child: %s\n", detail);
         res_check_add(c->r, SW, "whole-process child ran to the end", 0, detail);
         c->r->incomplete = 1;
         free(pr.out);

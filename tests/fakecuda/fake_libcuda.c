@@ -3,12 +3,18 @@
  * harness resolves, answering like one GPU with host memory behind it.
  * Kernels do not run, so the harness's checks fail (exit 1); what it is for
  * is the error paths: with HARNESS_FAULT each checked call can fail once and
- * the run must end cleanly, under the sanitizers too. Build:
- *   cc -shared -fPIC -Iharness -I$CUDA_HOME/include -o fake_libcuda.so fake_libcuda.c */
+ * the run must end cleanly, under the sanitizers too.
+ * FAKE_CUDA_HANG=FILE makes the device never finish its work: every
+ * cuStreamQuery and cuEventQuery answers CUDA_ERROR_NOT_READY (the first
+ * one creates FILE, so a test knows the harness is waiting), and the
+ * blocking waits never return: for the tests of --kernel-timeout and
+ * signals. Built by make as build/libfakecuda.so. */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cudadrv.h"
 
@@ -199,7 +205,28 @@ CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags)
     return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 CUresult CUDAAPI cuStreamDestroy(CUstream s) { free(s); return CUDA_SUCCESS; }
-CUresult CUDAAPI cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
+/* FAKE_CUDA_HANG: 1 when the device is to look stuck (announced once). */
+static int fake_hung(void)
+{
+    static int announced;
+    const char *f = getenv("FAKE_CUDA_HANG");
+    if (!f || !*f) return 0;
+    if (!announced) {
+        int fd = open(f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) close(fd);
+        announced = 1;
+    }
+    return 1;
+}
+
+CUresult CUDAAPI cuStreamQuery(CUstream s) { (void)s; return fake_hung() ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventQuery(CUevent e) { (void)e; return fake_hung() ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamSynchronize(CUstream s)
+{
+    (void)s;
+    while (fake_hung()) pause();
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags)
 {
     (void)flags;
@@ -213,7 +240,12 @@ CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s)
     ((struct fake_event *)(void *)e)->ms = fake_now_ms();
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventSynchronize(CUevent e)
+{
+    (void)e;
+    while (fake_hung()) pause();
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 {
     *ms = (float)(((struct fake_event *)(void *)b)->ms - ((struct fake_event *)(void *)a)->ms);

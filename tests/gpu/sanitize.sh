@@ -1,0 +1,85 @@
+#!/bin/sh
+# sanitize.sh (make sanitize-gpu): every section's kernels under
+# compute-sanitizer, memcheck then racecheck, at small sizes, child processes
+# included (--target-processes all). Fails on any error the sanitizer
+# reports; the harness's own exit code 1 is allowed (under the sanitizer,
+# launches are slow and serialised, so timing checks such as the blocking
+# kernel's 2 s limit can fail; those checks are listed, not counted). Where
+# compute-sanitizer or a GPU is missing it says so and exits 2. Logs go to
+# $OUT/sanitize-gpu (default build/sanitize-gpu).
+: "${HARNESS:=build/harness}"
+: "${CUDA_HOME:=/usr/local/cuda}"
+: "${SANITIZE_SECTIONS:=all}"
+D=${OUT:-build}/sanitize-gpu
+mkdir -p "$D" || exit 2
+
+if [ -x "$CUDA_HOME/bin/compute-sanitizer" ]; then
+    CS=$CUDA_HOME/bin/compute-sanitizer
+elif command -v compute-sanitizer >/dev/null 2>&1; then
+    CS=$(command -v compute-sanitizer)
+else
+    echo "sanitize-gpu: cannot run: compute-sanitizer is neither at $CUDA_HOME/bin/compute-sanitizer" \
+         "nor on PATH (it comes with the CUDA toolkit: cuda-sanitizer-<version> packages);" \
+         "nothing was checked"
+    exit 2
+fi
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "sanitize-gpu: cannot run: no usable GPU (nvidia-smi -L fails); compute-sanitizer" \
+         "checks kernels as they run on a device; nothing was checked"
+    exit 2
+fi
+[ -x "$HARNESS" ] || { echo "sanitize-gpu: $HARNESS is not built (make)"; exit 2; }
+"$CS" --version | sed -n '1,2p' >"$D/version.txt"
+echo "sanitize-gpu: $(tail -1 "$D/version.txt"), sections $SANITIZE_SECTIONS, logs in $D"
+# --check-exit-code no: a non-zero exit of the harness or of a child is the
+# harness's verdict, not a sanitizer error (used where this version has it).
+OPTS="--target-processes all"
+if "$CS" --help 2>&1 | grep -q -- '--check-exit-code'; then
+    OPTS="$OPTS --check-exit-code no"
+else
+    echo "sanitize-gpu: this compute-sanitizer has no --check-exit-code: a harness exit 1 may count as an error"
+fi
+
+failed=0
+for tool in memcheck racecheck; do
+    rm -f "$D/$tool".*.log
+    start=$(date +%s)
+    # %p in the log name: one log per process, the children's included.
+    # shellcheck disable=SC2086
+    "$CS" --tool "$tool" $OPTS --error-exitcode 86 \
+        --print-limit 100 --log-file "$D/$tool.%p.log" \
+        "$HARNESS" --section="$SANITIZE_SECTIONS" --reps=2 --warmup=1 --rounds=1 \
+        --sizes=1024,65536 --synthetic-kernels=1,10 --kernel-timeout=600 --child-timeout=900 \
+        --quiet --json="$D/$tool.json" >"$D/$tool.out" 2>"$D/$tool.err"
+    rc=$?
+    secs=$(($(date +%s) - start))
+    logs=$(ls "$D/$tool".*.log 2>/dev/null | wc -l)
+    summaries=$(cat "$D/$tool".*.log 2>/dev/null | grep -c 'SUMMARY:')
+    bad=$(cat "$D/$tool".*.log 2>/dev/null |
+          grep -E 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|\([1-9][0-9]* errors' | head -5)
+    if [ "$rc" -eq 86 ] || [ -n "$bad" ]; then
+        echo "FAILED sanitize-gpu: $tool reported errors (exit $rc, $secs s):"
+        echo "$bad" | sed 's/^/  /'
+        grep -h -E '^=+ (Invalid|Error|Race|Warning|[A-Z][a-z]+ .* hazard)' "$D/$tool".*.log | head -20 | sed 's/^/  /'
+        failed=1
+    elif [ "$summaries" -eq 0 ]; then
+        echo "FAILED sanitize-gpu: $tool printed no summary (exit $rc, $logs logs): did it run? see $D/$tool.err"
+        tail -5 "$D/$tool.err" | sed 's/^/  /'
+        failed=1
+    elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+        echo "FAILED sanitize-gpu: $tool: the harness exited $rc under the sanitizer"
+        tail -5 "$D/$tool.err" | sed 's/^/  /'
+        failed=1
+    else
+        echo "PASSED sanitize-gpu: $tool: 0 errors in $summaries process summaries ($logs processes, $secs s; harness exit $rc)"
+        if [ "$rc" -eq 1 ]; then
+            echo "  harness checks that failed under $tool (timing under the sanitizer, not counted):"
+            python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for c in d.get("checks", []):
+    if not c["passed"]: print("    %s: %s: %s" % (c["section"], c["what"], c["detail"]))' "$D/$tool.json" 2>/dev/null
+            grep -h '^harness: error' "$D/$tool.err" | head -5 | sed 's/^/    /'
+        fi
+    fi
+done
+exit $failed
