@@ -6,6 +6,8 @@
 #              beside its output, and the checks on them
 #   compare    two --compare-loading runs and whether their verdicts agree
 #   repeat     launch and fusion twice more, back to back, and the 3% check
+#   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
+#   faults     tests/gpu/fault_walk.sh: every entry point failed once
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
@@ -49,8 +51,12 @@ for part in $parts; do
         reference h200-launch-fusion-2 --section=launch,fusion
         python3 tests/gpu_checks.py repeat3 results/h200-launch-fusion-1.json \
             results/h200-launch-fusion-2.json | tee results/h200-repeat.txt ;;
+    failure)
+        OUT="$L" sh tests/gpu/failure.sh 2>&1 | tail -40 ;;
+    faults)
+        OUT="$L" bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, compare, repeat)" >&2
+        echo "run.sh: no part '$part' (test, reference, compare, repeat, failure, faults)" >&2
         exit 2 ;;
     esac
 done
