@@ -2,9 +2,10 @@
 # run.sh [PART...]: one call on a GPU machine: build, then the named parts
 # (default: all of them, in this order):
 #   test       make test-gpu and the exit probe
-#   reference  the reference runs as a user makes them, each command written
-#              beside its output, and the checks on them
-#   compare    two --compare-loading runs and whether their verdicts agree
+#   reference  scripts/reference.sh (the reference runs, each command beside
+#              its output, two --compare-loading runs among them), the checks
+#              on them, and scripts/ncu-bytes
+#   compare    two --compare-loading runs alone and whether their verdicts agree
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
 #   faults     tests/gpu/fault_walk.sh: every entry point failed once
@@ -37,10 +38,15 @@ for part in $parts; do
         cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
             ./build/exit_probe >results/h200-exit-probe.txt 2>&1 ;;
     reference)
-        reference h200
-        reference h200-eager --section=loading --module-loading=eager
-        reference h200-lazy --section=loading --module-loading=lazy
-        python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt ;;
+        sh scripts/reference.sh h200
+        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+            tee results/h200-compare-verdicts.txt
+        python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
+        scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
+        cat results/h200-ncu-bytes.txt
+        reference h200-2
+        scripts/compare results/h200.json results/h200-2.json >results/h200-default-compare.txt
+        tail -3 results/h200-default-compare.txt ;;
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=20
         reference h200-compare-2 --section=loading --compare-loading --rounds=20
@@ -54,7 +60,7 @@ for part in $parts; do
     failure)
         OUT="$L" sh tests/gpu/failure.sh 2>&1 | tail -40 ;;
     faults)
-        OUT="$L" bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
+        OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
         echo "run.sh: no part '$part' (test, reference, compare, repeat, failure, faults)" >&2
         exit 2 ;;
