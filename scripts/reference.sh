@@ -28,8 +28,8 @@ run() {
 run "$P" --trace="results/$P.trace.json"
 run "$P-eager" --section=loading --module-loading=eager
 run "$P-lazy" --section=loading --module-loading=lazy
-run "$P-compare" --section=loading --compare-loading --rounds=20
-run "$P-compare-2" --section=loading --compare-loading --rounds=20
+run "$P-compare" --section=loading --compare-loading --rounds=40
+run "$P-compare-2" --section=loading --compare-loading --rounds=40
 if python3 -c "import matplotlib" 2>/dev/null; then
     scripts/plot "results/$P-compare.json" "results/$P.json" --out results/figures
 else

@@ -48,8 +48,8 @@ for part in $parts; do
         scripts/compare results/h200.json results/h200-2.json >results/h200-default-compare.txt
         tail -3 results/h200-default-compare.txt ;;
     compare)
-        reference h200-compare --section=loading --compare-loading --rounds=20
-        reference h200-compare-2 --section=loading --compare-loading --rounds=20
+        reference h200-compare --section=loading --compare-loading --rounds=40
+        reference h200-compare-2 --section=loading --compare-loading --rounds=40
         python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
             tee results/h200-compare-verdicts.txt ;;
     repeat)
