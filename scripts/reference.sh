@@ -26,6 +26,7 @@ run() {
 }
 
 run "$P" --trace="results/$P.trace.json"
+gzip -9 -f "results/$P.trace.json"     # Perfetto opens the .gz as it is
 run "$P-eager" --section=loading --module-loading=eager
 run "$P-lazy" --section=loading --module-loading=lazy
 run "$P-compare" --section=loading --compare-loading --rounds=40
