@@ -89,6 +89,8 @@ void sec_timing_gpu(sec_ctx *c)
     if (sec_module(c, "launch.cu", &c->clock_mod, NULL, NULL) != 0) goto fail;
     CK(drv.cuModuleGetFunction(&f, c->clock_mod, "smClockMHz"));
     CK(drv.cuMemAlloc(&c->clock_out, TM_CLOCK_SLOTS * sizeof(float)));
+    /* NaN in every slot: a slot no clock kernel wrote reads as "no reading". */
+    CK(drv.cuMemsetD32(c->clock_out, 0x7fc00000u, TM_CLOCK_SLOTS));
     {   /* its first launch (lazy loading) here, not inside a timed chunk */
         CUdeviceptr out = c->clock_out;
         unsigned slot = 0;
