@@ -6,7 +6,8 @@
 # launches are slow and serialised, so timing checks such as the blocking
 # kernel's 2 s limit can fail; those checks are listed, not counted). Where
 # compute-sanitizer or a GPU is missing it says so and exits 2. Logs go to
-# $OUT/sanitize-gpu (default build/sanitize-gpu).
+# $OUT/sanitize-gpu (default build/sanitize-gpu). SANITIZE_SECTIONS (default all)
+# and SANITIZE_TIMEOUT (seconds per tool and section, default 300) narrow it.
 : "${HARNESS:=build/harness}"
 : "${CUDA_HOME:=/usr/local/cuda}"
 : "${SANITIZE_SECTIONS:=all}"
@@ -40,46 +41,58 @@ else
     echo "sanitize-gpu: this compute-sanitizer has no --check-exit-code: a harness exit 1 may count as an error"
 fi
 
+# One process tree per tool and section, each within SANITIZE_TIMEOUT
+# seconds (default 300), so a slow section shows as its own line and the
+# others still report.
+[ "$SANITIZE_SECTIONS" = all ] && SANITIZE_SECTIONS=stopwatches,crossover,loading,jit,launch,fusion
+: "${SANITIZE_TIMEOUT:=300}"
 failed=0
 for tool in memcheck racecheck; do
-    rm -f "$D/$tool".*.log
-    start=$(date +%s)
-    # %p in the log name: one log per process, the children's included.
-    # shellcheck disable=SC2086
-    "$CS" --tool "$tool" $OPTS --error-exitcode 86 \
-        --print-limit 100 --log-file "$D/$tool.%p.log" \
-        "$HARNESS" --section="$SANITIZE_SECTIONS" --reps=2 --warmup=1 --rounds=1 \
-        --sizes=1024,65536 --synthetic-kernels=1,10 --kernel-timeout=600 --child-timeout=900 \
-        --quiet --json="$D/$tool.json" >"$D/$tool.out" 2>"$D/$tool.err"
-    rc=$?
-    secs=$(($(date +%s) - start))
-    logs=$(ls "$D/$tool".*.log 2>/dev/null | wc -l)
-    summaries=$(cat "$D/$tool".*.log 2>/dev/null | grep -c 'SUMMARY:')
-    bad=$(cat "$D/$tool".*.log 2>/dev/null |
-          grep -E 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|\([1-9][0-9]* errors' | head -5)
-    if [ "$rc" -eq 86 ] || [ -n "$bad" ]; then
-        echo "FAILED sanitize-gpu: $tool reported errors (exit $rc, $secs s):"
-        echo "$bad" | sed 's/^/  /'
-        grep -h -E '^=+ (Invalid|Error|Race|Warning|[A-Z][a-z]+ .* hazard)' "$D/$tool".*.log | head -20 | sed 's/^/  /'
-        failed=1
-    elif [ "$summaries" -eq 0 ]; then
-        echo "FAILED sanitize-gpu: $tool printed no summary (exit $rc, $logs logs): did it run? see $D/$tool.err"
-        tail -5 "$D/$tool.err" | sed 's/^/  /'
-        failed=1
-    elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-        echo "FAILED sanitize-gpu: $tool: the harness exited $rc under the sanitizer"
-        tail -5 "$D/$tool.err" | sed 's/^/  /'
-        failed=1
-    else
-        echo "PASSED sanitize-gpu: $tool: 0 errors in $summaries process summaries ($logs processes, $secs s; harness exit $rc)"
-        if [ "$rc" -eq 1 ]; then
-            echo "  harness checks that failed under $tool (timing under the sanitizer, not counted):"
-            python3 -c 'import json,sys
+    for sec in $(echo "$SANITIZE_SECTIONS" | tr ',' ' '); do
+        t="$tool.$sec"
+        rm -f "$D/$t".*.log
+        start=$(date +%s)
+        # %p in the log name: one log per process, the children's included.
+        # shellcheck disable=SC2086
+        timeout "$SANITIZE_TIMEOUT" "$CS" --tool "$tool" $OPTS --error-exitcode 86 \
+            --print-limit 100 --log-file "$D/$t.%p.log" \
+            "$HARNESS" --section="$sec" --reps=2 --warmup=1 --rounds=1 \
+            --sizes=1024,65536 --synthetic-kernels=1,10 --kernel-timeout=600 --child-timeout=900 \
+            --quiet --json="$D/$t.json" >"$D/$t.out" 2>"$D/$t.err"
+        rc=$?
+        secs=$(($(date +%s) - start))
+        logs=$(ls "$D/$t".*.log 2>/dev/null | wc -l)
+        summaries=$(cat "$D/$t".*.log 2>/dev/null | grep -c 'SUMMARY:')
+        bad=$(cat "$D/$t".*.log 2>/dev/null |
+              grep -E 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|\([1-9][0-9]* errors' | head -5)
+        if [ "$rc" -eq 124 ]; then
+            echo "FAILED sanitize-gpu: $tool: $sec did not finish within $SANITIZE_TIMEOUT s" \
+                 "(SANITIZE_TIMEOUT); not verified"
+            failed=1
+        elif [ "$rc" -eq 86 ] || [ -n "$bad" ]; then
+            echo "FAILED sanitize-gpu: $tool: $sec: errors reported (exit $rc, $secs s):"
+            echo "$bad" | sed 's/^/  /'
+            grep -h -E '^=+ (Invalid|Error|Race|Warning|[A-Z][a-z]+ .* hazard)' "$D/$t".*.log | head -20 | sed 's/^/  /'
+            failed=1
+        elif [ "$summaries" -eq 0 ]; then
+            echo "FAILED sanitize-gpu: $tool: $sec printed no summary (exit $rc, $logs logs): did it run? see $D/$t.err"
+            tail -5 "$D/$t.err" | sed 's/^/  /'
+            failed=1
+        elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+            echo "FAILED sanitize-gpu: $tool: $sec: the harness exited $rc under the sanitizer"
+            tail -5 "$D/$t.err" | sed 's/^/  /'
+            failed=1
+        else
+            echo "PASSED sanitize-gpu: $tool: $sec: 0 errors in $summaries process summaries ($logs processes, $secs s; harness exit $rc)"
+            if [ "$rc" -eq 1 ]; then
+                echo "  harness checks that failed under $tool (timing under the sanitizer, not counted):"
+                python3 -c 'import json,sys
 d=json.load(open(sys.argv[1]))
 for c in d.get("checks", []):
-    if not c["passed"]: print("    %s: %s: %s" % (c["section"], c["what"], c["detail"]))' "$D/$tool.json" 2>/dev/null
-            grep -h '^harness: error' "$D/$tool.err" | head -5 | sed 's/^/    /'
+    if not c["passed"]: print("    %s: %s: %s" % (c["section"], c["what"], c["detail"]))' "$D/$t.json" 2>/dev/null
+                grep -h '^harness: error' "$D/$t.err" | head -5 | sed 's/^/    /'
+            fi
         fi
-    fi
+    done
 done
 exit $failed
