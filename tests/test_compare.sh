@@ -46,6 +46,10 @@ run_cmp "$T/t.out" "$T/t.err" "$C/a.json" "$C/b.json" --threshold=10
 expect_exit "--threshold=10" 0
 expect_grep "+5% under --threshold=10: SAME" '^compare/small  *ms .* +5\.0% .* SAME$' "$T/t.out"
 expect_grep "+20% over --threshold=10: still SLOWER" '^compare/slower  *ms .* SLOWER$' "$T/t.out"
+run_cmp "$T/t2.out" "$T/t2.err" "$C/a.json" "$C/b.json" --threshold=200
+expect_grep "a change under --threshold is SAME even where the intervals and the test disagree" \
+    '^compare/overlap_sig  *ms .* +163\.6% .* SAME$' "$T/t2.out"
+expect_grep "too few samples stays UNCLEAR under any --threshold" '^compare/few  *ms .* UNCLEAR$' "$T/t2.out"
 
 run_cmp "$T/f.out" "$T/f.err" "$C/a.json" "$C/b.json" --fail-on-regression
 expect_exit "--fail-on-regression with a slowdown" 1
