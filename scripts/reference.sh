@@ -6,8 +6,8 @@
 # (scripts/plot) where matplotlib is installed, else the command to make
 # them elsewhere from the same files. Run from the repository root after make.
 # Usage: scripts/reference.sh [PREFIX]   (PREFIX of the file names, default h200)
+#        scripts/reference.sh --run NAME ARGS...   one run, kept as results/NAME.*
 set -u
-P=${1:-h200}
 H=${HARNESS:-./build/harness}
 mkdir -p results
 [ -x "$H" ] || { echo "reference.sh: $H is not built (make)" >&2; exit 2; }
@@ -25,6 +25,12 @@ run() {
     echo "$name: $(tail -1 "results/$name.txt"), $(($(date +%s) - start)) s"
 }
 
+if [ "${1:-}" = --run ]; then
+    shift
+    run "$@"
+    exit 0
+fi
+P=${1:-h200}
 run "$P" --trace="results/$P.trace.json"
 gzip -9 -f "results/$P.trace.json"     # Perfetto opens the .gz as it is
 run "$P-eager" --section=loading --module-loading=eager

@@ -19,16 +19,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
     --format=csv >"$L/nvidia-smi.txt" 2>&1
 make -j8 >"$L/build.log" 2>&1 || { tail -30 "$L/build.log"; exit 1; }
 
-# reference NAME ARGS...: run the harness, keep table, JSON, CSV and command.
+# reference NAME ARGS...: one run kept as results/NAME.* with its command.
 reference() {
-    name=$1
-    shift
-    cmd="./build/harness $* --json=results/$name.json --csv=results/$name.csv"
-    echo "$cmd" >"results/$name.cmd"
-    start=$(date +%s)
-    $cmd >"results/$name.txt" 2>"$L/$name.err"
-    echo "exit code $?" >>"results/$name.txt"
-    echo "$name: $(tail -1 "results/$name.txt"), $(($(date +%s) - start)) s"
+    sh scripts/reference.sh --run "$@"
 }
 
 for part in $parts; do
