@@ -84,7 +84,8 @@ typedef struct cli_opts {
     long synth[CLI_MAX_SYNTH];   /* --synthetic-kernels=LIST: K per generated module */
     size_t nsynth;
     int compare_loading;         /* --compare-loading */
-    int rounds;                  /* --rounds=N, children per mode (>= 1) */
+    int rounds;                  /* --rounds=N (>= 1): repeats of each once-per-process
+                                    figure (children, cache states, JIT levels) */
     double child_timeout;        /* --child-timeout=S, seconds */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     /* Internal: set when the harness runs as its own child. */

@@ -204,6 +204,32 @@ const res_meas *res_find(const results *r, const char *section, const char *key)
     return NULL;
 }
 
+res_meas *res_append(results *r, const char *section, const char *key,
+                     const char *name, const char *region, res_state state,
+                     const char *unit, double v)
+{
+    res_meas *m = NULL;
+    double *p;
+    size_t i;
+
+    for (i = 0; i < r->nm && section && key; i++)
+        if (strcmp(r->m[i].section, section) == 0 && strcmp(r->m[i].key, key) == 0) m = &r->m[i];
+    if (!m) return res_add(r, section, key, name, region, state, unit, &v, 1);
+    if (m->nsamples >= SIZE_MAX / sizeof *p - 1) return NULL;
+    p = realloc(m->samples, (m->nsamples + 1) * sizeof *p);
+    if (!p) return NULL;
+    m->samples = p;
+    if (m->mhz) {
+        double *q = realloc(m->mhz, (m->nsamples + 1) * sizeof *q);
+        if (!q) return NULL;
+        m->mhz = q;
+        m->mhz[m->nsamples] = NAN;
+    }
+    m->samples[m->nsamples++] = v;
+    m->stats = st_summarize(m->samples, m->nsamples);
+    return m;
+}
+
 int res_skip_section(results *r, const char *section, const char *reason)
 {
     res_skip s, *arr;

@@ -96,6 +96,16 @@ res_meas *res_add(results *r, const char *section, const char *key,
                   const char *name, const char *region, res_state state,
                   const char *unit, const double *samples, size_t nsamples);
 
+/* One more sample v of the measurement (section, key): appended and the
+ * stats recomputed when it exists (name, region, state and unit are then
+ * ignored; a clock record gets NaN for it), otherwise a new measurement of
+ * that one sample. For figures taken once per process or per round and
+ * gathered over rounds. Returns the measurement (valid until the next
+ * append), or NULL on out of memory (nothing changed). */
+res_meas *res_append(results *r, const char *section, const char *key,
+                     const char *name, const char *region, res_state state,
+                     const char *unit, double v);
+
 /* Attach per-sample SM clock readings (m->nsamples of them, copied) to m.
  * Returns 0, or -1 on out of memory (m unchanged). */
 int res_set_clock(res_meas *m, const float *mhz);

@@ -409,26 +409,21 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
 int sec_accumulate(results *dst, const char *section, const char *prefix,
                    const results *child)
 {
-    size_t i, j;
+    size_t i;
     for (i = 0; i < child->nm; i++) {
         const res_meas *m = &child->m[i];
         char key[256];
-        res_meas *acc = NULL;
+        int fresh;
+        res_meas *acc;
         snprintf(key, sizeof key, "%s%s", prefix, m->key);
-        for (j = 0; j < dst->nm; j++)
-            if (strcmp(dst->m[j].section, section) == 0 && strcmp(dst->m[j].key, key) == 0)
-                acc = &dst->m[j];
-        if (!acc) {
-            acc = res_add(dst, section, key, m->name, m->region, RES_PROCESS, m->unit,
-                          &m->stats.median, 1);
-            if (!acc) return -1;
+        fresh = res_find(dst, section, key) == NULL;
+        acc = res_append(dst, section, key, m->name, m->region, RES_PROCESS, m->unit,
+                         m->stats.median);
+        if (!acc) return -1;
+        if (fresh) {
             acc->n = m->n;
-        } else {
-            double *p = realloc(acc->samples, (acc->nsamples + 1) * sizeof *p);
-            if (!p) return -1;
-            acc->samples = p;
-            acc->samples[acc->nsamples++] = m->stats.median;
-            acc->stats = st_summarize(acc->samples, acc->nsamples);
+            acc->bytes = m->bytes;
+            acc->flops = m->flops;
         }
     }
     return 0;

@@ -177,7 +177,11 @@ static void tb_stopwatches(FILE *f, const results *r)
 
     if (m1) {
         double sum = 0;
-        fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
+        if (m1->nsamples > 1)
+            fprintf(f, "\nWhere row 1 went: the child's waterfall, median of %zu children  ms   %% of row 1\n",
+                    m1->nsamples);
+        else
+            fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
         for (i = 0; i < r->nm; i++) {
             const res_meas *m = &r->m[i];
             if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
@@ -185,7 +189,8 @@ static void tb_stopwatches(FILE *f, const results *r)
                     100.0 * m->stats.median / m1->stats.median);
             sum += m->stats.median;
         }
-        fprintf(f, "  %-52s %10.3f %8.1f%%\n", "total (row 1)", sum, 100.0 * sum / m1->stats.median);
+        fprintf(f, "  %-52s %10.3f %8.1f%%\n", m1->nsamples > 1 ? "total (the parts' medians)" : "total (row 1)",
+                sum, 100.0 * sum / m1->stats.median);
         fprintf(f, "  The child times its own parts; the parent times the last two, from the\n"
                 "  child's last mark to its last file closing, and from there to waitpid.\n");
     }

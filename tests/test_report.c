@@ -135,6 +135,26 @@ void test_report(void)
     size_t nenv;
     int rc;
 
+    /* res_append: a new measurement, then more samples of it, stats kept. */
+    {
+        results a;
+        res_meas *p;
+        res_init(&a);
+        p = res_append(&a, "loading", "x.load", "load", "around it", RES_PROCESS, "ms", 3.0);
+        th_check("report: res_append makes a measurement of one sample",
+                 p && a.nm == 1 && p->nsamples == 1 && p->stats.median == 3.0);
+        res_append(&a, "loading", "x.load", "ignored", "ignored", RES_WARM, "us", 1.0);
+        p = res_append(&a, "loading", "x.load", "ignored", "ignored", RES_WARM, "us", 2.0);
+        th_check("report: res_append adds samples in order, stats recomputed, name kept",
+                 p && a.nm == 1 && p->nsamples == 3 && p->samples[1] == 1.0 &&
+                 p->stats.median == 2.0 && p->stats.min == 1.0 && p->stats.max == 3.0 &&
+                 strcmp(p->name, "load") == 0 && strcmp(p->unit, "ms") == 0 &&
+                 p->state == RES_PROCESS);
+        p = res_append(&a, "jit", "x.load", "other section", "r", RES_PROCESS, "ms", 9.0);
+        th_check("report: res_append keeps sections apart", p && a.nm == 2 && p->nsamples == 1);
+        res_free(&a);
+    }
+
     fill(&r);
     th_check("report: results hold 6 env fields, 2 measurements, 1 skip",
              r.nenv == 6 && r.nm == 2 && r.nskip == 1);

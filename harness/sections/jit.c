@@ -183,6 +183,20 @@ fail:
 
 /* CU_JIT_OPTIMIZATION_LEVEL 0..4: JIT time against vectorAdd's warm time.
  * The parent disables the JIT cache, so every level really compiles. */
+/* One JIT at a level: its load and JIT times, one more sample of each. */
+static int jt_opt_store(results *r, int level, double load, double jit)
+{
+    char key[32], name[96];
+    snprintf(key, sizeof key, "O%d.load", level);
+    snprintf(name, sizeof name, "module load, CU_JIT_OPTIMIZATION_LEVEL %d", level);
+    if (!res_append(r, JT, key, name, "host clock around cuModuleLoadDataEx, JIT cache disabled",
+                    RES_PROCESS, "ms", load))
+        return -1;
+    snprintf(key, sizeof key, "O%d.jit", level);
+    snprintf(name, sizeof name, "driver JIT, level %d", level);
+    return res_append(r, JT, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, "ms", jit) ? 0 : -1;
+}
+
 static int jt_child_opt(const cli_opts *o, results *r)
 {
     sec_ctx c;
@@ -191,7 +205,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     rtc_out code;
     sec_vec v;
     double *s = NULL;
-    int level, rc = -1;
+    int level, round, rc = -1;
     CUresult cr;
 
     memset(&c, 0, sizeof c);
@@ -242,16 +256,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
         snprintf(what, sizeof what, "vectorAdd JIT at -O%d, all elements vs CPU", level);
         sec_vec_verify(&c, JT, what, &v);
         drv.cuModuleUnload(mod);
-        snprintf(key, sizeof key, "O%d.load", level);
-        snprintf(name, sizeof name, "module load, CU_JIT_OPTIMIZATION_LEVEL %d", level);
-        if (jt_one(r, key, name, "host clock around cuModuleLoadDataEx, JIT cache disabled",
-                   RES_PROCESS, load)) {
-            tm_work_free(&w);
-            goto out;
-        }
-        snprintf(key, sizeof key, "O%d.jit", level);
-        snprintf(name, sizeof name, "driver JIT, level %d", level);
-        if (jt_one(r, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, jit)) {
+        if (jt_opt_store(r, level, load, jit) != 0) {
             tm_work_free(&w);
             goto out;
         }
@@ -265,6 +270,16 @@ static int jt_child_opt(const cli_opts *o, results *r)
         m->n = (long)JT_OPT_N;
         m->bytes = 12.0 * JT_OPT_N;
     }
+    /* More JITs of each level, the levels interleaved round by round, so the
+     * load and JIT figures have --rounds samples each. */
+    for (round = 1; round < o->rounds; round++)
+        for (level = 0; level <= 4; level++) {
+            CUmodule mod = NULL;
+            double load, jit;
+            if (drv_load_image(code.code, level, &mod, &load, &jit) != 0) goto out;
+            drv.cuModuleUnload(mod);
+            if (jt_opt_store(r, level, load, jit) != 0) goto out;
+        }
     rc = res_failed(r) ? -1 : 0;
 out:
     sec_vec_free(&v);
@@ -416,7 +431,7 @@ static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char
     const char *opts[1];
     double ms[16];
     rtc_out out;
-    int n, i, rc = -1;
+    int n, i, round, rc = -1;
 
     if (pr_mkdtemp("nvrtc-time", dir, sizeof dir, why, sizeof why) != 0) {
         fprintf(stderr, "harness: " JT ": %s\n", why);
@@ -425,20 +440,23 @@ static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char
     snprintf(path, sizeof path, "%s/time.csv", dir);
     snprintf(opt, sizeof opt, "--time=%s", path);
     opts[0] = opt;
-    if (jt_compile(src, label, c->arch, t, opts, 1, &out) != 0) goto out;
-    rtc_out_free(&out);
-    n = rtc_phase_times(path, names, ms, 16, why, sizeof why);
-    if (n < 0) {
-        fprintf(stderr, "harness: " JT ": NVRTC --time: %s\n", why);
-        goto out;
-    }
-    for (i = 0; i < n; i++) {
-        char key[160], name[160];
-        snprintf(key, sizeof key, "%.60s.%.60s", keyp, names[i]);
-        snprintf(name, sizeof name, "NVRTC phase: %.60s (%.60s)", names[i], label);
-        if (!res_add(c->r, JT, key, name, "NVRTC's own --time report for one compile",
-                     RES_WARM, "ms", &ms[i], 1))
+    for (round = 0; round < c->o->rounds; round++) {
+        if (jt_compile(src, label, c->arch, t, opts, 1, &out) != 0) goto out;
+        rtc_out_free(&out);
+        n = rtc_phase_times(path, names, ms, 16, why, sizeof why);
+        if (n < 0) {
+            fprintf(stderr, "harness: " JT ": NVRTC --time: %s\n", why);
             goto out;
+        }
+        remove(path);                      /* NVRTC appends; each compile reads its own */
+        for (i = 0; i < n; i++) {
+            char key[160], name[160];
+            snprintf(key, sizeof key, "%.60s.%.60s", keyp, names[i]);
+            snprintf(name, sizeof name, "NVRTC phase: %.60s (%.60s)", names[i], label);
+            if (!res_append(c->r, JT, key, name, "NVRTC's own --time report for one compile, "
+                            "one sample per compile (--rounds)", RES_WARM, "ms", ms[i]))
+                goto out;
+        }
     }
     rc = 0;
 out:
@@ -635,16 +653,17 @@ static int jt_driver(sec_ctx *c)
     /* Optimisation levels: one child, cache disabled; its samples kept whole. */
     {
         results child;
-        char detail[512], a[4][64];
-        const char *args[4];
+        char detail[512], a[5][64];
+        const char *args[5];
         const char *e[1] = { "CUDA_CACHE_DISABLE=1" };
         int ok;
         snprintf(a[0], sizeof a[0], "--child=jit-opt");
         snprintf(a[1], sizeof a[1], "--arch=%s", c->arch);
         snprintf(a[2], sizeof a[2], "--device=%d", c->o->device);
         snprintf(a[3], sizeof a[3], "--reps=%d", c->o->reps);
-        for (i = 0; i < 4; i++) args[i] = a[i];
-        ok = sec_run_child(c, args, 4, e, 1, &child, detail, sizeof detail);
+        snprintf(a[4], sizeof a[4], "--rounds=%d", c->o->rounds);
+        for (i = 0; i < 5; i++) args[i] = a[i];
+        ok = sec_run_child(c, args, 5, e, 1, &child, detail, sizeof detail);
         if (ok < 0) return -1;
         res_check_add(c->r, JT, "child jit-opt ran to the end", ok, detail);
         if (!ok) failed = 1;

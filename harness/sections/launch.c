@@ -212,9 +212,17 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
         if (ln_one(L, s) != 0) goto fail;
     CK(drv.cuStreamEndCapture(s, &g));
     capturing = 0;
-    t0 = tm_now_ms();
-    CK(drv.cuGraphInstantiateWithFlags(&ge, g, 0));
-    *inst_ms = tm_now_ms() - t0;
+    /* Instantiate --rounds times (at least once) (each a new executable graph, destroyed
+     * but for the last): one sample each. */
+    for (i = 0; i < L->c->o->rounds; i++) {
+        if (ge) {
+            CK(drv.cuGraphExecDestroy(ge));
+            ge = NULL;
+        }
+        t0 = tm_now_ms();
+        CK(drv.cuGraphInstantiateWithFlags(&ge, g, 0));
+        inst_ms[i] = tm_now_ms() - t0;
+    }
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
     for (i = 0; i < 3; i++) CK(drv.cuGraphLaunch(ge, s));    /* warm-up */
@@ -366,7 +374,7 @@ int sec_launch(sec_ctx *c)
     int failed = 0, timed_out = 0, rc;
     size_t i;
     ln_ctx L;
-    double inst;
+    double *inst = NULL;
 
     if (c->o->profile) {
         sec_skip(c, LN, "--profile: this section times launches, not kernels");
@@ -448,9 +456,11 @@ int sec_launch(sec_ctx *c)
         goto fail;
     L.use_ex = 0;
     /* A graph of LN_GRAPH empty kernels. */
-    if (ln_graph(&L, &inst, &s1, &s2) != 0) goto fail;
+    if (!(inst = calloc((size_t)c->o->rounds, sizeof *inst))) goto fail;
+    if (ln_graph(&L, inst, &s1, &s2) != 0) goto fail;
     if (!res_add(c->r, LN, "graph.instantiate", "cuGraphInstantiate, 1000 empty kernels",
-                 "host clock around it", RES_FIRST_LAUNCH, "ms", &inst, 1) ||
+                 "host clock around it; one sample per instantiation (--rounds), each a new "
+                 "executable graph", RES_FIRST_LAUNCH, "ms", inst, (size_t)c->o->rounds) ||
         !ln_store_s(c, "graph.launch_host", "host cost of cuGraphLaunch, 1000 nodes",
                     "host clock around cuGraphLaunch", &s1, 1) ||
         !ln_store_s(c, "graph.node", "device time per graph node", "events around one graph launch, "
@@ -466,6 +476,7 @@ int sec_launch(sec_ctx *c)
     drv.cuModuleUnload(ml);
     free(s1.us);
     free(s2.us);
+    free(inst);
     drv_set_phase(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
@@ -480,6 +491,7 @@ fail:
     if (ml) drv.cuModuleUnload(ml);
     free(s1.us);
     free(s2.us);
+    free(inst);
     drv_set_phase(NULL);
     return SEC_FAILED;
 }

@@ -1,8 +1,9 @@
 /* loading.c: section "loading": where module loading costs sit, step by
  * step, in the mode this process runs in (lazy or eager), for the harness's
  * own kernel module and generated modules of K kernels, as cubin and as PTX;
- * the context-independent library path; and, with --compare-loading, both
- * modes in alternating child processes, side by side. */
+ * the context-independent library path. The parent runs it in --rounds
+ * child processes (each figure one sample per fresh process); with
+ * --compare-loading, both modes in alternating children, side by side. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,89 @@ out:
     return rc;
 }
 
+/* One child running this section in this process's way (--child=results),
+ * with the JIT cache disabled so a PTX load always pays its JIT (section jit
+ * measures the cache states). mode: "eager" or "lazy" (--module-loading of
+ * the child), or NULL for the mode this process passes on in its
+ * environment. The child's medians become one sample each of
+ * "<prefix><key>"; its effective mode must be `expect` (NULL: any, then
+ * recorded). Returns 0 when it ran and passed its checks, 1 when not
+ * (reported, recorded), -1 when it could not be started. */
+static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char *prefix,
+                    int round)
+{
+    static const char *const env[1] = { "CUDA_CACHE_DISABLE=1" };
+    char arg[8][256], detail[512], what[128], d2[600];
+    const char *args[8];
+    size_t nargs = 0, s, len, i;
+    results child;
+    const res_kv *eff;
+    int ok, failed = 0;
+
+    snprintf(arg[nargs++], sizeof arg[0], "--child=results");
+    snprintf(arg[nargs++], sizeof arg[0], "--section=loading");
+    if (mode) snprintf(arg[nargs++], sizeof arg[0], "--module-loading=%s", mode);
+    snprintf(arg[nargs++], sizeof arg[0], "--device=%d", c->o->device);
+    snprintf(arg[nargs++], sizeof arg[0], "--reps=%d", c->o->reps);
+    snprintf(arg[nargs++], sizeof arg[0], "--warmup=%d", c->o->warmup);
+    len = (size_t)snprintf(arg[nargs], sizeof arg[0], "--synthetic-kernels=");
+    for (s = 0; s < c->o->nsynth && len < sizeof arg[0]; s++)
+        len += (size_t)snprintf(arg[nargs] + len, sizeof arg[0] - len, "%s%ld",
+                                s ? "," : "", c->o->synth[s]);
+    nargs++;
+    if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
+    for (i = 0; i < nargs; i++) args[i] = arg[i];
+    ok = sec_run_child(c, args, nargs, env, 1, &child, detail, sizeof detail);
+    if (ok < 0) return -1;
+    eff = res_env_get(&child, "module_loading_effective");
+    if (ok && expect &&
+        (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
+        ok = 0;
+        snprintf(detail, sizeof detail, "asked for %s, the child ran %s", expect,
+                 eff && eff->str ? eff->str : "in an unknown mode");
+    }
+    if (ok && !expect && eff && eff->kind == RES_STR && eff->str &&
+        !res_env_get(c->r, "module_loading_effective"))
+        res_env_str(c->r, "module_loading_effective", eff->str);
+    if (mode)
+        snprintf(what, sizeof what, "compare, round %d: a %s child ran in that mode", round + 1, mode);
+    else
+        snprintf(what, sizeof what, "child %d of %d ran the section to the end", round + 1,
+                 c->o->rounds);
+    snprintf(d2, sizeof d2, "%s", ok ? (eff && eff->str ? eff->str : "ran") : detail);
+    res_check_add(c->r, LD, what, ok, d2);
+    if (!ok) {
+        fprintf(stderr, "harness: " LD ": %s: %s\n", what, detail);
+        failed = 1;
+    }
+    if (ok && sec_accumulate(c->r, LD, prefix, &child) != 0) {
+        res_free(&child);
+        return -1;
+    }
+    for (i = 0; ok && i < child.ncheck; i++)
+        if (!child.check[i].passed) {
+            res_check_add(c->r, LD, child.check[i].what, 0, child.check[i].detail);
+            failed = 1;
+        }
+    res_free(&child);
+    return failed;
+}
+
+/* The default run: the section in --rounds children, one after the other,
+ * so every cold figure (a module's first load, first launch) has one sample
+ * per fresh process rather than one in all. */
+static int ld_rounds(sec_ctx *c)
+{
+    int round, r, failed = 0;
+    for (round = 0; round < c->o->rounds; round++) {
+        if ((r = ld_child(c, NULL, NULL, "", round)) < 0) return SEC_FAILED;
+        failed |= r;
+        if (r && c->r->incomplete) break;
+    }
+    res_env_num(c->r, "loading_rounds", c->o->rounds);
+    return failed ? SEC_FAILED : SEC_OK;
+}
+
 /* --compare-loading: the section in children, eager and lazy alternating,
  * each child checked for its effective mode; each child's medians become
  * one sample per round of "eager.<key>" and "lazy.<key>". */
@@ -356,69 +440,15 @@ static int ld_compare(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
-    char arg[8][256], prefix[16];
-    const char *args[8];
-    size_t nargs, s, len;
-    int round, mi, failed = 0;
+    static const char *const prefix[2] = { "eager.", "lazy." };
+    int round, mi, r, failed = 0;
 
-    for (round = 0; round < c->o->rounds; round++) {
+    for (round = 0; round < c->o->rounds; round++)
         for (mi = 0; mi < 2; mi++) {
-            results child;
-            char detail[512];
-            const res_kv *eff;
-            size_t i;
-            int ok;
-            nargs = 0;
-            snprintf(arg[nargs], sizeof arg[0], "--child=results");
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--section=loading");
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--module-loading=%s", modes[mi]);
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--device=%d", c->o->device);
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--reps=%d", c->o->reps);
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--warmup=%d", c->o->warmup);
-            nargs++;
-            len = (size_t)snprintf(arg[nargs], sizeof arg[0], "--synthetic-kernels=");
-            for (s = 0; s < c->o->nsynth && len < sizeof arg[0]; s++)
-                len += (size_t)snprintf(arg[nargs] + len, sizeof arg[0] - len, "%s%ld",
-                                        s ? "," : "", c->o->synth[s]);
-            nargs++;
-            snprintf(arg[nargs], sizeof arg[0], "--arch=%s", c->o->arch ? c->o->arch : "sm_90");
-            if (c->o->arch) nargs++;
-            for (i = 0; i < nargs; i++) args[i] = arg[i];
-            ok = sec_run_child(c, args, nargs, NULL, 0, &child, detail, sizeof detail);
-            if (ok < 0) return SEC_FAILED;
-            eff = res_env_get(&child, "module_loading_effective");
-            if (ok && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, effective[mi]) != 0)) {
-                ok = 0;
-                snprintf(detail, sizeof detail, "asked for %s, the child ran %s", effective[mi],
-                         eff && eff->str ? eff->str : "in an unknown mode");
-            }
-            {
-                char what[96], d2[600];
-                snprintf(what, sizeof what, "compare, round %d: a %s child ran in that mode",
-                         round + 1, modes[mi]);
-                snprintf(d2, sizeof d2, "%s", ok ? effective[mi] : detail);
-                res_check_add(c->r, LD, what, ok, d2);
-                if (!ok) fprintf(stderr, "harness: " LD ": %s: %s\n", what, detail);
-            }
-            if (!ok) failed = 1;
-            snprintf(prefix, sizeof prefix, "%s.", modes[mi]);
-            if (ok && sec_accumulate(c->r, LD, prefix, &child) != 0) {
-                res_free(&child);
+            if ((r = ld_child(c, modes[mi], effective[mi], prefix[mi], round)) < 0)
                 return SEC_FAILED;
-            }
-            for (i = 0; ok && i < child.ncheck; i++)
-                if (!child.check[i].passed) {
-                    res_check_add(c->r, LD, child.check[i].what, 0, child.check[i].detail);
-                    failed = 1;
-                }
-            res_free(&child);
+            failed |= r;
         }
-    }
     res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
     res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     return failed ? SEC_FAILED : SEC_OK;
@@ -437,6 +467,19 @@ int sec_loading(sec_ctx *c)
         }
         drv_set_phase(LD ": compare");
         rc = ld_compare(c);
+        drv_set_phase(NULL);
+        return rc;
+    }
+    if (c->o->child != CLI_CHILD_RESULTS) {
+        char why[512];
+        if (drv_load(why, sizeof why) != 0) {
+            char r[600];
+            snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
+            sec_skip(c, LD, r);
+            return SEC_NO_GPU;
+        }
+        drv_set_phase(LD ": children");
+        rc = ld_rounds(c);
         drv_set_phase(NULL);
         return rc;
     }

@@ -9,6 +9,8 @@
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
 #   faults     tests/gpu/fault_walk.sh: every entry point failed once
+#   sanitize   make sanitize-gpu alone (SANITIZE_TIMEOUT per tool and section)
+#   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
@@ -52,10 +54,14 @@ for part in $parts; do
             results/h200-launch-fusion-2.json | tee results/h200-repeat.txt ;;
     failure)
         OUT="$L" sh tests/gpu/failure.sh 2>&1 | tail -40 ;;
+    sanitize)
+        OUT="$L" make -s sanitize-gpu 2>&1 | tail -40 ;;
+    probe)
+        L="$L/probe" sh tests/gpu/probe.sh 2>&1 | tail -60 ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, compare, repeat, failure, faults)" >&2
+        echo "run.sh: no part '$part' (test, reference, compare, repeat, failure, faults, sanitize, probe)" >&2
         exit 2 ;;
     esac
 done
