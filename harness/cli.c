@@ -88,7 +88,7 @@ static const char cli_usage[] =
 "                          alternating, and compare the modes side by side\n"
 "  --rounds=N              repeats of every once-per-process figure: whole-process\n"
 "                          and loading children, cache states, JIT levels,\n"
-"                          children per mode (default 5)\n"
+"                          children per mode (default 3)\n"
 "  --child-timeout=S       seconds a child process may run (default 300)\n"
 "  --kernel-timeout=S      seconds any wait for the device may take before the\n"
 "                          run is stopped as stuck (default 30)\n"
@@ -274,7 +274,7 @@ static void cli_defaults(cli_opts *o)
     o->synth[1] = 10;
     o->synth[2] = 100;
     o->nsynth = 3;
-    o->rounds = 5;
+    o->rounds = 3;
     o->child_timeout = 300;
     o->min_samples = 10;
     o->max_noise = 0.01;

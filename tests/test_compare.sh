@@ -20,9 +20,15 @@ run_cmp() {
 }
 
 {
-for f in a b noreg; do
+for f in a b noreg host_a host_b; do
     check "case file $f.json passes check_json.py" python3 tests/check_json.py "$C/$f.json"
 done
+
+run_cmp "$T/host.out" "$T/host.err" "$C/host_a.json" "$C/host_b.json"
+expect_exit "host_a.json vs host_b.json" 0
+expect_grep "a CPU-only yardstick 10% slower: the host speed line names it" \
+    '^host speed: 1 CPU-only figure .* changed by +10\.0%' "$T/host.out"
+expect_grep "... and says the machine, not the code, moved" 'the machine itself ran at another speed' "$T/host.out"
 
 run_cmp "$T/ab.out" "$T/ab.err" "$C/a.json" "$C/b.json"
 expect_exit "a.json vs b.json" 0
@@ -38,6 +44,7 @@ expect_grep "n = 5 a side, exact p = 2/252: SLOWER" '^compare/five  *ms .* 0\.00
 expect_grep "a measurement only in A is named" '^only in A: compare/only_a$' "$T/ab.out"
 expect_grep "a measurement only in B is named" '^only in B: compare/only_b$' "$T/ab.out"
 check "a non-time unit (MiB) gets no row" sh -c "! grep -q 'compare/memory' '$T/ab.out'"
+check "no CPU-only figure in either file: no host speed line" sh -c "! grep -q '^host speed' '$T/ab.out'"
 check "rows only in one file get no verdict row" sh -c "! grep -q '^compare/only_' '$T/ab.out'"
 expect_grep "the summary line counts every verdict" \
     '^summary: 1 FASTER, 3 SLOWER, 2 SAME, 3 UNCLEAR, 2 only in one file (1 only in A, 1 only in B); 1 skipped' "$T/ab.out"

@@ -642,6 +642,7 @@ static int jt_driver(sec_ctx *c)
         if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.", env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
+        if (c->o->quick) continue;         /* --quick: the default preload only */
         env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES=0";
         if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
             return -1;

@@ -212,7 +212,7 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
         if (ln_one(L, s) != 0) goto fail;
     CK(drv.cuStreamEndCapture(s, &g));
     capturing = 0;
-    /* Instantiate --rounds times (at least once) (each a new executable graph, destroyed
+    /* Instantiate --rounds times (each a new executable graph, destroyed
      * but for the last): one sample each. */
     for (i = 0; i < L->c->o->rounds; i++) {
         if (ge) {

@@ -1,20 +1,21 @@
 #!/bin/sh
-# probe.sh: where do launch figures move between processes? Topology, then
-# the launch section in separate processes, unpinned and pinned to a core.
+# probe.sh: do the launch section's host-side figures move between
+# processes, and does pinning the process to one core or turning address
+# space randomisation off (setarch -R) hold them still? The launch section
+# in separate processes, three each way, and the spread of each figure.
 set -u
 L=${L:-/tmp/probe}
 mkdir -p "$L"
-{ lscpu; nvidia-smi topo -m; cat /sys/bus/pci/devices/*/numa_node 2>/dev/null | sort | uniq -c;
-  cat /proc/cmdline; cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null; } >"$L/topo.txt" 2>&1
-K=launch/host.ref,launch/submit.1x1,launch/stream.1x1,launch/device.1x1,launch/submit.grid,launch/stream.grid,launch/submit_ex.1x1,launch/graph.launch_host,launch/graph.node,launch/sync.spin.launch_sync,launch/sync.yield.launch_sync
+{ lscpu; nvidia-smi topo -m; } >"$L/topo.txt" 2>&1
+K=launch/host.ref,launch/submit.1x1,launch/stream.1x1,launch/device.1x1,launch/submit.grid,launch/stream.grid,launch/device.grid,launch/submit_ex.1x1,launch/graph.launch_host,launch/graph.node,launch/sync.spin.launch_sync,launch/sync.yield.launch_sync
 run() { # NAME PREFIX...
     name=$1; shift
     "$@" ./build/harness --section=launch --quiet --json="$L/$name.json" >"$L/$name.txt" 2>&1
-    grep -h "^ *Run time\|cpu" "$L/$name.txt" | tail -1
 }
+NORAND="setarch $(uname -m) -R"
 for i in 1 2 3; do run free$i; done
-for cpu in 0 4 8 12; do run pin$cpu taskset -c $cpu; done
-for i in 1 2; do run pin0b$i taskset -c 0; done
+for i in 1 2 3; do run pin$i taskset -c 2; done
+for i in 1 2 3; do run norand$i $NORAND taskset -c 2; done
 echo "== unpinned"; python3 tests/gpu/spread.py $K "$L"/free*.json
-echo "== pinned to 0, 4, 8, 12"; python3 tests/gpu/spread.py $K "$L"/pin0.json "$L"/pin4.json "$L"/pin8.json "$L"/pin12.json
-echo "== pinned to 0, three times"; python3 tests/gpu/spread.py $K "$L"/pin0.json "$L"/pin0b*.json
+echo "== pinned to core 2"; python3 tests/gpu/spread.py $K "$L"/pin*.json
+echo "== pinned to core 2, no address randomisation"; python3 tests/gpu/spread.py $K "$L"/norand*.json

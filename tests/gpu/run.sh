@@ -2,9 +2,10 @@
 # run.sh [PART...]: one call on a GPU machine: build, then the named parts
 # (default: all of them, in this order):
 #   test       make test-gpu and the exit probe
-#   reference  scripts/reference.sh (the reference runs, each command beside
-#              its output, two --compare-loading runs among them), the checks
-#              on them, and scripts/ncu-bytes
+#   reference  the default run twice (the first with --trace), the copy
+#              floor check, and scripts/compare of the two
+#   loading    section loading eager and lazy, two --compare-loading runs
+#              and whether their verdicts agree, scripts/ncu-bytes
 #   compare    two --compare-loading runs alone and whether their verdicts agree
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
@@ -16,7 +17,7 @@ set -u
 OUT=${OUT:-/tmp/harness-out}
 L="$OUT/logs"
 mkdir -p "$L/results" results
-parts=${*:-test reference compare repeat}
+parts=${*:-test reference loading repeat}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv >"$L/nvidia-smi.txt" 2>&1
 make -j8 >"$L/build.log" 2>&1 || { tail -30 "$L/build.log"; exit 1; }
@@ -33,15 +34,23 @@ for part in $parts; do
         cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
             ./build/exit_probe >results/h200-exit-probe.txt 2>&1 ;;
     reference)
-        sh scripts/reference.sh h200
-        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
-            tee results/h200-compare-verdicts.txt
+        # The default run twice (the first with its trace), compared.
+        reference h200 --trace=results/h200.trace.json
+        gzip -9 -f results/h200.trace.json
         python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
-        scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
-        cat results/h200-ncu-bytes.txt
         reference h200-2
         scripts/compare results/h200.json results/h200-2.json >results/h200-default-compare.txt
         tail -3 results/h200-default-compare.txt ;;
+    loading)
+        # Section loading in each mode, two --compare-loading runs, ncu-bytes.
+        reference h200-eager --section=loading --module-loading=eager
+        reference h200-lazy --section=loading --module-loading=lazy
+        reference h200-compare --section=loading --compare-loading --rounds=40
+        reference h200-compare-2 --section=loading --compare-loading --rounds=40
+        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+            tee results/h200-compare-verdicts.txt
+        scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
+        cat results/h200-ncu-bytes.txt ;;
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
@@ -61,7 +70,7 @@ for part in $parts; do
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, compare, repeat, failure, faults, sanitize, probe)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, probe)" >&2
         exit 2 ;;
     esac
 done
