@@ -11,6 +11,8 @@
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
 #   faults     tests/gpu/fault_walk.sh: every entry point failed once
 #   sanitize   make sanitize-gpu alone (SANITIZE_TIMEOUT per tool and section)
+#   sanitize-rest  the children under both tools, then racecheck of jit,
+#              launch and fusion (the slow ones), as two runs of it
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
@@ -65,12 +67,19 @@ for part in $parts; do
         OUT="$L" sh tests/gpu/failure.sh 2>&1 | tail -40 ;;
     sanitize)
         OUT="$L" make -s sanitize-gpu 2>&1 | tail -40 ;;
+    sanitize-rest)
+        # The children directly under both tools, then racecheck of the
+        # sections that take longest under it.
+        OUT="$L" SANITIZE_SECTIONS=none make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  )'
+        mv "$L/sanitize-gpu" "$L/sanitize-children"
+        OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=jit,launch,fusion \
+            make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  )' ;;
     probe)
         L="$L/probe" sh tests/gpu/probe.sh 2>&1 | tail -60 ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, probe)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, sanitize-rest, probe)" >&2
         exit 2 ;;
     esac
 done
