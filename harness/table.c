@@ -293,9 +293,19 @@ static void tb_loading_here(FILE *f, const results *r)
     size_t n = tb_ld_labels(r, "", labels, 32), i, j;
     int t;
     if (n == 0) return;
-    fprintf(f, "\nloading: where each module's load costs sit, in this process's mode (%s, "
-            "requested %s)\n", tb_env_str(r, "module_loading_effective", "?"),
-            tb_env_str(r, "module_loading_requested", "?"));
+    {
+        const res_kv *kv = res_env_get(r, "loading_rounds");
+        if (kv && kv->kind == RES_NUM)
+            fprintf(f, "\nloading: where each module's load costs sit; medians of %.0f child process%s, "
+                    "one after the other,\nin the mode this run passes on (%s, requested %s)\n",
+                    kv->num, kv->num == 1 ? "" : "es",
+                    tb_env_str(r, "module_loading_effective", "?"),
+                    tb_env_str(r, "module_loading_requested", "?"));
+        else
+            fprintf(f, "\nloading: where each module's load costs sit, in this process's mode (%s, "
+                    "requested %s)\n", tb_env_str(r, "module_loading_effective", "?"),
+                    tb_env_str(r, "module_loading_requested", "?"));
+    }
     fprintf(f, "host clock in ms unless noted; 'events' is the first launch on the device; "
             "memory in MiB\n");
     for (t = 0; t < 2; t++) {
@@ -344,10 +354,10 @@ static void tb_loading_here(FILE *f, const results *r)
     }
     fprintf(f, "  total = load + get 1st + 1st launch (host) + get rest + cuFuncLoad: the host time "
             "until every\n  function is loaded. 'loaded' counts functions cuFuncIsLoaded reports "
-            "after each step.\n  PTX loads use the driver's JIT cache as the environment leaves it "
-            "(CUDA_CACHE_DISABLE=%s):\n  a JIT of 0 means the disk cache answered; section jit "
-            "measures the cache states apart.\n  Memory is cuMemGetInfo's difference, in its own "
-            "granularity (whole MiB here).\n", tb_env_str(r, "CUDA_CACHE_DISABLE", "unset"));
+            "after each step.\n  The children run with the driver's JIT cache disabled "
+            "(CUDA_CACHE_DISABLE=1): every PTX load\n  pays its JIT; section jit measures the "
+            "cache states apart.\n  Memory is cuMemGetInfo's difference, in its own "
+            "granularity (whole MiB here).\n");
 }
 
 /* The verdict of eager (e) against lazy (l), given the U test's p: a side is
