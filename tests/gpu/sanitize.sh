@@ -81,7 +81,7 @@ one() {
     start=$(date +%s)
     # %p in the log name: one log per process.
     # shellcheck disable=SC2086
-    CUDA_CACHE_DISABLE=1 timeout "$SANITIZE_TIMEOUT" "$CS" --tool "$tool" $OPTS --error-exitcode 86 \
+    CUDA_CACHE_DISABLE=1 timeout "$SANITIZE_TIMEOUT" "$CS" --tool "$tool" $OPTS ${XOPTS:-} --error-exitcode 86 \
         --print-limit 100 --log-file "$D/$t.%p.log" "$HARNESS" "$@" >"$D/$t.out" 2>"$D/$t.err"
     rc=$?
     secs=$(($(date +%s) - start))
@@ -120,12 +120,26 @@ for c in d.get("checks", []):
     fi
 }
 
+# Racecheck of section launch: its thousands of empty launches on the chain's
+# grid (16.7 M threads each, every one instrumented) did not finish in 225 s
+# on an H200. doNothing is left out there (it has no body to race; the
+# sched-spin child runs it under racecheck), blockUntil and smClockMHz stay.
+EXCLUDE=
+if "$CS" --help 2>&1 | grep -q -- '--kernel-name-exclude'; then
+    EXCLUDE="--kernel-name-exclude kns=doNothing"
+fi
 for tool in $(echo "$SANITIZE_TOOLS" | tr ',' ' '); do
     for sec in $(echo "$SANITIZE_SECTIONS" | tr ',' ' '); do
+        XOPTS=
+        if [ "$tool.$sec" = racecheck.launch ] && [ -n "$EXCLUDE" ]; then
+            XOPTS=$EXCLUDE
+            echo "sanitize-gpu: racecheck: launch without doNothing ($EXCLUDE; child-sched-spin checks it)"
+        fi
         one "$tool" "$sec" --section="$sec" --reps=2 --warmup=1 --rounds=1 \
             --sizes=1024,65536 --synthetic-kernels=1,10 --kernel-timeout=600 --child-timeout=900 \
             --quiet --json="$D/$tool.$sec.json"
     done
+    XOPTS=
     for kind in $(echo "$SANITIZE_CHILDREN" | tr ',' ' '); do
         args=$(child_args "$kind") || { echo "sanitize-gpu: no child kind '$kind'"; exit 2; }
         # shellcheck disable=SC2086
