@@ -457,20 +457,8 @@ static int ld_compare(sec_ctx *c)
 int sec_loading(sec_ctx *c)
 {
     int rc;
-    if (c->o->compare_loading) {
-        char why[512];
-        if (drv_load(why, sizeof why) != 0) {
-            char r[600];
-            snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
-            sec_skip(c, LD, r);
-            return SEC_NO_GPU;
-        }
-        drv_set_phase(LD ": compare");
-        rc = ld_compare(c);
-        drv_set_phase(NULL);
-        return rc;
-    }
     if (c->o->child != CLI_CHILD_RESULTS) {
+        /* The parent: the section runs in children (a child is one round). */
         char why[512];
         if (drv_load(why, sizeof why) != 0) {
             char r[600];
@@ -478,8 +466,8 @@ int sec_loading(sec_ctx *c)
             sec_skip(c, LD, r);
             return SEC_NO_GPU;
         }
-        drv_set_phase(LD ": children");
-        rc = ld_rounds(c);
+        drv_set_phase(c->o->compare_loading ? LD ": compare" : LD ": children");
+        rc = c->o->compare_loading ? ld_compare(c) : ld_rounds(c);
         drv_set_phase(NULL);
         return rc;
     }
