@@ -494,6 +494,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
         if (!seen[O_ROUNDS - O_LOADING]) o->rounds = 1;
         if (!seen[O_SYNTH - O_LOADING]) o->nsynth = 2;       /* K = 1, 10 */
     }
+    /* --profile: one instance of each kernel, so one child of each kind. */
+    if (o->profile && !seen[O_ROUNDS - O_LOADING]) o->rounds = 1;
     if (!o->reps_given) o->reps = o->min_samples;
     return CLI_OK;
 }

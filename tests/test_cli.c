@@ -126,6 +126,23 @@ void test_cli(void)
              r.o.nsizes == 5 && memcmp(r.o.sizes, default_sizes, sizeof default_sizes) == 0);
     th_check("cli: default device 0, module loading default, not quiet",
              r.o.device == 0 && r.o.loading == CLI_LOAD_DEFAULT && r.o.quiet == 0);
+    th_check("cli: default --rounds 3", r.o.rounds == 3);
+    {
+        static const char *const a[] = { "--quick", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --quick: 1 round", r.rc == CLI_OK && r.o.rounds == 1);
+    }
+    {
+        static const char *const a[] = { "--profile", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --profile: 1 round (one child of each kind)", r.rc == CLI_OK && r.o.rounds == 1);
+    }
+    {
+        static const char *const a[] = { "--profile", "--rounds=4", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --profile --rounds=4 keeps 4", r.rc == CLI_OK && r.o.rounds == 4);
+    }
+    cli_t_parse(&r, none);
     th_check("cli: no json, csv, kernels-dir, arch or child by default",
              !r.o.json && !r.o.csv && !r.o.kernels_dir && !r.o.arch && !r.o.child &&
              r.o.child_t0_ns == 0);

@@ -181,8 +181,6 @@ fail:
     goto out;
 }
 
-/* CU_JIT_OPTIMIZATION_LEVEL 0..4: JIT time against vectorAdd's warm time.
- * The parent disables the JIT cache, so every level really compiles. */
 /* One JIT at a level: its load and JIT times, one more sample of each. */
 static int jt_opt_store(results *r, int level, double load, double jit)
 {
@@ -197,6 +195,9 @@ static int jt_opt_store(results *r, int level, double load, double jit)
     return res_append(r, JT, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, "ms", jit) ? 0 : -1;
 }
 
+/* CU_JIT_OPTIMIZATION_LEVEL 0..4: JIT time against vectorAdd's warm time,
+ * and --rounds JITs of each level, interleaved. The parent disables the JIT
+ * cache, so every level really compiles. */
 static int jt_child_opt(const cli_opts *o, results *r)
 {
     sec_ctx c;
