@@ -635,7 +635,9 @@ static int jt_driver(sec_ctx *c)
         if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "lazy.disabled.", env, 1, "lazy", k, 1)) < 0)
             return -1;
         failed |= r;
-        /* Which of cuInit and the first compile pays what they share. */
+        /* Which of cuInit and the first compile pays what they share (not in
+         * --quick: four more children for a question of its own). */
+        if (c->o->quick) continue;
         env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES";
         if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.", env, 1, NULL, 0, 1)) < 0)
             return -1;
@@ -643,7 +645,6 @@ static int jt_driver(sec_ctx *c)
         if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.", env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
-        if (c->o->quick) continue;         /* --quick: the default preload only */
         env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES=0";
         if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
             return -1;
