@@ -108,6 +108,29 @@ fail:
     return -1;
 }
 
+/* A JIT child's start: src (NULL when it could not be read, with the reason
+ * in why) compiled to PTX for the child's architecture, then the GPU opened.
+ * Returns 0, or -1 with the reason printed. */
+static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const char *why,
+                        rtc_out *code)
+{
+    char rwhy[512];
+    if (!src) {
+        fprintf(stderr, "harness: %s\n", why);
+        return -1;
+    }
+    if (rtc_load(rwhy, sizeof rwhy) != 0) {
+        fprintf(stderr, "harness: %s\n", rwhy);
+        return -1;
+    }
+    if (jt_compile(src, name, jt_child_arch(c->o), RTC_PTX, NULL, 0, code) != 0) return -1;
+    if (sec_need_gpu(c) != SEC_OK) {
+        fprintf(stderr, "harness: %s\n", c->gpu_why);
+        return -1;
+    }
+    return 0;
+}
+
 /* The driver's JIT of the synthetic module's PTX: load, get, first launch.
  * The parent sets the cache variables and the loading mode. */
 static int jt_child_load(const cli_opts *o, results *r)
@@ -131,15 +154,7 @@ static int jt_child_load(const cli_opts *o, results *r)
     c.r = r;
     b.n = 65536;
     src = kn_synth_source(k, why, sizeof why);
-    if (!src || rtc_load(why, sizeof why) != 0) {
-        fprintf(stderr, "harness: %s\n", why);
-        goto out;
-    }
-    if (jt_compile(src, "synth", jt_child_arch(o), RTC_PTX, NULL, 0, &code) != 0) goto out;
-    if (sec_need_gpu(&c) != SEC_OK) {
-        fprintf(stderr, "harness: %s\n", c.gpu_why);
-        goto out;
-    }
+    if (jt_child_ptx(&c, src, "synth", why, &code) != 0) goto out;
     if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
     t0 = tm_now_ms();
     CK(drv.cuModuleGetFunction(&b.fn, mod, "synth0"));
@@ -215,15 +230,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     c.o = o;
     c.r = r;
     src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if (!src || rtc_load(why, sizeof why) != 0) {
-        fprintf(stderr, "harness: %s\n", why);
-        goto out;
-    }
-    if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &code) != 0) goto out;
-    if (sec_need_gpu(&c) != SEC_OK) {
-        fprintf(stderr, "harness: %s\n", c.gpu_why);
-        goto out;
-    }
+    if (jt_child_ptx(&c, src, "vector.cu", why, &code) != 0) goto out;
     if (sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
     /* One untimed JIT first: the process's first pays a start-up of its own. */
     {
