@@ -14,6 +14,8 @@
 #   sanitize-rest  the children under both tools, then racecheck of jit,
 #              launch and fusion (the slow ones), as two runs of it
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
+#   quick      ./harness --quick twice, timed (the README promises 10 s)
+#   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
@@ -76,10 +78,21 @@ for part in $parts; do
             make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  )' ;;
     probe)
         L="$L/probe" sh tests/gpu/probe.sh 2>&1 | tail -60 ;;
+    quick)
+        for i in 1 2; do
+            s=$(date +%s.%N)
+            ./build/harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
+            rc=$?
+            e=$(date +%s.%N)
+            echo "harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+        done | tee results/h200-quick.txt ;;
+    racecheck-launch)
+        OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
+            SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, sanitize-rest, probe)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
         exit 2 ;;
     esac
 done
