@@ -68,7 +68,7 @@ static const char cli_usage[] =
 "                          measurement stopped that way is flagged noisy\n"
 "  --cache=STATE           cold, warm or both (default): time kernels with the L2\n"
 "                          flushed before each sample, warm, or both\n"
-"  --quick                 a fast look: fewer sizes, rounds and samples\n"
+"  --quick                 a fast look: fewer sizes, rounds, warm-ups and samples\n"
 "  --profile               run every kernel version once, nothing else queued,\n"
 "                          for an external profiler (Nsight Compute, Systems)\n"
 "  --trace=FILE            write a Chrome trace (Perfetto, chrome://tracing) of\n"
@@ -488,6 +488,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
     if (o->quick) {
         /* A fast look: the first two sizes of each sweep are kept by the
          * sections; here the sampling and the children shrink. */
+        if (!seen[O_WARMUP - O_LOADING]) o->warmup = 1;
         if (!seen[O_MINS - O_LOADING]) o->min_samples = 3;
         if (!seen[O_NOISE - O_LOADING]) o->max_noise = 0.03;
         if (!seen[O_MAXTIME - O_LOADING]) o->max_time = 0.2;

@@ -54,17 +54,18 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         fprintf(f, "  timing           --profile: every kernel version once, no warm-up, no "
                 "flush, no clock kernel\n");
     else if (o->reps_given)
-        fprintf(f, "  timing           %d warm-ups and exactly %d timed samples per measurement; "
+        fprintf(f, "  timing           %d warm-up%s and exactly %d timed samples per measurement; "
                 "the median is shown;\n                   a region shorter than 10 us (20 "
-                "event-clock ticks) is batched\n", o->warmup, o->reps);
+                "event-clock ticks) is batched\n", o->warmup, o->warmup == 1 ? "" : "s", o->reps);
     else
-        fprintf(f, "  timing           %d warm-ups, then samples until the median's 95%% interval "
+        fprintf(f, "  timing           %d warm-up%s, then samples until the median's 95%% interval "
                 "is within %g%%\n                   of it (at least %d samples, at most %g s "
                 "each; '~' marks a measurement\n                   that stopped noisier); the "
                 "median is shown; a region shorter than\n                   10 us (20 "
-                "event-clock ticks) is batched\n", o->warmup, o->max_noise * 100.0,
+                "event-clock ticks) is batched\n", o->warmup, o->warmup == 1 ? "" : "s",
+                o->max_noise * 100.0,
                 o->min_samples, o->max_time);
-    if (!o->profile)
+    if (!o->profile && res_env_get(r, "l2_cold_flush_bytes"))
         fprintf(f, "  cache states     %s; L2-cold writes over %.0f MiB (2x the L2) before each "
                 "sample\n", o->cache == CLI_CACHE_WARM ? "warm" : o->cache == CLI_CACHE_COLD
                 ? "L2-cold (and warm)" : "warm and L2-cold", tb_env_num(r, "l2_cold_flush_bytes") / 1048576.0);
@@ -467,11 +468,14 @@ static void tb_jit(FILE *f, const results *r)
             "children, median of %zu\n", tb_med(r, "jit", "nvrtc.first"),
             tb_med(r, "jit", "nvrtc.second"), tb_med(r, "jit", "nvrtc.dlopen"),
             res_find(r, "jit", "nvrtc.first") ? res_find(r, "jit", "nvrtc.first")->stats.n : (size_t)0);
-    fprintf(f, "\n  options, vector.cu\n");
-    for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        fprintf(f, "  %-34s", sets[i][1]);
-        tb_num(f, 9, 2, tb_med(r, "jit", sets[i][0]));
-        fprintf(f, "\n");
+    fprintf(f, "\n");
+    if (res_find(r, "jit", "opt.base")) {              /* not in --quick */
+        fprintf(f, "  options, vector.cu\n");
+        for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+            fprintf(f, "  %-34s", sets[i][1]);
+            tb_num(f, 9, 2, tb_med(r, "jit", sets[i][0]));
+            fprintf(f, "\n");
+        }
     }
     fprintf(f, "  NVRTC's own phases (--time), vector.cu to cubin:");
     for (i = 0; i < r->nm; i++)

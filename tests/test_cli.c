@@ -131,6 +131,12 @@ void test_cli(void)
         static const char *const a[] = { "--quick", NULL };
         cli_t_parse(&r, a);
         th_check("cli: --quick: 1 round", r.rc == CLI_OK && r.o.rounds == 1);
+        th_check("cli: --quick: 1 warm-up", r.o.warmup == 1);
+    }
+    {
+        static const char *const a[] = { "--quick", "--warmup=5", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --quick --warmup=5 keeps 5", r.rc == CLI_OK && r.o.warmup == 5);
     }
     {
         static const char *const a[] = { "--profile", NULL };

@@ -504,7 +504,8 @@ static int jt_nvrtc(sec_ctx *c)
             jb->reps = reps;
         }
     }
-    for (i = 0; i < sizeof sets / sizeof sets[0]; i++, nj++) {
+    /* The options (not in --quick: seven more rows of about 16 ms a compile). */
+    for (i = 0; !c->o->quick && i < sizeof sets / sizeof sets[0]; i++, nj++) {
         jt_job *jb = &jobs[nj];
         jb->src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
         if (!jb->src) goto nosrc;
@@ -660,11 +661,12 @@ static int jt_driver(sec_ctx *c)
             return -1;
         failed |= r;
     }
-    /* Optimisation levels: one child, cache disabled; its samples kept whole. */
-    {
+    /* Optimisation levels: one child, cache disabled; its samples kept whole
+     * (not in --quick: a question of its own, and a child of about 1 s). */
+    if (!c->o->quick) {
         results child;
-        char detail[512], a[5][64];
-        const char *args[5];
+        char detail[512], a[6][64];
+        const char *args[6];
         const char *e[1] = { "CUDA_CACHE_DISABLE=1" };
         int ok;
         snprintf(a[0], sizeof a[0], "--child=jit-opt");
@@ -672,8 +674,9 @@ static int jt_driver(sec_ctx *c)
         snprintf(a[2], sizeof a[2], "--device=%d", c->o->device);
         snprintf(a[3], sizeof a[3], "--reps=%d", c->o->reps);
         snprintf(a[4], sizeof a[4], "--rounds=%d", c->o->rounds);
-        for (i = 0; i < 5; i++) args[i] = a[i];
-        ok = sec_run_child(c, args, 5, e, 1, &child, detail, sizeof detail);
+        snprintf(a[5], sizeof a[5], "--warmup=%d", c->o->warmup);
+        for (i = 0; i < 6; i++) args[i] = a[i];
+        ok = sec_run_child(c, args, 6, e, 1, &child, detail, sizeof detail);
         if (ok < 0) return -1;
         res_check_add(c->r, JT, "child jit-opt ran to the end", ok, detail);
         if (!ok) failed = 1;
