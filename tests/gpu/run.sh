@@ -7,6 +7,7 @@
 #   loading    section loading eager and lazy, two --compare-loading runs
 #              and whether their verdicts agree, scripts/ncu-bytes
 #   compare    two --compare-loading runs alone and whether their verdicts agree
+#   modes      section loading eager and lazy alone
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
 #   faults     tests/gpu/fault_walk.sh: every entry point failed once
@@ -55,6 +56,9 @@ for part in $parts; do
             tee results/h200-compare-verdicts.txt
         scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
         cat results/h200-ncu-bytes.txt ;;
+    modes)
+        reference h200-eager --section=loading --module-loading=eager
+        reference h200-lazy --section=loading --module-loading=lazy ;;
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
@@ -92,7 +96,7 @@ for part in $parts; do
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
         exit 2 ;;
     esac
 done

@@ -31,8 +31,9 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
     exit 2
 fi
 [ -x "$HARNESS" ] || { echo "sanitize-gpu: $HARNESS is not built (make)"; exit 2; }
-"$CS" --version | sed -n '1,2p' >"$D/version.txt"
-echo "sanitize-gpu: $(tail -1 "$D/version.txt"), sections $SANITIZE_SECTIONS, logs in $D"
+"$CS" --version >"$D/version.txt" 2>&1
+ver=$(grep -i -m1 '^version' "$D/version.txt" || tail -1 "$D/version.txt")
+echo "sanitize-gpu: compute-sanitizer $ver, sections $SANITIZE_SECTIONS, logs in $D"
 # --check-exit-code no: a non-zero exit of the harness or of a child is the
 # harness's verdict, not a sanitizer error (used where this version has it).
 OPTS="--target-processes all"
