@@ -273,7 +273,9 @@ static size_t tb_ld_labels(const results *r, const char *pre, char labels[][32],
         k += plen;
         dot = strstr(k, ".cubin.load");
         if (!dot || strcmp(dot, ".cubin.load") != 0 || (size_t)(dot - k) >= 32) continue;
-        if (strncmp(k, "library", 7) == 0) continue;
+        if (strncmp(k, "library", 7) == 0 || strncmp(k, "eager.library", 13) == 0 ||
+            strncmp(k, "lazy.library", 12) == 0)
+            continue;                              /* the library path has a line of its own */
         for (j = 0; j < n; j++)
             if (strncmp(labels[j], k, (size_t)(dot - k)) == 0 && labels[j][dot - k] == '\0') seen = 1;
         if (seen) continue;
@@ -296,7 +298,12 @@ static void tb_loading_here(FILE *f, const results *r)
     if (n == 0) return;
     {
         const res_kv *kv = res_env_get(r, "loading_rounds");
-        if (kv && kv->kind == RES_NUM)
+        const res_kv *cmp = res_env_get(r, "compare_loading_rounds");
+        if (cmp && cmp->kind == RES_NUM)
+            fprintf(f, "\nloading: where each module's load costs sit, each mode in its own child "
+                    "processes (eager.*, lazy.*);\nmedians of %.0f child process%s per mode, the "
+                    "modes alternating\n", cmp->num, cmp->num == 1 ? "" : "es");
+        else if (kv && kv->kind == RES_NUM)
             fprintf(f, "\nloading: where each module's load costs sit; medians of %.0f child process%s, "
                     "one after the other,\nin the mode this run passes on (%s, requested %s)\n",
                     kv->num, kv->num == 1 ? "" : "es",
@@ -345,13 +352,27 @@ static void tb_loading_here(FILE *f, const results *r)
             }
             fprintf(f, "\n");
         }
-        fprintf(f, "  %*s  %-16s load %.3f, get kernel %.3f, get function %.3f, first launch %.3f "
-                "(events %.3f)\n", (int)strlen(fmt), "", "library path:",
-                tb_med(r, "loading", t ? "library.ptx.load" : "library.cubin.load"),
-                tb_med(r, "loading", t ? "library.ptx.get_kernel" : "library.cubin.get_kernel"),
-                tb_med(r, "loading", t ? "library.ptx.get_function" : "library.cubin.get_function"),
-                tb_med(r, "loading", t ? "library.ptx.launch_host" : "library.cubin.launch_host"),
-                tb_med(r, "loading", t ? "library.ptx.launch_events" : "library.cubin.launch_events"));
+        /* The library path (cuLibraryLoadData), per mode where the run has both. */
+        {
+            static const char *const pre[] = { "", "eager.", "lazy." };
+            static const char *const step[] = { "load", "get_kernel", "get_function", "launch_host",
+                                                "launch_events" };
+            size_t p, q;
+            for (p = 0; p < 3; p++) {
+                char key[96], label[32];
+                double v[5];
+                snprintf(key, sizeof key, "%slibrary.%s.load", pre[p], fmt);
+                if (!res_find(r, "loading", key)) continue;
+                for (q = 0; q < 5; q++) {
+                    snprintf(key, sizeof key, "%slibrary.%s.%s", pre[p], fmt, step[q]);
+                    v[q] = tb_med(r, "loading", key);
+                }
+                snprintf(label, sizeof label, "%slibrary path:", pre[p]);
+                fprintf(f, "  %*s  %-*s load %.3f, get kernel %.3f, get function %.3f, first launch "
+                        "%.3f (events %.3f)\n", (int)strlen(fmt), "", p ? 20 : 16, label, v[0], v[1],
+                        v[2], v[3], v[4]);
+            }
+        }
     }
     fprintf(f, "  total = load + get 1st + 1st launch (host) + get rest + cuFuncLoad: the host time "
             "until every\n  function is loaded. 'loaded' counts functions cuFuncIsLoaded reports "

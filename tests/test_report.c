@@ -12,6 +12,7 @@
 #include "testhelp.h"
 #include "results.h"
 #include "report.h"
+#include "table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */
 static char *slurp(const char *path)
@@ -118,6 +119,56 @@ static void fill(results *r)
     }
     res_add(r, "stopwatches", "row5", "extremes", "clock()\nto clock()",
             RES_L2_COLD, "us", b, sizeof(b) / sizeof(b[0]));
+}
+
+/* The loading table of a --compare-loading run: eager.* and lazy.* rows, the
+ * library path on lines of its own (a row of nan before). */
+static void test_loading_table(void)
+{
+    static const double one[] = { 0.2, 0.3 }, k[] = { 14, 14 };
+    static const char *const mode[] = { "eager.", "lazy." };
+    static const char *const key[] = { "harness.cubin.load", "library.cubin.load",
+                                       "library.cubin.get_kernel", "library.cubin.get_function",
+                                       "library.cubin.launch_host", "library.cubin.launch_events" };
+    results r;
+    char *text = NULL, name[64];
+    size_t len = 0, i, j;
+    FILE *f;
+
+    res_init(&r);
+    res_env_num(&r, "compare_loading_rounds", 2);
+    for (i = 0; i < 2; i++) {
+        for (j = 0; j < sizeof key / sizeof key[0]; j++) {
+            snprintf(name, sizeof name, "%s%s", mode[i], key[j]);
+            res_add(&r, "loading", name, name, "host clock", RES_WARM, "ms", one, 2);
+        }
+        snprintf(name, sizeof name, "%sharness.cubin.k", mode[i]);
+        res_add(&r, "loading", name, name, "count", RES_WARM, "", k, 2);
+    }
+    if ((f = open_memstream(&text, &len)) == NULL) {
+        th_check("table: open_memstream", 0);
+        res_free(&r);
+        return;
+    }
+    tb_section(f, &r, CLI_SEC_LOADING);
+    fclose(f);
+    if (getenv("TABLE_SHOW")) fputs(text, stdout);
+    th_check("table: compare-loading: the header names both modes' children",
+             strstr(text, "medians of 2 child processes per mode") != NULL);
+    th_check("table: compare-loading: a row per mode and module",
+             strstr(text, "eager.harness") != NULL && strstr(text, "lazy.harness") != NULL);
+    {
+        const char *e = strstr(text, "eager.library"), *l = strstr(text, "lazy.library");
+        const char *eol = e ? strchr(e, '\n') : NULL;
+        th_check("table: compare-loading: the library path on a line per mode, not a row",
+                 e && l && strncmp(e, "eager.library path:", 19) == 0 &&
+                 strncmp(l, "lazy.library path:", 18) == 0 && !strstr(e + 1, "eager.library") &&
+                 !strstr(l + 1, "lazy.library"));
+        th_check("table: compare-loading: the library lines hold the figures (no nan)",
+                 eol && !memmem(e, (size_t)(eol - e), "nan", 3) && strstr(e, "load 0.250, get kernel"));
+    }
+    free(text);
+    res_free(&r);
 }
 
 void test_report(void)
@@ -307,4 +358,5 @@ void test_report(void)
 
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
     th_check("report: temporary directory removed", stat(dir, &sb) != 0);
+    test_loading_table();
 }
