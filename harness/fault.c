@@ -8,7 +8,7 @@
 
 #define FT_MAX_ENTRIES 256
 
-static int ft_armed, ft_counting, ft_pending;
+static int ft_armed, ft_counting, ft_pending, ft_fired;
 static char ft_target[FT_NAME_MAX];
 static long ft_k, ft_code, ft_target_calls;
 
@@ -115,7 +115,7 @@ void ft_arm(const ft_spec *f, long code)
     ft_k = f->k;
     ft_code = code;
     ft_target_calls = 0;
-    ft_pending = 0;
+    ft_pending = ft_fired = 0;
     ft_armed = 1;
 }
 
@@ -126,7 +126,7 @@ void ft_count_all(void)
 
 void ft_reset(void)
 {
-    ft_armed = ft_counting = ft_pending = 0;
+    ft_armed = ft_counting = ft_pending = ft_fired = 0;
     ft_target[0] = '\0';
     ft_k = ft_code = ft_target_calls = 0;
     ft_ntab = 0;
@@ -164,7 +164,7 @@ long ft_hit(const char *call)
         if (i < ft_ntab) ft_tab[i].n++;
     }
     if (ft_armed && strcmp(name, ft_target) == 0 && ++ft_target_calls == ft_k) {
-        ft_pending = 1;
+        ft_pending = ft_fired = 1;
         return ft_code;
     }
     return 0;
@@ -175,6 +175,15 @@ int ft_take_injected(void)
     int p = ft_pending;
     ft_pending = 0;
     return p;
+}
+
+int ft_unfired(char *name, size_t len, long *k, long *calls)
+{
+    if (!ft_armed || ft_fired) return 0;
+    if (len > 0) snprintf(name, len, "%s", ft_target);
+    *k = ft_k;
+    *calls = ft_target_calls;
+    return 1;
 }
 
 long ft_count(const char *name)

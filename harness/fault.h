@@ -52,6 +52,12 @@ long ft_hit(const char *call);
  * clears it: the error path adds "(injected by HARNESS_FAULT)". */
 int ft_take_injected(void);
 
+/* 1 when a fault is armed and has not fired in this process: then name
+ * (len bytes) gets its entry point, *k its K and *calls how many calls of it
+ * this process made. 0 otherwise. A run whose fault never fired measured
+ * as usual: the call counts of timed code vary with batching. */
+int ft_unfired(char *name, size_t len, long *k, long *calls);
+
 /* Calls of entry point name counted so far (0 when not counted). */
 long ft_count(const char *name);
 

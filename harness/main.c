@@ -281,6 +281,15 @@ int main(int argc, char **argv)
     sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
     res_free(&r);
+    /* HARNESS_FAULT that never fired here: the run measured as usual, and a
+     * test reading its exit code must know (each child counts its own). */
+    {
+        char name[FT_NAME_MAX];
+        long k, calls;
+        if (o.child == CLI_CHILD_NONE && ft_unfired(name, sizeof name, &k, &calls))
+            fprintf(stderr, "harness: HARNESS_FAULT=%s:%ld did not fire: this process made %ld "
+                    "checked call%s of %s\n", name, k, calls, calls == 1 ? "" : "s", name);
+    }
     /* A signal after the last section: the results are whole; say so. */
     if (sg_pending()) return 128 + sg_pending();
     return exit_code(usage, failed, no_gpu);

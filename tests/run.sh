@@ -175,6 +175,15 @@ expect_exit "HARNESS_FAULT=nvrtcCompileProgram:3:NVRTC_ERROR_OUT_OF_MEMORY: exit
 expect_grep "HARNESS_FAULT with a named code: that code, on the third compile" \
     "nvrtcCompileProgram(.*NVRTC_ERROR_OUT_OF_MEMORY (1) (injected" "$T/f.err"
 check "HARNESS_FAULT with a named code: the JSON reads back, marked incomplete" python3 tests/check_json.py "$T/f.json" --expect-incomplete
+# A fault past the last call never fires: the run measures as usual (exit 3
+# here: no driver for jit's driver part) and says the fault did not fire.
+export HARNESS_FAULT=nvrtcCompileProgram:1000000
+# shellcheck disable=SC2086
+run_harness "$T/f.out" "$T/f.err" $FJ
+unset HARNESS_FAULT
+expect_exit "HARNESS_FAULT past the last call: the run's own exit code" 3
+expect_grep "HARNESS_FAULT past the last call: it says the fault did not fire, and the calls made" \
+    "^harness: HARNESS_FAULT=nvrtcCompileProgram:1000000 did not fire: this process made [1-9][0-9]* checked calls of nvrtcCompileProgram" "$T/f.err"
 for spec in cuMemAlloc nvrtcNope:1 cuMemAlloc:0 cuMemAlloc:1:0 cuMemAlloc:1:CUDA_ERROR_NOPE; do
     export HARNESS_FAULT="$spec"
     run_harness "$T/f.out" "$T/f.err" --section=jit

@@ -85,6 +85,20 @@ void test_fault(void)
              ft_take_injected() == 1 && ft_take_injected() == 0);
     third = ft_hit("drv.cuMemAlloc(&r, 4)");
     th_check("fault: it fires once", third == 0 && !ft_take_injected());
+    {
+        char nm[FT_NAME_MAX];
+        long k = 0, calls = 0;
+        th_check("fault: a fault that fired is not reported unfired", ft_unfired(nm, sizeof nm, &k, &calls) == 0);
+        ok = ft_parse("cuMemAlloc:5", &f, why, sizeof why) == 0;
+        ft_arm(&f, 2);
+        ft_hit("drv.cuMemAlloc(&p, 4)");
+        ft_hit("drv.cuMemAlloc(&q, 4)");
+        th_check("fault: one not reached yet is reported unfired, with its K and the calls made",
+                 ok && ft_unfired(nm, sizeof nm, &k, &calls) == 1 && strcmp(nm, "cuMemAlloc") == 0 &&
+                 k == 5 && calls == 2);
+        ft_reset();
+        th_check("fault: nothing armed, nothing unfired", ft_unfired(nm, sizeof nm, &k, &calls) == 0);
+    }
 
     /* Counting every entry point. */
     ft_reset();
