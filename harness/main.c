@@ -287,8 +287,9 @@ int main(int argc, char **argv)
         char name[FT_NAME_MAX];
         long k, calls;
         if (o.child == CLI_CHILD_NONE && ft_unfired(name, sizeof name, &k, &calls))
-            fprintf(stderr, "harness: HARNESS_FAULT=%s:%ld did not fire: this process made %ld "
-                    "checked call%s of %s\n", name, k, calls, calls == 1 ? "" : "s", name);
+            fprintf(stderr, "harness: HARNESS_FAULT=%s:%ld did not fire in this process: it made "
+                    "%ld checked call%s of %s (each child process counts its own)\n", name, k, calls,
+                    calls == 1 ? "" : "s", name);
     }
     /* A signal after the last section: the results are whole; say so. */
     if (sg_pending()) return 128 + sg_pending();

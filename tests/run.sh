@@ -183,7 +183,7 @@ run_harness "$T/f.out" "$T/f.err" $FJ
 unset HARNESS_FAULT
 expect_exit "HARNESS_FAULT past the last call: the run's own exit code" 3
 expect_grep "HARNESS_FAULT past the last call: it says the fault did not fire, and the calls made" \
-    "^harness: HARNESS_FAULT=nvrtcCompileProgram:1000000 did not fire: this process made [1-9][0-9]* checked calls of nvrtcCompileProgram" "$T/f.err"
+    "^harness: HARNESS_FAULT=nvrtcCompileProgram:1000000 did not fire in this process: it made [1-9][0-9]* checked calls of nvrtcCompileProgram" "$T/f.err"
 for spec in cuMemAlloc nvrtcNope:1 cuMemAlloc:0 cuMemAlloc:1:0 cuMemAlloc:1:CUDA_ERROR_NOPE; do
     export HARNESS_FAULT="$spec"
     run_harness "$T/f.out" "$T/f.err" --section=jit
