@@ -1,5 +1,6 @@
-# harness: build, test, install. `make` builds build/harness (the folder
-# harness/ holds its sources, so the binary cannot share that name at the top).
+# harness: build, test, install. `make` links the program as ./harness at the
+# top (sources in src/, objects in build/); a sanitizer build links
+# build/san-<name>/harness beside its own objects.
 CUDA_HOME ?= /usr/local/cuda
 PREFIX    ?= /usr/local
 CC        ?= cc
@@ -19,27 +20,29 @@ comma := ,
 ifneq ($(SANITIZER),)
 SANFLAGS := -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
 B := build/san-$(subst $(comma),-,$(SANITIZER))
+BIN := $(B)/harness
 else
 B := build
+BIN := harness
 endif
 
-ALL_CPPFLAGS := -Iharness -isystem $(CUDA_HOME)/include -D_GNU_SOURCE \
+ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE \
                 -DHARNESS_VERSION='"$(VERSION)"' -DHARNESS_CUDA_HOME='"$(CUDA_HOME)"'
 ALL_CFLAGS   := -std=c11 $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm
 
-SRCS := $(wildcard harness/*.c) $(wildcard harness/sections/*.c)
-LIB_SRCS := $(filter-out harness/main.c,$(SRCS))
+SRCS := $(wildcard src/*.c) $(wildcard src/sections/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
-OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/harness/kernels_src.o
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 
 .PHONY: all test test-gpu sanitize valgrind sanitize-gpu install clean fuzz
-all: $(B)/harness
+all: $(BIN)
 
-$(B)/harness: $(OBJS)
+$(BIN): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/unit: $(TEST_OBJS) $(LIB_OBJS)
@@ -50,52 +53,52 @@ $(B)/obj/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The kernel sources are embedded with the assembler's .incbin (toolchain only).
-$(B)/obj/harness/kernels_src.o: harness/kernels_src.S $(KERNELS)
+$(B)/obj/src/kernels_src.o: src/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
-$(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c harness/cudadrv.h
+$(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(CFLAGS) -Iharness -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
+	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(B)/harness $(B)/unit $(B)/libfakecuda.so
-	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/run.sh
+test: $(BIN) $(B)/unit $(B)/libfakecuda.so
+	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
-test-gpu: $(B)/harness
-	HARNESS=$(B)/harness sh tests/gpu.sh
+test-gpu: $(BIN)
+	HARNESS=./$(BIN) sh tests/gpu.sh
 
 sanitize:
 	$(MAKE) SANITIZER=address,undefined test
 
 # The unit tests and harness runs without a GPU under valgrind memcheck.
-valgrind: $(B)/harness $(B)/unit $(B)/libfakecuda.so
-	HARNESS=$(B)/harness UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/valgrind.sh
+valgrind: $(BIN) $(B)/unit $(B)/libfakecuda.so
+	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/valgrind.sh
 
 # Every section's kernels under compute-sanitizer memcheck and racecheck,
 # small sizes; needs a GPU and compute-sanitizer (says why when it is absent).
-sanitize-gpu: $(B)/harness
-	HARNESS=$(B)/harness CUDA_HOME=$(CUDA_HOME) sh tests/gpu/sanitize.sh
+sanitize-gpu: $(BIN)
+	HARNESS=./$(BIN) CUDA_HOME=$(CUDA_HOME) sh tests/gpu/sanitize.sh
 
 # libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
 # the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_cli.c harness/cli.c harness/kernels.c
+FUZZ_SRCS := tests/fuzz/fuzz_cli.c src/cli.c src/kernels.c
 fuzz:
 	@mkdir -p build/fuzz/corpus
 	clang $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -o build/fuzz/fuzz_cli $(FUZZ_SRCS) harness/kernels_src.S
+	    -fno-sanitize-recover=all -o build/fuzz/fuzz_cli $(FUZZ_SRCS) src/kernels_src.S
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 
-install: $(B)/harness
+install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(B)/harness $(DESTDIR)$(PREFIX)/bin/harness
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 
 clean:
-	rm -rf build
+	rm -rf build harness
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)

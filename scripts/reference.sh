@@ -8,7 +8,7 @@
 # Usage: scripts/reference.sh [PREFIX]   (PREFIX of the file names, default h200)
 #        scripts/reference.sh --run NAME ARGS...   one run, kept as results/NAME.*
 set -u
-H=${HARNESS:-./build/harness}
+H=${HARNESS:-./harness}
 mkdir -p results
 [ -x "$H" ] || { echo "reference.sh: $H is not built (make)" >&2; exit 2; }
 

@@ -2,7 +2,7 @@
 # gpu.sh: the GPU tests (make test-gpu): both sections on a real GPU, their
 # checks and invariants, the bad inputs that need a device. Ends with the
 # line "N passed, N failed"; exits 1 on any failure.
-: "${HARNESS:=build/harness}"
+: "${HARNESS:=./harness}"
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT

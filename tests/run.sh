@@ -4,7 +4,7 @@
 # and stub-driver paths of the real binary, its JSON read back, install,
 # scripts/compare and scripts/plot (its figures where matplotlib is).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
-: "${HARNESS:=build/harness}"
+: "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
 : "${CUDA_HOME:=/usr/local/cuda}"
 . tests/lib.sh

@@ -1,4 +1,4 @@
-/* test_cli.c: unit tests of harness/cli.c: cli_parse run in-process on argv
+/* test_cli.c: unit tests of src/cli.c: cli_parse run in-process on argv
  * arrays, with its out and err streams captured through tmpfile(). */
 #include "testhelp.h"
 #include "cli.h"

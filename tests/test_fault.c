@@ -1,4 +1,4 @@
-/* test_fault.c: unit tests of harness/fault.c: HARNESS_FAULT's spec, the
+/* test_fault.c: unit tests of src/fault.c: HARNESS_FAULT's spec, the
  * armed fault firing once on the K-th call, and the per-entry-point counts;
  * and the libraries' names for entry points and codes. */
 #include "testhelp.h"

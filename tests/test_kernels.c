@@ -1,5 +1,5 @@
-/* test_kernels.c: unit tests of harness/kernels.c (registry, embedded and
- * on-disk sources, CPU checks) and harness/rtc.c (NVRTC compiles; no GPU is
+/* test_kernels.c: unit tests of src/kernels.c (registry, embedded and
+ * on-disk sources, CPU checks) and src/rtc.c (NVRTC compiles; no GPU is
  * needed: NVRTC runs on the host). */
 #include "testhelp.h"
 #include "kernels.h"

@@ -1,4 +1,4 @@
-/* test_stats.c: unit tests of harness/stats.c against independently computed values. */
+/* test_stats.c: unit tests of src/stats.c against independently computed values. */
 #include "testhelp.h"
 #include "stats.h"
 

@@ -1,6 +1,6 @@
 /* test_synth.c: unit tests of the synthetic module (kn_synth_size,
- * kn_synth_source, kn_synth_name, kn_check_synth in harness/kernels.c) and
- * of rtc_phase_times (harness/rtc.c). NVRTC runs on the host; no GPU. */
+ * kn_synth_source, kn_synth_name, kn_check_synth in src/kernels.c) and
+ * of rtc_phase_times (src/rtc.c). NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
 #include "kernels.h"
 #include "rtc.h"

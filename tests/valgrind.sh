@@ -5,7 +5,7 @@
 # bad options. Any memcheck error or definite leak fails (exit 99 from
 # valgrind). Reports from inside NVRTC are suppressed (tests/valgrind.supp).
 # Ends with "valgrind: N passed, N failed".
-: "${HARNESS:=build/harness}"
+: "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
 : "${FAKECUDA:=build/libfakecuda.so}"
 . tests/lib.sh

@@ -7,7 +7,7 @@
 # make sanitize-gpu (FAILURE_SANITIZE=0: not). Run from the repository root: sh tests/gpu/failure.sh.
 # Logs under $OUT/failure (default /tmp/failure). Ends with
 # "failure: N passed, N failed"; exits 1 on any failure.
-: "${HARNESS:=build/harness}"
+: "${HARNESS:=./harness}"
 OUT=${OUT:-/tmp}
 L="$OUT/failure"
 rm -rf "$L"

@@ -15,7 +15,7 @@
 # it (each reaches other call sites first).
 #
 # Usage, from the repository root: bash tests/gpu/fault_walk.sh
-# (HARNESS=build/harness by default, built when missing; the log goes to
+# (HARNESS=./harness by default, built when missing; the log goes to
 # ${OUT:-/tmp}/fault_walk.log; FAULT_WALK_BUDGET_S=200 seconds by default).
 # HARNESS_LIBCUDA=.../libcuda.so.1 built from tests/fakecuda walks a
 # stand-in driver on a machine without a GPU (there every run fails its
@@ -24,7 +24,7 @@
 #   fault walk: N call sites tried, N clear errors, N crashes
 # and exits 1 when a run crashed, hung or broke a rule above.
 set -u
-HARNESS=${HARNESS:-build/harness}
+HARNESS=${HARNESS:-./harness}
 BUDGET=${FAULT_WALK_BUDGET_S:-200}
 RUN_LIMIT=${FAULT_WALK_RUN_LIMIT_S:-120}
 OUTDIR=${OUT:-/tmp}

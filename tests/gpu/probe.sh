@@ -10,7 +10,7 @@ mkdir -p "$L"
 K=launch/host.ref,launch/submit.1x1,launch/stream.1x1,launch/device.1x1,launch/submit.grid,launch/stream.grid,launch/device.grid,launch/submit_ex.1x1,launch/graph.launch_host,launch/graph.node,launch/sync.spin.launch_sync,launch/sync.yield.launch_sync
 run() { # NAME PREFIX...
     name=$1; shift
-    "$@" ./build/harness --section=launch --quiet --json="$L/$name.json" >"$L/$name.txt" 2>&1
+    "$@" ./harness --section=launch --quiet --json="$L/$name.json" >"$L/$name.txt" 2>&1
 }
 NORAND="setarch $(uname -m) -R"
 for i in 1 2 3; do run free$i; done

@@ -85,7 +85,7 @@ for part in $parts; do
     quick)
         for i in 1 2; do
             s=$(date +%s.%N)
-            ./build/harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
+            ./harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
             rc=$?
             e=$(date +%s.%N)
             echo "harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"

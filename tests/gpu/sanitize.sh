@@ -9,7 +9,7 @@
 # $OUT/sanitize-gpu (default build/sanitize-gpu). SANITIZE_SECTIONS (default all; none),
 # SANITIZE_CHILDREN (default all), SANITIZE_TOOLS (default memcheck,racecheck)
 # and SANITIZE_TIMEOUT (seconds per tool and run, default 300) narrow it.
-: "${HARNESS:=build/harness}"
+: "${HARNESS:=./harness}"
 : "${CUDA_HOME:=/usr/local/cuda}"
 : "${SANITIZE_SECTIONS:=all}"
 D=${OUT:-build}/sanitize-gpu
