@@ -85,7 +85,7 @@ sanitize-gpu: $(BIN)
 # libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
 # the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_cli.c src/cli.c src/kernels.c
+FUZZ_SRCS := tests/fuzz/fuzz_cli.c $(LIB_SRCS)
 fuzz:
 	@mkdir -p build/fuzz/corpus
 	clang $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \

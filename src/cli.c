@@ -1,6 +1,7 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
 #include "kernels.h"
+#include "section.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,10 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const cli_sec_names[CLI_NSECTIONS] = {
-    "stopwatches", "crossover", "loading", "jit", "launch", "fusion"
-};
 
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
@@ -32,7 +29,7 @@ const char *cli_format_name(cli_format f)
 
 const char *cli_section_name(cli_section s)
 {
-    return (unsigned)s < CLI_NSECTIONS ? cli_sec_names[s] : "?";
+    return (unsigned)s < CLI_NSECTIONS ? sec_table[s].name : "?";
 }
 
 const char *cli_loading_name(cli_loading l)
@@ -234,7 +231,7 @@ static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t
             found = 1;
         }
         for (i = 0; i < CLI_NSECTIONS && !found; i++) {
-            if (strcmp(tok, cli_sec_names[i]) == 0) {
+            if (strcmp(tok, sec_table[i].name) == 0) {
                 run[i] = 1;
                 found = 1;
             }

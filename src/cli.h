@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Sections, in the order they run. */
+/* Sections, in the order they run: indices into the table of sections
+ * (sec_table in section.h), which holds their names, measurements,
+ * printers and child kinds. */
 typedef enum cli_section {
     CLI_SEC_STOPWATCHES,
     CLI_SEC_CROSSOVER,
@@ -17,7 +19,8 @@ typedef enum cli_section {
     CLI_NSECTIONS
 } cli_section;
 
-/* Name of a section ("stopwatches", ...). */
+/* Name of a section ("stopwatches", ...), from the table of sections
+ * (section.h). */
 const char *cli_section_name(cli_section s);
 
 typedef enum cli_loading { CLI_LOAD_DEFAULT, CLI_LOAD_LAZY, CLI_LOAD_EAGER } cli_loading;

@@ -208,11 +208,7 @@ int main(int argc, char **argv)
     if (o.child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
         for (;;) pause();
     }
-    if (o.child == CLI_CHILD_WATERFALL) return sec_waterfall_child(&o, t_main);
-    if (o.child == CLI_CHILD_SCHED_SPIN || o.child == CLI_CHILD_SCHED_YIELD ||
-        o.child == CLI_CHILD_SCHED_BLOCKING)
-        return sec_launch_child(&o);
-    if (o.child != CLI_CHILD_NONE && o.child != CLI_CHILD_RESULTS) return sec_jit_child(&o, t_main);
+    if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
 
     res_init(&r);
     tr_init(t_main, o.trace != NULL, !o.quiet);
@@ -228,15 +224,7 @@ int main(int argc, char **argv)
         sg_check();
         tr_section_begin(cli_section_name((cli_section)i));
         t_sec = tm_now_ns();
-        switch ((cli_section)i) {
-        case CLI_SEC_STOPWATCHES: rc = sec_stopwatches(&c); break;
-        case CLI_SEC_CROSSOVER: rc = sec_crossover(&c); break;
-        case CLI_SEC_LOADING: rc = sec_loading(&c); break;
-        case CLI_SEC_JIT: rc = sec_jit(&c); break;
-        case CLI_SEC_LAUNCH: rc = sec_launch(&c); break;
-        case CLI_SEC_FUSION: rc = sec_fusion(&c); break;
-        case CLI_NSECTIONS: rc = SEC_OK; break;
-        }
+        rc = sec_table[i].run(&c);
         tr_section_end();
         secs[i] = (double)(tm_now_ns() - t_sec) / 1e9;
         {
@@ -265,7 +253,7 @@ int main(int argc, char **argv)
     } else if (!usage) {
         tb_config(stdout, &r, &o);
         for (i = 0; i < CLI_NSECTIONS; i++)
-            if (o.run[i]) tb_section(stdout, &r, (cli_section)i);
+            if (o.run[i]) tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
         tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
         fprintf(stdout, "\nRun time %.1f s (", (double)(tm_now_ns() - t_main) / 1e9);

@@ -104,6 +104,23 @@ static void json_meas(FILE *f, const res_meas *m)
     fputs("\n    }", f);
 }
 
+/* One conclusion: its names, value, unit, text and supporting fields. */
+static void json_derived(FILE *f, const res_derived *d)
+{
+    size_t i;
+
+    fputs("    {", f);
+    json_key_str(f, "", "section", d->section);
+    json_key_str(f, ", ", "key", d->key);
+    json_key_str(f, ", ", "name", d->name);
+    json_key_num(f, ", ", "value", d->value);
+    json_key_str(f, ", ", "unit", d->unit);
+    json_key_str(f, ", ", "text", d->text);
+    fputs(", \"fields\": {", f);
+    for (i = 0; i < d->nfields; i++) json_key_num(f, i ? ", " : "", d->fkey[i], d->fval[i]);
+    fputs("}}", f);
+}
+
 int rp_json(FILE *f, const results *r)
 {
     size_t i;
@@ -140,6 +157,13 @@ int rp_json(FILE *f, const results *r)
         putc('}', f);
     }
     fputs(r->ncheck ? "\n  ],\n" : "],\n", f);
+
+    fputs("  \"derived\": [", f);
+    for (i = 0; i < r->nd; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_derived(f, &r->d[i]);
+    }
+    fputs(r->nd ? "\n  ],\n" : "],\n", f);
 
     fputs("  \"measurements\": [", f);
     for (i = 0; i < r->nm; i++) {

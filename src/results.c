@@ -1,4 +1,5 @@
-/* results.c: the run's results object: environment, measurements, skips. */
+/* results.c: the run's results object: environment, measurements, skips,
+ * checks, conclusions, and their line form between processes. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -64,6 +65,18 @@ static void free_meas(res_meas *m)
     free(m->mhz);
 }
 
+static void free_derived(res_derived *d)
+{
+    size_t i;
+
+    free(d->section);
+    free(d->key);
+    free(d->name);
+    free(d->unit);
+    free(d->text);
+    for (i = 0; i < d->nfields; i++) free(d->fkey[i]);
+}
+
 void res_free(results *r)
 {
     size_t i;
@@ -86,6 +99,8 @@ void res_free(results *r)
         free(r->check[i].detail);
     }
     free(r->check);
+    for (i = 0; i < r->nd; i++) free_derived(&r->d[i]);
+    free(r->d);
     res_init(r);
 }
 
@@ -272,6 +287,84 @@ err:
     return -1;
 }
 
+res_derived *res_derive(results *r, const char *section, const char *key,
+                        const char *name, double value, const char *unit,
+                        const char *text)
+{
+    res_derived d, *arr;
+    size_t i;
+
+    memset(&d, 0, sizeof d);
+    if (!section || !key) return NULL;
+    if ((d.section = copy_str(section)) == NULL || (d.key = copy_str(key)) == NULL ||
+        (d.name = copy_str(name)) == NULL || (d.unit = copy_str(unit)) == NULL ||
+        (d.text = copy_str(text)) == NULL) goto err;
+    d.value = value;
+    for (i = 0; i < r->nd; i++) {
+        if (strcmp(r->d[i].section, section) == 0 && strcmp(r->d[i].key, key) == 0) {
+            free_derived(&r->d[i]);
+            r->d[i] = d;
+            return &r->d[i];
+        }
+    }
+    if ((arr = grow(r->d, r->nd, &r->capd, sizeof *r->d)) == NULL) goto err;
+    r->d = arr;
+    r->d[r->nd] = d;
+    return &r->d[r->nd++];
+
+err:
+    free_derived(&d);
+    return NULL;
+}
+
+/* Whether a field name is non-empty and of [a-z0-9_.] only. */
+static int field_name_ok(const char *s)
+{
+    if (!s || !*s) return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+int res_derived_field(res_derived *d, const char *name, double v)
+{
+    size_t i;
+    char *k;
+
+    if (!d || !field_name_ok(name)) return -1;
+    for (i = 0; i < d->nfields; i++) {
+        if (strcmp(d->fkey[i], name) == 0) {
+            d->fval[i] = v;
+            return 0;
+        }
+    }
+    if (d->nfields == RES_MAX_FIELDS || (k = copy_str(name)) == NULL) return -1;
+    d->fkey[d->nfields] = k;
+    d->fval[d->nfields++] = v;
+    return 0;
+}
+
+const res_derived *res_derived_find(const results *r, const char *section, const char *key)
+{
+    size_t i;
+
+    if (section == NULL || key == NULL) return NULL;
+    for (i = 0; i < r->nd; i++)
+        if (strcmp(r->d[i].section, section) == 0 && strcmp(r->d[i].key, key) == 0)
+            return &r->d[i];
+    return NULL;
+}
+
+double res_derived_num(const res_derived *d, const char *name)
+{
+    size_t i;
+
+    for (i = 0; d && name && i < d->nfields; i++)
+        if (strcmp(d->fkey[i], name) == 0) return d->fval[i];
+    return NAN;
+}
+
 size_t res_failed(const results *r)
 {
     size_t i, n = 0;
@@ -371,6 +464,21 @@ static int write_meas(FILE *f, const res_meas *m)
     return putc('\n', f) == EOF ? -1 : 0;
 }
 
+static int write_derived(FILE *f, const res_derived *d)
+{
+    size_t i;
+
+    if (fputs("d", f) == EOF || put_tab_esc(f, d->section) != 0 ||
+        put_tab_esc(f, d->key) != 0 || put_tab_esc(f, d->name) != 0 ||
+        put_tab_num(f, d->value) != 0 || put_tab_esc(f, d->unit) != 0 ||
+        put_tab_esc(f, d->text) != 0 || putc('\t', f) == EOF) return -1;
+    for (i = 0; i < d->nfields; i++) {
+        if ((i > 0 && putc(',', f) == EOF) || fprintf(f, "%s=", d->fkey[i]) < 0 ||
+            put_num(f, d->fval[i]) != 0) return -1;
+    }
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
 int res_write_lines(FILE *f, const results *r)
 {
     size_t i;
@@ -383,6 +491,8 @@ int res_write_lines(FILE *f, const results *r)
         if (write_check(f, &r->check[i]) != 0) return -1;
     for (i = 0; i < r->nm; i++)
         if (write_meas(f, &r->m[i]) != 0) return -1;
+    for (i = 0; i < r->nd; i++)
+        if (write_derived(f, &r->d[i]) != 0) return -1;
     if (fprintf(f, "incomplete\t%d\n", r->incomplete ? 1 : 0) < 0) return -1;
     if (fflush(f) != 0 || ferror(f)) return -1;
     return 0;
@@ -663,6 +773,78 @@ out:
     return rc;
 }
 
+static int has_field(const res_derived *d, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < d->nfields; i++)
+        if (strcmp(d->fkey[i], name) == 0) return 1;
+    return 0;
+}
+
+/* The fields of a d record, "name=v,name=v" (empty: none), into d. */
+static int read_fields(res_derived *d, const ln_field *f, char *msg, size_t msglen)
+{
+    const char *p = f->p, *end = f->p + f->len, *comma, *eq;
+    char name[64];
+    double v;
+
+    while (p < end) {
+        if ((comma = memchr(p, ',', (size_t)(end - p))) == NULL) comma = end;
+        eq = memchr(p, '=', (size_t)(comma - p));
+        if (!eq || eq == p || (size_t)(eq - p) >= sizeof name ||
+            parse_num(eq + 1, (size_t)(comma - eq - 1), &v) != 0) {
+            snprintf(msg, msglen, "d record: a field is not name=number");
+            return -1;
+        }
+        memcpy(name, p, (size_t)(eq - p));
+        name[eq - p] = '\0';
+        if (has_field(d, name) || !field_name_ok(name) ||
+            res_derived_field(d, name, v) != 0) {
+            snprintf(msg, msglen, "d record: field '%.40s' repeated, misnamed or one too many", name);
+            return -1;
+        }
+        p = comma == end ? end : comma + 1;
+        if (comma != end && p == end) {
+            snprintf(msg, msglen, "d record: a field list ends with a comma");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int read_derived(results *r, const ln_field *f, char *msg, size_t msglen)
+{
+    static const size_t at[5] = { 1, 2, 3, 5, 6 };
+    static const char *const what[5] = { "section", "key", "name", "unit", "text" };
+    char *s[5] = { NULL, NULL, NULL, NULL, NULL };
+    res_derived *d;
+    double value;
+    size_t i, before = r->nd;
+    int rc = -1;
+
+    for (i = 0; i < 5; i++)
+        if (get_str(&f[at[i]], &s[i], "d", what[i], msg, msglen) != 0) goto out;
+    if (parse_num(f[4].p, f[4].len, &value) != 0) {
+        snprintf(msg, msglen, "d record: value is not a number");
+        goto out;
+    }
+    if ((d = res_derive(r, s[0], s[1], s[2], value, s[3], s[4])) == NULL) {
+        snprintf(msg, msglen, "out of memory");
+        goto out;
+    }
+    if (read_fields(d, &f[7], msg, msglen) != 0) {
+        /* A malformed record leaves no entry behind (a new one is dropped). */
+        if (r->nd > before) free_derived(&r->d[--r->nd]);
+        goto out;
+    }
+    rc = 0;
+
+out:
+    for (i = 0; i < 5; i++) free(s[i]);
+    return rc;
+}
+
 static int read_incomplete(results *r, const ln_field *f, char *msg,
                            size_t msglen)
 {
@@ -688,6 +870,7 @@ int res_read_lines(results *r, const char *text, char *why, size_t whylen)
         { "skip", 3, read_skip },
         { "check", 5, read_check },
         { "m", 12, read_meas },
+        { "d", 8, read_derived },
         { "incomplete", 2, read_incomplete },
     };
     const size_t nrecs = sizeof(recs) / sizeof(recs[0]);

@@ -1,6 +1,8 @@
-/* results.h: the one results object of a run: the environment record and
- * every measurement the sections append. Sections never print; report.c
- * turns this object into tables, JSON and CSV. */
+/* results.h: the one results object of a run: the environment record,
+ * every measurement the sections append, and the conclusions (derived
+ * entries) computed once from them. Sections never print; each section's
+ * printer (src/sections/X_table.c) turns this object into its tables, and
+ * report.c into JSON and CSV. */
 #ifndef RESULTS_H
 #define RESULTS_H
 
@@ -63,6 +65,24 @@ typedef struct res_check {
     char *detail;       /* "16777827 of 16777827 elements match", or the first bad one */
 } res_check;
 
+/* A conclusion computed once, where it is measured (the copy floor, a
+ * verdict, a reading): printers, the JSON and the scripts read it from here
+ * and never recompute it. value is its figure (NaN when it is a text only),
+ * text its words ("" when none); fields are the figures it rests on, by
+ * name ("n", "p", "threshold_pct"): names of [a-z0-9_.] only. */
+#define RES_MAX_FIELDS 12
+typedef struct res_derived {
+    char *section;      /* "fusion" */
+    char *key;          /* "copy_floor", stable inside the section */
+    char *name;         /* what it is, in words */
+    double value;
+    char *unit;         /* "GB/s", "" */
+    char *text;         /* "LAZY higher", "at the floor", "" */
+    size_t nfields;
+    char *fkey[RES_MAX_FIELDS];
+    double fval[RES_MAX_FIELDS];
+} res_derived;
+
 typedef struct results {
     res_kv *env;        /* environment record, in insertion order */
     size_t nenv, capenv;
@@ -72,6 +92,8 @@ typedef struct results {
     size_t nskip, capskip;
     res_check *check;   /* validations and invariants, in the order checked */
     size_t ncheck, capcheck;
+    res_derived *d;     /* conclusions, in the order derived */
+    size_t nd, capd;
     int incomplete;     /* 1 when the run stopped before all sections finished */
 } results;
 
@@ -120,6 +142,24 @@ int res_skip_section(results *r, const char *section, const char *reason);
 int res_check_add(results *r, const char *section, const char *what, int passed,
                   const char *detail);
 
+/* Store a conclusion (strings copied; unit and text may be NULL, stored as
+ * ""); one of the same section and key is replaced. Returns the entry (valid
+ * until the next res_derive), or NULL on out of memory (nothing changed). */
+res_derived *res_derive(results *r, const char *section, const char *key,
+                        const char *name, double value, const char *unit,
+                        const char *text);
+
+/* Add a supporting figure to d (replacing one of the same name). Returns 0,
+ * or -1 on out of memory, a full entry (RES_MAX_FIELDS) or a name with a
+ * character outside [a-z0-9_.] (d unchanged). */
+int res_derived_field(res_derived *d, const char *name, double v);
+
+/* A conclusion by section and key; NULL when absent. */
+const res_derived *res_derived_find(const results *r, const char *section, const char *key);
+
+/* A supporting figure of d by name; NaN when d is NULL or has none. */
+double res_derived_num(const res_derived *d, const char *name);
+
 /* Number of failed checks. */
 size_t res_failed(const results *r);
 
@@ -130,6 +170,8 @@ size_t res_failed(const results *r);
  *   check <TAB> section <TAB> what <TAB> 0|1 <TAB> detail
  *   m <TAB> section <TAB> key <TAB> name <TAB> region <TAB> state <TAB> unit
  *     <TAB> batch <TAB> n <TAB> bytes <TAB> flops <TAB> v1,v2,... (%.17g)
+ *   d <TAB> section <TAB> key <TAB> name <TAB> value <TAB> unit <TAB> text
+ *     <TAB> name1=v1,name2=v2,... (the fields; empty when none)
  *   incomplete <TAB> 0|1
  * one record per line; in strings, backslash, tab, newline and CR are
  * written as \\, \t, \n, \r. Numbers round-trip exactly. Returns 0, or -1

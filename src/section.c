@@ -428,3 +428,28 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
     }
     return 0;
 }
+
+/* ---------------------------------------------------------- the table --- */
+
+const sec_def sec_table[CLI_NSECTIONS] = {
+    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL }, sec_waterfall_child },
+    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL },
+    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL },
+    { "jit", sec_jit, jt_print,
+      { CLI_CHILD_JIT_FIRST, CLI_CHILD_JIT_LOAD, CLI_CHILD_JIT_OPT, CLI_CHILD_ORDER_INIT,
+        CLI_CHILD_ORDER_COMPILE }, sec_jit_child },
+    { "launch", sec_launch, la_print,
+      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child },
+    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL },
+};
+
+const sec_def *sec_of_child(cli_child k)
+{
+    size_t i, j;
+
+    if (k == CLI_CHILD_NONE) return NULL;
+    for (i = 0; i < CLI_NSECTIONS; i++)
+        for (j = 0; j < SEC_MAX_CHILDREN && sec_table[i].children[j] != CLI_CHILD_NONE; j++)
+            if (sec_table[i].children[j] == k) return &sec_table[i];
+    return NULL;
+}

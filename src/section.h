@@ -144,7 +144,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
 int sec_accumulate(results *dst, const char *section, const char *prefix,
                    const results *child);
 
-/* The sections. Each returns a SEC_ code. */
+/* The sections' measurements. Each returns a SEC_ code. */
 int sec_stopwatches(sec_ctx *c);
 int sec_crossover(sec_ctx *c);
 int sec_loading(sec_ctx *c);
@@ -152,9 +152,18 @@ int sec_jit(sec_ctx *c);
 int sec_launch(sec_ctx *c);
 int sec_fusion(sec_ctx *c);
 
+/* The sections' printers (src/sections/X_table.c): each prints its tables
+ * from the results alone, nothing when the section stored nothing. */
+void sw_print(FILE *f, const results *r);
+void xo_print(FILE *f, const results *r);
+void ld_print(FILE *f, const results *r);
+void jt_print(FILE *f, const results *r);
+void la_print(FILE *f, const results *r);
+void fs_print(FILE *f, const results *r);
+
 /* The launch section's scheduling-mode children (--child=sched-*): launch +
  * synchronize under one mode, results as lines. Returns the exit code. */
-int sec_launch_child(const cli_opts *o);
+int sec_launch_child(const cli_opts *o, long long t_main_ns);
 
 /* The jit section's children (--child=jit-*, order-*): each does its one
  * job and prints its results as lines. Returns the process exit code. */
@@ -163,5 +172,24 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns);
 /* The child of the stopwatches section's row 1: the lesson's whole program
  * once, printing its waterfall on stdout. Returns the process exit code. */
 int sec_waterfall_child(const cli_opts *o, long long t_main_ns);
+
+/* The one table of sections, in the order they run (indexed by
+ * cli_section): the name --section takes, the measurement, the printer, and
+ * the child kinds the section starts with the entry point that runs one of
+ * them (CLI_CHILD_NONE-terminated; child NULL when it starts none of its
+ * own). */
+#define SEC_MAX_CHILDREN 6
+typedef struct sec_def {
+    const char *name;
+    int (*run)(sec_ctx *c);
+    void (*print)(FILE *f, const results *r);
+    cli_child children[SEC_MAX_CHILDREN];
+    int (*child)(const cli_opts *o, long long t_main_ns);
+} sec_def;
+
+extern const sec_def sec_table[CLI_NSECTIONS];
+
+/* The section that owns child kind k, or NULL (CLI_CHILD_NONE, results). */
+const sec_def *sec_of_child(cli_child k);
 
 #endif

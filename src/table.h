@@ -1,5 +1,6 @@
-/* table.h: the human tables on stdout: configuration first, then each
- * section's table, then every check. Reads the results object only. */
+/* table.h: the generic pieces of the human tables on stdout (configuration,
+ * rows, states, intervals, noisy marks, rigor, roofline, checks), shared by
+ * the section printers in src/sections/X_table.c. Reads the results only. */
 #ifndef TABLE_H
 #define TABLE_H
 
@@ -10,16 +11,33 @@
 /* Print the configuration block (environment record and options). */
 void tb_config(FILE *f, const results *r, const cli_opts *o);
 
-/* Print one section's tables from its measurements; nothing when the
- * section has none (a skipped section prints its reason instead). */
-void tb_section(FILE *f, const results *r, cli_section s);
+/* Print one section: the reason it was skipped (if it was), its tables
+ * (print), then its rigor lines (noisy measurements, the SM clock). */
+void tb_section(FILE *f, const results *r, const char *name,
+                void (*print)(FILE *, const results *));
 
 /* Print the roofline of every timed kernel with a byte and flop model,
- * against the best copy floor (section fusion) and the FP32 peak; nothing
- * when fusion did not run. */
+ * against the copy floor (derived "fusion/copy_floor") and the FP32 peak;
+ * nothing when fusion stored no floor. */
 void tb_roofline(FILE *f, const results *r);
 
 /* Print the checks (failed ones in full) and a one-line summary. */
 void tb_checks(FILE *f, const results *r);
+
+/* An environment field as a string (dflt when absent or not a string), or
+ * as a number (NaN when absent or not a number). */
+const char *tb_env_str(const results *r, const char *key, const char *dflt);
+double tb_env_num(const results *r, const char *key);
+
+/* One row: number, label, median in ms, the state, and the interval with
+ * its sample count, batching and noisy marks ("1 run" for one sample).
+ * Nothing when m is NULL. */
+void tb_row(FILE *f, const char *num, const res_meas *m, const char *label);
+
+/* The median of "<section>/<key>", or NaN when absent. */
+double tb_med(const results *r, const char *section, const char *key);
+
+/* A figure that may be missing: "-" right-aligned in width in its place. */
+void tb_num(FILE *f, int width, int prec, double v);
 
 #endif

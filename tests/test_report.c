@@ -12,6 +12,7 @@
 #include "testhelp.h"
 #include "results.h"
 #include "report.h"
+#include "section.h"
 #include "table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */
@@ -150,7 +151,7 @@ static void test_loading_table(void)
         res_free(&r);
         return;
     }
-    tb_section(f, &r, CLI_SEC_LOADING);
+    tb_section(f, &r, sec_table[CLI_SEC_LOADING].name, sec_table[CLI_SEC_LOADING].print);
     fclose(f);
     if (getenv("TABLE_SHOW")) fputs(text, stdout);
     th_check("table: compare-loading: the header names both modes' children",

@@ -317,6 +317,61 @@ out:
     return rc;
 }
 
+/* The copy floor, a conclusion stored once (derived "fusion/copy_floor"):
+ * the best copy rate (GB/s) at any n whose buffers are at least 4x the L2
+ * (smaller ones are copied partly within the L2; the main size's buffers
+ * are about the L2's size), with that n and cuMemcpyDtoD's rate there. When
+ * no n qualifies it falls back to the best copy at the main size (field
+ * fallback = 1). Returns 0, or -1 on out of memory or no copy figure. */
+static int fs_copy_floor(results *r, double l2_bytes)
+{
+    double roof = 0, dtod = NAN;
+    long roof_n = 0;
+    const char *roof_key = "";
+    int fallback = 0, pass;
+    size_t i;
+    res_derived *d;
+
+    for (pass = 0; pass < 2 && roof_n == 0; pass++) {
+        for (i = 0; i < r->nm; i++) {
+            const res_meas *m = &r->m[i];
+            double gbs;
+            if (strcmp(m->section, FS) != 0 || m->bytes <= 0 || m->state != RES_WARM) continue;
+            if (!strstr(m->key, ".copy") && !strstr(m->key, ".dtod")) continue;
+            if (strstr(m->key, ".cold")) continue;
+            if (pass == 0 ? (double)m->n < l2_bytes : strncmp(m->key, "main.", 5) != 0) continue;
+            gbs = m->bytes / m->stats.median / 1e6;
+            if (gbs > roof) {
+                roof = gbs;
+                roof_n = m->n;
+                roof_key = m->key;
+            }
+        }
+        fallback = pass;
+    }
+    if (roof_n == 0) return -1;
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, FS) == 0 && m->n == roof_n && m->state == RES_WARM &&
+            strstr(m->key, ".dtod") && !strstr(m->key, ".cold"))
+            dtod = m->bytes / m->stats.median / 1e6;
+    }
+    {
+        char text[96];
+        snprintf(text, sizeof text, "%s", roof_key);
+        d = res_derive(r, FS, "copy_floor", fallback
+                       ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
+                       : "the best copy with buffers of at least 4x the L2",
+                       roof, "GB/s", text);
+    }
+    if (!d || res_derived_field(d, "n", (double)roof_n) != 0 ||
+        res_derived_field(d, "dtod_gbs", dtod) != 0 ||
+        res_derived_field(d, "fallback", fallback) != 0 ||
+        res_derived_field(d, "l2_bytes", l2_bytes) != 0)
+        return -1;
+    return 0;
+}
+
 int sec_fusion(sec_ctx *c)
 {
     static const char *const exprs[FS_NW] = {
@@ -442,6 +497,10 @@ int sec_fusion(sec_ctx *c)
         double peak = c->gpu.sms * lanes * 2.0 * (double)c->gpu.sm_clock_khz * 1e3 / 1e9;
         res_env_num(c->r, "fp32_peak_gflops", peak);
         res_env_str(c->r, "fp32_peak_source", "SMs x FP32 lanes per SM x 2 x the device's clock rate");
+    }
+    if (fs_copy_floor(c->r, (double)c->gpu.l2_bytes) != 0) {
+        fprintf(stderr, "harness: error: " FS ": no copy floor could be stored (no copy was timed, or out of memory)\n");
+        goto fail;
     }
     rc = 0;
     goto out;

@@ -297,8 +297,9 @@ static int ln_sched(sec_ctx *c)
     return failed;
 }
 
-int sec_launch_child(const cli_opts *o)
+int sec_launch_child(const cli_opts *o, long long t_main_ns)
 {
+    (void)t_main_ns;
     sec_ctx c;
     results r;
     CUmodule mod = NULL;
