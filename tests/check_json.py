@@ -7,9 +7,12 @@ Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
 
 import argparse
-import json
+import os
 import math
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import harness_json as hj  # noqa: E402  (the one JSON reader)
 
 STATES = {"first-launch", "L2-cold", "warm", "process"}
 MEAS_STRINGS = ("section", "key", "name", "region", "state", "unit")
@@ -28,19 +31,6 @@ def is_num(v):
 
 def is_num_or_null(v):
     return v is None or is_num(v)
-
-
-def no_constants(name):
-    raise ValueError("non-JSON constant %s" % name)
-
-
-def no_duplicates(pairs):
-    obj = {}
-    for k, v in pairs:
-        if k in obj:
-            raise ValueError("duplicate key %r" % k)
-        obj[k] = v
-    return obj
 
 
 def check_stats(where, st, samples, problems):
@@ -120,6 +110,36 @@ def check_measurement(i, m, problems):
     check_stats(where, m.get("stats"), samples, problems)
 
 
+def check_derived(doc, problems):
+    """The conclusions: a list (absent in files of older harnesses) of
+    {section, key, name, value, unit, text, fields}, no section/key twice."""
+    derived = doc.get("derived", [])
+    if not isinstance(derived, list):
+        problems.append("derived is not a list")
+        return
+    seen = set()
+    for i, d in enumerate(derived):
+        where = "derived[%d]" % i
+        if not isinstance(d, dict):
+            problems.append("%s: not an object" % where)
+            continue
+        for field in ("section", "key", "name", "unit", "text"):
+            if not isinstance(d.get(field), str):
+                problems.append("%s: %s is not a string" % (where, field))
+        extra = sorted(set(d) - {"section", "key", "name", "value", "unit", "text", "fields"})
+        if extra:
+            problems.append("%s: unknown fields %s" % (where, extra))
+        if not is_num_or_null(d.get("value")):
+            problems.append("%s: value is not a number or null" % where)
+        fields = d.get("fields")
+        if not isinstance(fields, dict) or not all(is_num_or_null(v) for v in fields.values()):
+            problems.append("%s: fields is not an object of numbers or nulls" % where)
+        k = (d.get("section"), d.get("key"))
+        if k in seen:
+            problems.append("%s: section %r key %r appears twice" % (where, k[0], k[1]))
+        seen.add(k)
+
+
 def check(doc, args, problems):
     if not isinstance(doc, dict):
         problems.append("top level is not an object")
@@ -175,6 +195,7 @@ def check(doc, args, problems):
                 problems.append("checks[%d] failed: %s: %s"
                                 % (i, c.get("what"), c.get("detail")))
 
+    check_derived(doc, problems)
     meas = doc.get("measurements")
     if not isinstance(meas, list):
         problems.append("measurements is not a list")
@@ -213,12 +234,9 @@ def main():
 
     problems = []
     try:
-        with open(args.file, "rb") as f:
-            text = f.read().decode("utf-8")
-        doc = json.loads(text, parse_constant=no_constants,
-                         object_pairs_hook=no_duplicates)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        print("%s: %s" % (args.file, e))
+        doc = hj.read_json(args.file)
+    except hj.Bad as e:
+        print(e)
         return 1
     nmeas = check(doc, args, problems)
     if args.expect_incomplete and (not isinstance(doc, dict)

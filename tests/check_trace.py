@@ -8,17 +8,23 @@ name the process and its tracks; every other event is a complete event
 finite and not negative. At least one section span (tid 1) must be there;
 with --expect-device, at least one device span (tid 3) too. Exits 1 with the
 first problem found."""
-import json
+import os
 import math
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import harness_json as hj  # noqa: E402  (the one JSON reader)
 
 
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    with open(argv[1]) as f:
-        doc = json.load(f)
+    try:
+        doc = hj.read_json(argv[1])
+    except hj.Bad as e:
+        print(e)
+        return 1
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         print("not a trace-event document: no traceEvents list")
         return 1

@@ -22,14 +22,21 @@
 Prints what it compared; exits 1 when the check fails."""
 
 import csv
-import json
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import harness_json as hj  # noqa: E402  (the one JSON reader)
+
 
 def load(path):
-    with open(path) as f:
-        return json.load(f)
+    """The document of a results file, by harness_json's rules (exits with
+    its one-line reason on a bad file)."""
+    try:
+        return hj.load(path).doc
+    except hj.Bad as e:
+        raise SystemExit(str(e))
 
 
 def find(doc, section, key):

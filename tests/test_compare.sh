@@ -76,6 +76,21 @@ check "the error is one line" test "$(wc -l <"$T/m.err")" -eq 1
 run_cmp "$T/m.out" "$T/m.err" "$C/a.json" "$C/schema2.json"
 expect_exit "schema_version 2" 2
 expect_grep "the file with the wrong schema is named" "schema2\.json" "$T/m.err"
+# One rule for a repeated key (scripts/harness_json.py): an error naming it.
+python3 - "$C/noreg.json" "$T/dupkey.json" "$T/dupmeas.json" <<'PY'
+import json, sys
+src = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(src.replace('"gpu": "crafted",', '"gpu": "crafted", "gpu": "again",', 1))
+doc = json.loads(src)
+doc["measurements"].append(dict(doc["measurements"][0]))
+open(sys.argv[3], "w").write(json.dumps(doc))
+PY
+run_cmp "$T/m.out" "$T/m.err" "$C/a.json" "$T/dupkey.json"
+expect_exit "a key repeated in an object" 2
+expect_grep "the repeated key is named, with its file" "dupkey\.json: .*repeated key 'gpu'" "$T/m.err"
+run_cmp "$T/m.out" "$T/m.err" "$T/dupmeas.json" "$C/a.json"
+expect_exit "a measurement repeated (section and key)" 2
+expect_grep "the repeated measurement is named, with its file" "dupmeas\.json: measurements\[4\] repeats compare/faster" "$T/m.err"
 run_cmp "$T/u.out" "$T/u.err" "$C/a.json"
 expect_exit "one file only: usage error" 2
 run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --threshold=abc

@@ -123,6 +123,67 @@ static int rejects(const char *text, const char *line)
            strchr(why, '\n') == NULL;
 }
 
+/* Conclusions (d records): stored, replaced, their fields, the line form. */
+static void test_lines_derived(void)
+{
+    results a, b;
+    res_derived *d;
+    const res_derived *e;
+    char *text;
+    char why[200];
+    int wrc = -1, rc, ok;
+
+    res_init(&a);
+    d = res_derive(&a, "fusion", "copy_floor", "the best\tcopy", 4012.5, "GB/s", "main.copy4");
+    ok = d && res_derived_field(d, "n", 16777216) == 0 && res_derived_field(d, "dtod_gbs", NAN) == 0 &&
+         res_derived_field(d, "n", 1024) == 0;
+    th_check("derived: stored with fields; a field set twice is replaced",
+             ok && a.nd == 1 && d->nfields == 2 && res_derived_num(d, "n") == 1024 &&
+             isnan(res_derived_num(d, "dtod_gbs")) && isnan(res_derived_num(d, "absent")));
+    th_check("derived: a field name outside [a-z0-9_.] is refused",
+             d && res_derived_field(d, "N", 1) == -1 && res_derived_field(d, "a=b", 1) == -1 &&
+             res_derived_field(d, "", 1) == -1 && d->nfields == 2);
+    d = res_derive(&a, "loading", "compare.x", "verdict", NAN, NULL, NULL);
+    th_check("derived: a text-only entry (NaN value, NULL unit and text stored as \"\")",
+             d && isnan(d->value) && same_str(d->unit, "") && same_str(d->text, "") && a.nd == 2);
+    d = res_derive(&a, "fusion", "copy_floor", "again", 1.0, "GB/s", "main.dtod");
+    th_check("derived: the same section and key replaces the entry",
+             d && a.nd == 2 && d->nfields == 0 && same_str(res_derived_find(&a, "fusion", "copy_floor")->text,
+                                                           "main.dtod"));
+    d = res_derive(&a, "fusion", "copy_floor", "the best\tcopy", 4012.5, "GB/s", "main.copy4");
+    if (d) {
+        res_derived_field(d, "n", 16777216);
+        res_derived_field(d, "pct", 0.1);
+    }
+    text = to_text(&a, &wrc);
+    th_check("derived: one d line, name escaped, fields as name=value",
+             wrc == 0 && text && strstr(text, "d\tfusion\tcopy_floor\tthe best\\tcopy\t4012.5\tGB/s\t"
+                                               "main.copy4\tn=16777216,pct=0.10000000000000001\n") != NULL &&
+             strstr(text, "d\tloading\tcompare.x\tverdict\tnan\t\t\t\n") != NULL);
+    rc = text ? (res_init(&b), res_read_lines(&b, text, why, sizeof why)) : -1;
+    e = rc > 0 ? res_derived_find(&b, "fusion", "copy_floor") : NULL;
+    th_check("derived: the line form reads back exactly",
+             rc == 3 && b.nd == 2 && e && same_str(e->name, "the best\tcopy") && e->value == 4012.5 &&
+             e->nfields == 2 && res_derived_num(e, "pct") == 0.1 && res_derived_num(e, "n") == 16777216 &&
+             res_derived_find(&b, "loading", "compare.x") &&
+             isnan(res_derived_find(&b, "loading", "compare.x")->value));
+    if (text) res_free(&b);
+    th_check("derived: rejects a bad field list, a repeated field, a bad value, a field count",
+             rejects("d\ts\tk\tn\t1\tu\tt\tn=\n", "line 1:") &&
+             rejects("d\ts\tk\tn\t1\tu\tt\tn=1,\n", "line 1:") &&
+             rejects("d\ts\tk\tn\t1\tu\tt\t=1\n", "line 1:") &&
+             rejects("d\ts\tk\tn\t1\tu\tt\tn=1,n=2\n", "line 1:") &&
+             rejects("d\ts\tk\tn\t1\tu\tt\tN=1\n", "line 1:") &&
+             rejects("d\ts\tk\tn\tx\tu\tt\t\n", "line 1:") &&
+             rejects("d\ts\tk\tn\t1\tu\tt\n", "line 1:"));
+    res_init(&b);
+    rc = res_read_lines(&b, "d\ts\tk\tn\t1\tu\tt\tn=1,n=2\n", why, sizeof why);
+    th_check("derived: a rejected record leaves no entry behind", rc == -1 && b.nd == 0);
+    res_free(&b);
+    free(text);
+    res_free(&a);
+}
+
 void test_lines(void)
 {
     results a, b, c;
@@ -271,4 +332,5 @@ void test_lines(void)
     free(text);
     res_free(&a);
     res_free(&b);
+    test_lines_derived();
 }

@@ -1,0 +1,149 @@
+"""harness_json: the one reader of the harness's JSON files, for scripts/ and tests/.
+
+One rule for every reader: the file is UTF-8 JSON as the harness writes it (a
+non-finite number is null, never NaN or Infinity), an object never repeats a
+key, and a results document never repeats a measurement or a conclusion
+(section and key). Anything else raises Bad with a one-line reason that names
+the file.
+
+    read_json(path)   the parsed document of any JSON file (results or trace)
+    load(path)        a Run: a results document (schema_version 1), checked
+"""
+
+import json
+import math
+import os
+
+SCHEMA_VERSION = 1
+
+
+class Bad(Exception):
+    """A file that cannot be read, or is not what the harness writes."""
+
+
+def _no_constants(name):
+    raise ValueError("non-JSON constant %s (the harness writes null)" % name)
+
+
+def _no_repeats(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError("repeated key %r in an object" % k)
+        obj[k] = v
+    return obj
+
+
+def read_json(path):
+    """The document in the file at path; raises Bad (unreadable, not UTF-8,
+    not JSON, a NaN/Infinity constant, a repeated key in an object)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeats)
+    except OSError as e:
+        raise Bad("%s: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError as e:
+        raise Bad("%s: not UTF-8: %s" % (path, e))
+    except ValueError as e:
+        raise Bad("%s: not valid JSON: %s" % (path, e))
+
+
+def num_ok(v):
+    """True for a finite int or float (not a bool)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def median(m):
+    """stats.median of measurement m as a float, or None (no m, no finite median)."""
+    if not m or not isinstance(m.get("stats"), dict):
+        return None
+    v = m["stats"].get("median")
+    return float(v) if num_ok(v) else None
+
+
+def _index(path, doc, field, what):
+    """{(section, key): entry} of the list doc[field], in file order; raises
+    Bad on an entry without string section and key, or a repeated one."""
+    items = doc.get(field, [])
+    if not isinstance(items, list):
+        raise Bad("%s: %s is not a list" % (path, field))
+    out = {}
+    for i, e in enumerate(items):
+        if not (isinstance(e, dict) and isinstance(e.get("section"), str)
+                and isinstance(e.get("key"), str)):
+            raise Bad("%s: %s[%d] is not a %s" % (path, field, i, what))
+        sk = (e["section"], e["key"])
+        if sk in out:
+            raise Bad("%s: %s[%d] repeats %s/%s" % (path, field, i, sk[0], sk[1]))
+        out[sk] = e
+    return out
+
+
+class Run:
+    """One results document: its path, the document, its environment, its
+    measurements and conclusions (derived entries) by (section, key), in
+    file order."""
+
+    def __init__(self, path, doc):
+        self.path = path
+        self.doc = doc
+        env = doc.get("environment")
+        self.env = env if isinstance(env, dict) else {}
+        self.meas = _index(path, doc, "measurements", "measurement")
+        self.derived = _index(path, doc, "derived", "derived entry")
+
+    def get(self, section, key):
+        """The measurement, or None."""
+        return self.meas.get((section, key))
+
+    def med(self, section, key):
+        """The measurement's median as a finite float, or None."""
+        return median(self.get(section, key))
+
+    def keys(self, section, prefix=""):
+        """Keys of section's measurements that start with prefix, in file order."""
+        return [k for (s, k) in self.meas if s == section and k.startswith(prefix)]
+
+    def conclusion(self, section, key):
+        """The derived entry (a dict: name, value, unit, text, fields), or None."""
+        return self.derived.get((section, key))
+
+    def conclusions(self, section, prefix=""):
+        """The derived entries of section whose key starts with prefix, in file order."""
+        return [d for (s, k), d in self.derived.items() if s == section and k.startswith(prefix)]
+
+    def value(self, section, key, field=None):
+        """A derived entry's value (or its field `field`) as a finite float, or None."""
+        d = self.conclusion(section, key)
+        if d is None:
+            return None
+        v = d.get("value") if field is None else (d.get("fields") or {}).get(field)
+        return float(v) if num_ok(v) else None
+
+    def envnum(self, name):
+        """A finite number from the environment record, or None."""
+        v = self.env.get(name)
+        return float(v) if num_ok(v) else None
+
+    def source(self):
+        """One line naming the run: GPU, driver, harness version, file."""
+        parts = [str(self.env[k]) for k in ("gpu",) if self.env.get(k)]
+        if self.env.get("driver_version"):
+            parts.append("driver " + str(self.env["driver_version"]))
+        if self.env.get("harness_version"):
+            parts.append("harness " + str(self.env["harness_version"]))
+        parts.append(os.path.basename(self.path))
+        return ", ".join(parts)
+
+
+def load(path):
+    """The Run of the results file at path; raises Bad with a one-line reason
+    (see read_json; not schema_version 1; measurements not a list of entries
+    with section and key; a repeated measurement or conclusion)."""
+    doc = read_json(path)
+    if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
+        raise Bad("%s: not a harness JSON document (schema_version %d)" % (path, SCHEMA_VERSION))
+    if not isinstance(doc.get("measurements"), list):
+        raise Bad("%s: measurements is not a list" % path)
+    return Run(path, doc)
