@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "sig.h"
-#include "timing.h"
+#include "clock.h"
 
 struct drv_api drv;
 
@@ -253,12 +253,12 @@ static CUresult drv_wait(CUstream s, CUevent e)
     CUresult r;
 
     if (drv_timeout_s <= 0) return e ? drv_real_event_sync(e) : drv_real_stream_sync(s);
-    t0 = tm_now_ns();
+    t0 = clk_now_ns();
     for (;;) {
         r = e ? drv.cuEventQuery(e) : drv.cuStreamQuery(s);
         if (r != CUDA_ERROR_NOT_READY) return r;
         sg_check();
-        waited = tm_now_ns() - t0;
+        waited = clk_now_ns() - t0;
         if (waited >= limit) {
             char why[160];
             fprintf(stderr, "harness: error: %s: %s timed out after %g s (--kernel-timeout=%g): "
@@ -303,12 +303,12 @@ int drv_release_held(double wait_s)
     flag[0] = 1;
     __sync_synchronize();
     if (!drv.cuStreamQuery) return 0;
-    t0 = tm_now_ns();
+    t0 = clk_now_ns();
     for (;;) {
         struct timespec ts = { 0, 1000000L };
         CUresult r = drv.cuStreamQuery(drv_held_stream);
         if (r != CUDA_ERROR_NOT_READY) return r == CUDA_SUCCESS ? 1 : 0;
-        if ((double)(tm_now_ns() - t0) > wait_s * 1e9) return 0;
+        if ((double)(clk_now_ns() - t0) > wait_s * 1e9) return 0;
         nanosleep(&ts, NULL);
     }
 }
@@ -435,9 +435,9 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         snprintf(why, whylen, "no CUDA driver: %s", tmp);
         return DRV_NO_GPU;
     }
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     DRV_CALL(r, drv.cuInit(0));
-    g->init_ms = tm_now_ms() - t0;
+    g->init_ms = clk_now_ms() - t0;
     if (r != CUDA_SUCCESS) {
         drv_why_code(tmp, sizeof tmp, "cuInit", r);
         snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
@@ -476,11 +476,11 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     CK(drv.cuDeviceTotalMem(&g->total_mem, g->dev));
     snprintf(g->arch, sizeof g->arch, "sm_%d%d", g->cc_major, g->cc_minor);
     if (drv_sched) CK(drv.cuDevicePrimaryCtxSetFlags(g->dev, drv_sched));
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     CK(drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     retained = 1;
     CK(drv.cuCtxSetCurrent(g->ctx));
-    g->ctx_ms = tm_now_ms() - t0;
+    g->ctx_ms = clk_now_ms() - t0;
     CK(drv.cuCtxGetFlags(&g->ctx_flags));
     CK(drv.cuModuleGetLoadingMode(&g->loading));
     CK(drv.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
@@ -556,9 +556,9 @@ int drv_load_image(const void *image, int opt_level, CUmodule *mod,
         opt[n] = CU_JIT_OPTIMIZATION_LEVEL;
         val[n++] = (void *)(uintptr_t)(unsigned)opt_level;
     }
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     DRV_CALL(r, drv.cuModuleLoadDataEx(mod, image, n, opt, val));
-    *host_ms = tm_now_ms() - t0;
+    *host_ms = clk_now_ms() - t0;
     /* CU_JIT_WALL_TIME comes back as a float in the pointer's bytes. */
     memcpy(&wall, &val[0], sizeof wall);
     *jit_ms = wall;

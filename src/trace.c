@@ -9,7 +9,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "report.h"
-#include "timing.h"
+#include "clock.h"
 
 /* One span: a host range (track 1: sections; 2: phases; 4: child processes)
  * or a device span (3). */
@@ -38,7 +38,7 @@ void tr_init(long long t0_ns, int record, int progress)
 
 double tr_now(void)
 {
-    return (double)(tm_now_ns() - T.t0_ns) / 1e6;
+    return (double)(clk_now_ns() - T.t0_ns) / 1e6;
 }
 
 int tr_recording(void)
