@@ -8,7 +8,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "report.h"
+#include "atomicfile.h"
 #include "clock.h"
 
 /* One span: a host range (track 1: sections; 2: phases; 4: child processes)
@@ -170,7 +170,7 @@ int tr_write(const char *path)
     /* Close what is still open, so every span has its length. */
     if (T.in_phase) tr_close(T.open_phase);
     if (T.in_section) tr_close(T.open_section);
-    return rp_write_atomic(path, tr_emit, NULL);
+    return af_write(path, tr_emit, NULL);
 }
 
 void tr_free(void)
