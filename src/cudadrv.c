@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sig.h"
 #include "clock.h"
+#include "sig.h"
 
 struct drv_api drv;
 

@@ -6,16 +6,16 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
 #include "proc.h"
 #include "report.h"
-#include "rtc.h"
 #include "results.h"
+#include "rtc.h"
 #include "section.h"
 #include "sig.h"
 #include "table.h"
-#include "clock.h"
 #include "trace.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sig.h"
 #include "clock.h"
+#include "sig.h"
 
 extern char **environ;
 

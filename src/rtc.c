@@ -7,9 +7,9 @@
 #include <string.h>
 #include <nvrtc.h>
 
+#include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
-#include "clock.h"
 
 #define RTC_FUNCS(X)                                                        \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \
