@@ -309,6 +309,8 @@ static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badle
     return n;
 }
 
+/* A usage error: "harness: <what>" and the hint to err (a FILE * in scope),
+ * then return CLI_USAGE from the enclosing function. */
 #define CLI_FAIL(...) do {                                                  \
         fprintf(err, "harness: ");                                          \
         fprintf(err, __VA_ARGS__);                                          \
@@ -316,158 +318,266 @@ static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badle
         return CLI_USAGE;                                                   \
     } while (0)
 
-int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
+/* 1 when option opt was on the command line. */
+static int cli_given(const int *seen, int opt)
 {
-    int seen[O_LAST - O_LOADING];
-    const char *name;
-    long long v;
-    char bad[256];
-    int c, idx;
+    return seen[opt - O_LOADING] != 0;
+}
 
-    cli_defaults(o);
-    memset(seen, 0, sizeof seen);
+/* What runs, on which device, over which sizes: --section, --device,
+ * --module-loading, --compare-loading, --sizes, --synthetic-kernels.
+ * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
+static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    char bad[256];
+    const char *why = "";
+    long long v;
+    int n;
+
+    switch (c) {
+    case O_SECTION:
+        if (cli_sections(arg, o->run, bad, sizeof bad) != 0)
+            CLI_FAIL("--section=%s: %s; expected a comma list of "
+                     "stopwatches, crossover, loading, jit, launch, fusion, all", arg, bad);
+        break;
+    case O_DEVICE:
+        if (cli_int(arg, 0, 1023, &v) != 0)
+            CLI_FAIL("--device=%s: expected a device ordinal, 0 to 1023", arg);
+        o->device = (int)v;
+        break;
+    case O_LOADING:
+        if (strcmp(arg, "lazy") == 0) o->loading = CLI_LOAD_LAZY;
+        else if (strcmp(arg, "eager") == 0) o->loading = CLI_LOAD_EAGER;
+        else CLI_FAIL("--module-loading=%s: expected lazy or eager", arg);
+        break;
+    case O_COMPARE: o->compare_loading = 1; break;
+    case O_SIZES:
+        n = cli_parse_sizes(arg, o->sizes, CLI_MAX_SIZES, &why);
+        if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
+                            "1 to 2^40, at most %d", arg, why, CLI_MAX_SIZES);
+        o->nsizes = (size_t)n;
+        o->sizes_given = 1;
+        break;
+    case O_SYNTH:
+        n = cli_synth(arg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
+        if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
+                            "counts K >= 1, at most %d", arg, bad, CLI_MAX_SYNTH);
+        o->nsynth = (size_t)n;
+        break;
+    }
+    return CLI_OK;
+}
+
+/* How the kernels are built: --arch, --module-format, --kernels-dir.
+ * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
+static int cli_opt_build(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    switch (c) {
+    case O_ARCH:
+        if (!cli_valid_arch(arg))
+            CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", arg);
+        o->arch = arg;
+        break;
+    case O_FORMAT:
+        if (strcmp(arg, "cubin") == 0) o->format = CLI_FMT_CUBIN;
+        else if (strcmp(arg, "ptx") == 0) o->format = CLI_FMT_PTX;
+        else CLI_FAIL("--module-format=%s: expected cubin or ptx", arg);
+        break;
+    case O_KDIR: o->kernels_dir = arg; break;
+    }
+    return CLI_OK;
+}
+
+/* How many samples each measurement takes: --warmup, --reps and the
+ * stopping rule (--min-samples, --max-noise, --max-time). Returns CLI_OK,
+ * or CLI_USAGE after printing what is wrong to err. */
+static int cli_opt_samples(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    long long v;
+    double d;
+
+    switch (c) {
+    case O_WARMUP:
+        if (cli_int(arg, 0, 10000, &v) != 0)
+            CLI_FAIL("--warmup=%s: expected a whole number, 0 to 10000", arg);
+        o->warmup = (int)v;
+        break;
+    case O_REPS:
+        if (cli_int(arg, 1, 100000, &v) != 0)
+            CLI_FAIL("--reps=%s: expected a whole number, 1 to 100000", arg);
+        o->reps = (int)v;
+        o->reps_given = 1;
+        break;
+    case O_MINS:
+        if (cli_int(arg, 1, CLI_MAX_SAMPLES, &v) != 0)
+            CLI_FAIL("--min-samples=%s: expected a whole number, 1 to %d", arg, CLI_MAX_SAMPLES);
+        o->min_samples = (int)v;
+        break;
+    case O_NOISE:
+        if (cli_num(arg, 0.001, 100, &d) != 0)
+            CLI_FAIL("--max-noise=%s: expected a percentage, 0.001 to 100", arg);
+        o->max_noise = d / 100.0;
+        break;
+    case O_MAXTIME:
+        if (cli_num(arg, 0.001, 3600, &d) != 0)
+            CLI_FAIL("--max-time=%s: expected seconds, 0.001 to 3600", arg);
+        o->max_time = d;
+        break;
+    }
+    return CLI_OK;
+}
+
+/* Which states and repeats are measured, and the run's modes: --cache,
+ * --rounds, --quick, --profile. Returns CLI_OK, or CLI_USAGE after printing
+ * what is wrong to err. */
+static int cli_opt_modes(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    long long v;
+
+    switch (c) {
+    case O_CACHE:
+        if (strcmp(arg, "both") == 0) o->cache = CLI_CACHE_BOTH;
+        else if (strcmp(arg, "warm") == 0) o->cache = CLI_CACHE_WARM;
+        else if (strcmp(arg, "cold") == 0) o->cache = CLI_CACHE_COLD;
+        else CLI_FAIL("--cache=%s: expected cold, warm or both", arg);
+        break;
+    case O_ROUNDS:
+        if (cli_int(arg, 1, 1000, &v) != 0)
+            CLI_FAIL("--rounds=%s: expected a whole number, 1 to 1000", arg);
+        o->rounds = (int)v;
+        break;
+    case O_QUICK: o->quick = 1; break;
+    case O_PROFILE: o->profile = 1; break;
+    }
+    return CLI_OK;
+}
+
+/* Where results go and what is printed: --json, --csv, --trace, --quiet,
+ * --threshold. Returns CLI_OK, or CLI_USAGE after printing what is wrong to
+ * err. */
+static int cli_opt_output(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    double d;
+
+    switch (c) {
+    case O_JSON: o->json = arg; break;
+    case O_CSV: o->csv = arg; break;
+    case O_TRACE: o->trace = arg; break;
+    case O_QUIET: o->quiet = 1; break;
+    case O_THRESHOLD:
+        if (cli_num(arg, 0, 1000, &d) != 0)
+            CLI_FAIL("--threshold=%s: expected a percentage, 0 to 1000", arg);
+        o->threshold = d;
+        break;
+    }
+    return CLI_OK;
+}
+
+/* Time limits and the options of a child run: --child-timeout,
+ * --kernel-timeout, --child, --child-t0. Returns CLI_OK, or CLI_USAGE after
+ * printing what is wrong to err. */
+static int cli_opt_process(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    long long v;
+    size_t k;
+
+    switch (c) {
+    case O_CTIMEOUT:
+        if (cli_int(arg, 1, 86400, &v) != 0)
+            CLI_FAIL("--child-timeout=%s: expected seconds, 1 to 86400", arg);
+        o->child_timeout = (double)v;
+        break;
+    case O_KTIMEOUT:
+        if (cli_int(arg, 1, 86400, &v) != 0)
+            CLI_FAIL("--kernel-timeout=%s: expected seconds, 1 to 86400", arg);
+        o->kernel_timeout = (double)v;
+        break;
+    case O_CHILD:
+        for (k = 1; k < sizeof cli_child_names / sizeof cli_child_names[0]; k++)
+            if (strcmp(arg, cli_child_names[k]) == 0) o->child = (cli_child)k;
+        if (o->child == CLI_CHILD_NONE) CLI_FAIL("--child=%s: not a child kind", arg);
+        break;
+    case O_CHILD_T0:
+        if (cli_int(arg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", arg);
+        o->child_t0_ns = v;
+        break;
+    }
+    return CLI_OK;
+}
+
+/* Apply option c with its value arg (NULL for a flag) to o, through the
+ * handler of its group. Returns CLI_OK; CLI_EXIT after printing --help or
+ * --version to out; CLI_USAGE after printing what is wrong to err. */
+static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    switch (c) {
+    case O_HELP:
+        fputs(cli_usage, out);
+        return CLI_EXIT;
+    case O_VERSION:
+        fprintf(out, "harness %s\n", HARNESS_VERSION);
+        return CLI_EXIT;
+    case O_SECTION: case O_DEVICE: case O_LOADING: case O_COMPARE: case O_SIZES: case O_SYNTH:
+        return cli_opt_plan(c, arg, o, err);
+    case O_ARCH: case O_FORMAT: case O_KDIR:
+        return cli_opt_build(c, arg, o, err);
+    case O_WARMUP: case O_REPS: case O_MINS: case O_NOISE: case O_MAXTIME:
+        return cli_opt_samples(c, arg, o, err);
+    case O_CACHE: case O_ROUNDS: case O_QUICK: case O_PROFILE:
+        return cli_opt_modes(c, arg, o, err);
+    case O_JSON: case O_CSV: case O_TRACE: case O_QUIET: case O_THRESHOLD:
+        return cli_opt_output(c, arg, o, err);
+    case O_CTIMEOUT: case O_KTIMEOUT: case O_CHILD: case O_CHILD_T0:
+        return cli_opt_process(c, arg, o, err);
+    }
+    /* Only an option in cli_longopts without a handler above comes here. */
+    CLI_FAIL("unknown option '--%s'", cli_longopts[c - O_LOADING].name);
+}
+
+/* What getopt_long returned for argv[optind - 1], before its value is read:
+ * an unknown option, a flag given a value, a value missing or empty (only
+ * --child may be empty), an option given twice (counted in seen). Returns
+ * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
+static int cli_admit(int c, char **argv, int *seen, FILE *err)
+{
+    const char *name;
+
+    if (c == '?') {
+        if (optopt >= O_LOADING && optopt < O_LAST)
+            CLI_FAIL("option '--%s' takes no value", cli_longopts[optopt - O_LOADING].name);
+        CLI_FAIL("unknown option '%s'", argv[optind - 1]);
+    }
+    if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
+    if (c < O_LOADING || c >= O_LAST) CLI_FAIL("unknown option '%s'", argv[optind - 1]);
+    name = cli_longopts[c - O_LOADING].name;
+    if (seen[c - O_LOADING]++) CLI_FAIL("--%s given more than once", name);
+    if (optarg && !*optarg && c != O_CHILD) CLI_FAIL("--%s needs a value; it is empty", name);
+    return CLI_OK;
+}
+
+/* The getopt_long loop: admit and apply each option in order, then refuse
+ * a word that is not an option. Returns CLI_OK, or the first CLI_EXIT or
+ * CLI_USAGE (printed). */
+static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE *out, FILE *err)
+{
+    int c, idx, rc;
+
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) != -1) {
-        if (c == '?') {
-            if (optopt >= O_LOADING && optopt < O_LAST)
-                CLI_FAIL("option '--%s' takes no value", cli_longopts[optopt - O_LOADING].name);
-            CLI_FAIL("unknown option '%s'", argv[optind - 1]);
-        }
-        if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
-        name = cli_longopts[c - O_LOADING].name;
-        if (seen[c - O_LOADING]++) CLI_FAIL("--%s given more than once", name);
-        if (optarg && !*optarg && c != O_CHILD) CLI_FAIL("--%s needs a value; it is empty", name);
-        switch (c) {
-        case O_LOADING:
-            if (strcmp(optarg, "lazy") == 0) o->loading = CLI_LOAD_LAZY;
-            else if (strcmp(optarg, "eager") == 0) o->loading = CLI_LOAD_EAGER;
-            else CLI_FAIL("--module-loading=%s: expected lazy or eager", optarg);
-            break;
-        case O_DEVICE:
-            if (cli_int(optarg, 0, 1023, &v) != 0)
-                CLI_FAIL("--device=%s: expected a device ordinal, 0 to 1023", optarg);
-            o->device = (int)v;
-            break;
-        case O_SECTION:
-            if (cli_sections(optarg, o->run, bad, sizeof bad) != 0)
-                CLI_FAIL("--section=%s: %s; expected a comma list of "
-                         "stopwatches, crossover, loading, jit, launch, fusion, all", optarg, bad);
-            break;
-        case O_SIZES: {
-            const char *why = "";
-            int n = cli_parse_sizes(optarg, o->sizes, CLI_MAX_SIZES, &why);
-            if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
-                                "1 to 2^40, at most %d", optarg, why, CLI_MAX_SIZES);
-            o->nsizes = (size_t)n;
-            o->sizes_given = 1;
-            break;
-        }
-        case O_WARMUP:
-            if (cli_int(optarg, 0, 10000, &v) != 0)
-                CLI_FAIL("--warmup=%s: expected a whole number, 0 to 10000", optarg);
-            o->warmup = (int)v;
-            break;
-        case O_REPS:
-            if (cli_int(optarg, 1, 100000, &v) != 0)
-                CLI_FAIL("--reps=%s: expected a whole number, 1 to 100000", optarg);
-            o->reps = (int)v;
-            o->reps_given = 1;
-            break;
-        case O_JSON: o->json = optarg; break;
-        case O_CSV: o->csv = optarg; break;
-        case O_KDIR: o->kernels_dir = optarg; break;
-        case O_ARCH:
-            if (!cli_valid_arch(optarg))
-                CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", optarg);
-            o->arch = optarg;
-            break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_HELP:
-            fputs(cli_usage, out);
-            return CLI_EXIT;
-        case O_VERSION:
-            fprintf(out, "harness %s\n", HARNESS_VERSION);
-            return CLI_EXIT;
-        case O_CHILD: {
-            size_t k;
-            for (k = 1; k < sizeof cli_child_names / sizeof cli_child_names[0]; k++)
-                if (strcmp(optarg, cli_child_names[k]) == 0) o->child = (cli_child)k;
-            if (o->child == CLI_CHILD_NONE) CLI_FAIL("--child=%s: not a child kind", optarg);
-            break;
-        }
-        case O_FORMAT:
-            if (strcmp(optarg, "cubin") == 0) o->format = CLI_FMT_CUBIN;
-            else if (strcmp(optarg, "ptx") == 0) o->format = CLI_FMT_PTX;
-            else CLI_FAIL("--module-format=%s: expected cubin or ptx", optarg);
-            break;
-        case O_SYNTH: {
-            int n = cli_synth(optarg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
-            if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
-                                "counts K >= 1, at most %d", optarg, bad, CLI_MAX_SYNTH);
-            o->nsynth = (size_t)n;
-            break;
-        }
-        case O_COMPARE: o->compare_loading = 1; break;
-        case O_ROUNDS:
-            if (cli_int(optarg, 1, 1000, &v) != 0)
-                CLI_FAIL("--rounds=%s: expected a whole number, 1 to 1000", optarg);
-            o->rounds = (int)v;
-            break;
-        case O_CTIMEOUT:
-            if (cli_int(optarg, 1, 86400, &v) != 0)
-                CLI_FAIL("--child-timeout=%s: expected seconds, 1 to 86400", optarg);
-            o->child_timeout = (double)v;
-            break;
-        case O_MINS:
-            if (cli_int(optarg, 1, CLI_MAX_SAMPLES, &v) != 0)
-                CLI_FAIL("--min-samples=%s: expected a whole number, 1 to %d", optarg, CLI_MAX_SAMPLES);
-            o->min_samples = (int)v;
-            break;
-        case O_NOISE: {
-            double d;
-            if (cli_num(optarg, 0.001, 100, &d) != 0)
-                CLI_FAIL("--max-noise=%s: expected a percentage, 0.001 to 100", optarg);
-            o->max_noise = d / 100.0;
-            break;
-        }
-        case O_MAXTIME: {
-            double d;
-            if (cli_num(optarg, 0.001, 3600, &d) != 0)
-                CLI_FAIL("--max-time=%s: expected seconds, 0.001 to 3600", optarg);
-            o->max_time = d;
-            break;
-        }
-        case O_CACHE:
-            if (strcmp(optarg, "both") == 0) o->cache = CLI_CACHE_BOTH;
-            else if (strcmp(optarg, "warm") == 0) o->cache = CLI_CACHE_WARM;
-            else if (strcmp(optarg, "cold") == 0) o->cache = CLI_CACHE_COLD;
-            else CLI_FAIL("--cache=%s: expected cold, warm or both", optarg);
-            break;
-        case O_PROFILE: o->profile = 1; break;
-        case O_TRACE: o->trace = optarg; break;
-        case O_QUICK: o->quick = 1; break;
-        case O_THRESHOLD: {
-            double d;
-            if (cli_num(optarg, 0, 1000, &d) != 0)
-                CLI_FAIL("--threshold=%s: expected a percentage, 0 to 1000", optarg);
-            o->threshold = d;
-            break;
-        }
-        case O_KTIMEOUT:
-            if (cli_int(optarg, 1, 86400, &v) != 0)
-                CLI_FAIL("--kernel-timeout=%s: expected seconds, 1 to 86400", optarg);
-            o->kernel_timeout = (double)v;
-            break;
-        case O_CHILD_T0:
-            if (cli_int(optarg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", optarg);
-            o->child_t0_ns = v;
-            break;
-        default:
-            CLI_FAIL("unknown option '%s'", argv[optind - 1]);
-        }
+        if ((rc = cli_admit(c, argv, seen, err)) != CLI_OK) return rc;
+        if ((rc = cli_option(c, optarg, o, out, err)) != CLI_OK) return rc;
     }
     if (optind < argc) CLI_FAIL("unexpected argument '%s'", argv[optind]);
+    return CLI_OK;
+}
+
+/* Options that cannot go together: --compare-loading with --module-loading;
+ * one file named by two of --json, --csv, --trace; --reps with the stopping
+ * rule; --profile with --compare-loading or --reps. Returns CLI_OK, or
+ * CLI_USAGE after printing the first conflict to err. */
+static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
+{
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
@@ -475,25 +585,45 @@ int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
     if (o->trace && ((o->json && strcmp(o->trace, o->json) == 0) ||
                      (o->csv && strcmp(o->trace, o->csv) == 0)))
         CLI_FAIL("--trace names the same file as --json or --csv: '%s'", o->trace);
-    if (o->reps_given && (seen[O_MINS - O_LOADING] || seen[O_NOISE - O_LOADING] ||
-                          seen[O_MAXTIME - O_LOADING]))
+    if (o->reps_given && (cli_given(seen, O_MINS) || cli_given(seen, O_NOISE) ||
+                          cli_given(seen, O_MAXTIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if (o->profile && (o->compare_loading || o->reps_given))
         CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
                  o->compare_loading ? "--compare-loading" : "--reps");
+    return CLI_OK;
+}
+
+/* What --quick and --profile change in the defaults of the options not
+ * given, and the fixed-count loops' sample count (--reps, else
+ * --min-samples). */
+static void cli_apply_modes(cli_opts *o, const int *seen)
+{
     if (o->quick) {
         /* A fast look: the first two sizes of each sweep are kept by the
          * sections; here the sampling and the children shrink. */
-        if (!seen[O_WARMUP - O_LOADING]) o->warmup = 1;
-        if (!seen[O_MINS - O_LOADING]) o->min_samples = 3;
-        if (!seen[O_NOISE - O_LOADING]) o->max_noise = 0.03;
-        if (!seen[O_MAXTIME - O_LOADING]) o->max_time = 0.2;
-        if (!seen[O_ROUNDS - O_LOADING]) o->rounds = 1;
-        if (!seen[O_SYNTH - O_LOADING]) o->nsynth = 2;       /* K = 1, 10 */
+        if (!cli_given(seen, O_WARMUP)) o->warmup = 1;
+        if (!cli_given(seen, O_MINS)) o->min_samples = 3;
+        if (!cli_given(seen, O_NOISE)) o->max_noise = 0.03;
+        if (!cli_given(seen, O_MAXTIME)) o->max_time = 0.2;
+        if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
+        if (!cli_given(seen, O_SYNTH)) o->nsynth = 2;       /* K = 1, 10 */
     }
     /* --profile: one instance of each kernel, so one child of each kind. */
-    if (o->profile && !seen[O_ROUNDS - O_LOADING]) o->rounds = 1;
+    if (o->profile && !cli_given(seen, O_ROUNDS)) o->rounds = 1;
     if (!o->reps_given) o->reps = o->min_samples;
+}
+
+int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
+{
+    int seen[O_LAST - O_LOADING];
+    int rc;
+
+    cli_defaults(o);
+    memset(seen, 0, sizeof seen);
+    if ((rc = cli_read_options(argc, argv, o, seen, out, err)) != CLI_OK) return rc;
+    if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
+    cli_apply_modes(o, seen);
     return CLI_OK;
 }

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "sig.h"
-#include "timing.h"
 
 struct drv_api drv;
 
@@ -253,12 +253,12 @@ static CUresult drv_wait(CUstream s, CUevent e)
     CUresult r;
 
     if (drv_timeout_s <= 0) return e ? drv_real_event_sync(e) : drv_real_stream_sync(s);
-    t0 = tm_now_ns();
+    t0 = clk_now_ns();
     for (;;) {
         r = e ? drv.cuEventQuery(e) : drv.cuStreamQuery(s);
         if (r != CUDA_ERROR_NOT_READY) return r;
         sg_check();
-        waited = tm_now_ns() - t0;
+        waited = clk_now_ns() - t0;
         if (waited >= limit) {
             char why[160];
             fprintf(stderr, "harness: error: %s: %s timed out after %g s (--kernel-timeout=%g): "
@@ -303,12 +303,12 @@ int drv_release_held(double wait_s)
     flag[0] = 1;
     __sync_synchronize();
     if (!drv.cuStreamQuery) return 0;
-    t0 = tm_now_ns();
+    t0 = clk_now_ns();
     for (;;) {
         struct timespec ts = { 0, 1000000L };
         CUresult r = drv.cuStreamQuery(drv_held_stream);
         if (r != CUDA_ERROR_NOT_READY) return r == CUDA_SUCCESS ? 1 : 0;
-        if ((double)(tm_now_ns() - t0) > wait_s * 1e9) return 0;
+        if ((double)(clk_now_ns() - t0) > wait_s * 1e9) return 0;
         nanosleep(&ts, NULL);
     }
 }
@@ -435,9 +435,9 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         snprintf(why, whylen, "no CUDA driver: %s", tmp);
         return DRV_NO_GPU;
     }
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     DRV_CALL(r, drv.cuInit(0));
-    g->init_ms = tm_now_ms() - t0;
+    g->init_ms = clk_now_ms() - t0;
     if (r != CUDA_SUCCESS) {
         drv_why_code(tmp, sizeof tmp, "cuInit", r);
         snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
@@ -476,11 +476,11 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     CK(drv.cuDeviceTotalMem(&g->total_mem, g->dev));
     snprintf(g->arch, sizeof g->arch, "sm_%d%d", g->cc_major, g->cc_minor);
     if (drv_sched) CK(drv.cuDevicePrimaryCtxSetFlags(g->dev, drv_sched));
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     CK(drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     retained = 1;
     CK(drv.cuCtxSetCurrent(g->ctx));
-    g->ctx_ms = tm_now_ms() - t0;
+    g->ctx_ms = clk_now_ms() - t0;
     CK(drv.cuCtxGetFlags(&g->ctx_flags));
     CK(drv.cuModuleGetLoadingMode(&g->loading));
     CK(drv.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
@@ -501,29 +501,6 @@ void drv_gpu_close(drv_gpu *g)
     drv.cuDevicePrimaryCtxRelease(g->dev);
     g->stream = NULL;
     g->ctx = NULL;
-}
-
-int drv_gpu_env(const drv_gpu *g, results *r)
-{
-    char cc[16];
-    char drvv[16];
-    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-    snprintf(drvv, sizeof drvv, "%d.%d", g->driver_version / 1000,
-             g->driver_version % 1000 / 10);
-    if (res_env_str(r, "gpu", g->name) || res_env_num(r, "device", g->ordinal) ||
-        res_env_str(r, "compute_capability", cc) ||
-        res_env_str(r, "arch", g->arch) ||
-        res_env_num(r, "sms", g->sms) ||
-        res_env_num(r, "l2_bytes", g->l2_bytes) ||
-        res_env_num(r, "memory_bus_bits", g->bus_width_bits) ||
-        res_env_num(r, "memory_clock_khz", g->mem_clock_khz) ||
-        res_env_num(r, "sm_clock_khz", g->sm_clock_khz) ||
-        res_env_num(r, "memory_bytes", (double)g->total_mem) ||
-        res_env_str(r, "driver_cuda_version", drvv) ||
-        res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
-        res_env_num(r, "context_flags", g->ctx_flags))
-        return -1;
-    return 0;
 }
 
 int drv_mem_info(size_t *free_b, size_t *total_b)
@@ -556,9 +533,9 @@ int drv_load_image(const void *image, int opt_level, CUmodule *mod,
         opt[n] = CU_JIT_OPTIMIZATION_LEVEL;
         val[n++] = (void *)(uintptr_t)(unsigned)opt_level;
     }
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     DRV_CALL(r, drv.cuModuleLoadDataEx(mod, image, n, opt, val));
-    *host_ms = tm_now_ms() - t0;
+    *host_ms = clk_now_ms() - t0;
     /* CU_JIT_WALL_TIME comes back as a float in the pointer's bytes. */
     memcpy(&wall, &val[0], sizeof wall);
     *jit_ms = wall;

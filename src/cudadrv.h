@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <cuda.h>
 #include "fault.h"
-#include "results.h"
 
 /* Every driver entry point the harness calls, by base name. Each is resolved
  * with cuGetProcAddress at the headers' CUDA_VERSION, so the versioned symbol
@@ -186,9 +185,6 @@ void drv_gpu_close(drv_gpu *g);
 
 /* Name of a loading mode: "LAZY", "EAGER". */
 const char *drv_loading_name(CUmoduleLoadingMode m);
-
-/* Append the GPU's fields to the environment record. Returns 0 or -1. */
-int drv_gpu_env(const drv_gpu *g, results *r);
 
 /* Load a compiled image, cubin or PTX, with cuModuleLoadDataEx, asking the
  * driver for its JIT wall time (CU_JIT_WALL_TIME) and error log. opt_level

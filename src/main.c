@@ -6,16 +6,16 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
 #include "proc.h"
 #include "report.h"
-#include "rtc.h"
 #include "results.h"
+#include "rtc.h"
 #include "section.h"
 #include "sig.h"
 #include "table.h"
-#include "timing.h"
 #include "trace.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its
@@ -174,7 +174,7 @@ static int exit_code(int usage, int failed, int no_gpu)
 
 int main(int argc, char **argv)
 {
-    long long t_main = tm_now_ns();
+    long long t_main = clk_now_ns();
     int usage = 0, failed = 0, no_gpu = 0, i, rc;
     long long t_sec;
     double secs[CLI_NSECTIONS] = { 0 };
@@ -223,10 +223,10 @@ int main(int argc, char **argv)
         if (!o.run[i]) continue;
         sg_check();
         tr_section_begin(cli_section_name((cli_section)i));
-        t_sec = tm_now_ns();
+        t_sec = clk_now_ns();
         rc = sec_table[i].run(&c);
         tr_section_end();
-        secs[i] = (double)(tm_now_ns() - t_sec) / 1e9;
+        secs[i] = (double)(clk_now_ns() - t_sec) / 1e9;
         {
             char key[64];
             snprintf(key, sizeof key, "seconds_%s", cli_section_name((cli_section)i));
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
             if (o.run[i]) tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
         tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
-        fprintf(stdout, "\nRun time %.1f s (", (double)(tm_now_ns() - t_main) / 1e9);
+        fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
         for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
             if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", cli_section_name((cli_section)i), secs[i]);
         fprintf(stdout, "); exit code %d.\n", exit_code(usage, failed, no_gpu));

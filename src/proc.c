@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "sig.h"
-#include "timing.h"
 
 extern char **environ;
 
@@ -24,7 +24,7 @@ extern char **environ;
 #define PR_MAXDIRS 16
 static char pr_dirs[PR_MAXDIRS][512];
 
-/* Wait for child pid to exit, within deadline (tm_now_ms), reading the
+/* Wait for child pid to exit, within deadline (clk_now_ms), reading the
  * signal flag while waiting: on a pending signal or at the deadline the
  * child is killed (SIGKILL; *timed_out set at the deadline). The wait polls
  * a pidfd where the kernel has them, so it wakes when the child exits; then
@@ -37,7 +37,7 @@ static int pr_wait(pid_t pid, double deadline, int *timed_out)
     if (fd >= 0) {
         for (;;) {
             struct pollfd pfd = { fd, POLLIN, 0 };
-            double left = deadline - tm_now_ms();
+            double left = deadline - clk_now_ms();
             if (sg_pending() || left <= 0) {
                 if (left <= 0 && !sg_pending()) *timed_out = 1;
                 kill(pid, SIGKILL);
@@ -130,7 +130,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         goto out;
     }
     fflush(NULL);
-    res->t0_ns = tm_now_ns();
+    res->t0_ns = clk_now_ns();
     snprintf(t0arg, sizeof t0arg, "--child-t0=%lld", res->t0_ns);
     err = posix_spawn(&pid, exe, &fa, NULL, argv, env);
     if (err != 0) {
@@ -140,10 +140,10 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
     }
     close(pipefd[1]);
     pipefd[1] = -1;
-    deadline = tm_now_ms() + timeout_s * 1000.0;
+    deadline = clk_now_ms() + timeout_s * 1000.0;
     for (;;) {
         struct pollfd pfd = { pipefd[0], POLLIN, 0 };
-        double left = deadline - tm_now_ms();
+        double left = deadline - clk_now_ms();
         int pr;
         if (sg_pending()) {
             kill(pid, SIGKILL);
@@ -169,13 +169,13 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         len = read(pipefd[0], res->out + res->outlen, cap - res->outlen - 1);
         if (len < 0 && errno == EINTR) continue;
         if (len <= 0) {
-            res->eof_ms = (double)(tm_now_ns() - res->t0_ns) / 1e6;
+            res->eof_ms = (double)(clk_now_ns() - res->t0_ns) / 1e6;
             break;
         }
         res->outlen += (size_t)len;
     }
     status = pr_wait(pid, deadline, &res->timed_out);
-    res->ms = (double)(tm_now_ns() - res->t0_ns) / 1e6;
+    res->ms = (double)(clk_now_ns() - res->t0_ns) / 1e6;
     if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) res->exit_code = 128 + WTERMSIG(status);
     if (!res->out) {

@@ -26,13 +26,6 @@ int rp_write_json(const results *r, const char *path);
  * quoted as RFC 4180 says. */
 int rp_write_csv(const results *r, const char *path);
 
-/* Write with emit(f, arg) to "<path>.tmp.XXXXXX" in the target's directory,
- * fsync it and rename it over path. On failure the temporary file is
- * removed, an earlier file at path is untouched, "harness: cannot write
- * PATH: reason" goes to stderr, and -1 is returned; 0 on success. emit
- * returns 0, or -1 when a write failed. */
-int rp_write_atomic(const char *path, int (*emit)(FILE *, const void *), const void *arg);
-
 /* Write the JSON document to an open stream (used by rp_write_json and by
  * tests). Returns 0, or -1 when a write to f failed. */
 int rp_json(FILE *f, const results *r);

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <nvrtc.h>
 
+#include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
-#include "timing.h"
 
 #define RTC_FUNCS(X)                                                        \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \
@@ -237,12 +237,12 @@ int rtc_compile_named(const char *src, const char *name, const char *arch,
     all[1] = "-std=c++17";
     for (i = 0; i < nopts; i++) all[i + 2] = opts[i];
 
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     RK(rtc.nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
     for (i = 0; i < nexprs; i++) RK(rtc.nvrtcAddNameExpression(prog, exprs[i]));
-    t1 = tm_now_ms();
+    t1 = clk_now_ms();
     RTC_CALL(cr, rtc.nvrtcCompileProgram(prog, nopts + 2, all));
-    out->ms = tm_now_ms() - t1;
+    out->ms = clk_now_ms() - t1;
     if (cr != NVRTC_SUCCESS && ft_take_injected()) {
         /* Not compiled at all: say so, rather than show an empty log. */
         rtc_report(cr, name, "rtc.nvrtcCompileProgram(prog, nopts + 2, all)", __FILE__, __LINE__, 1);
@@ -284,7 +284,7 @@ int rtc_compile_named(const char *src, const char *name, const char *arch,
         }
     }
     RK(rtc.nvrtcDestroyProgram(&prog));
-    out->total_ms = tm_now_ms() - t0;
+    out->total_ms = clk_now_ms() - t0;
     free(all);
     return RTC_OK;
 fail:

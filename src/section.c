@@ -12,6 +12,31 @@
 #include "rtc.h"
 #include "timing.h"
 
+/* Append the GPU's fields to the environment record. Returns 0, or -1 when
+ * out of memory. */
+static int sec_gpu_env(const drv_gpu *g, results *r)
+{
+    char cc[16];
+    char drvv[16];
+    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+    snprintf(drvv, sizeof drvv, "%d.%d", g->driver_version / 1000,
+             g->driver_version % 1000 / 10);
+    if (res_env_str(r, "gpu", g->name) || res_env_num(r, "device", g->ordinal) ||
+        res_env_str(r, "compute_capability", cc) ||
+        res_env_str(r, "arch", g->arch) ||
+        res_env_num(r, "sms", g->sms) ||
+        res_env_num(r, "l2_bytes", g->l2_bytes) ||
+        res_env_num(r, "memory_bus_bits", g->bus_width_bits) ||
+        res_env_num(r, "memory_clock_khz", g->mem_clock_khz) ||
+        res_env_num(r, "sm_clock_khz", g->sm_clock_khz) ||
+        res_env_num(r, "memory_bytes", (double)g->total_mem) ||
+        res_env_str(r, "driver_cuda_version", drvv) ||
+        res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
+        res_env_num(r, "context_flags", g->ctx_flags))
+        return -1;
+    return 0;
+}
+
 int sec_need_gpu(sec_ctx *c)
 {
     if (c->gpu_state == 0) {
@@ -19,7 +44,7 @@ int sec_need_gpu(sec_ctx *c)
         c->gpu_state = rc == DRV_OK ? 1 : rc;
         if (rc == DRV_OK) {
             c->arch = c->o->arch ? c->o->arch : c->gpu.arch;
-            if (drv_gpu_env(&c->gpu, c->r) != 0) return SEC_FAILED;
+            if (sec_gpu_env(&c->gpu, c->r) != 0) return SEC_FAILED;
             if (c->o->loading != CLI_LOAD_DEFAULT &&
                 strcmp(cli_loading_name(c->o->loading), drv_loading_name(c->gpu.loading)) != 0) {
                 snprintf(c->gpu_why, sizeof c->gpu_why,

@@ -1,12 +1,12 @@
-/* timing.c: host clock and event-pair timing with warm-up, batching, the
- * stopping rule, the L2-cold state and per-sample SM clock readings. */
+/* timing.c: event-pair timing with warm-up, batching, the stopping rule,
+ * the L2-cold state and per-sample SM clock readings. */
 #include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "cudadrv.h"
 #include "trace.h"
 
@@ -25,18 +25,6 @@ const tm_setup *tm_config(void)
 size_t tm_capacity(void)
 {
     return tm_cfg.fixed ? tm_cfg.fixed : tm_cfg.rule.max_samples;
-}
-
-double tm_now_ms(void)
-{
-    return (double)tm_now_ns() / 1e6;
-}
-
-long long tm_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 int tm_work_init(tm_work *w, tm_fn fn, void *arg, int cold)
@@ -96,7 +84,7 @@ int tm_more(const double *x, size_t n, double t0_ms, int *noisy)
 {
     *noisy = 0;
     if (tm_cfg.fixed) return n < tm_cfg.fixed;
-    return tm_verdict(x, n, (tm_now_ms() - t0_ms) / 1000.0, noisy) == ST_GO_ON;
+    return tm_verdict(x, n, (clk_now_ms() - t0_ms) / 1000.0, noisy) == ST_GO_ON;
 }
 
 /* The flush before a cold region, the clock kernel into slot; then nothing. */
@@ -220,7 +208,7 @@ int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
         w[j].batch = w[j].cold ? 1 : tm_batch_for(ms);
     }
     c = tm_cfg.fixed ? tm_cfg.fixed : (tm_cfg.rule.min_samples ? tm_cfg.rule.min_samples : 1);
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     for (;;) {
         int go_on = 0;
         double elapsed;
@@ -230,7 +218,7 @@ int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
         n += c;
         for (j = 0; j < k; j++) w[j].n = n;
         if (n >= cap) break;
-        elapsed = (tm_now_ms() - t0) / 1000.0;
+        elapsed = (clk_now_ms() - t0) / 1000.0;
         if (tm_cfg.fixed) {
             c = tm_cfg.fixed - n;
             continue;
@@ -274,15 +262,15 @@ int tm_host(tm_work *w, int warmup)
     w->noisy = 0;
     w->low_clock = 0;
     if (tm_run(w->fn, w->arg, NULL, warmup) != 0) return -1;
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     if (tm_run(w->fn, w->arg, NULL, 1) != 0) return -1;
-    unit = tm_now_ms() - t0;
+    unit = clk_now_ms() - t0;
     w->batch = tm_batch_for(unit);
-    start = tm_now_ms();
+    start = clk_now_ms();
     do {
-        t0 = tm_now_ms();
+        t0 = clk_now_ms();
         if (tm_run(w->fn, w->arg, NULL, w->batch) != 0) return -1;
-        w->samples[w->n++] = (tm_now_ms() - t0) / (double)w->batch;
+        w->samples[w->n++] = (clk_now_ms() - t0) / (double)w->batch;
     } while (w->n < cap && tm_more(w->samples, w->n, start, &w->noisy));
     return 0;
 }
@@ -299,12 +287,12 @@ int tm_once(CUstream s, tm_fn fn, void *arg, double *event_ms,
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
     CK(drv.cuStreamSynchronize(s));
     CK(drv.cuEventRecord(a, s));
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     if (fn(arg, s) != 0) goto fail;
-    t1 = tm_now_ms();
+    t1 = clk_now_ms();
     CK(drv.cuEventRecord(b, s));
     CK(drv.cuStreamSynchronize(s));
-    t2 = tm_now_ms();
+    t2 = clk_now_ms();
     CK(drv.cuEventElapsedTime(&ms, a, b));
     *event_ms = ms;
     *host_enqueue_ms = t1 - t0;

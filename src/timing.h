@@ -1,16 +1,12 @@
-/* timing.h: the host monotonic clock, and timing work on the device with
- * event pairs: warm-up of the work it times, batching of short regions, the
- * stopping rule, the L2-cold state, and the SM clock beside every sample. */
+/* timing.h: timing work on the device with event pairs: warm-up of the work
+ * it times, batching of short regions, the stopping rule, the L2-cold state,
+ * and the SM clock beside every sample (the host clock is clock.h's). */
 #ifndef TIMING_H
 #define TIMING_H
 
 #include <stddef.h>
 #include <cuda.h>
 #include "stats.h"
-
-/* CLOCK_MONOTONIC, in milliseconds and in nanoseconds. */
-double tm_now_ms(void);
-long long tm_now_ns(void);
 
 /* The shortest region the harness times as one sample: 20 ticks of the
  * event clock, whose resolution the CUDA documentation gives as about
@@ -97,7 +93,7 @@ int tm_once(CUstream s, tm_fn fn, void *arg, double *event_ms,
 /* The stopping rule over one sample at a time, for loops that take their
  * own samples (host-timed API calls): call with the samples so far; returns
  * 1 to take another, 0 to stop, and sets *noisy as tm_work.noisy. t0_ms is
- * tm_now_ms() before the first sample. n never exceeds tm_capacity(). */
+ * clk_now_ms() before the first sample. n never exceeds tm_capacity(). */
 int tm_more(const double *x, size_t n, double t0_ms, int *noisy);
 
 #endif

@@ -8,8 +8,8 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "report.h"
-#include "timing.h"
+#include "atomicfile.h"
+#include "clock.h"
 
 /* One span: a host range (track 1: sections; 2: phases; 4: child processes)
  * or a device span (3). */
@@ -38,7 +38,7 @@ void tr_init(long long t0_ns, int record, int progress)
 
 double tr_now(void)
 {
-    return (double)(tm_now_ns() - T.t0_ns) / 1e6;
+    return (double)(clk_now_ns() - T.t0_ns) / 1e6;
 }
 
 int tr_recording(void)
@@ -170,7 +170,7 @@ int tr_write(const char *path)
     /* Close what is still open, so every span has its length. */
     if (T.in_phase) tr_close(T.open_phase);
     if (T.in_section) tr_close(T.open_section);
-    return rp_write_atomic(path, tr_emit, NULL);
+    return af_write(path, tr_emit, NULL);
 }
 
 void tr_free(void)

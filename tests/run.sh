@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh: the README's test command (make test). CPU tests everywhere: the
-# unit tests, the driver table's ABI, every bad command line, the no-driver
-# and stub-driver paths of the real binary, its JSON read back, install,
-# scripts/compare and scripts/plot (its figures where matplotlib is).
+# unit tests, the driver table's ABI, no include cycle among the headers of
+# src/, every bad command line, the no-driver and stub-driver paths of the
+# real binary, its JSON read back, install, scripts/compare and scripts/plot
+# (its figures where matplotlib is).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -13,6 +14,7 @@ trap 'rm -rf "$T"' EXIT
 {
 "$UNIT" || echo "FAILED unit tests exited non-zero"
 sh tests/abi.sh
+sh tests/include_cycles.sh
 sh tests/test_compare.sh
 sh tests/test_plot.sh
 

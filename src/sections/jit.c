@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
@@ -58,7 +59,7 @@ static int jt_child_first(const cli_opts *o, results *r)
     char why[512];
     char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
     rtc_out a, b;
-    double t0 = tm_now_ms(), load;
+    double t0 = clk_now_ms(), load;
     int rc = -1;
 
     memset(&a, 0, sizeof a);
@@ -71,7 +72,7 @@ static int jt_child_first(const cli_opts *o, results *r)
         fprintf(stderr, "harness: no NVRTC: %s\n", why);
         goto out;
     }
-    load = tm_now_ms() - t0;
+    load = clk_now_ms() - t0;
     if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &a) != 0 ||
         jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &b) != 0)
         goto out;
@@ -156,9 +157,9 @@ static int jt_child_load(const cli_opts *o, results *r)
     src = kn_synth_source(k, why, sizeof why);
     if (jt_child_ptx(&c, src, "synth", why, &code) != 0) goto out;
     if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     CK(drv.cuModuleGetFunction(&b.fn, mod, "synth0"));
-    get = tm_now_ms() - t0;
+    get = clk_now_ms() - t0;
     h = malloc((size_t)b.n * sizeof *h);
     hout = malloc((size_t)b.n * sizeof *hout);
     if (!h || !hout) goto out;
@@ -315,26 +316,26 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
     }
     for (step = 0; step < 2; step++) {
         if ((step == 0) == (init_first != 0)) {
-            t0 = tm_now_ms();
+            t0 = clk_now_ms();
             if (drv_load(why, sizeof why) != 0) {
                 fprintf(stderr, "harness: no CUDA driver: %s\n", why);
                 goto out;
             }
-            t_lib = tm_now_ms() - t0;
-            t0 = tm_now_ms();
+            t_lib = clk_now_ms() - t0;
+            t0 = clk_now_ms();
             DRV_CALL(cr, drv.cuInit(0));
-            t_init = tm_now_ms() - t0;
+            t_init = clk_now_ms() - t0;
             if (cr != CUDA_SUCCESS) {
                 drv_report(cr, "drv.cuInit(0)", __FILE__, __LINE__);
                 goto out;
             }
         } else {
-            t0 = tm_now_ms();
+            t0 = clk_now_ms();
             if (rtc_load(why, sizeof why) != 0) {
                 fprintf(stderr, "harness: no NVRTC: %s\n", why);
                 goto out;
             }
-            t_rtc = tm_now_ms() - t0;
+            t_rtc = clk_now_ms() - t0;
             if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_CUBIN, NULL, 0, &out) != 0) goto out;
             t_comp = out.ms;
         }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "section.h"
 #include "timing.h"
 
@@ -80,11 +81,11 @@ static double ln_host_ref(void)
 {
     volatile unsigned sink;
     unsigned x = 12345u, k;
-    double t0 = tm_now_ms();
+    double t0 = clk_now_ms();
     for (k = 0; k < LN_REF_STEPS; k++) x = x * 1664525u + 1013904223u;
     sink = x;
     (void)sink;
-    return (tm_now_ms() - t0) * 1000.0;
+    return (clk_now_ms() - t0) * 1000.0;
 }
 
 /* Host cost of one cuLaunchKernel: the host clock around LN_SUBMIT
@@ -95,16 +96,16 @@ static int ln_submit(ln_ctx *L, ln_samples *x, ln_samples *ref)
 {
     int j;
     CUstream s = L->c->gpu.stream;
-    double start = tm_now_ms();
+    double start = clk_now_ms();
     x->n = 0;
     do {
         double t0;
         if (ref) ref->us[x->n] = ln_host_ref();
         CK(drv.cuStreamSynchronize(s));
-        t0 = tm_now_ms();
+        t0 = clk_now_ms();
         for (j = 0; j < LN_SUBMIT; j++)
             if (ln_one(L, s) != 0) return -1;
-        x->us[x->n++] = (tm_now_ms() - t0) * 1000.0 / LN_SUBMIT;
+        x->us[x->n++] = (clk_now_ms() - t0) * 1000.0 / LN_SUBMIT;
     } while (tm_more(x->us, x->n, start, &x->noisy));
     if (ref) {
         ref->n = x->n;
@@ -121,7 +122,7 @@ static int ln_stream(ln_ctx *L, ln_samples *x)
 {
     CUstream s = L->c->gpu.stream;
     CUevent a = NULL, b = NULL;
-    double start = tm_now_ms();
+    double start = clk_now_ms();
     int j, rc = -1;
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
@@ -151,7 +152,7 @@ fail:
 static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdeviceptr dtimed,
                      ln_samples *x, int *timed_out)
 {
-    double start = tm_now_ms();
+    double start = clk_now_ms();
     CUstream s = L->c->gpu.stream;
     unsigned long long limit = 2000000000ull;   /* 2 s: a mistake cannot hang the run */
     void *params[] = { &dflag, &limit, &dtimed };
@@ -219,24 +220,24 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
             CK(drv.cuGraphExecDestroy(ge));
             ge = NULL;
         }
-        t0 = tm_now_ms();
+        t0 = clk_now_ms();
         CK(drv.cuGraphInstantiateWithFlags(&ge, g, 0));
-        inst_ms[i] = tm_now_ms() - t0;
+        inst_ms[i] = clk_now_ms() - t0;
     }
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
     for (i = 0; i < 3; i++) CK(drv.cuGraphLaunch(ge, s));    /* warm-up */
     CK(drv.cuStreamSynchronize(s));
     host->n = node->n = 0;
-    start = tm_now_ms();
+    start = clk_now_ms();
     do {
         float ms = 0;
         int nz = 0;
         CK(drv.cuStreamSynchronize(s));
         CK(drv.cuEventRecord(a, s));
-        t0 = tm_now_ms();
+        t0 = clk_now_ms();
         CK(drv.cuGraphLaunch(ge, s));
-        host->us[host->n++] = (tm_now_ms() - t0) * 1000.0;
+        host->us[host->n++] = (clk_now_ms() - t0) * 1000.0;
         CK(drv.cuEventRecord(b, s));
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
@@ -339,10 +340,10 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
         if (ln_one(&L, c.gpu.stream) != 0) goto out;
     CK(drv.cuStreamSynchronize(c.gpu.stream));
     for (i = 0; i < o->reps; i++) {
-        double t0 = tm_now_ms();
+        double t0 = clk_now_ms();
         if (ln_one(&L, c.gpu.stream) != 0) goto out;
         CK(drv.cuStreamSynchronize(c.gpu.stream));
-        us[i] = (tm_now_ms() - t0) * 1000.0;
+        us[i] = (clk_now_ms() - t0) * 1000.0;
     }
     if (!ln_store(&c, "launch_sync", "empty launch + cuStreamSynchronize",
                   "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "rtc.h"
 #include "section.h"
 #include "timing.h"
@@ -118,9 +119,9 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto out;
     if (drv_mem_info(&f1, &total) != 0) goto out;
     ld_fname(m, 0, name, sizeof name);
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     CK(drv.cuModuleGetFunction(&fn[0], mod, name));
-    get_first = tm_now_ms() - t0;
+    get_first = clk_now_ms() - t0;
     if (ld_count_loaded(fn, 1, &after_get) != 0) goto out;
     B->fn = fn[0];
     CK(drv.cuMemsetD32Async(B->out, 0x7fc00000u, LD_N, c->gpu.stream));
@@ -130,20 +131,20 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (ld_verify(c, B, what) != 1) failed = 1;
     if (tm_work_init(&w, ld_launch, B, 0) != 0 || tm_events(c->gpu.stream, &w, 1, c->o->warmup) != 0)
         goto out;
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     for (i = 1; i < m->k; i++) {
         ld_fname(m, i, name, sizeof name);
         CK(drv.cuModuleGetFunction(&fn[i], mod, name));
     }
-    get_others = tm_now_ms() - t0;
+    get_others = clk_now_ms() - t0;
     if (ld_count_loaded(fn, m->k, &after_others) != 0) goto out;
     for (i = 0; i < m->k; i++) {
         CUfunctionLoadingState st;
         CK(drv.cuFuncIsLoaded(&st, fn[i]));
         if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
-        t0 = tm_now_ms();
+        t0 = clk_now_ms();
         CK(drv.cuFuncLoad(fn[i]));
-        fload += tm_now_ms() - t0;
+        fload += clk_now_ms() - t0;
     }
     if (ld_count_loaded(fn, m->k, &after_load) != 0) goto out;
     if (drv_mem_info(&f2, &total) != 0) goto out;
@@ -220,15 +221,15 @@ static int ld_library(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B
 
     memset(&code, 0, sizeof code);
     if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) goto out;
-    t0 = tm_now_ms();
+    t0 = clk_now_ms();
     CK(drv.cuLibraryLoadData(&lib, code.code, NULL, NULL, 0, NULL, NULL, 0));
-    lib_ms = tm_now_ms() - t0;
-    t0 = tm_now_ms();
+    lib_ms = clk_now_ms() - t0;
+    t0 = clk_now_ms();
     CK(drv.cuLibraryGetKernel(&kern, lib, "vectorAdd"));
-    getk = tm_now_ms() - t0;
-    t0 = tm_now_ms();
+    getk = clk_now_ms() - t0;
+    t0 = clk_now_ms();
     CK(drv.cuKernelGetFunction(&B->fn, kern));
-    getf = tm_now_ms() - t0;
+    getf = clk_now_ms() - t0;
     CK(drv.cuMemsetD32Async(B->out, 0x7fc00000u, LD_N, c->gpu.stream));
     if (tm_once(c->gpu.stream, ld_launch, B, &ev_ms, &enq, &sync_ms) != 0) goto out;
     snprintf(what, sizeof what, "library path (%s): first launch of vectorAdd, all elements vs CPU", fmt);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "rtc.h"
 #include "proc.h"
 #include "section.h"
@@ -36,12 +37,12 @@ static FILE *sw_out;
 static void sw_at_exit(void)
 {
     fprintf(sw_out, "part\texit\texit handlers (atexit, library destructors)\t%.6f\n",
-            (double)(tm_now_ns() - sw_exit_from) / 1e6);
+            (double)(clk_now_ns() - sw_exit_from) / 1e6);
 }
 
 static void sw_part(sw_fall *w, const char *key, const char *name)
 {
-    long long now = tm_now_ns();
+    long long now = clk_now_ns();
     fprintf(w->out, "part\t%s\t%s\t%.6f\n", key, name, (double)(now - w->last_ns) / 1e6);
     w->last_ns = now;
 }
@@ -144,7 +145,7 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
         if (o->format == CLI_FMT_PTX) {
             /* The driver's JIT is its own step: split the load at its wall time. */
             long long end = w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
-            long long now = tm_now_ns();
+            long long now = clk_now_ns();
             fprintf(w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
                     (double)(end - w.last_ns) / 1e6);
             fprintf(w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
@@ -482,11 +483,11 @@ int sec_stopwatches(sec_ctx *c)
         for (i = 0; i < reps; i++) {
             double a;
             CK(drv.cuStreamSynchronize(B.v.s));
-            a = tm_now_ms();
+            a = clk_now_ms();
             if (sec_vec_kernel(&B.v, B.v.s) != 0) goto fail;
-            s1[i] = tm_now_ms() - a;
+            s1[i] = clk_now_ms() - a;
             CK(drv.cuStreamSynchronize(B.v.s));
-            s2[i] = tm_now_ms() - a;
+            s2[i] = clk_now_ms() - a;
         }
     }
     if (!sec_store(c, SW, "row2", "wall clock, around the launch",
