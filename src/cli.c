@@ -1,7 +1,6 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
 #include "kernels.h"
-#include "section.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,11 +24,6 @@ const char *cli_child_name(cli_child k)
 const char *cli_format_name(cli_format f)
 {
     return f == CLI_FMT_PTX ? "ptx" : "cubin";
-}
-
-const char *cli_section_name(cli_section s)
-{
-    return (unsigned)s < CLI_NSECTIONS ? sec_table[s].name : "?";
 }
 
 const char *cli_loading_name(cli_loading l)
@@ -208,8 +202,23 @@ int cli_parse_sizes(const char *s, size_t *sizes, size_t max, const char **why)
     return (int)count;
 }
 
+/* The section names joined by ", " into buf (cut short when it is full). */
+static const char *cli_join_names(const char *const *names, char *buf, size_t len)
+{
+    size_t i, at = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < CLI_NSECTIONS && at < len; i++) {
+        int w = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", names[i]);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+    return buf;
+}
+
 /* Parse --section's list into run[]. Returns 0, or -1 with what is wrong in bad. */
-static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t badlen)
+static int cli_sections(const char *s, const char *const *names, int run[CLI_NSECTIONS], char *bad,
+                        size_t badlen)
 {
     char buf[256], *tok, *save = NULL;
     int i, any = 0;
@@ -231,7 +240,7 @@ static int cli_sections(const char *s, int run[CLI_NSECTIONS], char *bad, size_t
             found = 1;
         }
         for (i = 0; i < CLI_NSECTIONS && !found; i++) {
-            if (strcmp(tok, sec_table[i].name) == 0) {
+            if (strcmp(tok, names[i]) == 0) {
                 run[i] = 1;
                 found = 1;
             }
@@ -329,16 +338,16 @@ static int cli_given(const int *seen, int opt)
  * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
 static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
 {
-    char bad[256];
+    char bad[256], list[256];
     const char *why = "";
     long long v;
     int n;
 
     switch (c) {
     case O_SECTION:
-        if (cli_sections(arg, o->run, bad, sizeof bad) != 0)
-            CLI_FAIL("--section=%s: %s; expected a comma list of "
-                     "stopwatches, crossover, loading, jit, launch, fusion, all", arg, bad);
+        if (cli_sections(arg, o->section_names, o->run, bad, sizeof bad) != 0)
+            CLI_FAIL("--section=%s: %s; expected a comma list of %s, all", arg, bad,
+                     cli_join_names(o->section_names, list, sizeof list));
         break;
     case O_DEVICE:
         if (cli_int(arg, 0, 1023, &v) != 0)
@@ -615,12 +624,14 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
     if (!o->reps_given) o->reps = o->min_samples;
 }
 
-int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err)
+int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
+              FILE *err)
 {
     int seen[O_LAST - O_LOADING];
     int rc;
 
     cli_defaults(o);
+    o->section_names = sections;
     memset(seen, 0, sizeof seen);
     if ((rc = cli_read_options(argc, argv, o, seen, out, err)) != CLI_OK) return rc;
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;

@@ -8,7 +8,8 @@
 
 /* Sections, in the order they run: indices into the table of sections
  * (sec_table in section.h), which holds their names, measurements,
- * printers and child kinds. */
+ * printers and child kinds; cli_parse is handed the names (so the parser
+ * does not depend on the sections). */
 typedef enum cli_section {
     CLI_SEC_STOPWATCHES,
     CLI_SEC_CROSSOVER,
@@ -19,9 +20,6 @@ typedef enum cli_section {
     CLI_NSECTIONS
 } cli_section;
 
-/* Name of a section ("stopwatches", ...), from the table of sections
- * (section.h). */
-const char *cli_section_name(cli_section s);
 
 typedef enum cli_loading { CLI_LOAD_DEFAULT, CLI_LOAD_LAZY, CLI_LOAD_EAGER } cli_loading;
 
@@ -61,6 +59,7 @@ const char *cli_child_name(cli_child k);
 typedef struct cli_opts {
     cli_loading loading;         /* --module-loading */
     int device;                  /* --device=N, >= 0 */
+    const char *const *section_names; /* the CLI_NSECTIONS names cli_parse was given */
     int run[CLI_NSECTIONS];      /* --section=LIST: 1 for each section to run */
     size_t sizes[CLI_MAX_SIZES]; /* --sizes=LIST, crossover sizes (elements) */
     size_t nsizes;
@@ -99,11 +98,14 @@ typedef struct cli_opts {
 /* Result of cli_parse. */
 enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };
 
-/* Parse argv into *o (defaults first). Returns CLI_OK to run; CLI_EXIT when
- * --help or --version was printed to out (exit 0); CLI_USAGE on a usage
- * error, after printing "harness: <what is wrong>" and a short usage hint to
- * err (exit 2). Never exits the process itself. */
-int cli_parse(int argc, char **argv, cli_opts *o, FILE *out, FILE *err);
+/* Parse argv into *o (defaults first); sections holds the CLI_NSECTIONS
+ * section names --section takes, in cli_section order (kept, not copied, as
+ * o->section_names). Returns CLI_OK to run; CLI_EXIT when --help or
+ * --version was printed to out (exit 0); CLI_USAGE on a usage error, after
+ * printing "harness: <what is wrong>" and a short usage hint to err (exit
+ * 2). Never exits the process itself. */
+int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
+              FILE *err);
 
 /* Name of a module format: "cubin", "ptx". */
 const char *cli_format_name(cli_format f);

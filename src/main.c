@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     sec_ctx c;
     main_run stop = { NULL, NULL };
 
-    rc = cli_parse(argc, argv, &o, stdout, stderr);
+    rc = cli_parse(argc, argv, sec_names(), &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
     if (fault_setup() != 0) return 2;
@@ -222,14 +222,14 @@ int main(int argc, char **argv)
         size_t checks_failed = res_failed(&r);
         if (!o.run[i]) continue;
         sg_check();
-        tr_section_begin(cli_section_name((cli_section)i));
+        tr_section_begin(sec_table[i].name);
         t_sec = clk_now_ns();
         rc = sec_table[i].run(&c);
         tr_section_end();
         secs[i] = (double)(clk_now_ns() - t_sec) / 1e9;
         {
             char key[64];
-            snprintf(key, sizeof key, "seconds_%s", cli_section_name((cli_section)i));
+            snprintf(key, sizeof key, "seconds_%s", sec_table[i].name);
             res_env_num(&r, key, secs[i]);
         }
         if (rc == SEC_USAGE) usage = 1;
@@ -258,7 +258,7 @@ int main(int argc, char **argv)
         tb_checks(stdout, &r);
         fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
         for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
-            if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", cli_section_name((cli_section)i), secs[i]);
+            if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
         fprintf(stdout, "); exit code %d.\n", exit_code(usage, failed, no_gpu));
     }
     if (fflush(stdout) != 0) failed = 1;

@@ -468,6 +468,15 @@ const sec_def sec_table[CLI_NSECTIONS] = {
     { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL },
 };
 
+const char *const *sec_names(void)
+{
+    static const char *names[CLI_NSECTIONS];
+    size_t i;
+
+    for (i = 0; i < CLI_NSECTIONS; i++) names[i] = sec_table[i].name;
+    return names;
+}
+
 const sec_def *sec_of_child(cli_child k)
 {
     size_t i, j;

@@ -189,6 +189,10 @@ typedef struct sec_def {
 
 extern const sec_def sec_table[CLI_NSECTIONS];
 
+/* The CLI_NSECTIONS names of the table's entries, in order, as one array
+ * (for cli_parse); the same array on every call. */
+const char *const *sec_names(void);
+
 /* The section that owns child kind k, or NULL (CLI_CHILD_NONE, results). */
 const sec_def *sec_of_child(cli_child k);
 

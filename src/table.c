@@ -70,7 +70,7 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
     fprintf(f, "  sections         ");
     for (i = 0; i < CLI_NSECTIONS; i++) {
         if (!o->run[i]) continue;
-        fprintf(f, "%s%s", first ? "" : ", ", cli_section_name((cli_section)i));
+        fprintf(f, "%s%s", first ? "" : ", ", o->section_names[i]);
         first = 0;
     }
     fprintf(f, "\n");

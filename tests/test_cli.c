@@ -2,6 +2,7 @@
  * arrays, with its out and err streams captured through tmpfile(). */
 #include "testhelp.h"
 #include "cli.h"
+#include "section.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -60,7 +61,7 @@ static int cli_t_parse(cli_run *r, const char *const *args)
         if (err) fclose(err);
         return r->rc;
     }
-    r->rc = cli_parse(argc, r->argv, &r->o, out, err);
+    r->rc = cli_parse(argc, r->argv, sec_names(), &r->o, out, err);
     cli_t_slurp(out, r->out, sizeof r->out);
     cli_t_slurp(err, r->err, sizeof r->err);
     return r->rc;
@@ -197,8 +198,8 @@ void test_cli(void)
         th_check("cli: --section=crossover runs only crossover",
                  r.rc == CLI_OK && r.o.run[CLI_SEC_CROSSOVER] == 1 &&
                  r.o.run[CLI_SEC_STOPWATCHES] == 0 &&
-                 strcmp(cli_section_name(CLI_SEC_CROSSOVER), "crossover") == 0 &&
-                 strcmp(cli_section_name(CLI_SEC_STOPWATCHES), "stopwatches") == 0);
+                 strcmp(r.o.section_names[CLI_SEC_CROSSOVER], "crossover") == 0 &&
+                 strcmp(r.o.section_names[CLI_SEC_STOPWATCHES], "stopwatches") == 0);
     }
     {
         static const char *const a[] = { "--section=crossover,stopwatches", NULL };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "section.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (p = buf; p < buf + size && argc < 64; p += strlen(p) + 1)
         argv[argc++] = p;
     argv[argc] = NULL;
-    (void)cli_parse(argc, argv, &o, sink, sink);
+    (void)cli_parse(argc, argv, sec_names(), &o, sink, sink);
     free(buf);
     return 0;
 }
