@@ -554,6 +554,9 @@ static int cli_admit(int c, char **argv, int *seen, FILE *err)
     if (c == '?') {
         if (optopt >= O_LOADING && optopt < O_LAST)
             CLI_FAIL("option '--%s' takes no value", cli_longopts[optopt - O_LOADING].name);
+        /* A short option (there are none): getopt names its letter in optopt
+         * and, inside a cluster such as -xyz, has not moved optind past it. */
+        if (optopt > 0 && optopt < 256) CLI_FAIL("unknown option '-%c'", optopt);
         CLI_FAIL("unknown option '%s'", argv[optind - 1]);
     }
     if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
@@ -572,7 +575,7 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     int c, idx, rc;
 
     opterr = 0;
-    optind = 1;
+    optind = 0;     /* 0, not 1: glibc then also forgets a cluster left half read */
     while ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) != -1) {
         if ((rc = cli_admit(c, argv, seen, err)) != CLI_OK) return rc;
         if ((rc = cli_option(c, optarg, o, out, err)) != CLI_OK) return rc;

@@ -193,6 +193,16 @@ void test_cli(void)
                  r.o.sizes[0] == 1 && r.o.sizes[1] == 2 && r.o.sizes[2] == 3);
     }
     {
+        static const char *const a[] = { "-xyz", NULL };
+        static const char *const b[] = { "--section=bogus", NULL };
+        int first;
+        cli_t_parse(&r, a);
+        first = r.rc == CLI_USAGE && strstr(r.err, "unknown option '-x'") != NULL;
+        cli_t_parse(&r, b);
+        th_check("cli: -xyz names '-x'; the next parse starts afresh (no cluster left half read)",
+                 first && r.rc == CLI_USAGE && strstr(r.err, "unknown section 'bogus'") != NULL);
+    }
+    {
         static const char *const a[] = { "--section=crossover", NULL };
         cli_t_parse(&r, a);
         th_check("cli: --section=crossover runs only crossover",
