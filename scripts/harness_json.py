@@ -34,13 +34,32 @@ def _no_repeats(pairs):
     return obj
 
 
+def _finite_float(s):
+    v = float(s)
+    if not math.isfinite(v):
+        raise ValueError("number %s out of range" % s[:40])
+    return v
+
+
+def _bounded_int(s):
+    # An integer the harness could have written: within a double's range
+    # (so float() of it cannot overflow later).
+    if len(s.lstrip("-")) > 308:
+        raise ValueError("integer of %d digits out of range" % len(s.lstrip("-")))
+    return int(s)
+
+
 def read_json(path):
     """The document in the file at path; raises Bad (unreadable, not UTF-8,
-    not JSON, a NaN/Infinity constant, a repeated key in an object)."""
+    not JSON, a NaN/Infinity constant or a number beyond a double's range,
+    nested too deeply for the parser, a repeated key in an object)."""
     try:
         with open(path, "rb") as f:
             text = f.read().decode("utf-8")
-        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeats)
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeats,
+                          parse_float=_finite_float, parse_int=_bounded_int)
+    except RecursionError:
+        raise Bad("%s: not valid JSON: nested too deeply" % path)
     except OSError as e:
         raise Bad("%s: %s" % (path, e.strerror or e))
     except UnicodeDecodeError as e:
@@ -142,7 +161,8 @@ def load(path):
     (see read_json; not schema_version 1; measurements not a list of entries
     with section and key; a repeated measurement or conclusion)."""
     doc = read_json(path)
-    if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
+    sv = doc.get("schema_version") if isinstance(doc, dict) else None
+    if type(sv) is not int or sv != SCHEMA_VERSION:     # not true, not 1.0
         raise Bad("%s: not a harness JSON document (schema_version %d)" % (path, SCHEMA_VERSION))
     if not isinstance(doc.get("measurements"), list):
         raise Bad("%s: measurements is not a list" % path)

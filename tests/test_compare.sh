@@ -91,6 +91,27 @@ expect_grep "the repeated key is named, with its file" "dupkey\.json: .*repeated
 run_cmp "$T/m.out" "$T/m.err" "$T/dupmeas.json" "$C/a.json"
 expect_exit "a measurement repeated (section and key)" 2
 expect_grep "the repeated measurement is named, with its file" "dupmeas\.json: measurements\[4\] repeats compare/faster" "$T/m.err"
+# Hostile files: one line naming the file, exit 2, never a traceback.
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+open(t + "/deep.json", "w").write("[" * 100000 + "]" * 100000)
+open(t + "/bigint.json", "w").write('{"schema_version": 1, "measurements": [{"section": "a", "key": "b", '
+                                    '"unit": "ms", "samples": [1' + "0" * 400 + '], "stats": {}}]}')
+open(t + "/bigfloat.json", "w").write('{"schema_version": 1, "measurements": [{"section": "a", "key": "b", '
+                                      '"unit": "ms", "samples": [1e400], "stats": {}}]}')
+PY
+for v in true 1.0; do
+    sed "s/\"schema_version\": 1,/\"schema_version\": $v,/" "$C/noreg.json" >"$T/sv.json"
+    run_cmp "$T/m.out" "$T/m.err" "$T/sv.json" "$C/a.json"
+    expect_exit "schema_version $v is not the integer 1" 2
+done
+for f in deep bigint bigfloat; do
+    run_cmp "$T/m.out" "$T/m.err" "$T/$f.json" "$C/a.json"
+    expect_exit "$f.json (nested 100,000 deep, an integer of 401 digits, 1e400)" 2
+    check "$f.json: one line naming the file, no traceback" \
+        sh -c "test \"\$(wc -l <'$T/m.err')\" -eq 1 && grep -q '$f\\.json: not valid JSON' '$T/m.err'"
+done
 run_cmp "$T/u.out" "$T/u.err" "$C/a.json"
 expect_exit "one file only: usage error" 2
 run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --threshold=abc
