@@ -232,7 +232,9 @@ int main(int argc, char **argv)
             snprintf(key, sizeof key, "seconds_%s", sec_table[i].name);
             res_env_num(&r, key, secs[i]);
         }
-        if (rc == SEC_USAGE) usage = 1;
+        /* A usage error found only now (--device=3, --arch=sm_999): the run
+         * did not do what was asked. */
+        if (rc == SEC_USAGE) usage = r.incomplete = 1;
         else if (rc == SEC_FAILED) failed = 1;
         else if (rc == SEC_NO_GPU) no_gpu = 1;
         /* Failed, and no failed check says why: an error stopped it. */

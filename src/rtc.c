@@ -16,7 +16,7 @@
     X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) \
     X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)                 \
     X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcAddNameExpression)         \
-    X(nvrtcGetLoweredName)
+    X(nvrtcGetLoweredName) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 
 static struct {
 #define RTC_MEMBER(name) __typeof__(&name) name;
@@ -175,6 +175,36 @@ int rtc_version(int *major, int *minor)
         return -1;
     }
     return 0;
+}
+
+int rtc_arch_check(const char *arch, char *why, size_t whylen)
+{
+    int archs[128], n = 0, i, want = 0, found = 0;
+    size_t at = 0;
+    nvrtcResult r;
+
+    if (!rtc_lib) return -1;
+    RTC_CALL(r, rtc.nvrtcGetNumSupportedArchs(&n));
+    if (r != NVRTC_SUCCESS || n < 0 || n > (int)(sizeof archs / sizeof archs[0])) {
+        if (r != NVRTC_SUCCESS)
+            rtc_report(r, NULL, "rtc.nvrtcGetNumSupportedArchs(&n)", __FILE__, __LINE__, ft_take_injected());
+        else
+            fprintf(stderr, "harness: error: NVRTC names %d architectures, more than the harness reads\n", n);
+        return -1;
+    }
+    RTC_CALL(r, rtc.nvrtcGetSupportedArchs(archs));
+    if (r != NVRTC_SUCCESS) {
+        rtc_report(r, NULL, "rtc.nvrtcGetSupportedArchs(archs)", __FILE__, __LINE__, ft_take_injected());
+        return -1;
+    }
+    if (strncmp(arch, "sm_", 3) == 0) want = atoi(arch + 3);
+    for (i = 0; i < n; i++) found |= archs[i] == want;
+    if (found) return 0;
+    at = (size_t)snprintf(why, whylen, "this NVRTC compiles for");
+    for (i = 0; i < n && at < whylen; i++)
+        at += (size_t)snprintf(why + at, whylen - at, "%s sm_%d", i ? "," : "", archs[i]);
+    if (at < whylen) snprintf(why + at, whylen - at, "; not %s", arch);
+    return 1;
 }
 
 /* The one error path for NVRTC calls: report and jump to fail. */

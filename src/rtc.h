@@ -16,6 +16,11 @@ int rtc_unload(void);
 /* NVRTC's version; 0, or -1 (not loaded, or the call failed: reported). */
 int rtc_version(int *major, int *minor);
 
+/* Whether NVRTC compiles for arch ("sm_90", "sm_90a": the number counts):
+ * 0 yes; 1 no, with the architectures it does compile for in why; -1 not
+ * loaded, or a call failed (reported). */
+int rtc_arch_check(const char *arch, char *why, size_t whylen);
+
 /* For HARNESS_FAULT: 1 when name is an NVRTC entry point the harness checks. */
 int rtc_entry_known(const char *name);
 

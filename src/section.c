@@ -62,6 +62,26 @@ int sec_need_gpu(sec_ctx *c)
     return c->gpu_state == DRV_BAD_DEVICE ? SEC_USAGE : SEC_NO_GPU;
 }
 
+/* --arch, where given, against what the loaded NVRTC compiles for: 1 (as
+ * rtc_state: loaded and usable), -3 (a usage error, printed, reason in
+ * c->rtc_why) or -2 (the check's call failed: reported). */
+static int sec_arch_ok(sec_ctx *c)
+{
+    char why[400];
+    int rc;
+
+    if (!c->o->arch) return 1;
+    rc = rtc_arch_check(c->o->arch, why, sizeof why);
+    if (rc < 0) {
+        snprintf(c->rtc_why, sizeof c->rtc_why, "NVRTC's list of architectures could not be read");
+        return -2;
+    }
+    if (rc == 0) return 1;
+    snprintf(c->rtc_why, sizeof c->rtc_why, "--arch=%s: %s", c->o->arch, why);
+    fprintf(stderr, "harness: %s\n", c->rtc_why);
+    return -3;
+}
+
 int sec_need_rtc(sec_ctx *c)
 {
     if (c->rtc_state == 0) {
@@ -76,10 +96,12 @@ int sec_need_rtc(sec_ctx *c)
             } else {
                 snprintf(v, sizeof v, "%d.%d", major, minor);
                 res_env_str(c->r, "nvrtc_version", v);
+                c->rtc_state = sec_arch_ok(c);
             }
         }
     }
     if (c->rtc_state == -2) return SEC_FAILED;
+    if (c->rtc_state == -3) return SEC_USAGE;
     return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
 }
 
@@ -177,13 +199,15 @@ int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
     int rc;
     drv_set_phase(name);
     if (need_gpu && (rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, name, c->gpu_why);
+        if (rc == SEC_USAGE) res_skip_section(c->r, name, c->gpu_why);     /* printed already */
+        else sec_skip(c, name, c->gpu_why);
         return rc;
     }
     if (need_rtc && (rc = sec_need_rtc(c)) != SEC_OK) {
         char r[600];
-        snprintf(r, sizeof r, "%s%.500s", rc == SEC_FAILED ? "" : "no NVRTC: ", c->rtc_why);
-        sec_skip(c, name, r);
+        snprintf(r, sizeof r, "%s%.500s", rc == SEC_NO_GPU ? "no NVRTC: " : "", c->rtc_why);
+        if (rc == SEC_USAGE) res_skip_section(c->r, name, r);              /* printed already */
+        else sec_skip(c, name, r);
         return rc;
     }
     if (need_gpu && need_rtc) sec_timing_gpu(c);

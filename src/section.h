@@ -22,7 +22,8 @@ typedef struct sec_ctx {
     drv_gpu gpu;
     int gpu_state;          /* 0 not tried, 1 open, DRV_NO_GPU or DRV_BAD_DEVICE */
     char gpu_why[512];
-    int rtc_state;          /* 0 not tried, 1 loaded, -1 not there, -2 failed */
+    int rtc_state;          /* 0 not tried, 1 loaded, -1 not there, -2 failed,
+                               -3 --arch is not one it compiles for */
     char rtc_why[512];
     const char *arch;       /* --arch, else the device's */
     int timing_state;       /* 0 not set up, 1 flush buffer and clock kernel ready, -1 failed */
@@ -61,14 +62,17 @@ int sec_cache_states(const sec_ctx *c);
  * answer. */
 int sec_need_gpu(sec_ctx *c);
 
-/* Load NVRTC on first need. Returns SEC_OK, SEC_NO_GPU (not there) or
- * SEC_FAILED (loaded, but nvrtcVersion failed: reported), with c->rtc_why. */
+/* Load NVRTC on first need and check --arch against what it compiles for.
+ * Returns SEC_OK, SEC_NO_GPU (not there), SEC_USAGE (--arch is not one it
+ * compiles for: printed) or SEC_FAILED (loaded, but a call failed:
+ * reported), with c->rtc_why. Later calls return the first answer. */
 int sec_need_rtc(sec_ctx *c);
 
 /* What a GPU section needs before it starts: NVRTC loaded (when need_rtc)
  * and the GPU opened (when need_gpu). Sets the error lines' phase to name
  * (a string that stays alive). Returns SEC_OK, or the SEC_ code to return
- * after recording the section as skipped with the reason. */
+ * after recording the section as skipped with the reason (a usage error
+ * found only now, such as --device=3 on a machine of one, included). */
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc);
 
 /* Record that section `name` was skipped, with reason, in the results. */

@@ -50,6 +50,16 @@ expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver
 check "no driver: jit's NVRTC figures are in the JSON" python3 tests/check_json.py "$T/j.json" --expect-skipped jit
 expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh process" "$T/j.out"
 check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
+# --arch that NVRTC does not compile for: a usage error naming --arch, found
+# when NVRTC is loaded; the JSON says the run is incomplete and why.
+for a in sm_00 sm_10 sm_999; do
+    rm -f "$T/a.json"
+    run_harness "$T/a.out" "$T/a.err" --arch=$a --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --json="$T/a.json"
+    expect_exit "--arch=$a: usage error" 2
+    expect_grep "--arch=$a: one line names --arch and what NVRTC compiles for" "^harness: --arch=$a: this NVRTC compiles for sm_.*; not $a\$" "$T/a.err"
+    check "--arch=$a: the JSON is marked incomplete and names the skip" sh -c \
+        "python3 tests/check_json.py '$T/a.json' --expect-incomplete --expect-skipped jit && grep -q 'arch=$a' '$T/a.json'"
+done
 run_harness "$T/tr.out" "$T/tr.err" --section=jit --reps=1 --synthetic-kernels=1 --trace="$T/tr.json"
 expect_exit "no driver: --trace of section jit" 3
 check "--trace writes a Chrome trace-event document" python3 tests/check_trace.py "$T/tr.json"
@@ -200,6 +210,13 @@ done
 if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     HARNESS_LIBCUDA="$FAKECUDA"
     FX="--section=crossover --sizes=1024 --reps=1 --warmup=0"
+    # A device that is not there: found at run time, a usage error all the same.
+    # shellcheck disable=SC2086
+    run_harness "$T/d3.out" "$T/d3.err" $FX --device=3 --json="$T/d3.json"
+    expect_exit "fake driver, --device=3 on a machine of one: usage error" 2
+    expect_grep "fake driver, --device=3: names the device count" "^harness: --device=3: this machine has 1 CUDA device" "$T/d3.err"
+    check "fake driver, --device=3: the JSON is marked incomplete and names the skip" \
+        python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped crossover
     export HARNESS_FAULT_LOG="$T/fake.log"
     # shellcheck disable=SC2086
     run_harness "$T/fx.out" "$T/fx.err" $FX
