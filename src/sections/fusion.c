@@ -56,6 +56,7 @@ typedef struct fs_version {
 /* The versions, in the order the tables list them. */
 static const fs_version fs_v[] = {
     { "copy", "copy kernel, one float per thread", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 1, NULL, { "copyFloat" } },
+    { "copy2", "copy kernel, 8-byte loads", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 2, NULL, { "copyFloat2" } },
     { "copy4", "copy kernel, 16-byte loads", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 4, NULL, { "copyFloat4" } },
     { "dtod", "cuMemcpyDtoD", FS_RUN_DTOD, FS_FLOOR | FS_SWEEP, 0, "copyFloat", { NULL } },
     { "stage1", "stage 1, scale and bias", FS_RUN_STAGE, 0, 0, NULL, { "stageScaleBias" } },
