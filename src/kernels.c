@@ -20,6 +20,7 @@ const kn_kernel kn_all[] = {
     { "vectorScale", "vector.cu",  8.0,  1.0 },
     { "doNothing",   "empty.cu",   0.0,  0.0 },
     { "copyFloat",   "copy.cu",    8.0,  0.0 },
+    { "copyFloat2",  "copy.cu",    8.0,  0.0 },
     { "copyFloat4",  "copy.cu",    8.0,  0.0 },
     /* The fusion chain y = clamp(gelu(1.5 x + 0.25) + r) (fusion.cu). Flops
      * count each stage's operations: scaleBias 2 (mul, add); gelu 9 (3 muls

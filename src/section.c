@@ -3,6 +3,7 @@
 #include "section.h"
 #include "trace.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,32 @@ int sec_vec_verify(sec_ctx *c, const char *section, const char *what, sec_vec *v
     return sec_check_elems(c, section, what, v->n, &bad);
 fail:
     return -1;
+}
+
+char *sec_commas(char *buf, size_t len, double v)
+{
+    char digits[32];
+    size_t nd, i, o = 0;
+    int neg = v < 0;
+
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    nd = strlen(digits);
+    if (len == 0) return buf;
+    if (neg && o + 1 < len) buf[o++] = '-';
+    for (i = 0; i < nd && o + 1 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0 && isdigit((unsigned char)digits[0])) {
+            buf[o++] = ',';
+            if (o + 1 >= len) break;
+        }
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+double sec_gbs(const res_meas *m)
+{
+    return m && m->bytes > 0 && m->stats.median > 0 ? m->bytes / m->stats.median / 1e6 : NAN;
 }
 
 res_meas *sec_store(sec_ctx *c, const char *section, const char *key,

@@ -127,6 +127,14 @@ int sec_vec_poison(sec_vec *v);
  * driver error. */
 int sec_vec_verify(sec_ctx *c, const char *section, const char *what, sec_vec *v);
 
+/* v (a count: rounded to an integer) with thousands separators
+ * ("16,777,216") into buf of len bytes; returns buf. */
+char *sec_commas(char *buf, size_t len, double v);
+
+/* GB/s (1e9 bytes per second) of a measurement in ms with a byte model
+ * (m->bytes per unit over its median); NaN when m is NULL or has none. */
+double sec_gbs(const res_meas *m);
+
 /* Store reps samples as a measurement; returns it (NULL on out of memory). */
 res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,

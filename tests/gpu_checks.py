@@ -50,6 +50,20 @@ def med(doc, key, section="stopwatches"):
     return find(doc, section, key)["stats"]["median"]
 
 
+def derived(doc, section, key):
+    """The derived entry (a conclusion the harness stored)."""
+    for d in doc.get("derived", []):
+        if d["section"] == section and d["key"] == key:
+            return d
+    raise SystemExit("derived %s/%s: not in the file" % (section, key))
+
+
+def fusion_versions(doc, field):
+    """Section fusion's stored versions (derived version.<key>) with a non-zero field."""
+    return [d for d in doc.get("derived", []) if d["section"] == "fusion"
+            and d["key"].startswith("version.") and d["fields"].get(field)]
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -178,41 +192,37 @@ def main(argv):
         print("run time %s s, limit %s s" % (t, argv[3]))
         ok = t is not None and t <= float(argv[3])
     elif what == "fusion":
+        # Every version the section says it validates, at its stored check n.
         checks = [c for c in doc["checks"] if c["section"] == "fusion"]
-        versions = ["staged chain", "pair-fused", "fused", "CUDA graph"] + \
-            ["fused-wide<%d>" % k for k in (1, 2, 4, 8, 16, 32)]
-        ok = True
+        at = " at n = {:,},".format(int(derived(doc, "fusion", "sizes")["fields"]["check_n"]))
+        versions = [d["name"] for d in fusion_versions(doc, "checked")]
+        ok = len(versions) > 0
         for v in versions:
-            hit = [c for c in checks if v in c["what"] and "1,049,187" in c["what"]]
-            print("%-20s %s" % (v, hit[0]["detail"] if hit else "NOT CHECKED"))
+            hit = [c for c in checks if c["what"].startswith(v + at)]
+            print("%-30s %s" % (v, hit[0]["detail"] if hit else "NOT CHECKED"))
             ok = ok and bool(hit) and all(c["passed"] for c in hit)
     elif what == "floor":
-        # The copy floor where it is highest with buffers of at least 4x the
-        # L2 (smaller ones are copied partly within it): within 3% of cuMemcpyDtoD at
-        # that n, and at least 85% of the H200 datasheet's 4.8 TB/s.
-        best = (0, None)
-        l2 = doc["environment"]["l2_bytes"]
-        for m in doc["measurements"]:
-            if m["section"] == "fusion" and m["bytes"] and (".copy" in m["key"] or ".dtod" in m["key"]) \
-                    and 4 * m["n"] >= 4 * l2:
-                g = m["bytes"] / m["stats"]["median"] / 1e6
-                if g > best[0]:
-                    best = (g, m)
-        n = best[1]["n"]
-        dtod = [m for m in doc["measurements"] if m["section"] == "fusion" and m["n"] == n
-                and m["key"].endswith(".dtod")][0]
-        gd = dtod["bytes"] / dtod["stats"]["median"] / 1e6
-        print("floor %.1f GB/s at n = %d (%s): %.1f%% of cuMemcpyDtoD, %.1f%% of 4800 GB/s"
-              % (best[0], n, best[1]["key"], 100 * best[0] / gd, best[0] / 48))
-        ok = abs(best[0] / gd - 1) <= 0.03 and best[0] >= 0.85 * 4800
+        # The copy floor section fusion stored (the best copy with buffers of
+        # at least 4x the L2): within 3% of cuMemcpyDtoD at that n, and at
+        # least 85% of the H200 datasheet's 4.8 TB/s.
+        cf = derived(doc, "fusion", "copy_floor")
+        g, gd, n = cf["value"], cf["fields"]["dtod_gbs"], int(cf["fields"]["n"])
+        print("floor %.1f GB/s at n = %d (%s%s): %.1f%% of cuMemcpyDtoD, %.1f%% of 4800 GB/s"
+              % (g, n, cf["text"], ", fallback" if cf["fields"]["fallback"] else "",
+                 100 * g / gd, g / 48))
+        ok = abs(g / gd - 1) <= 0.03 and g >= 0.85 * 4800 and not cf["fields"]["fallback"]
     elif what == "repeat3":
         b = load(argv[3])
         mb = {(m["section"], m["key"]): m for m in b["measurements"]}
         worst, bad = 0, []
+        # The largest n of the fusion sweep, as the section stored its readings.
+        ns = [int(d["fields"]["n"]) for d in doc.get("derived", [])
+              if d["section"] == "fusion" and d["key"].startswith("sweep.n=")]
+        largest = "n=%d." % max(ns) if ns else "main."
         for m in doc["measurements"]:
             k = (m["section"], m["key"])
             big = m["section"] == "fusion" and (m["key"].startswith("main.") or
-                                                m["key"].startswith("n=268435456."))
+                                                m["key"].startswith(largest))
             if not (big or m["section"] == "launch") or k not in mb or m["unit"] not in ("ms", "us"):
                 continue
             a1, a2 = m["stats"]["median"], mb[k]["stats"]["median"]

@@ -1,7 +1,10 @@
-/* test_fusion.c: the fusion chain on the host: models, reference, check, NVRTC name expressions. */
+/* test_fusion.c: the fusion chain on the host: models, reference, check,
+ * NVRTC name expressions, the stored conclusions and the tables. */
 #include "testhelp.h"
 #include "kernels.h"
 #include "rtc.h"
+#include "section.h"
+#include "sections/fusion.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,11 +18,20 @@ static const char *const ft_pair[] = { "pairScaleGelu", "pairResidualClamp" };
 static const char *const ft_fused[] = { "chainFused" };
 #define FT_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The name expressions of chainFusedWide<K>. */
-static const char *const ft_wide[] = { "chainFusedWide<1>", "chainFusedWide<2>",
-                                       "chainFusedWide<4>", "chainFusedWide<8>",
-                                       "chainFusedWide<16>", "chainFusedWide<32>" };
-#define FT_NWIDE ((int)FT_LEN(ft_wide))
+/* At most this many fused-wide<K> versions. */
+#define FT_MAXWIDE 16
+
+/* The name expressions of chainFusedWide<K> as the section stores them
+ * (the text of each version.wideK with a width), into exprs; how many. */
+static int ft_wide_exprs(const results *r, const char **exprs)
+{
+    size_t i;
+    int n = 0;
+    for (i = 0; i < r->nd && n < FT_MAXWIDE; i++)
+        if (strncmp(r->d[i].key, "version.", 8) == 0 && res_derived_num(&r->d[i], "width") > 0)
+            exprs[n++] = r->d[i].text;
+    return n;
+}
 
 static int ft_near(double got, double want, double rel)
 {
@@ -70,6 +82,53 @@ static void ft_models(void)
     th_check("fusion: launch ratio staged/fused is 4 (4 kernels against 1)",
              (double)FT_LEN(ft_staged) / (double)FT_LEN(ft_fused) == 4.0 &&
              FT_LEN(ft_pair) == 2);
+}
+
+/* The section's stored facts: each version's model as the registry gives
+ * it, the predictions, the sizes. */
+static void ft_stored_models(void)
+{
+    results r;
+    const res_derived *p;
+    char desc[256];
+    res_init(&r);
+    th_check("fusion: fs_store_models stores sizes, the versions and the predictions",
+             fs_store_models(&r) == 0 && res_derived_find(&r, "fusion", "sizes") != NULL);
+    p = res_derived_find(&r, "fusion", "predictions");
+    snprintf(desc, sizeof desc, "fusion: version.staged/pair/fused carry the registry's bytes per "
+             "element (%g, %g, %g) and 14 flops each",
+             res_derived_num(res_derived_find(&r, "fusion", "version.staged"), "bytes_per_elem"),
+             res_derived_num(res_derived_find(&r, "fusion", "version.pair"), "bytes_per_elem"),
+             res_derived_num(res_derived_find(&r, "fusion", "version.fused"), "bytes_per_elem"));
+    th_check(desc,
+             res_derived_num(res_derived_find(&r, "fusion", "version.staged"), "bytes_per_elem") ==
+                 kn_bytes_of(ft_staged, FT_LEN(ft_staged)) &&
+             res_derived_num(res_derived_find(&r, "fusion", "version.pair"), "bytes_per_elem") ==
+                 kn_bytes_of(ft_pair, FT_LEN(ft_pair)) &&
+             res_derived_num(res_derived_find(&r, "fusion", "version.fused"), "bytes_per_elem") ==
+                 kn_bytes_of(ft_fused, FT_LEN(ft_fused)) &&
+             res_derived_num(res_derived_find(&r, "fusion", "version.wide4"), "flops_per_elem") == 14.0);
+    th_check("fusion: predictions: byte ratio 3, launch ratio 4, staged/pair 1.8, pair/fused 5/3",
+             p && ft_near(p->value, 3.0, 1e-12) && res_derived_num(p, "launch_ratio") == 4.0 &&
+             ft_near(res_derived_num(p, "staged_pair"), 1.8, 1e-12) &&
+             ft_near(res_derived_num(p, "pair_fused"), 5.0 / 3.0, 1e-12) &&
+             res_derived_num(p, "extra_bytes") == 24.0);
+    th_check("fusion: sizes: the main n and the odd check n of the registry",
+             res_derived_num(res_derived_find(&r, "fusion", "sizes"), "main_n") == KN_CHAIN_MAIN_N &&
+             res_derived_num(res_derived_find(&r, "fusion", "sizes"), "check_n") == KN_CHAIN_CHECK_N &&
+             KN_CHAIN_CHECK_N % 2 == 1);
+    {
+        char a[32], b[32], c[32], d[32];
+        th_check("fusion: sec_commas: 1,049,187, 16,777,216, 999 and -1,024",
+                 strcmp(sec_commas(a, sizeof a, KN_CHAIN_CHECK_N), "1,049,187") == 0 &&
+                 strcmp(sec_commas(b, sizeof b, KN_CHAIN_MAIN_N), "16,777,216") == 0 &&
+                 strcmp(sec_commas(c, sizeof c, 999), "999") == 0 &&
+                 strcmp(sec_commas(d, sizeof d, -1024), "-1,024") == 0);
+    }
+    th_check("fusion: cuMemcpyDtoD is a floor candidate that launches no kernel",
+             res_derived_num(res_derived_find(&r, "fusion", "version.dtod"), "floor") == 1 &&
+             res_derived_num(res_derived_find(&r, "fusion", "version.dtod"), "kernels") == 0);
+    res_free(&r);
 }
 
 /* kn_chain_ref against values computed independently. */
@@ -217,51 +276,59 @@ static void ft_rtc(void)
 {
     static const char *const bad_exprs[] = { "chainFusedWide<4>", "noSuchKernel<1>" };
     const char *fusion = kn_embedded("fusion.cu"), *launch = kn_embedded("launch.cu");
-    char *lowered[FT_NWIDE], *cubin_names[FT_NWIDE];
+    const char *wide[FT_MAXWIDE];
+    char *lowered[FT_MAXWIDE], *cubin_names[FT_MAXWIDE];
     char why[512] = "", desc[1024];
     rtc_out out;
-    int rc, i, ok;
+    results r;
+    int rc, i, ok, nwide;
 
+    res_init(&r);
+    fs_store_models(&r);
+    nwide = ft_wide_exprs(&r, wide);
+    th_check("fusion: the version table has fused-wide<K> versions, each with its name expression",
+             nwide >= 2 && strncmp(wide[0], "chainFusedWide<", 15) == 0);
     if (rtc_load(why, sizeof why) != 0) {
         snprintf(desc, sizeof desc, "fusion: rtc_load finds NVRTC: %s", why);
         th_check(desc, 0);
-        return;
+        goto out;
     }
     if (!fusion || !launch) {
         th_check("fusion: fusion.cu and launch.cu are embedded", 0);
-        return;
+        goto out;
     }
 
     /* PTX: every lowered name is an entry. */
-    rc = rtc_compile_named(fusion, "fusion.cu", "sm_90", RTC_PTX, NULL, 0, ft_wide, FT_NWIDE,
+    rc = rtc_compile_named(fusion, "fusion.cu", "sm_90", RTC_PTX, NULL, 0, wide, nwide,
                            lowered, &out);
-    ok = rc == RTC_OK && ft_distinct(lowered, FT_NWIDE);
-    for (i = 0; i < FT_NWIDE && ok; i++)
+    ok = rc == RTC_OK && ft_distinct(lowered, nwide);
+    for (i = 0; i < nwide && ok; i++)
         if (!ft_has_entry(out.code, lowered[i])) ok = 0;
-    snprintf(desc, sizeof desc, "fusion: fusion.cu to PTX for sm_90 with chainFusedWide<1,2,4,8,"
-             "16,32>: 6 distinct lowered names (%s .. %s), each an .entry of the PTX (rc %d, "
-             "log: %.200s)", rc == RTC_OK && lowered[0] ? lowered[0] : "-",
-             rc == RTC_OK && lowered[FT_NWIDE - 1] ? lowered[FT_NWIDE - 1] : "-", rc,
+    snprintf(desc, sizeof desc, "fusion: fusion.cu to PTX for sm_90 with the table's %d "
+             "chainFusedWide<K> (%s .. %s): %d distinct lowered names (%s .. %s), each an .entry "
+             "of the PTX (rc %d, log: %.200s)", nwide, wide[0], wide[nwide - 1], nwide,
+             rc == RTC_OK && lowered[0] ? lowered[0] : "-",
+             rc == RTC_OK && lowered[nwide - 1] ? lowered[nwide - 1] : "-", rc,
              out.log ? out.log : "");
     th_check(desc, ok);
     rtc_out_free(&out);
 
     /* cubin: the same names, each in the ELF's string table. */
-    rc = rtc_compile_named(fusion, "fusion.cu", "sm_90", RTC_CUBIN, NULL, 0, ft_wide, FT_NWIDE,
+    rc = rtc_compile_named(fusion, "fusion.cu", "sm_90", RTC_CUBIN, NULL, 0, wide, nwide,
                            cubin_names, &out);
     ok = rc == RTC_OK && out.size > 4 && memcmp(out.code, "\x7f" "ELF", 4) == 0 &&
-         ft_distinct(cubin_names, FT_NWIDE);
-    for (i = 0; i < FT_NWIDE && ok; i++)
+         ft_distinct(cubin_names, nwide);
+    for (i = 0; i < nwide && ok; i++)
         if (!lowered[i] || strcmp(lowered[i], cubin_names[i]) != 0 ||
             !memmem(out.code, out.size, cubin_names[i], strlen(cubin_names[i]) + 1))
             ok = 0;
-    snprintf(desc, sizeof desc, "fusion: fusion.cu to an ELF cubin for sm_90 with the same six "
+    snprintf(desc, sizeof desc, "fusion: fusion.cu to an ELF cubin for sm_90 with the same "
              "name expressions: the same lowered names, each in the cubin (rc %d, log: %.200s)",
              rc, out.log ? out.log : "");
     th_check(desc, ok);
     rtc_out_free(&out);
-    ft_free_names(cubin_names, FT_NWIDE);   /* all NULL after a failure */
-    ft_free_names(lowered, FT_NWIDE);
+    ft_free_names(cubin_names, nwide);   /* all NULL after a failure */
+    ft_free_names(lowered, nwide);
 
     /* Without name expressions the template is never instantiated: the
      * module holds exactly the extern "C" kernels of the registry. */
@@ -293,12 +360,152 @@ static void ft_rtc(void)
     th_check("fusion: launch.cu to an ELF cubin for sm_90",
              rc == RTC_OK && out.size > 4 && memcmp(out.code, "\x7f" "ELF", 4) == 0);
     rtc_out_free(&out);
+out:
+    res_free(&r);
+}
+
+/* A fusion measurement of version `ver` (a stored version.<key>) at n:
+ * "<prefix><key>" (warm) or "<prefix><key>.cold", three samples of ms,
+ * with the version's byte and flop model. */
+static void ft_meas(results *r, const res_derived *ver, const char *prefix, long n, double ms, int cold)
+{
+    double s[3] = { ms, ms, ms };
+    char key[96];
+    res_meas *m;
+    snprintf(key, sizeof key, "%s%s%s", prefix, ver->key + strlen("version."), cold ? ".cold" : "");
+    m = res_add(r, "fusion", key, ver->name, "by hand", cold ? RES_L2_COLD : RES_WARM, "ms", s, 3);
+    if (!m) return;
+    m->n = n;
+    m->bytes = res_derived_num(ver, "bytes_per_elem") * (double)n;
+    m->flops = res_derived_num(ver, "flops_per_elem") * (double)n;
+}
+
+/* Made-up times: 3 us per kernel launched plus the bytes at 3 TB/s; L2
+ * cold 1.5 times as long. */
+static double ft_ms(const res_derived *ver, long n)
+{
+    double k = res_derived_num(ver, "kernels");
+    return 0.003 * (k > 1 ? k : 1) + res_derived_num(ver, "bytes_per_elem") * (double)n / 3e9;
+}
+
+/* A results object as a run of the section leaves it, built by hand: the
+ * stored facts, every version at the main size and the sweep's versions
+ * at each n, warm and L2-cold, the width figures; then the conclusions. */
+static int ft_results(results *r, const long *ns, size_t nn)
+{
+    static const double one = 1.0;
+    size_t i, j;
+    char prefix[48], key[64];
+    res_init(r);
+    if (fs_store_models(r) != 0) return -1;
+    for (i = 0; i < r->nd; i++) {
+        const res_derived *v = &r->d[i];
+        if (strncmp(v->key, "version.", 8) != 0) continue;
+        ft_meas(r, v, "main.", KN_CHAIN_MAIN_N, ft_ms(v, KN_CHAIN_MAIN_N), 0);
+        ft_meas(r, v, "main.", KN_CHAIN_MAIN_N, 1.5 * ft_ms(v, KN_CHAIN_MAIN_N), 1);
+        for (j = 0; j < nn && res_derived_num(v, "sweep") == 1; j++) {
+            snprintf(prefix, sizeof prefix, "n=%ld.", ns[j]);
+            ft_meas(r, v, prefix, ns[j], ft_ms(v, ns[j]), 0);
+            ft_meas(r, v, prefix, ns[j], 1.5 * ft_ms(v, ns[j]), 1);
+        }
+        if (res_derived_num(v, "width") > 0) {
+            snprintf(key, sizeof key, "width.%.0f.regs", res_derived_num(v, "width"));
+            res_add(r, "fusion", key, key, "by hand", RES_WARM, "registers", &one, 1);
+        }
+    }
+    return fs_conclude(r, 52428800.0);
+}
+
+/* fs_print into a string (malloc'd), NULL on failure. */
+static char *ft_print(const results *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    fs_print(f, r);
+    fclose(f);
+    if (getenv("TABLE_SHOW")) fputs(text, stdout);
+    return text;
+}
+
+/* How many lines of text start with `start`. */
+static int ft_lines(const char *text, const char *start)
+{
+    const char *p = text;
+    int n = 0;
+    size_t len = strlen(start);
+    while (p && *p) {
+        if (strncmp(p, start, len) == 0) n++;
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return n;
+}
+
+/* The n sweep of a stored result with warm and L2-cold figures: one row
+ * per n (the L2-cold staged chain was a second, unlabelled row, divided by
+ * the warm fused time), the L2-cold figures in labelled columns of their
+ * own; the conclusions the rows print; section launch's grid where it ran. */
+static void ft_table(void)
+{
+    static const long ns[] = { 1024, 4194304, 67108864 };
+    results r;
+    char *text = NULL, want[160];
+    const char *row;
+    double st = NAN, fu = NAN, stc = NAN, fuc = NAN;
+    const res_derived *sw, *cf;
+
+    if (ft_results(&r, ns, FT_LEN(ns)) != 0 || (text = ft_print(&r)) == NULL) {
+        th_check("fusion table: results built by hand and concluded", 0);
+        goto out;
+    }
+    th_check("fusion table: the n sweep prints one row per n (3 sizes, 3 rows)",
+             ft_lines(text, "         1024 ") == 1 && ft_lines(text, "      4194304 ") == 1 &&
+             ft_lines(text, "     67108864 ") == 1);
+    th_check("fusion table: the sweep's header labels its L2-cold columns",
+             strstr(text, "L2-cold    L2-cold") != NULL);
+    row = strstr(text, "\n         1024 ");
+    th_check("fusion table: the n = 1024 row holds warm staged and fused, then L2-cold staged and fused",
+             row && sscanf(row, " %*f %lf %lf %*f %*f %*f %*f %*f %lf %lf", &st, &fu, &stc, &fuc) == 4 &&
+             fabs(st - 0.0120) < 6e-5 && fabs(fu - 0.0030) < 6e-5 && fabs(stc - 0.0180) < 6e-5 &&
+             fabs(fuc - 0.0045) < 6e-5);
+    sw = res_derived_find(&r, "fusion", "sweep.n=1024");
+    snprintf(want, sizeof want, "fusion table: sweep.n=1024 stored: ratio %.3f (want 4.0), reading '%s'",
+             sw ? sw->value : NAN, sw ? sw->text : "-");
+    th_check(want, sw && fabs(sw->value - 4.0) < 0.01 && strncmp(sw->text, "launch:", 7) == 0 &&
+             res_derived_num(sw, "us_per_launch") > 2.99 && res_derived_num(sw, "us_per_launch") < 3.01);
+    cf = res_derived_find(&r, "fusion", "copy_floor");
+    th_check("fusion table: the copy floor at the n with buffers of 4x the L2, no fallback",
+             cf && res_derived_num(cf, "n") == 67108864 && res_derived_num(cf, "fallback") == 0 &&
+             res_derived_find(&r, "fusion", "floor.main") && res_derived_find(&r, "fusion", "floor.n=1024"));
+    th_check("fusion table: the stages' sum prints below stage 4",
+             strstr(text, "stage 4, clamp") && strstr(text, "four stages, summed") >
+             strstr(text, "stage 4, clamp"));
+    th_check("fusion table: without section launch the sentence says it did not run",
+             strstr(text, "(section launch, not run, measures what") != NULL &&
+             isnan(res_derived_num(res_derived_find(&r, "fusion", "held"), "grid_us")));
+    free(text);
+    {
+        static const double grid[] = { 40.0, 40.0, 40.0 }, one[] = { 1.25, 1.25, 1.25 };
+        res_add(&r, "launch", "device.grid", "grid", "by hand", RES_WARM, "us", grid, 3);
+        res_add(&r, "launch", "device.1x1", "one", "by hand", RES_WARM, "us", one, 3);
+    }
+    text = fs_conclude(&r, 52428800.0) == 0 ? ft_print(&r) : NULL;
+    th_check("fusion table: with section launch: the grid's empty kernel and its 3 extra grids",
+             text && strstr(text, "grid of 65,536 blocks takes 40.0 us (on one block 1.2 us), so its 3 "
+                            "extra grids can take up to 120.0 us") != NULL);
+out:
+    free(text);
+    res_free(&r);
 }
 
 void test_fusion(void)
 {
     ft_models();
+    ft_stored_models();
     ft_reference();
     ft_check();
+    ft_table();
     ft_rtc();
 }

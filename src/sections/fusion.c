@@ -1,8 +1,10 @@
 /* fusion.c: section "fusion": one elementwise chain of four stages (scale
- * and bias, GELU, add residual, clamp) at three fusion depths and six
+ * and bias, GELU, add residual, clamp) at three fusion depths and several
  * widths, against the copy floor measured in the same process; which
  * prediction held, launches or bytes (lesson "CUDA kernel fusion and what a
- * launch really costs"). */
+ * launch really costs"). The version table below is the one place that
+ * names the versions, their kernels, widths and roles; the conclusions are
+ * computed here and stored (sections/fusion.h), the printer only formats. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,144 +12,180 @@
 
 #include "rtc.h"
 #include "section.h"
+#include "sections/fusion.h"
 #include "timing.h"
 
 #define FS "fusion"
-#define FS_MAIN_N 16777216u
-#define FS_CHECK_N 1049187u      /* odd, so every bounds check fires */
-#define FS_NW 6
+#define FS_MAIN_N KN_CHAIN_MAIN_N
+#define FS_CHECK_N KN_CHAIN_CHECK_N
+#define FS_BLOCK 256u
 
-static const int fs_widths[FS_NW] = { 1, 2, 4, 8, 16, 32 };
 static const size_t fs_sweep[] = { 1024, 16384, 262144, 4194304, 16777216, 67108864, 268435456 };
 
-/* Versions, in the order the tables list them. */
-enum {
-    V_COPY, V_COPY4, V_DTOD,                 /* the copy floor candidates */
-    V_S1, V_S2, V_S3, V_S4,                  /* the stages, one at a time */
-    V_STAGED, V_PAIR, V_FUSED, V_GRAPH,
-    V_WIDE,                                  /* + index into fs_widths */
-    V_COUNT = V_WIDE + FS_NW
-};
+/* How a version is enqueued. */
+enum { FS_RUN_COPY, FS_RUN_DTOD, FS_RUN_STAGE, FS_RUN_STAGED, FS_RUN_PAIR, FS_RUN_FUSED,
+       FS_RUN_GRAPH, FS_RUN_WIDE };
 
-/* Each version's kernels, named in the registry, give its bytes and flops
- * per element (the copies: 8 bytes, no arithmetic; cuMemcpyDtoD likewise). */
-static const struct { const char *key, *name; const char *k[4]; } fs_v[V_COUNT] = {
-    { "copy", "copy kernel, one float per thread", { "copyFloat" } },
-    { "copy4", "copy kernel, 16-byte loads", { "copyFloat4" } },
-    { "dtod", "cuMemcpyDtoD", { "copyFloat" } },
-    { "stage1", "stage 1, scale and bias", { "stageScaleBias" } },
-    { "stage2", "stage 2, GELU", { "stageGelu" } },
-    { "stage3", "stage 3, add residual", { "stageAddResidual" } },
-    { "stage4", "stage 4, clamp", { "stageClamp" } },
-    { "staged", "staged chain, timed as one", { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" } },
-    { "pair", "pair-fused (1+2, 3+4)", { "pairScaleGelu", "pairResidualClamp" } },
-    { "fused", "fused", { "chainFused" } },
-    { "graph", "staged chain as a CUDA graph", { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" } },
-    { "wide1", "fused-wide<1>", { "chainFused" } }, { "wide2", "fused-wide<2>", { "chainFused" } },
-    { "wide4", "fused-wide<4>", { "chainFused" } }, { "wide8", "fused-wide<8>", { "chainFused" } },
-    { "wide16", "fused-wide<16>", { "chainFused" } }, { "wide32", "fused-wide<32>", { "chainFused" } },
-};
+/* A version's roles. */
+#define FS_FLOOR 1u       /* a copy floor candidate */
+#define FS_SWEEP 2u       /* timed in the n sweep as well as at the main size */
+#define FS_FUSED 4u       /* the whole chain in one kernel */
+#define FS_CHECK 8u       /* validated against the CPU at FS_CHECK_N */
 
-/* Bytes or flops per element of version v, from the registry. */
-static double fs_model(int v, int flops)
+/* One version: its key (main.<key>, n=N.<key>), its name, how it runs,
+ * its roles, its argument (copies: floats per load, the n % arg trailing
+ * floats copied by the scalar copy's kernel; a stage: which, 0 to 3;
+ * fused-wide: K), the kernels it launches in order (names, or name
+ * expressions of a template), and `like`: the registry kernel whose byte
+ * and flop model it has when its own kernels are not in the registry
+ * (NULL: the sum over its kernels). */
+typedef struct fs_version {
+    const char *key, *name;
+    int run;
+    unsigned roles;
+    int arg;
+    const char *like;
+    const char *k[4];
+} fs_version;
+
+#define FS_STAGES { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" }
+/* fused-wide<K>: K elements per thread, a grid apart; K is written once. */
+#define FS_WIDE(K, roles) { "wide" #K, "fused-wide<" #K ">", FS_RUN_WIDE, \
+    FS_FUSED | FS_CHECK | (roles), K, "chainFused", { "chainFusedWide<" #K ">" } }
+
+/* The versions, in the order the tables list them. */
+static const fs_version fs_v[] = {
+    { "copy", "copy kernel, one float per thread", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 1, NULL, { "copyFloat" } },
+    { "copy2", "copy kernel, 8-byte loads", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 2, NULL, { "copyFloat2" } },
+    { "copy4", "copy kernel, 16-byte loads", FS_RUN_COPY, FS_FLOOR | FS_SWEEP, 4, NULL, { "copyFloat4" } },
+    { "dtod", "cuMemcpyDtoD", FS_RUN_DTOD, FS_FLOOR | FS_SWEEP, 0, "copyFloat", { NULL } },
+    { "stage1", "stage 1, scale and bias", FS_RUN_STAGE, 0, 0, NULL, { "stageScaleBias" } },
+    { "stage2", "stage 2, GELU", FS_RUN_STAGE, 0, 1, NULL, { "stageGelu" } },
+    { "stage3", "stage 3, add residual", FS_RUN_STAGE, 0, 2, NULL, { "stageAddResidual" } },
+    { "stage4", "stage 4, clamp", FS_RUN_STAGE, 0, 3, NULL, { "stageClamp" } },
+    { "staged", "staged chain, timed as one", FS_RUN_STAGED, FS_SWEEP | FS_CHECK, 0, NULL, FS_STAGES },
+    { "pair", "pair-fused (1+2, 3+4)", FS_RUN_PAIR, FS_CHECK, 0, NULL, { "pairScaleGelu", "pairResidualClamp" } },
+    { "fused", "fused", FS_RUN_FUSED, FS_FUSED | FS_SWEEP | FS_CHECK, 0, NULL, { "chainFused" } },
+    { "graph", "staged chain as a CUDA graph", FS_RUN_GRAPH, FS_CHECK, 0, NULL, FS_STAGES },
+    FS_WIDE(1, 0), FS_WIDE(2, 0), FS_WIDE(4, FS_SWEEP), FS_WIDE(8, FS_SWEEP),
+    FS_WIDE(16, 0), FS_WIDE(32, 0),
+};
+#define V_COUNT (sizeof fs_v / sizeof fs_v[0])
+
+/* The index of the version with this key (one of the table's), or -1. */
+static int fs_find(const char *key)
+{
+    size_t v;
+    for (v = 0; v < V_COUNT; v++)
+        if (strcmp(fs_v[v].key, key) == 0) return (int)v;
+    return -1;
+}
+
+/* Kernels version v launches. */
+static size_t fs_nk(size_t v)
 {
     size_t n = 0;
     while (n < 4 && fs_v[v].k[n]) n++;
-    return flops ? kn_flops_of(fs_v[v].k, n) : kn_bytes_of(fs_v[v].k, n);
+    return n;
+}
+
+/* Bytes or flops per element of version v, from the registry. */
+static double fs_model(size_t v, int flops)
+{
+    const char *const *names = fs_v[v].like ? &fs_v[v].like : fs_v[v].k;
+    size_t n = fs_v[v].like ? 1 : fs_nk(v);
+    return flops ? kn_flops_of(names, n) : kn_bytes_of(names, n);
 }
 
 typedef struct fs_ctx {
     sec_ctx *c;
-    CUfunction f[V_COUNT];        /* kernels, where a version has one */
-    CUfunction s[4];              /* the stages */
-    CUfunction p[2];              /* the pair kernels */
+    CUmodule mod, mcopy;          /* fusion.cu (with the name expressions), copy.cu */
+    CUfunction f[V_COUNT][4];     /* each version's kernels, as fs_v[v].k */
     CUdeviceptr x, r, t1, t2, t3, y;
     size_t n;                     /* elements this run */
     size_t cap;                   /* elements each buffer holds */
     CUgraphExec graph;            /* the staged chain at n, captured */
 } fs_ctx;
 
-typedef struct fs_unit { fs_ctx *F; int v; } fs_unit;
+typedef struct fs_unit { fs_ctx *F; size_t v; } fs_unit;
 
 static unsigned fs_blocks(size_t n, unsigned per)
 {
     return (unsigned)((n + per - 1) / per);
 }
 
-/* Launch a kernel of signature (in..., out, size_t n), one element a thread. */
-static int fs_go(CUfunction f, CUstream s, size_t n, void **params)
+/* Launch f, of signature (in..., out, size_t n), over `units` threads (at
+ * least one block). */
+static int fs_go(CUfunction f, CUstream s, size_t units, void **params)
 {
-    CK(drv.cuLaunchKernel(f, fs_blocks(n, 256), 1, 1, 256, 1, 1, 0, s, params, NULL));
+    CK(drv.cuLaunchKernel(f, fs_blocks(units ? units : 1, FS_BLOCK), 1, 1, FS_BLOCK, 1, 1, 0, s,
+                          params, NULL));
     return 0;
 fail:
     return -1;
 }
 
-static int fs_stage(fs_ctx *F, int k, CUstream s)
+/* Stage k (0..3) of the chain with kernel f, wired x -> t1 -> t2 (+ r) -> t3 -> y. */
+static int fs_stage(fs_ctx *F, CUfunction f, int k, CUstream s)
 {
     void *p1[] = { &F->x, &F->t1, &F->n };
     void *p2[] = { &F->t1, &F->t2, &F->n };
     void *p3[] = { &F->t2, &F->r, &F->t3, &F->n };
     void *p4[] = { &F->t3, &F->y, &F->n };
     void **p[4] = { p1, p2, p3, p4 };
-    return fs_go(F->s[k], s, F->n, p[k]);
+    return fs_go(f, s, F->n, p[k]);
 }
 
-/* Enqueue one run of version v at F->n. */
+/* A copy of F->n floats with arg floats per thread, the n % arg trailing
+ * floats with the scalar copy's kernel. */
+static int fs_copy(fs_ctx *F, size_t v, CUstream s)
+{
+    size_t per = (size_t)fs_v[v].arg, nv = F->n / per, nt = F->n % per;
+    CUdeviceptr xt = F->x + per * nv * sizeof(float), yt = F->y + per * nv * sizeof(float);
+    void *p[] = { &F->x, &F->y, &nv };
+    void *pt[] = { &xt, &yt, &nt };
+    int scalar = fs_find("copy");
+    if (fs_go(F->f[v][0], s, nv, p) != 0) return -1;
+    return nt && scalar >= 0 ? fs_go(F->f[scalar][0], s, nt, pt) : 0;
+}
+
+/* Enqueue one run of version u->v at F->n. */
 static int fs_run(void *arg, CUstream s)
 {
     fs_unit *u = arg;
     fs_ctx *F = u->F;
-    size_t n = F->n, n4 = F->n / 4;
-    int v = u->v, k;
+    size_t n = F->n, v = u->v;
+    int k;
 
-    switch (v) {
-    case V_COPY: {
-        void *p[] = { &F->x, &F->y, &n };
-        unsigned b = fs_blocks(n, 256);
-        CK(drv.cuLaunchKernel(F->f[V_COPY], b, 1, 1, 256, 1, 1, 0, s, p, NULL));
-        return 0;
-    }
-    case V_COPY4: {
-        void *p[] = { &F->x, &F->y, &n4 };
-        unsigned b = fs_blocks(n4 ? n4 : 1, 256);
-        CK(drv.cuLaunchKernel(F->f[V_COPY4], b, 1, 1, 256, 1, 1, 0, s, p, NULL));
-        if (n % 4) {
-            /* The tail: the last n % 4 floats with the scalar kernel. */
-            CUdeviceptr xt = F->x + 4 * n4 * sizeof(float), yt = F->y + 4 * n4 * sizeof(float);
-            size_t nt = n % 4;
-            void *pt[] = { &xt, &yt, &nt };
-            CK(drv.cuLaunchKernel(F->f[V_COPY], 1, 1, 1, 256, 1, 1, 0, s, pt, NULL));
-        }
-        return 0;
-    }
-    case V_DTOD:
+    switch (fs_v[v].run) {
+    case FS_RUN_COPY:
+        return fs_copy(F, v, s);
+    case FS_RUN_DTOD:
         CK(drv.cuMemcpyDtoDAsync(F->y, F->x, n * sizeof(float), s));
         return 0;
-    case V_S1: case V_S2: case V_S3: case V_S4:
-        return fs_stage(F, v - V_S1, s);
-    case V_STAGED:
+    case FS_RUN_STAGE:
+        return fs_stage(F, F->f[v][0], fs_v[v].arg, s);
+    case FS_RUN_STAGED:
         for (k = 0; k < 4; k++)
-            if (fs_stage(F, k, s) != 0) return -1;
+            if (fs_stage(F, F->f[v][k], k, s) != 0) return -1;
         return 0;
-    case V_PAIR: {
+    case FS_RUN_PAIR: {
         void *pa[] = { &F->x, &F->t1, &n };
         void *pb[] = { &F->t1, &F->r, &F->y, &n };
-        if (fs_go(F->p[0], s, n, pa) != 0) return -1;
-        return fs_go(F->p[1], s, n, pb);
+        if (fs_go(F->f[v][0], s, n, pa) != 0) return -1;
+        return fs_go(F->f[v][1], s, n, pb);
     }
-    case V_FUSED: {
+    case FS_RUN_FUSED: {
         void *p[] = { &F->x, &F->r, &F->y, &n };
-        return fs_go(F->f[V_FUSED], s, n, p);
+        return fs_go(F->f[v][0], s, n, p);
     }
-    case V_GRAPH:
+    case FS_RUN_GRAPH:
         CK(drv.cuGraphLaunch(F->graph, s));
         return 0;
     default: {
-        int K = fs_widths[v - V_WIDE];
         void *p[] = { &F->x, &F->r, &F->y, &n };
-        CK(drv.cuLaunchKernel(F->f[v], fs_blocks(n, 256u * (unsigned)K), 1, 1, 256, 1, 1, 0, s, p, NULL));
-        return 0;
+        size_t K = (size_t)fs_v[v].arg;
+        return fs_go(F->f[v][0], s, (n + K - 1) / K, p);
     }
     }
 fail:
@@ -159,12 +197,14 @@ static int fs_capture(fs_ctx *F)
 {
     CUstream s = F->c->gpu.stream;
     CUgraph g = NULL;
-    fs_unit u = { F, V_STAGED };
-    int rc = -1, capturing = 0;
+    fs_unit u = { F, 0 };
+    int rc = -1, capturing = 0, staged = fs_find("staged");
     if (F->graph) {
         drv.cuGraphExecDestroy(F->graph);
         F->graph = NULL;
     }
+    if (staged < 0) return -1;
+    u.v = (size_t)staged;
     CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     capturing = 1;
     if (fs_run(&u, s) != 0) goto fail;
@@ -192,17 +232,62 @@ fail:
     return -1;
 }
 
-/* Every chain version at FS_CHECK_N against the CPU in double precision,
- * then how staged and fused differ bit for bit. Returns 0, 1 or -1. */
+/* Store how the outputs ys and yf of staged and fused differ bit for bit
+ * (bitwise.count, bitwise.max). Returns 0, or -1 on out of memory. */
+static int fs_bitwise(results *r, const float *ys, const float *yf, size_t n, const char *at)
+{
+    size_t i, diff = 0;
+    double maxd = 0, dv;
+    char region[128];
+    for (i = 0; i < n; i++) {
+        if (memcmp(&ys[i], &yf[i], sizeof(float)) != 0) {
+            double d = fabs((double)ys[i] - (double)yf[i]);
+            diff++;
+            if (d > maxd) maxd = d;
+        }
+    }
+    dv = (double)diff;
+    snprintf(region, sizeof region, "staged chain's y against the fused kernel's y at n = %s", at);
+    if (!res_add(r, FS, "bitwise.count", "elements where staged and fused differ bitwise", region,
+                 RES_WARM, "elements", &dv, 1) ||
+        !res_add(r, FS, "bitwise.max", "largest difference between staged and fused",
+                 "the same elements", RES_WARM, "abs", &maxd, 1))
+        return -1;
+    return 0;
+}
+
+/* Run version v at F->n (inputs x and r on the device) into y, copied
+ * back, and check it on every element; record the check. Returns 1 when
+ * it passed, 0 when not, -1 on a driver error. */
+static int fs_check_one(fs_ctx *F, size_t v, const float *x, const float *r, float *y, const char *at)
+{
+    CUstream s = F->c->gpu.stream;
+    fs_unit u = { F, v };
+    kn_bad bad;
+    char what[160];
+    if (fs_poison(F) != 0 || fs_run(&u, s) != 0) return -1;
+    CK(drv.cuStreamSynchronize(s));
+    kn_poison(y, F->n);
+    CK(drv.cuMemcpyDtoH(y, F->y, F->n * sizeof *y));
+    kn_check_chain(x, r, y, F->n, &bad);
+    snprintf(what, sizeof what, "%s at n = %s, every element vs the CPU in double", fs_v[v].name, at);
+    return sec_check_elems(F->c, FS, what, F->n, &bad);
+fail:
+    return -1;
+}
+
+/* Every version with FS_CHECK at FS_CHECK_N against the CPU in double
+ * precision, then how staged and fused differ bit for bit. Returns 0, 1
+ * (a check failed) or -1. */
 static int fs_validate(fs_ctx *F)
 {
-    size_t n = FS_CHECK_N, i, diff = 0;
+    size_t n = FS_CHECK_N, i, v;
     float *x = malloc(n * sizeof *x), *r = malloc(n * sizeof *r);
     float *y = malloc(n * sizeof *y), *ys = malloc(n * sizeof *ys), *yf = malloc(n * sizeof *yf);
-    CUstream s = F->c->gpu.stream;
-    double maxd = 0;
-    int v, failed = 0, rc = -1;
+    int failed = 0, rc = -1, ok, staged = fs_find("staged"), fused = fs_find("fused");
+    char at[32];
 
+    sec_commas(at, sizeof at, (double)n);
     if (!x || !r || !y || !ys || !yf) goto out;
     kn_fill(x, n, 31);
     kn_fill(r, n, 32);
@@ -211,36 +296,14 @@ static int fs_validate(fs_ctx *F)
     CK(drv.cuMemcpyHtoD(F->x, x, n * sizeof *x));
     CK(drv.cuMemcpyHtoD(F->r, r, n * sizeof *r));
     if (fs_capture(F) != 0) goto out;
-    for (v = V_STAGED; v < V_COUNT; v++) {
-        fs_unit u = { F, v };
-        kn_bad bad;
-        char what[128];
-        if (fs_poison(F) != 0 || fs_run(&u, s) != 0) goto out;
-        CK(drv.cuStreamSynchronize(s));
-        kn_poison(y, n);
-        CK(drv.cuMemcpyDtoH(y, F->y, n * sizeof *y));
-        kn_check_chain(x, r, y, n, &bad);
-        snprintf(what, sizeof what, "%s at n = 1,049,187, every element vs the CPU in double", fs_v[v].name);
-        if (!sec_check_elems(F->c, FS, what, n, &bad)) failed = 1;
-        if (v == V_STAGED) memcpy(ys, y, n * sizeof *y);
-        if (v == V_FUSED) memcpy(yf, y, n * sizeof *y);
+    for (v = 0; v < V_COUNT; v++) {
+        if (!(fs_v[v].roles & FS_CHECK)) continue;
+        if ((ok = fs_check_one(F, v, x, r, y, at)) < 0) goto out;
+        if (!ok) failed = 1;
+        if ((int)v == staged) memcpy(ys, y, n * sizeof *y);
+        if ((int)v == fused) memcpy(yf, y, n * sizeof *y);
     }
-    for (i = 0; i < n; i++) {
-        if (memcmp(&ys[i], &yf[i], sizeof(float)) != 0) {
-            double d = fabs((double)ys[i] - (double)yf[i]);
-            diff++;
-            if (d > maxd) maxd = d;
-        }
-    }
-    {
-        double dv = (double)diff, md = maxd;
-        if (!res_add(F->c->r, FS, "bitwise.count", "elements where staged and fused differ bitwise",
-                     "staged chain's y against the fused kernel's y at n = 1,049,187", RES_WARM,
-                     "elements", &dv, 1) ||
-            !res_add(F->c->r, FS, "bitwise.max", "largest difference between staged and fused",
-                     "the same elements", RES_WARM, "abs", &md, 1))
-            goto out;
-    }
+    if (fs_bitwise(F->c->r, ys, yf, n, at) != 0) goto out;
     rc = failed;
 out:
     free(x);
@@ -277,228 +340,262 @@ fail:
     return rc;
 }
 
-/* Time versions vs[0..nv-1] at n, interleaved, in the cache states --cache
- * asks for; store "<prefix><key>" (warm) and "<prefix><key>.cold". */
-static int fs_time(fs_ctx *F, size_t n, const int *vs, size_t nv, const char *prefix)
+/* Store the timed work w of version v at n as "<prefix><key>" (warm) or
+ * "<prefix><key>.cold", with its byte and flop model. NULL on out of memory. */
+static res_meas *fs_store(fs_ctx *F, const tm_work *w, size_t v, size_t n, const char *prefix)
+{
+    char key[64], name[160];
+    res_meas *m;
+    snprintf(key, sizeof key, "%s%s%s", prefix, fs_v[v].key, w->cold ? ".cold" : "");
+    snprintf(name, sizeof name, "%s%s", fs_v[v].name, w->cold ? ", L2 cold" : "");
+    m = sec_store_work(F->c, FS, key, name, w->cold
+                       ? "events around one run, the L2 written over before it, every "
+                         "version interleaved with the others"
+                       : "events around one run (batched when short), every "
+                         "version interleaved with the others",
+                       w->cold ? RES_L2_COLD : RES_WARM, w);
+    if (!m) return NULL;
+    m->n = (long)n;
+    m->bytes = fs_model(v, 0) * (double)n;
+    m->flops = fs_model(v, 1) * (double)n;
+    return m;
+}
+
+/* Time the versions whose roles include `roles` (0: every version) at n,
+ * interleaved, in the cache states --cache asks for; store each under
+ * "<prefix><key>" (warm) and "<prefix><key>.cold". */
+static int fs_time(fs_ctx *F, size_t n, unsigned roles, const char *prefix)
 {
     tm_work w[2 * V_COUNT];
     fs_unit u[V_COUNT];
-    size_t i, k = 0;
+    size_t i, v, k = 0;
     int states = sec_cache_states(F->c), rc = -1;
     memset(w, 0, sizeof w);
     F->n = n;
     if (fs_capture(F) != 0) return -1;
-    for (i = 0; i < nv; i++) {
-        u[i] = (fs_unit){ F, vs[i] };
-        if ((states & 1) && tm_work_init(&w[k++], fs_run, &u[i], 0) != 0) goto out;
-        if ((states & 2) && tm_work_init(&w[k++], fs_run, &u[i], 1) != 0) goto out;
+    for (v = 0; v < V_COUNT; v++) {
+        if (roles && !(fs_v[v].roles & roles)) continue;
+        u[v] = (fs_unit){ F, v };
+        if ((states & 1) && tm_work_init(&w[k++], fs_run, &u[v], 0) != 0) goto out;
+        if ((states & 2) && tm_work_init(&w[k++], fs_run, &u[v], 1) != 0) goto out;
     }
     if (tm_events(F->c->gpu.stream, w, k, F->c->o->warmup) != 0) goto out;
-    for (i = 0; i < k; i++) {
-        const fs_unit *un = w[i].arg;
-        char key[64], name[160];
-        res_meas *m;
-        snprintf(key, sizeof key, "%s%s%s", prefix, fs_v[un->v].key, w[i].cold ? ".cold" : "");
-        snprintf(name, sizeof name, "%s%s", fs_v[un->v].name, w[i].cold ? ", L2 cold" : "");
-        m = sec_store_work(F->c, FS, key, name, w[i].cold
-                           ? "events around one run, the L2 written over before it, every "
-                             "version interleaved with the others"
-                           : "events around one run (batched when short), every "
-                             "version interleaved with the others",
-                           w[i].cold ? RES_L2_COLD : RES_WARM, &w[i]);
-        if (!m) goto out;
-        m->n = (long)n;
-        m->bytes = fs_model(un->v, 0) * (double)n;
-        m->flops = fs_model(un->v, 1) * (double)n;
-    }
+    for (i = 0; i < k; i++)
+        if (!fs_store(F, &w[i], ((const fs_unit *)w[i].arg)->v, n, prefix)) goto out;
     rc = 0;
 out:
     for (i = 0; i < 2 * V_COUNT; i++) tm_work_free(&w[i]);
     return rc;
 }
 
-/* The copy floor, a conclusion stored once (derived "fusion/copy_floor"):
- * the best copy rate (GB/s) at any n whose buffers are at least 4x the L2
- * (smaller ones are copied partly within the L2; the main size's buffers
- * are about the L2's size), with that n and cuMemcpyDtoD's rate there. When
- * no n qualifies it falls back to the best copy at the main size (field
- * fallback = 1). Returns 0, or -1 on out of memory or no copy figure. */
-static int fs_copy_floor(results *r, double l2_bytes)
+/* Is sweep size i left out of this run? --profile: the main size only;
+ * --quick (without --sizes): the smallest size and the main one only. */
+static int fs_left_out(const sec_ctx *c, const size_t *sweep, size_t i)
 {
-    double roof = 0, dtod = NAN;
-    long roof_n = 0;
-    const char *roof_key = "";
-    int fallback = 0, pass;
-    size_t i;
-    res_derived *d;
-
-    for (pass = 0; pass < 2 && roof_n == 0; pass++) {
-        for (i = 0; i < r->nm; i++) {
-            const res_meas *m = &r->m[i];
-            double gbs;
-            if (strcmp(m->section, FS) != 0 || m->bytes <= 0 || m->state != RES_WARM) continue;
-            if (!strstr(m->key, ".copy") && !strstr(m->key, ".dtod")) continue;
-            if (strstr(m->key, ".cold")) continue;
-            if (pass == 0 ? (double)m->n < l2_bytes : strncmp(m->key, "main.", 5) != 0) continue;
-            gbs = m->bytes / m->stats.median / 1e6;
-            if (gbs > roof) {
-                roof = gbs;
-                roof_n = m->n;
-                roof_key = m->key;
-            }
-        }
-        fallback = pass;
-    }
-    if (roof_n == 0) return -1;
-    for (i = 0; i < r->nm; i++) {
-        const res_meas *m = &r->m[i];
-        if (strcmp(m->section, FS) == 0 && m->n == roof_n && m->state == RES_WARM &&
-            strstr(m->key, ".dtod") && !strstr(m->key, ".cold"))
-            dtod = m->bytes / m->stats.median / 1e6;
-    }
-    {
-        char text[96];
-        snprintf(text, sizeof text, "%s", roof_key);
-        d = res_derive(r, FS, "copy_floor", fallback
-                       ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
-                       : "the best copy with buffers of at least 4x the L2",
-                       roof, "GB/s", text);
-    }
-    if (!d || res_derived_field(d, "n", (double)roof_n) != 0 ||
-        res_derived_field(d, "dtod_gbs", dtod) != 0 ||
-        res_derived_field(d, "fallback", fallback) != 0 ||
-        res_derived_field(d, "l2_bytes", l2_bytes) != 0)
-        return -1;
-    return 0;
+    return c->o->profile || (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N);
 }
 
-int sec_fusion(sec_ctx *c)
+/* Buffers: F->cap, the largest size that fits six buffers; each size
+ * beyond device memory is a failed check. Returns 0, 1 (a size did not
+ * fit) or -1. */
+static int fs_plan(fs_ctx *F, const size_t *sweep, size_t nsweep)
 {
-    static const char *const exprs[FS_NW] = {
-        "chainFusedWide<1>", "chainFusedWide<2>", "chainFusedWide<4>",
-        "chainFusedWide<8>", "chainFusedWide<16>", "chainFusedWide<32>"
-    };
-    static const char *const stages[4] = { "stageScaleBias", "stageGelu", "stageAddResidual", "stageClamp" };
-    const size_t *sweep = c->o->sizes_given ? c->o->sizes : fs_sweep;
-    size_t nsweep = c->o->sizes_given ? c->o->nsizes : sizeof fs_sweep / sizeof fs_sweep[0];
-    char *lowered[FS_NW] = { NULL }, why[512];
-    char *src = NULL;
     size_t free_b, total_b, i, need;
-    CUmodule mod = NULL, mcopy = NULL;
-    rtc_out code;
-    fs_ctx F;
-    int rc, failed = 0, v, k, maxthreads = 0;
-    double load_ms, jit_ms;
-
-    memset(&F, 0, sizeof F);
-    memset(&code, 0, sizeof code);
-    F.c = c;
-    if ((rc = sec_begin(c, FS, 1, 1)) != SEC_OK) return rc;
-    drv_set_phase(FS);
-    /* Buffers: six of the largest size that fits; sizes beyond are reported. */
-    F.cap = FS_MAIN_N > FS_CHECK_N ? FS_MAIN_N : FS_CHECK_N;
-    if (drv_mem_info(&free_b, &total_b) != 0) goto fail;
+    int failed = 0;
+    F->cap = FS_MAIN_N > FS_CHECK_N ? FS_MAIN_N : FS_CHECK_N;
+    if (drv_mem_info(&free_b, &total_b) != 0) return -1;
     for (i = 0; i < nsweep; i++) {
-        if (c->o->profile || (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N))
-            continue;
+        if (fs_left_out(F->c, sweep, i)) continue;
         need = 6 * sweep[i] * sizeof(float);
         if (need + (256u << 20) > free_b) {
             char what[96], detail[200];
             snprintf(what, sizeof what, "n = %zu fits in device memory", sweep[i]);
             snprintf(detail, sizeof detail, "needs %.2f GiB for 6 buffers, %.2f GiB free",
                      (double)need / 1073741824.0, (double)free_b / 1073741824.0);
-            res_check_add(c->r, FS, what, 0, detail);
+            res_check_add(F->c->r, FS, what, 0, detail);
             fprintf(stderr, "harness: " FS ": n = %zu: %s\n", sweep[i], detail);
             failed = 1;
-        } else if (sweep[i] > F.cap) {
-            F.cap = sweep[i];
+        } else if (sweep[i] > F->cap) {
+            F->cap = sweep[i];
         }
     }
-    /* The kernels: fusion.cu with its six template instantiations. */
+    return failed;
+}
+
+/* The module that holds kernel k of version v (by its registry file). */
+static CUmodule fs_module_of(const fs_ctx *F, size_t v, size_t k)
+{
+    const kn_kernel *kn = kn_find(fs_v[v].like ? fs_v[v].like : fs_v[v].k[k]);
+    if (!kn) return NULL;
+    return strcmp(kn->file, "copy.cu") == 0 ? F->mcopy : strcmp(kn->file, "fusion.cu") == 0 ? F->mod : NULL;
+}
+
+/* Get every version's kernels from the two modules; lowered holds the
+ * wide versions' lowered names, in table order. Returns 0 or -1. */
+static int fs_functions(fs_ctx *F, char *const *lowered)
+{
+    size_t v, k, e = 0;
+    for (v = 0; v < V_COUNT; v++) {
+        for (k = 0; k < fs_nk(v); k++) {
+            CUmodule m = fs_module_of(F, v, k);
+            const char *name = fs_v[v].run == FS_RUN_WIDE ? lowered[e++] : fs_v[v].k[k];
+            if (!m) {
+                fprintf(stderr, "harness: error: " FS ": %s: no module holds it\n", fs_v[v].k[k]);
+                return -1;
+            }
+            CK(drv.cuModuleGetFunction(&F->f[v][k], m, name));
+        }
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* Compile fusion.cu with the name expressions of the wide versions, load
+ * it and copy.cu, and get every version's kernels. Returns 0 or -1. */
+static int fs_load(fs_ctx *F)
+{
+    sec_ctx *c = F->c;
+    const char *exprs[V_COUNT];
+    char *lowered[V_COUNT] = { NULL }, why[512];
+    char *src = NULL;
+    size_t nexpr = 0, v;
+    rtc_out code;
+    double load_ms, jit_ms;
+    int rc = -1;
+
+    memset(&code, 0, sizeof code);
+    for (v = 0; v < V_COUNT; v++)
+        if (fs_v[v].run == FS_RUN_WIDE) exprs[nexpr++] = fs_v[v].k[0];
     src = kn_source("fusion.cu", c->o->kernels_dir, why, sizeof why);
     if (!src) {
         fprintf(stderr, "harness: error: kernel source: %s\n", why);
-        goto fail;
+        goto out;
     }
     if (rtc_compile_named(src, "fusion.cu", c->arch, c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN,
-                          NULL, 0, exprs, FS_NW, lowered, &code) != RTC_OK) {
+                          NULL, 0, exprs, (int)nexpr, lowered, &code) != RTC_OK) {
         fprintf(stderr, "harness: error: fusion.cu does not compile:\n%s", code.log ? code.log : "");
-        goto fail;
+        goto out;
     }
-    if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto fail;
-    for (k = 0; k < 4; k++) CK(drv.cuModuleGetFunction(&F.s[k], mod, stages[k]));
-    CK(drv.cuModuleGetFunction(&F.p[0], mod, "pairScaleGelu"));
-    CK(drv.cuModuleGetFunction(&F.p[1], mod, "pairResidualClamp"));
-    CK(drv.cuModuleGetFunction(&F.f[V_FUSED], mod, "chainFused"));
-    for (k = 0; k < FS_NW; k++) CK(drv.cuModuleGetFunction(&F.f[V_WIDE + k], mod, lowered[k]));
-    if (sec_module(c, "copy.cu", &mcopy, NULL, NULL) != 0) goto fail;
-    CK(drv.cuModuleGetFunction(&F.f[V_COPY], mcopy, "copyFloat"));
-    CK(drv.cuModuleGetFunction(&F.f[V_COPY4], mcopy, "copyFloat4"));
-    CK(drv.cuMemAlloc(&F.x, F.cap * sizeof(float)));
-    CK(drv.cuMemAlloc(&F.r, F.cap * sizeof(float)));
-    CK(drv.cuMemAlloc(&F.t1, F.cap * sizeof(float)));
-    CK(drv.cuMemAlloc(&F.t2, F.cap * sizeof(float)));
-    CK(drv.cuMemAlloc(&F.t3, F.cap * sizeof(float)));
-    CK(drv.cuMemAlloc(&F.y, F.cap * sizeof(float)));
+    if (drv_load_image(code.code, -1, &F->mod, &load_ms, &jit_ms) != 0) goto out;
+    if (sec_module(c, "copy.cu", &F->mcopy, NULL, NULL) != 0 || fs_functions(F, lowered) != 0) goto out;
+    rc = 0;
+out:
+    for (v = 0; v < nexpr; v++) free(lowered[v]);
+    rtc_out_free(&code);
+    free(src);
+    return rc;
+}
 
-    /* Correctness first, at an odd size. */
-    drv_set_phase(FS ": validation");
-    rc = fs_validate(&F);
-    if (rc < 0) goto fail;
-    if (rc > 0) failed = 1;
-    if (fs_fill(&F) != 0) goto fail;
+/* The six buffers of F->cap floats. */
+static int fs_alloc(fs_ctx *F)
+{
+    CK(drv.cuMemAlloc(&F->x, F->cap * sizeof(float)));
+    CK(drv.cuMemAlloc(&F->r, F->cap * sizeof(float)));
+    CK(drv.cuMemAlloc(&F->t1, F->cap * sizeof(float)));
+    CK(drv.cuMemAlloc(&F->t2, F->cap * sizeof(float)));
+    CK(drv.cuMemAlloc(&F->t3, F->cap * sizeof(float)));
+    CK(drv.cuMemAlloc(&F->y, F->cap * sizeof(float)));
+    return 0;
+fail:
+    return -1;
+}
 
-    /* Every version at the main size, interleaved. */
-    drv_set_phase(FS ": main size");
-    {
-        int vs[V_COUNT];
-        for (v = 0; v < V_COUNT; v++) vs[v] = v;
-        if (fs_time(&F, FS_MAIN_N, vs, V_COUNT, "main.") != 0) goto fail;
-    }
-    /* The n sweep: staged, fused, the widest fused, and the floor. */
-    drv_set_phase(FS ": n sweep");
+static void fs_free(fs_ctx *F)
+{
+    if (F->graph) drv.cuGraphExecDestroy(F->graph);
+    if (F->x) drv.cuMemFree(F->x);
+    if (F->r) drv.cuMemFree(F->r);
+    if (F->t1) drv.cuMemFree(F->t1);
+    if (F->t2) drv.cuMemFree(F->t2);
+    if (F->t3) drv.cuMemFree(F->t3);
+    if (F->y) drv.cuMemFree(F->y);
+    if (F->mod) drv.cuModuleUnload(F->mod);
+    if (F->mcopy) drv.cuModuleUnload(F->mcopy);
+}
+
+/* The n sweep: the versions with FS_SWEEP at each size that fits. */
+static int fs_sweep_all(fs_ctx *F, const size_t *sweep, size_t nsweep)
+{
+    size_t i;
     for (i = 0; i < nsweep; i++) {
-        static const int vs[] = { V_COPY, V_COPY4, V_DTOD, V_STAGED, V_FUSED, V_WIDE + 2, V_WIDE + 3 };
         char prefix[48];
-        if (sweep[i] > F.cap || c->o->profile) continue;     /* --profile: the main size only */
-        /* --quick: the smallest size and the main one only. */
-        if (c->o->quick && !c->o->sizes_given && i != 0 && sweep[i] != FS_MAIN_N) continue;
+        if (sweep[i] > F->cap || fs_left_out(F->c, sweep, i)) continue;
         snprintf(prefix, sizeof prefix, "n=%zu.", sweep[i]);
-        if (fs_time(&F, sweep[i], vs, sizeof vs / sizeof vs[0], prefix) != 0) goto fail;
+        if (fs_time(F, sweep[i], FS_SWEEP, prefix) != 0) return -1;
     }
-    /* The width sweep: what the compiler gave each width. */
+    return 0;
+}
+
+/* The width sweep: what the compiler gave each fused-wide<K>. */
+static int fs_width_attrs(fs_ctx *F)
+{
+    static const char *const what[4] = { "regs", "local", "blocks", "occupancy" };
+    static const char *const unit[4] = { "registers", "bytes", "blocks", "fraction" };
+    sec_ctx *c = F->c;
+    int maxthreads = 0, regs = 0, local = 0, blocks = 0, q;
+    size_t v;
+    char key[64];
+    double vals[4];
+
     CK(drv.cuDeviceGetAttribute(&maxthreads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, c->gpu.dev));
-    for (k = 0; k < FS_NW; k++) {
-        int regs = 0, local = 0, blocks = 0;
-        double occ, vals[4];
-        char key[64];
-        static const char *const what[4] = { "regs", "local", "blocks", "occupancy" };
-        static const char *const unit[4] = { "registers", "bytes", "blocks", "fraction" };
-        int q;
-        CK(drv.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, F.f[V_WIDE + k]));
-        CK(drv.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F.f[V_WIDE + k]));
-        CK(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, F.f[V_WIDE + k], 256, 0));
-        occ = maxthreads > 0 ? (double)blocks * 256.0 / maxthreads : NAN;
+    for (v = 0; v < V_COUNT; v++) {
+        if (fs_v[v].run != FS_RUN_WIDE) continue;
+        CK(drv.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, F->f[v][0]));
+        CK(drv.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F->f[v][0]));
+        CK(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, F->f[v][0], (int)FS_BLOCK, 0));
         vals[0] = regs;
         vals[1] = local;
         vals[2] = blocks;
-        vals[3] = occ;
+        vals[3] = maxthreads > 0 ? (double)blocks * FS_BLOCK / maxthreads : NAN;
         for (q = 0; q < 4; q++) {
-            snprintf(key, sizeof key, "width.%d.%s", fs_widths[k], what[q]);
+            snprintf(key, sizeof key, "width.%d.%s", fs_v[v].arg, what[q]);
             if (!res_add(c->r, FS, key, key, "cuFuncGetAttribute / "
                          "cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads per block",
                          RES_WARM, unit[q], &vals[q], 1))
-                goto fail;
+                return -1;
         }
     }
-    /* The roof: FP32 lanes x 2 (an FMA is two operations) x clock. */
-    {
-        double lanes = c->gpu.cc_major >= 8 && !(c->gpu.cc_major == 8 && c->gpu.cc_minor == 0) ? 128 : 64;
-        double peak = c->gpu.sms * lanes * 2.0 * (double)c->gpu.sm_clock_khz * 1e3 / 1e9;
-        res_env_num(c->r, "fp32_peak_gflops", peak);
-        res_env_str(c->r, "fp32_peak_source", "SMs x FP32 lanes per SM x 2 x the device's clock rate");
-    }
-    if (fs_copy_floor(c->r, (double)c->gpu.l2_bytes) != 0) {
+    return 0;
+fail:
+    return -1;
+}
+
+/* The compute roof: FP32 lanes x 2 (an FMA is two operations) x clock. */
+static void fs_peak(sec_ctx *c)
+{
+    double lanes = c->gpu.cc_major >= 8 && !(c->gpu.cc_major == 8 && c->gpu.cc_minor == 0) ? 128 : 64;
+    double peak = c->gpu.sms * lanes * 2.0 * (double)c->gpu.sm_clock_khz * 1e3 / 1e9;
+    res_env_num(c->r, "fp32_peak_gflops", peak);
+    res_env_str(c->r, "fp32_peak_source", "SMs x FP32 lanes per SM x 2 x the device's clock rate");
+}
+
+int sec_fusion(sec_ctx *c)
+{
+    const size_t *sweep = c->o->sizes_given ? c->o->sizes : fs_sweep;
+    size_t nsweep = c->o->sizes_given ? c->o->nsizes : sizeof fs_sweep / sizeof fs_sweep[0];
+    fs_ctx F;
+    int rc, failed = 0;
+
+    memset(&F, 0, sizeof F);
+    F.c = c;
+    if ((rc = sec_begin(c, FS, 1, 1)) != SEC_OK) return rc;
+    drv_set_phase(FS);
+    if (fs_store_models(c->r) != 0 || (rc = fs_plan(&F, sweep, nsweep)) < 0) goto fail;
+    failed = rc;
+    if (fs_load(&F) != 0 || fs_alloc(&F) != 0) goto fail;
+
+    /* Correctness first, at an odd size. */
+    drv_set_phase(FS ": validation");
+    if ((rc = fs_validate(&F)) < 0 || fs_fill(&F) != 0) goto fail;
+    if (rc > 0) failed = 1;
+    /* Every version at the main size, interleaved; then the n sweep. */
+    drv_set_phase(FS ": main size");
+    if (fs_time(&F, FS_MAIN_N, 0, "main.") != 0) goto fail;
+    drv_set_phase(FS ": n sweep");
+    if (fs_sweep_all(&F, sweep, nsweep) != 0 || fs_width_attrs(&F) != 0) goto fail;
+    fs_peak(c);
+    if (fs_conclude(c->r, (double)c->gpu.l2_bytes) != 0) {
         fprintf(stderr, "harness: error: " FS ": no copy floor could be stored (no copy was timed, or out of memory)\n");
         goto fail;
     }
@@ -507,19 +604,368 @@ int sec_fusion(sec_ctx *c)
 fail:
     rc = -1;
 out:
-    if (F.graph) drv.cuGraphExecDestroy(F.graph);
-    if (F.x) drv.cuMemFree(F.x);
-    if (F.r) drv.cuMemFree(F.r);
-    if (F.t1) drv.cuMemFree(F.t1);
-    if (F.t2) drv.cuMemFree(F.t2);
-    if (F.t3) drv.cuMemFree(F.t3);
-    if (F.y) drv.cuMemFree(F.y);
-    if (mod) drv.cuModuleUnload(mod);
-    if (mcopy) drv.cuModuleUnload(mcopy);
-    for (k = 0; k < FS_NW; k++) free(lowered[k]);
-    rtc_out_free(&code);
-    free(src);
+    fs_free(&F);
     drv_set_phase(NULL);
     if (rc < 0) return SEC_FAILED;
     return failed ? SEC_FAILED : SEC_OK;
+}
+
+/* ---- The facts and conclusions, from the results alone (sections/fusion.h). */
+
+/* Add n named figures to d. Returns 0, or -1 when d is NULL (out of memory)
+ * or a field could not be added. */
+static int fs_fields(res_derived *d, const char *const *names, const double *vals, size_t n)
+{
+    size_t i;
+    if (!d) return -1;
+    for (i = 0; i < n; i++)
+        if (res_derived_field(d, names[i], vals[i]) != 0) return -1;
+    return 0;
+}
+
+#define FS_NF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The measurement "<prefix><key>" of section fusion, or NULL. */
+static const res_meas *fs_meas(const results *r, const char *prefix, const char *key)
+{
+    char k[96];
+    snprintf(k, sizeof k, "%s%s", prefix, key);
+    return res_find(r, FS, k);
+}
+
+static double fs_med(const res_meas *m)
+{
+    return m ? m->stats.median : NAN;
+}
+
+/* The figure `field` of the conclusion `key` of section fusion, or NaN. */
+static double fs_dnum(const results *r, const char *key, const char *field)
+{
+    return res_derived_num(res_derived_find(r, FS, key), field);
+}
+
+/* The value of the conclusion `key` of section fusion, or NaN. */
+static double fs_dval(const results *r, const char *key)
+{
+    const res_derived *d = res_derived_find(r, FS, key);
+    return d ? d->value : NAN;
+}
+
+/* "version.<key>": the version's model, kernels and roles. */
+static int fs_store_version(results *r, size_t v)
+{
+    static const char *const names[] = { "bytes_per_elem", "flops_per_elem", "kernels", "floor",
+                                         "sweep", "fused", "checked", "width" };
+    char key[64], kernels[256] = "";
+    size_t k, len = 0;
+    unsigned roles = fs_v[v].roles;
+    double vals[FS_NF(names)];
+
+    for (k = 0; k < fs_nk(v) && len < sizeof kernels; k++)
+        len += (size_t)snprintf(kernels + len, sizeof kernels - len, "%s%s", k ? "," : "", fs_v[v].k[k]);
+    vals[0] = fs_model(v, 0);
+    vals[1] = fs_model(v, 1);
+    vals[2] = (double)fs_nk(v);
+    vals[3] = (roles & FS_FLOOR) != 0;
+    vals[4] = (roles & FS_SWEEP) != 0;
+    vals[5] = (roles & FS_FUSED) != 0;
+    vals[6] = (roles & FS_CHECK) != 0;
+    vals[7] = fs_v[v].run == FS_RUN_WIDE ? fs_v[v].arg : 0;
+    snprintf(key, sizeof key, "version.%s", fs_v[v].key);
+    return fs_fields(res_derive(r, FS, key, fs_v[v].name, vals[0], "B/element", kernels),
+                     names, vals, FS_NF(names));
+}
+
+/* "predictions": the byte ratios and the launch ratio, before any time. */
+static int fs_store_predictions(results *r)
+{
+    static const char *const names[] = { "staged_bytes", "pair_bytes", "fused_bytes", "extra_bytes",
+                                         "launch_ratio", "staged_pair", "pair_fused",
+                                         "staged_kernels", "pair_kernels", "fused_kernels" };
+    int s = fs_find("staged"), p = fs_find("pair"), f = fs_find("fused");
+    double bs, bp, bf, ks, kp, kf;
+    if (s < 0 || p < 0 || f < 0) return -1;
+    bs = fs_model((size_t)s, 0);
+    bp = fs_model((size_t)p, 0);
+    bf = fs_model((size_t)f, 0);
+    ks = (double)fs_nk((size_t)s);
+    kp = (double)fs_nk((size_t)p);
+    kf = (double)fs_nk((size_t)f);
+    {
+        double vals[] = { bs, bp, bf, bs - bf, ks / kf, bs / bp, bp / bf, ks, kp, kf };
+        return fs_fields(res_derive(r, FS, "predictions", "staged/fused as the byte model "
+                                    "predicts it (bytes per element), before any time",
+                                    bs / bf, "", ""), names, vals, FS_NF(names));
+    }
+}
+
+int fs_store_models(results *r)
+{
+    static const char *const names[] = { "main_n", "check_n" };
+    static const double vals[] = { FS_MAIN_N, FS_CHECK_N };
+    size_t v;
+    if (fs_fields(res_derive(r, FS, "sizes", "the main n every version is timed at (the check n: "
+                             "the odd n every version is validated at)", FS_MAIN_N, "elements", ""),
+                  names, vals, FS_NF(names)) != 0)
+        return -1;
+    for (v = 0; v < V_COUNT; v++)
+        if (fs_store_version(r, v) != 0) return -1;
+    return fs_store_predictions(r);
+}
+
+/* Is m the warm staged chain of the n sweep ("n=<m->n>.staged")? */
+static int fs_is_sweep(const res_meas *m)
+{
+    char want[64];
+    if (strcmp(m->section, FS) != 0 || m->state != RES_WARM || strncmp(m->key, "n=", 2) != 0)
+        return 0;
+    snprintf(want, sizeof want, "n=%ld.staged", m->n);
+    return strcmp(m->key, want) == 0;
+}
+
+/* "floor.<where>": the best warm copy floor candidate among the
+ * measurements "<prefix><key>"; nothing when none was timed. */
+static int fs_floor_at(results *r, const char *prefix, const char *where)
+{
+    const char *names[2 + V_COUNT] = { "n", "ms" };
+    char fnames[V_COUNT][40], key[64], name[128], at[32];
+    double vals[2 + V_COUNT], best = 0;
+    const res_meas *bm = NULL;
+    size_t v, nf = 2;
+    int bv = -1;
+
+    for (v = 0; v < V_COUNT; v++) {
+        const res_meas *m = fs_meas(r, prefix, fs_v[v].key);
+        double g = sec_gbs(m);
+        if (!(fs_v[v].roles & FS_FLOOR) || !m || m->state != RES_WARM) continue;
+        snprintf(fnames[v], sizeof fnames[v], "%s_gbs", fs_v[v].key);
+        names[nf] = fnames[v];
+        vals[nf++] = g;
+        if (g > best) {
+            best = g;
+            bm = m;
+            bv = (int)v;
+        }
+    }
+    if (!bm) return 0;
+    vals[0] = (double)bm->n;
+    vals[1] = bm->stats.median;
+    snprintf(key, sizeof key, "floor.%s", where);
+    snprintf(name, sizeof name, "the copy floor at n = %s: the best copy there, warm",
+             sec_commas(at, sizeof at, (double)bm->n));
+    return fs_fields(res_derive(r, FS, key, name, best, "GB/s", fs_v[bv].key), names, vals, nf);
+}
+
+/* floor.main, then floor.n=N for each n of the sweep. */
+static int fs_floors(results *r)
+{
+    size_t i;
+    if (fs_floor_at(r, "main.", "main") != 0) return -1;
+    for (i = 0; i < r->nm; i++) {
+        char prefix[48], where[48];
+        if (!fs_is_sweep(&r->m[i])) continue;
+        snprintf(prefix, sizeof prefix, "n=%ld.", r->m[i].n);
+        snprintf(where, sizeof where, "n=%ld", r->m[i].n);
+        if (fs_floor_at(r, prefix, where) != 0) return -1;
+    }
+    return 0;
+}
+
+/* The copy floor, a conclusion stored once ("copy_floor"): the best floor.*
+ * at an n whose buffers are at least 4x the L2 (n floats >= the L2's
+ * bytes; smaller ones are copied partly within the L2; the main size's
+ * buffers are about the L2's size), with that n and cuMemcpyDtoD's rate
+ * there. When no n qualifies it falls back to floor.main (fallback = 1). */
+static int fs_copy_floor(results *r, double l2_bytes)
+{
+    static const char *const names[] = { "n", "dtod_gbs", "fallback", "l2_bytes" };
+    const res_derived *best = NULL;
+    char text[96];
+    size_t i;
+    int fallback = 0;
+
+    for (i = 0; i < r->nd; i++) {
+        const res_derived *d = &r->d[i];
+        if (strcmp(d->section, FS) != 0 || strncmp(d->key, "floor.", 6) != 0) continue;
+        if (res_derived_num(d, "n") >= l2_bytes && (!best || d->value > best->value)) best = d;
+    }
+    if (!best) {
+        best = res_derived_find(r, FS, "floor.main");
+        fallback = 1;
+    }
+    if (!best) return -1;
+    if (strcmp(best->key, "floor.main") == 0) snprintf(text, sizeof text, "main.%s", best->text);
+    else snprintf(text, sizeof text, "%s.%s", best->key + 6, best->text);
+    {
+        /* best points into r->d, which res_derive may move: copy it first. */
+        double roof = best->value;
+        double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes };
+        return fs_fields(res_derive(r, FS, "copy_floor", fallback
+                                    ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
+                                    : "the best copy with buffers of at least 4x the L2",
+                                    roof, "GB/s", text), names, vals, FS_NF(names));
+    }
+}
+
+/* "main.stages": the stages timed one at a time, their medians summed. */
+static int fs_stages_summed(results *r)
+{
+    static const char *const names[] = { "n", "bytes" };
+    double sum = 0, bytes = 0, n = NAN;
+    const char *last = NULL;
+    char after[64];
+    size_t v;
+    for (v = 0; v < V_COUNT; v++) {
+        const res_meas *m;
+        if (fs_v[v].run != FS_RUN_STAGE) continue;
+        if (!(m = fs_meas(r, "main.", fs_v[v].key))) return 0;
+        sum += m->stats.median;
+        bytes += m->bytes;
+        n = (double)m->n;
+        last = fs_v[v].key;
+    }
+    if (!last) return 0;
+    snprintf(after, sizeof after, "main.%s", last);
+    {
+        double vals[] = { n, bytes };
+        return fs_fields(res_derive(r, FS, "main.stages", "four stages, summed", sum, "ms", after),
+                         names, vals, FS_NF(names));
+    }
+}
+
+/* The fastest warm version with FS_FUSED and FS_SWEEP at "<prefix>", or NULL. */
+static const res_meas *fs_best_fused(const results *r, const char *prefix)
+{
+    const res_meas *best = NULL;
+    size_t v;
+    for (v = 0; v < V_COUNT; v++) {
+        const res_meas *m;
+        if ((fs_v[v].roles & (FS_FUSED | FS_SWEEP)) != (FS_FUSED | FS_SWEEP)) continue;
+        m = fs_meas(r, prefix, fs_v[v].key);
+        if (m && (!best || m->stats.median < best->stats.median)) best = m;
+    }
+    return best;
+}
+
+/* What sets the time at one n of the sweep: the launch while the best
+ * fused version takes less than twice its time at the first n; below 90%
+ * of the floor with under 64 MB moved, too few bytes in flight; below it
+ * with more, the tail and the arithmetic; else the floor. */
+static const char *fs_reading(double best_ms, double first_ms, double gbs, double floor_gbs, double bytes)
+{
+    if (best_ms < 2.0 * first_ms) return "launch: the time is a launch's fixed cost";
+    if (gbs < 0.9 * floor_gbs && bytes < 64e6) return "too few bytes in flight to reach the floor";
+    if (gbs < 0.9 * floor_gbs) return "below the floor: the tail and the arithmetic";
+    return "at the floor";
+}
+
+/* "sweep.n=N" for the sweep's staged measurement st; *first_ms is the best
+ * fused time at the first n (set on the first call, NaN before). */
+static int fs_sweep_at(results *r, const res_meas *st, double *first_ms)
+{
+    static const char *const names[] = { "n", "staged_ms", "fused_ms", "us_per_launch",
+                                         "best_fused_gbs", "floor_gbs", "best_over_floor" };
+    char prefix[48], key[48], name[96], at[32];
+    const res_meas *fu, *best;
+    double floor_gbs, gbs, kernels = fs_dnum(r, "predictions", "staged_kernels");
+    snprintf(prefix, sizeof prefix, "n=%ld.", st->n);
+    snprintf(key, sizeof key, "floor.n=%ld", st->n);
+    fu = fs_meas(r, prefix, "fused");
+    best = fs_best_fused(r, prefix);
+    if (!fu || !best) return 0;
+    if (isnan(*first_ms)) *first_ms = best->stats.median;
+    floor_gbs = fs_dval(r, key);
+    gbs = sec_gbs(best);
+    {
+        double vals[] = { (double)st->n, st->stats.median, fu->stats.median,
+                          st->stats.median * 1000.0 / kernels, gbs, floor_gbs, gbs / floor_gbs };
+        snprintf(key, sizeof key, "sweep.n=%ld", st->n);
+        snprintf(name, sizeof name, "staged/fused and what sets the time at n = %s",
+                 sec_commas(at, sizeof at, (double)st->n));
+        return fs_fields(res_derive(r, FS, key, name, st->stats.median / fu->stats.median, "",
+                                    fs_reading(best->stats.median, *first_ms, gbs, floor_gbs, best->bytes)),
+                         names, vals, FS_NF(names));
+    }
+}
+
+static int fs_sweep_readings(results *r)
+{
+    double first_ms = NAN;
+    size_t i;
+    for (i = 0; i < r->nm; i++)
+        if (fs_is_sweep(&r->m[i]) && fs_sweep_at(r, &r->m[i], &first_ms) != 0) return -1;
+    return 0;
+}
+
+/* "sweep.within": from which n on staged/fused stays within 10% of the
+ * byte ratio (NaN: it does not at the largest n), with the first and the
+ * last n's figures. Nothing without a sweep. */
+static int fs_sweep_within(results *r)
+{
+    static const char *const names[] = { "tolerance", "first_n", "first_ratio", "last_n",
+                                         "last_ratio", "last_staged_gbs", "last_fused_gbs" };
+    const double tol = 0.10, byte_ratio = fs_dval(r, "predictions");
+    double within = NAN, first_n = NAN, first_ratio = NAN, last_n = NAN, last_ratio = NAN;
+    char prefix[48];
+    size_t i;
+    for (i = 0; i < r->nd; i++) {
+        const res_derived *d = &r->d[i];
+        if (strcmp(d->section, FS) != 0 || strncmp(d->key, "sweep.n=", 8) != 0) continue;
+        last_n = res_derived_num(d, "n");
+        last_ratio = d->value;
+        if (isnan(first_n)) {
+            first_n = last_n;
+            first_ratio = last_ratio;
+        }
+        if (fabs(last_ratio - byte_ratio) / byte_ratio <= tol) {
+            if (isnan(within)) within = last_n;
+        } else {
+            within = NAN;
+        }
+    }
+    if (isnan(last_n)) return 0;
+    snprintf(prefix, sizeof prefix, "n=%.0f.", last_n);
+    {
+        double vals[] = { tol, first_n, first_ratio, last_n, last_ratio,
+                          sec_gbs(fs_meas(r, prefix, "staged")), sec_gbs(fs_meas(r, prefix, "fused")) };
+        return fs_fields(res_derive(r, FS, "sweep.within", "the n from which on staged/fused stays "
+                                    "within 10% of the byte ratio (NaN: not at the largest n)",
+                                    within, "elements", ""), names, vals, FS_NF(names));
+    }
+}
+
+/* "held": which prediction held at the main size, with section launch's
+ * empty kernel on the chain's grid where launch ran (NaN where not). */
+static int fs_held(results *r)
+{
+    static const char *const names[] = { "staged_pair", "pair_fused", "extra_us", "bytes_us",
+                                         "staged_gbs", "fused_gbs", "grid_us", "one_us",
+                                         "grid_blocks", "extra_grids", "extra_grids_us" };
+    const res_meas *ms = fs_meas(r, "main.", "staged"), *mf = fs_meas(r, "main.", "fused");
+    const res_meas *mp = fs_meas(r, "main.", "pair");
+    double roof = fs_dval(r, "copy_floor"), t_s, t_f, t_p, grid_us, extra_grids;
+    if (!ms || !mf) return 0;
+    t_s = ms->stats.median;
+    t_f = mf->stats.median;
+    t_p = fs_med(mp);
+    grid_us = fs_med(res_find(r, "launch", "device.grid"));
+    extra_grids = fs_dnum(r, "predictions", "staged_kernels") - fs_dnum(r, "predictions", "fused_kernels");
+    {
+        double vals[] = { t_s / t_p, t_p / t_f, (t_s - t_f) * 1000.0,
+                          fs_dnum(r, "predictions", "extra_bytes") * (double)ms->n / roof / 1e3,
+                          sec_gbs(ms), sec_gbs(mf), grid_us, fs_med(res_find(r, "launch", "device.1x1")),
+                          fs_blocks((size_t)ms->n, FS_BLOCK), extra_grids, extra_grids * grid_us };
+        double byte_ratio = fs_dval(r, "predictions");
+        return fs_fields(res_derive(r, FS, "held", "which prediction held: staged/fused at the main size",
+                                    t_s / t_f, "", t_s / t_f > byte_ratio ? "exceeds the byte ratio"
+                                    : "falls short of the byte ratio"), names, vals, FS_NF(names));
+    }
+}
+
+int fs_conclude(results *r, double l2_bytes)
+{
+    if (fs_floors(r) != 0 || fs_copy_floor(r, l2_bytes) != 0 || fs_stages_summed(r) != 0 ||
+        fs_sweep_readings(r) != 0 || fs_sweep_within(r) != 0 || fs_held(r) != 0)
+        return -1;
+    return 0;
 }

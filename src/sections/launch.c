@@ -17,7 +17,7 @@
 #define LN_STREAM 1000         /* launches per stream-throughput sample */
 #define LN_BEHIND 256          /* launches queued behind the blocking kernel */
 #define LN_GRAPH 1000          /* empty kernels in the graph */
-#define LN_CHAIN_N 16777216u   /* the fusion chain's n: its grid is n / 256 blocks */
+#define LN_CHAIN_N KN_CHAIN_MAIN_N   /* the fusion chain's n: its grid is n / 256 blocks */
 
 typedef struct ln_ctx {
     sec_ctx *c;
