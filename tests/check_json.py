@@ -9,12 +9,16 @@ Prints one line per problem and exits 1 when there is any; otherwise prints
 import argparse
 import json
 import math
+import re
 import sys
 
 STATES = {"first-launch", "L2-cold", "warm", "process"}
 MEAS_STRINGS = ("section", "key", "name", "region", "state", "unit")
 STATS_FIELDS = ("n", "min", "median", "mean", "max", "stdev", "cv",
                 "ci_low", "ci_high", "ci_level")
+DERIVED_STRINGS = ("section", "key", "name", "unit", "text")
+DERIVED_KEYS = set(DERIVED_STRINGS) | {"value", "fields"}
+FIELD_NAME = re.compile(r"[a-z0-9_.]+\Z")
 
 
 def is_int(v):
@@ -120,6 +124,44 @@ def check_measurement(i, m, problems):
     check_stats(where, m.get("stats"), samples, problems)
 
 
+def check_derived(derived, problems):
+    """The conclusions: optional (documents from before them lack the list);
+    each entry has exactly its keys, a number or null value and fields of
+    [a-z0-9_.] names to numbers or null; one entry per section and key."""
+    if derived is None:
+        return
+    if not isinstance(derived, list):
+        problems.append("derived is not a list")
+        return
+    seen = set()
+    for i, d in enumerate(derived):
+        where = "derived[%d]" % i
+        if not isinstance(d, dict):
+            problems.append("%s: not an object" % where)
+            continue
+        for field in DERIVED_STRINGS:
+            if not isinstance(d.get(field), str):
+                problems.append("%s: %s is not a string" % (where, field))
+        extra = sorted(set(d) - DERIVED_KEYS)
+        if extra:
+            problems.append("%s: unknown keys %s" % (where, extra))
+        if not is_num_or_null(d.get("value", 0)) or "value" not in d:
+            problems.append("%s: value is not a number or null" % where)
+        fields = d.get("fields")
+        if not isinstance(fields, dict):
+            problems.append("%s: fields is not an object" % where)
+        else:
+            for k, v in fields.items():
+                if not FIELD_NAME.match(k):
+                    problems.append("%s: field name %r is not of [a-z0-9_.]" % (where, k))
+                if not is_num_or_null(v):
+                    problems.append("%s: field %s is not a number or null" % (where, k))
+        k = (d.get("section"), d.get("key"))
+        if k in seen:
+            problems.append("%s: section %r key %r appears twice" % (where, k[0], k[1]))
+        seen.add(k)
+
+
 def check(doc, args, problems):
     if not isinstance(doc, dict):
         problems.append("top level is not an object")
@@ -174,6 +216,8 @@ def check(doc, args, problems):
             elif args.expect_checks_pass and not c["passed"]:
                 problems.append("checks[%d] failed: %s: %s"
                                 % (i, c.get("what"), c.get("detail")))
+
+    check_derived(doc.get("derived"), problems)
 
     meas = doc.get("measurements")
     if not isinstance(meas, list):
