@@ -68,164 +68,296 @@ static FILE *sw_low_stdout(void)
     return f;
 }
 
-int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
-{
-    sw_fall w = { o->child_t0_ns, NULL };
-    char why[512], arch[16], path[4096];
+/* The whole-process child's state: every handle it holds, so that one
+ * cleanup (sw_child_end) releases what is left on every path. */
+typedef struct sw_child {
+    const cli_opts *o;
+    sw_fall w;
     CUdevice dev;
-    CUcontext ctx = NULL;
-    CUmodule mod = NULL;
+    CUcontext ctx;
+    CUmodule mod;
     CUfunction fn;
-    CUdeviceptr da = 0, db = 0, dout = 0;
-    float *a = NULL, *b = NULL, *out = NULL;
-    size_t n = SW_N, bytes = SW_N * sizeof(float);
-    int major = 0, minor = 0, count = 0, ni = (int)SW_N, rc = 1;
-    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
-    void *params[4];
-    char *src = NULL;
+    CUdeviceptr da, db, dout;
+    float *a, *b, *out;
+    char *src;
     rtc_out code;
     kn_bad bad;
+} sw_child;
 
-    memset(&code, 0, sizeof code);
-    w.out = sw_out = sw_low_stdout();
+/* The handle to release, cleared. Written inside the release call's
+ * arguments, it is cleared exactly when the call is made (an injected fault
+ * makes none, cudadrv.h), so a failed release is not repeated by
+ * sw_child_end and one never made is made there. */
+static CUdeviceptr sw_take_mem(CUdeviceptr *p)
+{
+    CUdeviceptr d = *p;
+    *p = 0;
+    return d;
+}
+
+static CUmodule sw_take_module(CUmodule *m)
+{
+    CUmodule d = *m;
+    *m = NULL;
+    return d;
+}
+
+/* The device whose primary context C holds; the context cleared. */
+static CUdevice sw_take_context(sw_child *C)
+{
+    C->ctx = NULL;
+    return C->dev;
+}
+
+/* Start the waterfall: the pipe to the parent, the exit handler, exec to
+ * main, then libcuda. Returns 0, or the exit code to return at once
+ * (nothing is held yet): 1 when the exit handler cannot be registered, 3
+ * when there is no driver. */
+static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
+{
+    char why[512];
+
+    memset(C, 0, sizeof *C);
+    C->o = o;
+    C->w.last_ns = o->child_t0_ns;
+    C->w.out = sw_out = sw_low_stdout();
     drv_set_phase(SW ": whole-process child");
     if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
-    fprintf(w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
-    w.last_ns = t_main_ns;
+    fprintf(C->w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - C->w.last_ns) / 1e6);
+    C->w.last_ns = t_main_ns;
     if (drv_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no CUDA driver: %s\n", why);
         return 3;
     }
-    sw_part(&w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    sw_part(&C->w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    return 0;
+}
+
+/* The steps after libcuda, in order. Each appends its parts of the
+ * waterfall and returns 0, or the exit code to end with: 1 a failed call
+ * (reported) or a failed check, 2 a --device this machine lacks, 3 no
+ * NVRTC. */
+
+/* cuInit, then the device's primary context, current. */
+static int sw_child_context(sw_child *C)
+{
+    int count = 0;
+
     CK(drv.cuInit(0));
-    sw_part(&w, "init", "cuInit");
+    sw_part(&C->w, "init", "cuInit");
     CK(drv.cuDeviceGetCount(&count));
-    if (o->device >= count) {
+    if (C->o->device >= count) {
         fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
-                o->device, count, count == 1 ? "" : "s", count - 1);
-        rc = 2;
-        goto fail;
+                C->o->device, count, count == 1 ? "" : "s", count - 1);
+        return 2;
     }
-    CK(drv.cuDeviceGet(&dev, o->device));
-    CK(drv.cuDevicePrimaryCtxRetain(&ctx, dev));
-    CK(drv.cuCtxSetCurrent(ctx));
-    sw_part(&w, "context", "context (primary, retain + set current)");
+    CK(drv.cuDeviceGet(&C->dev, C->o->device));
+    CK(drv.cuDevicePrimaryCtxRetain(&C->ctx, C->dev));
+    CK(drv.cuCtxSetCurrent(C->ctx));
+    sw_part(&C->w, "context", "context (primary, retain + set current)");
+    return 0;
+fail:
+    return 1;
+}
+
+static int sw_child_nvrtc(sw_child *C)
+{
+    char why[512];
+
     if (rtc_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no NVRTC: %s\n", why);
-        rc = 3;
-        goto fail;
+        return 3;
     }
-    sw_part(&w, "libnvrtc", "loading NVRTC (dlopen)");
+    sw_part(&C->w, "libnvrtc", "loading NVRTC (dlopen)");
+    return 0;
+}
+
+/* vector.cu to cubin or PTX (--module-format) for --arch, else the device's. */
+static int sw_child_compile(sw_child *C)
+{
+    const cli_opts *o = C->o;
+    char why[512], arch[16], path[4096];
+    int major = 0, minor = 0;
+
     if (o->arch) {
         snprintf(arch, sizeof arch, "%s", o->arch);
     } else {
-        CK(drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-        CK(drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+        CK(drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, C->dev));
+        CK(drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, C->dev));
         snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
     }
-    src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if (!src) {
+    C->src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    if (!C->src) {
         fprintf(stderr, "harness: error: kernel source: %s\n", why);
-        goto fail;
+        return 1;
     }
     snprintf(path, sizeof path, "%s/vector.cu", o->kernels_dir ? o->kernels_dir : "kernels");
-    if (rtc_compile(src, path, arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
-                    &code) != RTC_OK) {
+    if (rtc_compile(C->src, path, arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
+                    &C->code) != RTC_OK) {
         fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, arch,
-                code.log ? code.log : "");
-        goto fail;
+                C->code.log ? C->code.log : "");
+        return 1;
     }
-    sw_part(&w, "compile", o->format == CLI_FMT_PTX ? "compile vector.cu to PTX (NVRTC)"
-                                                   : "compile vector.cu to cubin (NVRTC)");
-    {
-        double load_ms, jit_ms;
-        if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto fail;
-        if (o->format == CLI_FMT_PTX) {
-            /* The driver's JIT is its own step: split the load at its wall time. */
-            long long end = w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
-            long long now = tm_now_ns();
-            fprintf(w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
-                    (double)(end - w.last_ns) / 1e6);
-            fprintf(w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
-                    (double)(now - end) / 1e6);
-            w.last_ns = now;
-        } else {
-            sw_part(&w, "module", "module load (cuModuleLoadDataEx)");
-        }
+    sw_part(&C->w, "compile", o->format == CLI_FMT_PTX ? "compile vector.cu to PTX (NVRTC)"
+                                                      : "compile vector.cu to cubin (NVRTC)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The module load (for PTX split at the driver's JIT wall time: the JIT is
+ * its own part), then vectorAdd. */
+static int sw_child_module(sw_child *C)
+{
+    double load_ms, jit_ms;
+
+    if (drv_load_image(C->code.code, -1, &C->mod, &load_ms, &jit_ms) != 0) return 1;
+    if (C->o->format == CLI_FMT_PTX) {
+        long long end = C->w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
+        long long now = tm_now_ns();
+        fprintf(C->w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
+                (double)(end - C->w.last_ns) / 1e6);
+        fprintf(C->w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
+                (double)(now - end) / 1e6);
+        C->w.last_ns = now;
+    } else {
+        sw_part(&C->w, "module", "module load (cuModuleLoadDataEx)");
     }
-    CK(drv.cuModuleGetFunction(&fn, mod, "vectorAdd"));
-    sw_part(&w, "function", "get function (cuModuleGetFunction)");
-    CK(drv.cuMemAlloc(&da, bytes));
-    CK(drv.cuMemAlloc(&db, bytes));
-    CK(drv.cuMemAlloc(&dout, bytes));
-    sw_part(&w, "alloc", "allocations (3 x cuMemAlloc)");
-    a = malloc(bytes);
-    b = malloc(bytes);
-    out = malloc(bytes);
-    if (!a || !b || !out) {
+    CK(drv.cuModuleGetFunction(&C->fn, C->mod, "vectorAdd"));
+    sw_part(&C->w, "function", "get function (cuModuleGetFunction)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The device buffers, then the host's, inputs filled and the output
+ * poisoned. */
+static int sw_child_buffers(sw_child *C)
+{
+    size_t bytes = SW_N * sizeof(float);
+
+    CK(drv.cuMemAlloc(&C->da, bytes));
+    CK(drv.cuMemAlloc(&C->db, bytes));
+    CK(drv.cuMemAlloc(&C->dout, bytes));
+    sw_part(&C->w, "alloc", "allocations (3 x cuMemAlloc)");
+    C->a = malloc(bytes);
+    C->b = malloc(bytes);
+    C->out = malloc(bytes);
+    if (!C->a || !C->b || !C->out) {
         fprintf(stderr, "harness: error: out of host memory\n");
-        goto fail;
+        return 1;
     }
-    kn_fill(a, n, 1);
-    kn_fill(b, n, 2);
-    kn_poison(out, n);
-    sw_part(&w, "host", "host setup (malloc, fill inputs)");
-    CK(drv.cuMemcpyHtoD(da, a, bytes));
-    CK(drv.cuMemcpyHtoD(db, b, bytes));
-    sw_part(&w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
-    params[0] = &da;
-    params[1] = &db;
-    params[2] = &dout;
+    kn_fill(C->a, SW_N, 1);
+    kn_fill(C->b, SW_N, 2);
+    kn_poison(C->out, SW_N);
+    sw_part(&C->w, "host", "host setup (malloc, fill inputs)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The program's work: copies in, the kernel's first launch, the copy back,
+ * the check on the CPU (its outcome kept for sw_child_verdict). */
+static int sw_child_run(sw_child *C)
+{
+    size_t bytes = SW_N * sizeof(float);
+    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
+    int ni = (int)SW_N;
+    void *params[4];
+
+    CK(drv.cuMemcpyHtoD(C->da, C->a, bytes));
+    CK(drv.cuMemcpyHtoD(C->db, C->b, bytes));
+    sw_part(&C->w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
+    params[0] = &C->da;
+    params[1] = &C->db;
+    params[2] = &C->dout;
     params[3] = &ni;
-    CK(drv.cuLaunchKernel(fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
+    CK(drv.cuLaunchKernel(C->fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
     CK(drv.cuStreamSynchronize(NULL));
-    sw_part(&w, "kernel", "kernel (first launch + cuStreamSynchronize)");
-    CK(drv.cuMemcpyDtoH(out, dout, bytes));
-    sw_part(&w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
-    kn_check_add(a, b, out, n, &bad);
-    sw_part(&w, "check", "check all elements against the CPU");
-    CK(drv.cuMemFree(da));
-    CK(drv.cuMemFree(db));
-    CK(drv.cuMemFree(dout));
-    da = db = dout = 0;
-    CK(drv.cuModuleUnload(mod));
-    mod = NULL;
-    CK(drv.cuDevicePrimaryCtxRelease(dev));
-    ctx = NULL;
-    free(a);
-    free(b);
-    free(out);
-    a = b = out = NULL;
-    rtc_out_free(&code);
-    free(src);
-    src = NULL;
-    sw_part(&w, "teardown", "teardown (free, unload, release context)");
+    sw_part(&C->w, "kernel", "kernel (first launch + cuStreamSynchronize)");
+    CK(drv.cuMemcpyDtoH(C->out, C->dout, bytes));
+    sw_part(&C->w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
+    kn_check_add(C->a, C->b, C->out, SW_N, &C->bad);
+    sw_part(&C->w, "check", "check all elements against the CPU");
+    return 0;
+fail:
+    return 1;
+}
+
+/* Release everything, each handle once (sw_take_*), then unload the
+ * libraries. */
+static int sw_child_teardown(sw_child *C)
+{
+    CK(drv.cuMemFree(sw_take_mem(&C->da)));
+    CK(drv.cuMemFree(sw_take_mem(&C->db)));
+    CK(drv.cuMemFree(sw_take_mem(&C->dout)));
+    CK(drv.cuModuleUnload(sw_take_module(&C->mod)));
+    CK(drv.cuDevicePrimaryCtxRelease(sw_take_context(C)));
+    free(C->a);
+    free(C->b);
+    free(C->out);
+    C->a = C->b = C->out = NULL;
+    rtc_out_free(&C->code);
+    free(C->src);
+    C->src = NULL;
+    sw_part(&C->w, "teardown", "teardown (free, unload, release context)");
     rtc_unload();
     drv_unload();
-    sw_part(&w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
-    if (bad.count == 0) {
-        fprintf(w.out, "check\t1\t%zu of %zu elements match\n", n, n);
-        rc = 0;
-    } else {
-        fprintf(w.out, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
-                "expected %.9g\n", bad.count, n, bad.first, bad.got, bad.want);
-        rc = 1;
-    }
+    sw_part(&C->w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
+    return 0;
 fail:
-    if (da) drv.cuMemFree(da);
-    if (db) drv.cuMemFree(db);
-    if (dout) drv.cuMemFree(dout);
-    if (mod) drv.cuModuleUnload(mod);
-    if (ctx) drv.cuDevicePrimaryCtxRelease(dev);
-    free(a);
-    free(b);
-    free(out);
-    free(src);
-    rtc_out_free(&code);
-    if (fflush(w.out) != 0) rc = 1;
-    sw_exit_from = w.last_ns;
+    return 1;
+}
+
+/* The check's line for the parent; 0 when every element matched, else 1. */
+static int sw_child_verdict(sw_child *C)
+{
+    const kn_bad *bad = &C->bad;
+    size_t n = SW_N;
+
+    if (bad->count == 0) {
+        fprintf(C->w.out, "check\t1\t%zu of %zu elements match\n", n, n);
+        return 0;
+    }
+    fprintf(C->w.out, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
+            "expected %.9g\n", bad->count, n, bad->first, bad->got, bad->want);
+    return 1;
+}
+
+/* Release what is still held (nothing after a whole teardown), flush the
+ * parts, and hand the exit handler its starting clock. Returns rc, or 1
+ * when the flush failed. */
+static int sw_child_end(sw_child *C, int rc)
+{
+    if (C->da) drv.cuMemFree(C->da);
+    if (C->db) drv.cuMemFree(C->db);
+    if (C->dout) drv.cuMemFree(C->dout);
+    if (C->mod) drv.cuModuleUnload(C->mod);
+    if (C->ctx) drv.cuDevicePrimaryCtxRelease(C->dev);
+    free(C->a);
+    free(C->b);
+    free(C->out);
+    free(C->src);
+    rtc_out_free(&C->code);
+    if (fflush(C->w.out) != 0) rc = 1;
+    sw_exit_from = C->w.last_ns;
     return rc;
+}
+
+int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
+{
+    static int (*const steps[])(sw_child *) = {
+        sw_child_context, sw_child_nvrtc, sw_child_compile, sw_child_module,
+        sw_child_buffers, sw_child_run, sw_child_teardown, sw_child_verdict
+    };
+    sw_child C;
+    size_t i;
+    int rc;
+
+    if ((rc = sw_child_start(&C, o, t_main_ns)) != 0) return rc;
+    for (i = 0; rc == 0 && i < sizeof steps / sizeof steps[0]; i++) rc = steps[i](&C);
+    return sw_child_end(&C, rc);
 }
 
 /* ------------------------------------------------------------ parent --- */
