@@ -518,20 +518,19 @@ static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const c
     return ok;
 }
 
-int sec_stopwatches(sec_ctx *c)
-{
-    int reps = c->o->reps, rc, failed = 0;
-    double *s1 = NULL, *s2 = NULL;
-    double ev, enq, sync;
-    char why[512];
-    CUmodule mod = NULL;
-    CUfunction add, scale;
-    sw_bufs B;
-    tm_work w[2];
+/* What sw_whole_process and sw_open_gpu return to go on with the rows
+ * this process times (the SEC_ codes are 0 to 3). */
+#define SW_GO_ON (-1)
 
-    memset(&B, 0, sizeof B);
-    memset(w, 0, sizeof w);
-    /* Row 1 first, before this process touches the GPU. */
+/* Row 1 first, before this process touches the GPU: the driver, NVRTC,
+ * then row 1's children. Returns SW_GO_ON (*failed set when row 1 failed),
+ * or the SEC_ code to return, the section recorded as skipped where it did
+ * not run. */
+static int sw_whole_process(sec_ctx *c, int *failed)
+{
+    char why[512];
+    int rc;
+
     if (drv_load(why, sizeof why) != 0) {
         snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
         c->gpu_state = DRV_NO_GPU;
@@ -548,26 +547,73 @@ int sec_stopwatches(sec_ctx *c)
         sec_skip(c, SW, c->gpu_why[0] ? c->gpu_why : "the whole-process child found no usable GPU");
         return rc == SEC_FAILED ? SEC_FAILED : SEC_NO_GPU;
     }
-    if (rc != SEC_OK) failed = 1;
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, SW, c->gpu_why);
-        return failed && rc == SEC_NO_GPU ? SEC_FAILED : rc;
-    }
-    drv_set_phase(SW ": setup");
-    s1 = calloc((size_t)reps, sizeof *s1);
-    s2 = calloc((size_t)reps, sizeof *s2);
-    if (!s1 || !s2) goto fail;
-    if (sec_module(c, "vector.cu", &mod, NULL, NULL) != 0) goto fail;
-    CK(drv.cuModuleGetFunction(&add, mod, "vectorAdd"));
-    CK(drv.cuModuleGetFunction(&scale, mod, "vectorScale"));
-    B.scale = scale;
-    if (sec_vec_alloc(c, SW, &B.v, SW_N, add) != 0) goto fail;
+    if (rc != SEC_OK) *failed = 1;
+    return SW_GO_ON;
+}
 
-    /* Rows 2 and 3 on the first launch of vectorAdd in this process: one
-     * launch, three clocks (events around it; host clock around the enqueue;
-     * host clock around enqueue + sync). */
+/* Open the GPU for the rows this process times. Returns SW_GO_ON, or the
+ * SEC_ code to return (SEC_FAILED for no GPU when row 1 failed). */
+static int sw_open_gpu(sec_ctx *c, int failed)
+{
+    int rc = sec_need_gpu(c);
+
+    if (rc == SEC_OK) return SW_GO_ON;
+    if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, SW, c->gpu_why);
+    return failed && rc == SEC_NO_GPU ? SEC_FAILED : rc;
+}
+
+/* The rows this process times: the module, the buffers, the works being
+ * timed and row 2's samples, released by sw_rows_end on every path. */
+typedef struct sw_rows {
+    sec_ctx *c;
+    CUmodule mod;
+    sw_bufs B;
+    tm_work w[2];
+    double *s1, *s2;        /* row 2, warm: around the launch; plus a sync */
+    int failed;             /* a check failed */
+} sw_rows;
+
+/* The phases, in order. Each times and stores its rows and checks their
+ * results (S->failed set when a check failed); returns 0, or -1 on an error
+ * (reported) that ends the section. */
+
+/* Row 2's sample arrays, the module, vectorAdd and vectorScale, buffers. */
+static int sw_setup(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    CUfunction add;
+
+    drv_set_phase(SW ": setup");
+    S->s1 = calloc((size_t)c->o->reps, sizeof *S->s1);
+    S->s2 = calloc((size_t)c->o->reps, sizeof *S->s2);
+    if (!S->s1 || !S->s2) return -1;
+    if (sec_module(c, "vector.cu", &S->mod, NULL, NULL) != 0) return -1;
+    CK(drv.cuModuleGetFunction(&add, S->mod, "vectorAdd"));
+    CK(drv.cuModuleGetFunction(&S->B.scale, S->mod, "vectorScale"));
+    if (sec_vec_alloc(c, SW, &S->B.v, SW_N, add) != 0) return -1;
+    return 0;
+fail:
+    return -1;
+}
+
+/* A timed kernel's model: n, and the bytes and flops of one launch. */
+static void sw_model(res_meas *m, const char *kernel)
+{
+    m->n = SW_N;
+    m->bytes = kn_find(kernel)->bytes_per_elem * SW_N;
+    m->flops = kn_find(kernel)->flops_per_elem * SW_N;
+}
+
+/* Rows 2 and 3 on the first launch of vectorAdd in this process: one
+ * launch, three clocks (events around it; host clock around the enqueue;
+ * host clock around enqueue + sync). */
+static int sw_first_launch(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    double ev, enq, sync;
+
     drv_set_phase(SW ": first launch");
-    if (tm_once(B.v.s, sec_vec_kernel, &B.v, &ev, &enq, &sync) != 0) goto fail;
+    if (tm_once(S->B.v.s, sec_vec_kernel, &S->B.v, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "row2.first", "wall clock, around the launch (first launch)",
                    "host clock around cuLaunchKernel alone: the enqueue", RES_FIRST_LAUNCH, &enq, 1, 1) ||
         !sec_store(c, SW, "row2sync.first", "the same clock, plus a sync (first launch)",
@@ -576,142 +622,195 @@ int sec_stopwatches(sec_ctx *c)
         !sec_store(c, SW, "row3", "events, kernel, first launch",
                    "event recorded before the first cuLaunchKernel to event after it",
                    RES_FIRST_LAUNCH, &ev, 1, 1))
-        goto fail;
-    if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
+        return -1;
+    if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &S->B.v) != 1)
+        S->failed = 1;
+    return 0;
+}
 
-    /* Row 4: the warm kernel (and L2-cold, interleaved). The flush buffer
-     * and the clock kernel are set up only now, after the first launches. */
+/* Row 4: the warm kernel (and L2-cold, interleaved). The flush buffer and
+ * the clock kernel are set up only now, after the first launches. */
+static int sw_warm_kernel(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    size_t k = 0, j;
+    int states;
+
     drv_set_phase(SW ": warm kernel");
     sec_timing_gpu(c);
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    {
-        int states = sec_cache_states(c);
-        size_t k = 0, j;
-        if ((states & 1) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 0) != 0) goto fail;
-        if ((states & 2) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 1) != 0) goto fail;
-        if (tm_events(B.v.s, w, k, c->o->warmup) != 0) goto fail;
-        for (j = 0; j < k; j++) {
-            res_meas *m = w[j].cold
-                ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
-                                 "event before to event after one launch, the L2 written over "
-                                 "before each", RES_L2_COLD, &w[j])
-                : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
-                                 "event before to event after one launch, after warm-up; launches "
-                                 "queued back to back", RES_WARM, &w[j]);
-            if (!m) goto fail;
-            m->n = SW_N;
-            m->bytes = kn_find("vectorAdd")->bytes_per_elem * SW_N;
-            m->flops = kn_find("vectorAdd")->flops_per_elem * SW_N;
-            tm_work_free(&w[j]);
-        }
+    if (sec_vec_poison(&S->B.v) != 0) return -1;
+    states = sec_cache_states(c);
+    if ((states & 1) && tm_work_init(&S->w[k++], sec_vec_kernel, &S->B.v, 0) != 0) return -1;
+    if ((states & 2) && tm_work_init(&S->w[k++], sec_vec_kernel, &S->B.v, 1) != 0) return -1;
+    if (tm_events(S->B.v.s, S->w, k, c->o->warmup) != 0) return -1;
+    for (j = 0; j < k; j++) {
+        res_meas *m = S->w[j].cold
+            ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
+                             "event before to event after one launch, the L2 written over "
+                             "before each", RES_L2_COLD, &S->w[j])
+            : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
+                             "event before to event after one launch, after warm-up; launches "
+                             "queued back to back", RES_WARM, &S->w[j]);
+        if (!m) return -1;
+        sw_model(m, "vectorAdd");
+        tm_work_free(&S->w[j]);
     }
-    if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+    if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &S->B.v) != 1)
+        S->failed = 1;
+    return 0;
+}
 
-    /* Row 2, warm: the host clock around the launch, and plus a sync. */
+/* Row 2, warm: the host clock around the launch, and plus a sync. */
+static int sw_host_clock(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    int i, reps = c->o->reps;
+
     drv_set_phase(SW ": host clock");
-    {
-        int i;
-        for (i = 0; i < reps; i++) {
-            double a;
-            CK(drv.cuStreamSynchronize(B.v.s));
-            a = tm_now_ms();
-            if (sec_vec_kernel(&B.v, B.v.s) != 0) goto fail;
-            s1[i] = tm_now_ms() - a;
-            CK(drv.cuStreamSynchronize(B.v.s));
-            s2[i] = tm_now_ms() - a;
-        }
+    for (i = 0; i < reps; i++) {
+        double a;
+        CK(drv.cuStreamSynchronize(v->s));
+        a = tm_now_ms();
+        if (sec_vec_kernel(v, v->s) != 0) return -1;
+        S->s1[i] = tm_now_ms() - a;
+        CK(drv.cuStreamSynchronize(v->s));
+        S->s2[i] = tm_now_ms() - a;
     }
     if (!sec_store(c, SW, "row2", "wall clock, around the launch",
-                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, s1, (size_t)reps, 1) ||
+                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, S->s1,
+                   (size_t)reps, 1) ||
         !sec_store(c, SW, "row2sync", "the same clock, plus a sync",
                    "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
-                   "after warm-up", RES_WARM, s2, (size_t)reps, 1))
-        goto fail;
+                   "after warm-up", RES_WARM, S->s2, (size_t)reps, 1))
+        return -1;
+    return 0;
+fail:
+    return -1;
+}
 
-    /* Row 5: copies + kernel + copy back, pageable and pinned, A B A B. */
+/* Row 5: copies + kernel + copy back, pageable and pinned, A B A B. */
+static int sw_round_trip(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    kn_bad bad;
+
     drv_set_phase(SW ": round trip");
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    kn_poison(B.v.hout, B.v.n);
-    kn_poison(B.v.pout, B.v.n);
-    if (tm_work_init(&w[0], sec_vec_round_pageable, &B.v, 0) != 0 ||
-        tm_work_init(&w[1], sec_vec_round_pinned, &B.v, 0) != 0 ||
-        tm_events(B.v.s, w, 2, c->o->warmup) != 0) goto fail;
+    if (sec_vec_poison(v) != 0) return -1;
+    kn_poison(v->hout, v->n);
+    kn_poison(v->pout, v->n);
+    if (tm_work_init(&S->w[0], sec_vec_round_pageable, v, 0) != 0 ||
+        tm_work_init(&S->w[1], sec_vec_round_pinned, v, 0) != 0 ||
+        tm_events(v->s, S->w, 2, c->o->warmup) != 0) return -1;
     if (!sec_store_work(c, SW, "row5", "events, copies + kernel + copy back",
                         "event before the two host-to-device copies to event after the copy back; "
-                        "pageable host memory", RES_WARM, &w[0]) ||
+                        "pageable host memory", RES_WARM, &S->w[0]) ||
         !sec_store_work(c, SW, "row5pinned", "the same, pinned host memory",
                         "event before the two host-to-device copies to event after the copy back; "
-                        "pinned host memory (cuMemAllocHost)", RES_WARM, &w[1]))
-        goto fail;
-    tm_work_free(&w[0]);
-    tm_work_free(&w[1]);
-    {
-        kn_bad bad;
-        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "round trip, pageable, all elements vs CPU", B.v.n, &bad)) failed = 1;
-        kn_check_add(B.v.ha, B.v.hb, B.v.pout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "round trip, pinned, all elements vs CPU", B.v.n, &bad)) failed = 1;
-    }
+                        "pinned host memory (cuMemAllocHost)", RES_WARM, &S->w[1]))
+        return -1;
+    tm_work_free(&S->w[0]);
+    tm_work_free(&S->w[1]);
+    kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "round trip, pageable, all elements vs CPU", v->n, &bad)) S->failed = 1;
+    kn_check_add(v->ha, v->hb, v->pout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "round trip, pinned, all elements vs CPU", v->n, &bad)) S->failed = 1;
+    return 0;
+}
 
-    /* The CPU, one thread, same n. */
+/* The CPU, one thread, same n. */
+static int sw_cpu(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    kn_bad bad;
+
     drv_set_phase(SW ": CPU");
-    {
-        kn_bad bad;
-        kn_poison(B.v.hout, B.v.n);
-        if (tm_work_init(&w[0], sec_vec_cpu, &B.v, 0) != 0 || tm_host(&w[0], c->o->warmup) != 0)
-            goto fail;
-        if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
-                            "host clock around one C loop over n floats (the compiler's -O2 code)",
-                            RES_WARM, &w[0]))
-            goto fail;
-        tm_work_free(&w[0]);
-        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", B.v.n, &bad)) failed = 1;
-    }
+    kn_poison(v->hout, v->n);
+    if (tm_work_init(&S->w[0], sec_vec_cpu, v, 0) != 0 || tm_host(&S->w[0], c->o->warmup) != 0)
+        return -1;
+    if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
+                        "host clock around one C loop over n floats (the compiler's -O2 code)",
+                        RES_WARM, &S->w[0]))
+        return -1;
+    tm_work_free(&S->w[0]);
+    kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", v->n, &bad)) S->failed = 1;
+    return 0;
+}
 
-    /* A second kernel is cold too: vectorScale's first launch, then warm. */
+/* A second kernel is cold too: vectorScale's first launch, then warm. */
+static int sw_second_kernel(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    double ev, enq, sync;
+    res_meas *m;
+
     drv_set_phase(SW ": vectorScale");
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    if (tm_once(B.v.s, sw_scale, &B, &ev, &enq, &sync) != 0) goto fail;
+    if (sec_vec_poison(v) != 0) return -1;
+    if (tm_once(v->s, sw_scale, &S->B, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "scale.first", "vectorScale, first launch",
                    "event before the first cuLaunchKernel of vectorScale to event after it",
                    RES_FIRST_LAUNCH, &ev, 1, 1))
-        goto fail;
-    if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    if (tm_work_init(&w[0], sw_scale, &B, 0) != 0 || tm_events(B.v.s, w, 1, c->o->warmup) != 0)
-        goto fail;
-    {
-        res_meas *m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
-                                     "event before to event after one launch, after warm-up",
-                                     RES_WARM, &w[0]);
-        tm_work_free(&w[0]);
-        if (!m) goto fail;
-        m->n = SW_N;
-        m->bytes = kn_find("vectorScale")->bytes_per_elem * SW_N;
-        m->flops = kn_find("vectorScale")->flops_per_elem * SW_N;
-    }
-    if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+        return -1;
+    if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", v) != 1) S->failed = 1;
+    if (sec_vec_poison(v) != 0) return -1;
+    if (tm_work_init(&S->w[0], sw_scale, &S->B, 0) != 0 || tm_events(v->s, S->w, 1, c->o->warmup) != 0)
+        return -1;
+    m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
+                       "event before to event after one launch, after warm-up", RES_WARM, &S->w[0]);
+    tm_work_free(&S->w[0]);
+    if (!m) return -1;
+    sw_model(m, "vectorScale");
+    if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", v) != 1) S->failed = 1;
+    return 0;
+}
 
-    /* Containment: each region holds the next. */
-    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) failed = 1;
-    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) failed = 1;
-    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)")) failed = 1;
+/* Containment: each region holds the next. */
+static int sw_containment(sw_rows *S)
+{
+    sec_ctx *c = S->c;
 
-    sec_vec_free(&B.v);
-    drv.cuModuleUnload(mod);
-    free(s1);
-    free(s2);
+    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) S->failed = 1;
+    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) S->failed = 1;
+    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)"))
+        S->failed = 1;
+    return 0;
+}
+
+/* Release the rows' state (after an error, once the stream has drained).
+ * Returns the section's code: SEC_OK when every phase ran (completed) and
+ * every check passed, else SEC_FAILED. */
+static int sw_rows_end(sw_rows *S, int completed)
+{
+    tm_work_free(&S->w[0]);
+    tm_work_free(&S->w[1]);
+    if (!completed && S->B.v.s) drv.cuStreamSynchronize(S->B.v.s);
+    sec_vec_free(&S->B.v);
+    if (S->mod) drv.cuModuleUnload(S->mod);
+    free(S->s1);
+    free(S->s2);
     drv_set_phase(NULL);
-    return failed ? SEC_FAILED : SEC_OK;
-fail:
-    tm_work_free(&w[0]);
-    tm_work_free(&w[1]);
-    if (B.v.s) drv.cuStreamSynchronize(B.v.s);
-    sec_vec_free(&B.v);
-    if (mod) drv.cuModuleUnload(mod);
-    free(s1);
-    free(s2);
-    drv_set_phase(NULL);
-    return SEC_FAILED;
+    return completed && !S->failed ? SEC_OK : SEC_FAILED;
+}
+
+int sec_stopwatches(sec_ctx *c)
+{
+    static int (*const phases[])(sw_rows *) = {
+        sw_setup, sw_first_launch, sw_warm_kernel, sw_host_clock, sw_round_trip, sw_cpu,
+        sw_second_kernel, sw_containment
+    };
+    size_t i, n = sizeof phases / sizeof phases[0];
+    int rc, failed = 0;
+    sw_rows S;
+
+    if ((rc = sw_whole_process(c, &failed)) != SW_GO_ON) return rc;
+    if ((rc = sw_open_gpu(c, failed)) != SW_GO_ON) return rc;
+    memset(&S, 0, sizeof S);
+    S.c = c;
+    S.failed = failed;
+    for (i = 0; i < n && phases[i](&S) == 0; i++) {}
+    return sw_rows_end(&S, i == n);
 }
