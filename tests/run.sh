@@ -147,6 +147,8 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         expect_exit "waterfall child, HARNESS_FAULT=cuMemFree:$k: exit 1, no signal" 1
         expect_grep "waterfall child, HARNESS_FAULT=cuMemFree:$k: one line names the call" \
             "^harness: error: stopwatches: whole-process child: drv.cuMemFree(.*(injected by HARNESS_FAULT)" "$T/wf.err"
+        check "waterfall child, HARNESS_FAULT=cuMemFree:$k: no sanitizer error (make sanitize)" \
+            sh -c "! grep -q 'ERROR: AddressSanitizer' '$T/wf.err'"
     done
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 fi
