@@ -9,6 +9,7 @@ Prints one line per problem and exits 1 when there is any; otherwise prints
 import argparse
 import os
 import math
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
@@ -18,6 +19,9 @@ STATES = {"first-launch", "L2-cold", "warm", "process"}
 MEAS_STRINGS = ("section", "key", "name", "region", "state", "unit")
 STATS_FIELDS = ("n", "min", "median", "mean", "max", "stdev", "cv",
                 "ci_low", "ci_high", "ci_level")
+DERIVED_STRINGS = ("section", "key", "name", "unit", "text")
+DERIVED_KEYS = set(DERIVED_STRINGS) | {"value", "fields"}
+FIELD_NAME = re.compile(r"[a-z0-9_.]+\Z")
 
 
 def is_int(v):
@@ -110,10 +114,12 @@ def check_measurement(i, m, problems):
     check_stats(where, m.get("stats"), samples, problems)
 
 
-def check_derived(doc, problems):
-    """The conclusions: a list (absent in files of older harnesses) of
-    {section, key, name, value, unit, text, fields}, no section/key twice."""
-    derived = doc.get("derived", [])
+def check_derived(derived, problems):
+    """The conclusions: optional (documents from before them lack the list);
+    each entry has exactly its keys, a number or null value and fields of
+    [a-z0-9_.] names to numbers or null; one entry per section and key."""
+    if derived is None:
+        return
     if not isinstance(derived, list):
         problems.append("derived is not a list")
         return
@@ -123,17 +129,23 @@ def check_derived(doc, problems):
         if not isinstance(d, dict):
             problems.append("%s: not an object" % where)
             continue
-        for field in ("section", "key", "name", "unit", "text"):
+        for field in DERIVED_STRINGS:
             if not isinstance(d.get(field), str):
                 problems.append("%s: %s is not a string" % (where, field))
-        extra = sorted(set(d) - {"section", "key", "name", "value", "unit", "text", "fields"})
+        extra = sorted(set(d) - DERIVED_KEYS)
         if extra:
-            problems.append("%s: unknown fields %s" % (where, extra))
-        if not is_num_or_null(d.get("value")):
+            problems.append("%s: unknown keys %s" % (where, extra))
+        if not is_num_or_null(d.get("value", 0)) or "value" not in d:
             problems.append("%s: value is not a number or null" % where)
         fields = d.get("fields")
-        if not isinstance(fields, dict) or not all(is_num_or_null(v) for v in fields.values()):
-            problems.append("%s: fields is not an object of numbers or nulls" % where)
+        if not isinstance(fields, dict):
+            problems.append("%s: fields is not an object" % where)
+        else:
+            for k, v in fields.items():
+                if not FIELD_NAME.match(k):
+                    problems.append("%s: field name %r is not of [a-z0-9_.]" % (where, k))
+                if not is_num_or_null(v):
+                    problems.append("%s: field %s is not a number or null" % (where, k))
         k = (d.get("section"), d.get("key"))
         if k in seen:
             problems.append("%s: section %r key %r appears twice" % (where, k[0], k[1]))
@@ -195,7 +207,8 @@ def check(doc, args, problems):
                 problems.append("checks[%d] failed: %s: %s"
                                 % (i, c.get("what"), c.get("detail")))
 
-    check_derived(doc, problems)
+    check_derived(doc.get("derived"), problems)
+
     meas = doc.get("measurements")
     if not isinstance(meas, list):
         problems.append("measurements is not a list")

@@ -148,6 +148,20 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     check "SIGINT: the private JIT cache directory is removed" test -z "$(ls -A "$T/tmp2")"
     check "SIGINT: the JSON so far is valid, incomplete, says why" \
         python3 tests/check_json.py "$T/sj.json" --expect-stopped "interrupted by SIGINT"
+
+    # A failed cuMemFree in the whole-process child's teardown: the cleanup
+    # frees what is left, nothing twice (it freed the buffers before the
+    # failed one again, and crashed).
+    for k in 1 2 3; do
+        export HARNESS_FAULT="cuMemFree:$k"
+        run_harness "$T/wf.out" "$T/wf.err" --child=waterfall
+        unset HARNESS_FAULT
+        expect_exit "waterfall child, HARNESS_FAULT=cuMemFree:$k: exit 1, no signal" 1
+        expect_grep "waterfall child, HARNESS_FAULT=cuMemFree:$k: one line names the call" \
+            "^harness: error: stopwatches: whole-process child: drv.cuMemFree(.*(injected by HARNESS_FAULT)" "$T/wf.err"
+        check "waterfall child, HARNESS_FAULT=cuMemFree:$k: no sanitizer error (make sanitize)" \
+            sh -c "! grep -q 'ERROR: AddressSanitizer' '$T/wf.err'"
+    done
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 fi
 

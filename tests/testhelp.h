@@ -24,5 +24,6 @@ void test_lines(void);
 void test_synth(void);
 void test_fusion(void);
 void test_fault(void);
+void test_loading(void);
 
 #endif

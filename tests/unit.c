@@ -13,6 +13,7 @@ int main(void)
     test_synth();
     test_fusion();
     test_fault();
+    test_loading();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -3,12 +3,15 @@
  * own kernel module and generated modules of K kernels, as cubin and as PTX;
  * the context-independent library path. The parent runs it in --rounds
  * child processes (each figure one sample per fresh process); with
- * --compare-loading, both modes in alternating children, side by side. */
+ * --compare-loading, both modes in alternating children, side by side, and
+ * a verdict on each step, stored (ld_compare_verdicts). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "loading.h"
 #include "rtc.h"
 #include "section.h"
 #include "timing.h"
@@ -434,10 +437,122 @@ static int ld_rounds(sec_ctx *c)
     return failed ? SEC_FAILED : SEC_OK;
 }
 
-/* --compare-loading: the section in children, eager and lazy alternating,
- * each child checked for its effective mode; each child's medians become
- * one sample per round of "eager.<key>" and "lazy.<key>". */
-static int ld_compare(sec_ctx *c)
+/* ---------------------------------------------- eager against lazy --- */
+
+size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN], size_t max)
+{
+    size_t i, j, n = 0, plen = strlen(pre);
+    for (i = 0; i < r->nm && n < max; i++) {
+        const char *k = r->m[i].key, *dot;
+        int seen = 0;
+        if (strcmp(r->m[i].section, LD) != 0 || strncmp(k, pre, plen) != 0) continue;
+        k += plen;
+        dot = strstr(k, ".cubin.load");
+        if (!dot || strcmp(dot, ".cubin.load") != 0 || (size_t)(dot - k) >= LD_LABEL_LEN) continue;
+        if (strncmp(k, "library", 7) == 0 || strncmp(k, "eager.library", 13) == 0 ||
+            strncmp(k, "lazy.library", 12) == 0)
+            continue;                              /* the library path has a line of its own */
+        for (j = 0; j < n; j++)
+            if (strncmp(labels[j], k, (size_t)(dot - k)) == 0 && labels[j][dot - k] == '\0') seen = 1;
+        if (seen) continue;
+        memcpy(labels[n], k, (size_t)(dot - k));
+        labels[n][dot - k] = '\0';
+        n++;
+    }
+    return n;
+}
+
+const char *const ld_compare_steps[LD_COMPARE_NSTEPS] = {
+    "load", "jit", "get_first", "launch_host", "get_others", "func_load", "total", "mem_all"
+};
+
+double ld_compare_threshold(const results *r)
+{
+    const res_kv *kv = res_env_get(r, "compare_threshold_pct");
+    double pct = kv && kv->kind == RES_NUM ? kv->num : NAN;
+    return pct >= 0 ? pct : 20.0;
+}
+
+void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
+                    const char *step)
+{
+    snprintf(buf, len, "compare.%s.%s.%s", module, fmt, step);
+}
+
+/* The verdict of eager (e) against lazy (l), given the U test's p: a side is
+ * higher only when the test rejects "no difference" at LD_COMPARE_ALPHA and
+ * the medians differ by at least min_pct percent of the lower one
+ * (--threshold, recorded in the environment).
+ * Two separate 95% intervals that overlap miss real shifts the rank test sees
+ * on the same values (a 20% shift at 20 rounds), so that rule flipped between
+ * runs. A significant change under the floor is below what the drift of
+ * process start-up costs on one machine allows to call: on the H200 VM the
+ * same eager load moved 20-40% between and within runs. */
+static const char *ld_compare_verdict(const st_summary *e, const st_summary *l, double p,
+                                      double min_pct)
+{
+    double lo = e->median < l->median ? e->median : l->median;
+    double hi = e->median < l->median ? l->median : e->median;
+    if (!(p < LD_COMPARE_ALPHA) || !(hi - lo >= min_pct / 100.0 * fabs(lo)) ||
+        hi == lo)
+        return "no difference";
+    return l->median > e->median ? "LAZY higher" : "EAGER higher";
+}
+
+/* The verdict on one module, format and step, stored under ld_compare_key;
+ * nothing when either mode lacks the measurement. Returns 0, or -1 on out
+ * of memory. */
+static int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
+                          double pct)
+{
+    char ke[96], kl[96], key[96], name[160];
+    const res_meas *e, *l;
+    res_derived *d;
+    double p;
+
+    snprintf(ke, sizeof ke, "eager.%s.%s.%s", module, fmt, step);
+    snprintf(kl, sizeof kl, "lazy.%s.%s.%s", module, fmt, step);
+    e = res_find(r, LD, ke);
+    l = res_find(r, LD, kl);
+    if (!e || !l) return 0;
+    p = st_mann_whitney(e->samples, e->nsamples, l->samples, l->nsamples, NULL);
+    ld_compare_key(key, sizeof key, module, fmt, step);
+    snprintf(name, sizeof name, "eager against lazy, %s (%s, %s): the U test's p", step, module, fmt);
+    d = res_derive(r, LD, key, name, p, "", ld_compare_verdict(&e->stats, &l->stats, p, pct));
+    /* e and l stay valid: res_derive grows r->d, not r->m. */
+    if (!d || res_derived_field(d, "p", p) != 0 ||
+        res_derived_field(d, "threshold_pct", pct) != 0 ||
+        res_derived_field(d, "alpha", LD_COMPARE_ALPHA) != 0 ||
+        res_derived_field(d, "eager_median", e->stats.median) != 0 ||
+        res_derived_field(d, "lazy_median", l->stats.median) != 0 ||
+        res_derived_field(d, "diff", l->stats.median - e->stats.median) != 0 ||
+        res_derived_field(d, "eager_n", (double)e->nsamples) != 0 ||
+        res_derived_field(d, "lazy_n", (double)l->nsamples) != 0)
+        return -1;
+    return 0;
+}
+
+int ld_compare_verdicts(results *r)
+{
+    static const char *const fmts[2] = { "cubin", "ptx" };
+    char labels[LD_MAX_LABELS][LD_LABEL_LEN];
+    size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
+    double pct = ld_compare_threshold(r);
+    int t;
+
+    for (t = 0; t < 2; t++)
+        for (i = 0; i < n; i++)
+            for (j = 0; j < LD_COMPARE_NSTEPS; j++)
+                if (ld_compare_one(r, labels[i], fmts[t], ld_compare_steps[j], pct) != 0)
+                    return -1;
+    return 0;
+}
+
+/* --compare-loading's rounds: the section in children, eager and lazy
+ * alternating, each child checked for its effective mode; each child's
+ * medians become one sample per round of "eager.<key>" and "lazy.<key>".
+ * Returns 0, 1 (a child failed) or -1 (one could not be started). */
+static int ld_compare_rounds(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
@@ -447,12 +562,27 @@ static int ld_compare(sec_ctx *c)
     for (round = 0; round < c->o->rounds; round++)
         for (mi = 0; mi < 2; mi++) {
             if ((r = ld_child(c, modes[mi], effective[mi], prefix[mi], round)) < 0)
-                return SEC_FAILED;
+                return -1;
             failed |= r;
         }
-    res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
-    res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
-    return failed ? SEC_FAILED : SEC_OK;
+    return failed;
+}
+
+/* --compare-loading: the rounds, then the verdicts on what they gathered
+ * (also when a child could not be started: the table shows what there is). */
+static int ld_compare(sec_ctx *c)
+{
+    int r = ld_compare_rounds(c);
+
+    if (r >= 0) {
+        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
+    }
+    if (ld_compare_verdicts(c->r) != 0) {
+        fprintf(stderr, "harness: error: " LD ": out of memory storing the verdicts\n");
+        return SEC_FAILED;
+    }
+    return r != 0 ? SEC_FAILED : SEC_OK;
 }
 
 int sec_loading(sec_ctx *c)

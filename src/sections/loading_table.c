@@ -1,37 +1,11 @@
 /* loading_table.c: the loading section's tables: each step from module load
  * to the last function loaded, and eager against lazy. Reads the results
  * only. */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "loading.h"
 #include "section.h"
 #include "table.h"
-
-/* The module labels the loading section measured, in order, from the keys
- * "<label>.cubin.load" (with an optional "eager."/"lazy." in front). */
-static size_t ld_labels(const results *r, const char *pre, char labels[][32], size_t max)
-{
-    size_t i, j, n = 0, plen = strlen(pre);
-    for (i = 0; i < r->nm && n < max; i++) {
-        const char *k = r->m[i].key, *dot;
-        int seen = 0;
-        if (strcmp(r->m[i].section, "loading") != 0 || strncmp(k, pre, plen) != 0) continue;
-        k += plen;
-        dot = strstr(k, ".cubin.load");
-        if (!dot || strcmp(dot, ".cubin.load") != 0 || (size_t)(dot - k) >= 32) continue;
-        if (strncmp(k, "library", 7) == 0 || strncmp(k, "eager.library", 13) == 0 ||
-            strncmp(k, "lazy.library", 12) == 0)
-            continue;                              /* the library path has a line of its own */
-        for (j = 0; j < n; j++)
-            if (strncmp(labels[j], k, (size_t)(dot - k)) == 0 && labels[j][dot - k] == '\0') seen = 1;
-        if (seen) continue;
-        memcpy(labels[n], k, (size_t)(dot - k));
-        labels[n][dot - k] = '\0';
-        n++;
-    }
-    return n;
-}
 
 static const char *const ld_steps[] = { "load", "jit", "get_first", "launch_host",
                                            "launch_events", "warm", "get_others", "func_load",
@@ -39,8 +13,8 @@ static const char *const ld_steps[] = { "load", "jit", "get_first", "launch_host
 
 static void ld_print_here(FILE *f, const results *r)
 {
-    char labels[32][32];
-    size_t n = ld_labels(r, "", labels, 32), i, j;
+    char labels[LD_MAX_LABELS][LD_LABEL_LEN];
+    size_t n = ld_labels(r, "", labels, LD_MAX_LABELS), i, j;
     int t;
     if (n == 0) return;
     {
@@ -129,39 +103,16 @@ static void ld_print_here(FILE *f, const results *r)
             "granularity (whole MiB here).\n");
 }
 
-/* The verdict of eager (e) against lazy (l), given the U test's p: a side is
- * higher only when the test rejects "no difference" at LD_COMPARE_ALPHA and
- * the medians differ by at least min_pct percent of the lower one
- * (--threshold, recorded in the environment).
- * Two separate 95% intervals that overlap miss real shifts the rank test sees
- * on the same values (a 20% shift at 20 rounds), so that rule flipped between
- * runs. A significant change under the floor is below what the drift of
- * process start-up costs on one machine allows to call: on the H200 VM the
- * same eager load moved 20-40% between and within runs. */
-#define LD_COMPARE_ALPHA 0.01
-static const char *ld_compare_verdict(const st_summary *e, const st_summary *l, double p,
-                                      double min_pct)
-{
-    double lo = e->median < l->median ? e->median : l->median;
-    double hi = e->median < l->median ? l->median : e->median;
-    if (!(p < LD_COMPARE_ALPHA) || !(hi - lo >= min_pct / 100.0 * fabs(lo)) ||
-        hi == lo)
-        return "no difference";
-    return l->median > e->median ? "LAZY higher" : "EAGER higher";
-}
-
 /* Eager against lazy, from --compare-loading: medians over the children,
- * their intervals, the difference, and a verdict. */
+ * their intervals, the difference, and the verdict ld_compare_verdicts
+ * stored (a row for each stored verdict). */
 static void ld_print_compare(FILE *f, const results *r)
 {
-    static const char *const steps[] = { "load", "jit", "get_first", "launch_host", "get_others",
-                                         "func_load", "total", "mem_all" };
-    char labels[32][32];
-    size_t n = ld_labels(r, "eager.", labels, 32), i, j;
-    double pct = tb_env_num(r, "compare_threshold_pct");
+    char labels[LD_MAX_LABELS][LD_LABEL_LEN];
+    size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
+    double pct = ld_compare_threshold(r);
     int t;
     if (n == 0) return;
-    if (!(pct >= 0)) pct = 20.0;
     fprintf(f, "\nloading, eager against lazy: %.0f rounds of child processes, alternating; "
             "medians and 95%% intervals\n", tb_env_num(r, "compare_loading_rounds"));
     fprintf(f, "  %-16s %-12s %24s %24s %10s %7s  %s\n", "module", "step", "EAGER", "LAZY",
@@ -169,23 +120,24 @@ static void ld_print_compare(FILE *f, const results *r)
     for (t = 0; t < 2; t++) {
         const char *fmt = t ? "ptx" : "cubin";
         for (i = 0; i < n; i++) {
-            for (j = 0; j < sizeof steps / sizeof steps[0]; j++) {
-                char ke[96], kl[96], mod[48];
+            for (j = 0; j < LD_COMPARE_NSTEPS; j++) {
+                const char *step = ld_compare_steps[j];
+                char ke[96], kl[96], kd[96], mod[48];
                 const res_meas *e, *l;
-                const char *verdict;
-                double p;
-                snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, steps[j]);
-                snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, steps[j]);
+                const res_derived *d;
+                snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, step);
+                snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, step);
+                ld_compare_key(kd, sizeof kd, labels[i], fmt, step);
                 e = res_find(r, "loading", ke);
                 l = res_find(r, "loading", kl);
-                if (!e || !l) continue;
-                p = st_mann_whitney(e->samples, e->nsamples, l->samples, l->nsamples, NULL);
-                verdict = ld_compare_verdict(&e->stats, &l->stats, p, pct);
+                d = res_derived_find(r, "loading", kd);
+                if (!e || !l || !d) continue;
                 snprintf(mod, sizeof mod, "%s (%s)", labels[i], fmt);
                 fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f %7.4f  %s\n",
-                        j == 0 ? mod : "", steps[j], e->stats.median, e->stats.ci_low,
-                        e->stats.ci_high, l->stats.median, l->stats.ci_low, l->stats.ci_high,
-                        l->stats.median - e->stats.median, p, verdict);
+                        j == 0 ? mod : "", step, res_derived_num(d, "eager_median"),
+                        e->stats.ci_low, e->stats.ci_high, res_derived_num(d, "lazy_median"),
+                        l->stats.ci_low, l->stats.ci_high, res_derived_num(d, "diff"),
+                        res_derived_num(d, "p"), d->text);
             }
         }
     }

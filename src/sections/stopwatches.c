@@ -69,164 +69,296 @@ static FILE *sw_low_stdout(void)
     return f;
 }
 
-int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
-{
-    sw_fall w = { o->child_t0_ns, NULL };
-    char why[512], arch[16], path[4096];
+/* The whole-process child's state: every handle it holds, so that one
+ * cleanup (sw_child_end) releases what is left on every path. */
+typedef struct sw_child {
+    const cli_opts *o;
+    sw_fall w;
     CUdevice dev;
-    CUcontext ctx = NULL;
-    CUmodule mod = NULL;
+    CUcontext ctx;
+    CUmodule mod;
     CUfunction fn;
-    CUdeviceptr da = 0, db = 0, dout = 0;
-    float *a = NULL, *b = NULL, *out = NULL;
-    size_t n = SW_N, bytes = SW_N * sizeof(float);
-    int major = 0, minor = 0, count = 0, ni = (int)SW_N, rc = 1;
-    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
-    void *params[4];
-    char *src = NULL;
+    CUdeviceptr da, db, dout;
+    float *a, *b, *out;
+    char *src;
     rtc_out code;
     kn_bad bad;
+} sw_child;
 
-    memset(&code, 0, sizeof code);
-    w.out = sw_out = sw_low_stdout();
+/* The handle to release, cleared. Written inside the release call's
+ * arguments, it is cleared exactly when the call is made (an injected fault
+ * makes none, cudadrv.h), so a failed release is not repeated by
+ * sw_child_end and one never made is made there. */
+static CUdeviceptr sw_take_mem(CUdeviceptr *p)
+{
+    CUdeviceptr d = *p;
+    *p = 0;
+    return d;
+}
+
+static CUmodule sw_take_module(CUmodule *m)
+{
+    CUmodule d = *m;
+    *m = NULL;
+    return d;
+}
+
+/* The device whose primary context C holds; the context cleared. */
+static CUdevice sw_take_context(sw_child *C)
+{
+    C->ctx = NULL;
+    return C->dev;
+}
+
+/* Start the waterfall: the pipe to the parent, the exit handler, exec to
+ * main, then libcuda. Returns 0, or the exit code to return at once
+ * (nothing is held yet): 1 when the exit handler cannot be registered, 3
+ * when there is no driver. */
+static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
+{
+    char why[512];
+
+    memset(C, 0, sizeof *C);
+    C->o = o;
+    C->w.last_ns = o->child_t0_ns;
+    C->w.out = sw_out = sw_low_stdout();
     drv_set_phase(SW ": whole-process child");
     if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
-    fprintf(w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - w.last_ns) / 1e6);
-    w.last_ns = t_main_ns;
+    fprintf(C->w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - C->w.last_ns) / 1e6);
+    C->w.last_ns = t_main_ns;
     if (drv_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no CUDA driver: %s\n", why);
         return 3;
     }
-    sw_part(&w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    sw_part(&C->w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    return 0;
+}
+
+/* The steps after libcuda, in order. Each appends its parts of the
+ * waterfall and returns 0, or the exit code to end with: 1 a failed call
+ * (reported) or a failed check, 2 a --device this machine lacks, 3 no
+ * NVRTC. */
+
+/* cuInit, then the device's primary context, current. */
+static int sw_child_context(sw_child *C)
+{
+    int count = 0;
+
     CK(drv.cuInit(0));
-    sw_part(&w, "init", "cuInit");
+    sw_part(&C->w, "init", "cuInit");
     CK(drv.cuDeviceGetCount(&count));
-    if (o->device >= count) {
+    if (C->o->device >= count) {
         fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
-                o->device, count, count == 1 ? "" : "s", count - 1);
-        rc = 2;
-        goto fail;
+                C->o->device, count, count == 1 ? "" : "s", count - 1);
+        return 2;
     }
-    CK(drv.cuDeviceGet(&dev, o->device));
-    CK(drv.cuDevicePrimaryCtxRetain(&ctx, dev));
-    CK(drv.cuCtxSetCurrent(ctx));
-    sw_part(&w, "context", "context (primary, retain + set current)");
+    CK(drv.cuDeviceGet(&C->dev, C->o->device));
+    CK(drv.cuDevicePrimaryCtxRetain(&C->ctx, C->dev));
+    CK(drv.cuCtxSetCurrent(C->ctx));
+    sw_part(&C->w, "context", "context (primary, retain + set current)");
+    return 0;
+fail:
+    return 1;
+}
+
+static int sw_child_nvrtc(sw_child *C)
+{
+    char why[512];
+
     if (rtc_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no NVRTC: %s\n", why);
-        rc = 3;
-        goto fail;
+        return 3;
     }
-    sw_part(&w, "libnvrtc", "loading NVRTC (dlopen)");
+    sw_part(&C->w, "libnvrtc", "loading NVRTC (dlopen)");
+    return 0;
+}
+
+/* vector.cu to cubin or PTX (--module-format) for --arch, else the device's. */
+static int sw_child_compile(sw_child *C)
+{
+    const cli_opts *o = C->o;
+    char why[512], arch[16], path[4096];
+    int major = 0, minor = 0;
+
     if (o->arch) {
         snprintf(arch, sizeof arch, "%s", o->arch);
     } else {
-        CK(drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-        CK(drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+        CK(drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, C->dev));
+        CK(drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, C->dev));
         snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
     }
-    src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if (!src) {
+    C->src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    if (!C->src) {
         fprintf(stderr, "harness: error: kernel source: %s\n", why);
-        goto fail;
+        return 1;
     }
     snprintf(path, sizeof path, "%s/vector.cu", o->kernels_dir ? o->kernels_dir : "kernels");
-    if (rtc_compile(src, path, arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
-                    &code) != RTC_OK) {
+    if (rtc_compile(C->src, path, arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
+                    &C->code) != RTC_OK) {
         fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, arch,
-                code.log ? code.log : "");
-        goto fail;
+                C->code.log ? C->code.log : "");
+        return 1;
     }
-    sw_part(&w, "compile", o->format == CLI_FMT_PTX ? "compile vector.cu to PTX (NVRTC)"
-                                                   : "compile vector.cu to cubin (NVRTC)");
-    {
-        double load_ms, jit_ms;
-        if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto fail;
-        if (o->format == CLI_FMT_PTX) {
-            /* The driver's JIT is its own step: split the load at its wall time. */
-            long long end = w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
-            long long now = clk_now_ns();
-            fprintf(w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
-                    (double)(end - w.last_ns) / 1e6);
-            fprintf(w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
-                    (double)(now - end) / 1e6);
-            w.last_ns = now;
-        } else {
-            sw_part(&w, "module", "module load (cuModuleLoadDataEx)");
-        }
+    sw_part(&C->w, "compile", o->format == CLI_FMT_PTX ? "compile vector.cu to PTX (NVRTC)"
+                                                      : "compile vector.cu to cubin (NVRTC)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The module load (for PTX split at the driver's JIT wall time: the JIT is
+ * its own part), then vectorAdd. */
+static int sw_child_module(sw_child *C)
+{
+    double load_ms, jit_ms;
+
+    if (drv_load_image(C->code.code, -1, &C->mod, &load_ms, &jit_ms) != 0) return 1;
+    if (C->o->format == CLI_FMT_PTX) {
+        long long end = C->w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
+        long long now = clk_now_ns();
+        fprintf(C->w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
+                (double)(end - C->w.last_ns) / 1e6);
+        fprintf(C->w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
+                (double)(now - end) / 1e6);
+        C->w.last_ns = now;
+    } else {
+        sw_part(&C->w, "module", "module load (cuModuleLoadDataEx)");
     }
-    CK(drv.cuModuleGetFunction(&fn, mod, "vectorAdd"));
-    sw_part(&w, "function", "get function (cuModuleGetFunction)");
-    CK(drv.cuMemAlloc(&da, bytes));
-    CK(drv.cuMemAlloc(&db, bytes));
-    CK(drv.cuMemAlloc(&dout, bytes));
-    sw_part(&w, "alloc", "allocations (3 x cuMemAlloc)");
-    a = malloc(bytes);
-    b = malloc(bytes);
-    out = malloc(bytes);
-    if (!a || !b || !out) {
+    CK(drv.cuModuleGetFunction(&C->fn, C->mod, "vectorAdd"));
+    sw_part(&C->w, "function", "get function (cuModuleGetFunction)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The device buffers, then the host's, inputs filled and the output
+ * poisoned. */
+static int sw_child_buffers(sw_child *C)
+{
+    size_t bytes = SW_N * sizeof(float);
+
+    CK(drv.cuMemAlloc(&C->da, bytes));
+    CK(drv.cuMemAlloc(&C->db, bytes));
+    CK(drv.cuMemAlloc(&C->dout, bytes));
+    sw_part(&C->w, "alloc", "allocations (3 x cuMemAlloc)");
+    C->a = malloc(bytes);
+    C->b = malloc(bytes);
+    C->out = malloc(bytes);
+    if (!C->a || !C->b || !C->out) {
         fprintf(stderr, "harness: error: out of host memory\n");
-        goto fail;
+        return 1;
     }
-    kn_fill(a, n, 1);
-    kn_fill(b, n, 2);
-    kn_poison(out, n);
-    sw_part(&w, "host", "host setup (malloc, fill inputs)");
-    CK(drv.cuMemcpyHtoD(da, a, bytes));
-    CK(drv.cuMemcpyHtoD(db, b, bytes));
-    sw_part(&w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
-    params[0] = &da;
-    params[1] = &db;
-    params[2] = &dout;
+    kn_fill(C->a, SW_N, 1);
+    kn_fill(C->b, SW_N, 2);
+    kn_poison(C->out, SW_N);
+    sw_part(&C->w, "host", "host setup (malloc, fill inputs)");
+    return 0;
+fail:
+    return 1;
+}
+
+/* The program's work: copies in, the kernel's first launch, the copy back,
+ * the check on the CPU (its outcome kept for sw_child_verdict). */
+static int sw_child_run(sw_child *C)
+{
+    size_t bytes = SW_N * sizeof(float);
+    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
+    int ni = (int)SW_N;
+    void *params[4];
+
+    CK(drv.cuMemcpyHtoD(C->da, C->a, bytes));
+    CK(drv.cuMemcpyHtoD(C->db, C->b, bytes));
+    sw_part(&C->w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
+    params[0] = &C->da;
+    params[1] = &C->db;
+    params[2] = &C->dout;
     params[3] = &ni;
-    CK(drv.cuLaunchKernel(fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
+    CK(drv.cuLaunchKernel(C->fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
     CK(drv.cuStreamSynchronize(NULL));
-    sw_part(&w, "kernel", "kernel (first launch + cuStreamSynchronize)");
-    CK(drv.cuMemcpyDtoH(out, dout, bytes));
-    sw_part(&w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
-    kn_check_add(a, b, out, n, &bad);
-    sw_part(&w, "check", "check all elements against the CPU");
-    CK(drv.cuMemFree(da));
-    CK(drv.cuMemFree(db));
-    CK(drv.cuMemFree(dout));
-    da = db = dout = 0;
-    CK(drv.cuModuleUnload(mod));
-    mod = NULL;
-    CK(drv.cuDevicePrimaryCtxRelease(dev));
-    ctx = NULL;
-    free(a);
-    free(b);
-    free(out);
-    a = b = out = NULL;
-    rtc_out_free(&code);
-    free(src);
-    src = NULL;
-    sw_part(&w, "teardown", "teardown (free, unload, release context)");
+    sw_part(&C->w, "kernel", "kernel (first launch + cuStreamSynchronize)");
+    CK(drv.cuMemcpyDtoH(C->out, C->dout, bytes));
+    sw_part(&C->w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
+    kn_check_add(C->a, C->b, C->out, SW_N, &C->bad);
+    sw_part(&C->w, "check", "check all elements against the CPU");
+    return 0;
+fail:
+    return 1;
+}
+
+/* Release everything, each handle once (sw_take_*), then unload the
+ * libraries. */
+static int sw_child_teardown(sw_child *C)
+{
+    CK(drv.cuMemFree(sw_take_mem(&C->da)));
+    CK(drv.cuMemFree(sw_take_mem(&C->db)));
+    CK(drv.cuMemFree(sw_take_mem(&C->dout)));
+    CK(drv.cuModuleUnload(sw_take_module(&C->mod)));
+    CK(drv.cuDevicePrimaryCtxRelease(sw_take_context(C)));
+    free(C->a);
+    free(C->b);
+    free(C->out);
+    C->a = C->b = C->out = NULL;
+    rtc_out_free(&C->code);
+    free(C->src);
+    C->src = NULL;
+    sw_part(&C->w, "teardown", "teardown (free, unload, release context)");
     rtc_unload();
     drv_unload();
-    sw_part(&w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
-    if (bad.count == 0) {
-        fprintf(w.out, "check\t1\t%zu of %zu elements match\n", n, n);
-        rc = 0;
-    } else {
-        fprintf(w.out, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
-                "expected %.9g\n", bad.count, n, bad.first, bad.got, bad.want);
-        rc = 1;
-    }
+    sw_part(&C->w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
+    return 0;
 fail:
-    if (da) drv.cuMemFree(da);
-    if (db) drv.cuMemFree(db);
-    if (dout) drv.cuMemFree(dout);
-    if (mod) drv.cuModuleUnload(mod);
-    if (ctx) drv.cuDevicePrimaryCtxRelease(dev);
-    free(a);
-    free(b);
-    free(out);
-    free(src);
-    rtc_out_free(&code);
-    if (fflush(w.out) != 0) rc = 1;
-    sw_exit_from = w.last_ns;
+    return 1;
+}
+
+/* The check's line for the parent; 0 when every element matched, else 1. */
+static int sw_child_verdict(sw_child *C)
+{
+    const kn_bad *bad = &C->bad;
+    size_t n = SW_N;
+
+    if (bad->count == 0) {
+        fprintf(C->w.out, "check\t1\t%zu of %zu elements match\n", n, n);
+        return 0;
+    }
+    fprintf(C->w.out, "check\t0\t%zu of %zu elements wrong; first at %zu: got %.9g, "
+            "expected %.9g\n", bad->count, n, bad->first, bad->got, bad->want);
+    return 1;
+}
+
+/* Release what is still held (nothing after a whole teardown), flush the
+ * parts, and hand the exit handler its starting clock. Returns rc, or 1
+ * when the flush failed. */
+static int sw_child_end(sw_child *C, int rc)
+{
+    if (C->da) drv.cuMemFree(C->da);
+    if (C->db) drv.cuMemFree(C->db);
+    if (C->dout) drv.cuMemFree(C->dout);
+    if (C->mod) drv.cuModuleUnload(C->mod);
+    if (C->ctx) drv.cuDevicePrimaryCtxRelease(C->dev);
+    free(C->a);
+    free(C->b);
+    free(C->out);
+    free(C->src);
+    rtc_out_free(&C->code);
+    if (fflush(C->w.out) != 0) rc = 1;
+    sw_exit_from = C->w.last_ns;
     return rc;
+}
+
+int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
+{
+    static int (*const steps[])(sw_child *) = {
+        sw_child_context, sw_child_nvrtc, sw_child_compile, sw_child_module,
+        sw_child_buffers, sw_child_run, sw_child_teardown, sw_child_verdict
+    };
+    sw_child C;
+    size_t i;
+    int rc;
+
+    if ((rc = sw_child_start(&C, o, t_main_ns)) != 0) return rc;
+    for (i = 0; rc == 0 && i < sizeof steps / sizeof steps[0]; i++) rc = steps[i](&C);
+    return sw_child_end(&C, rc);
 }
 
 /* ------------------------------------------------------------ parent --- */
@@ -387,20 +519,19 @@ static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const c
     return ok;
 }
 
-int sec_stopwatches(sec_ctx *c)
-{
-    int reps = c->o->reps, rc, failed = 0;
-    double *s1 = NULL, *s2 = NULL;
-    double ev, enq, sync;
-    char why[512];
-    CUmodule mod = NULL;
-    CUfunction add, scale;
-    sw_bufs B;
-    tm_work w[2];
+/* What sw_whole_process and sw_open_gpu return to go on with the rows
+ * this process times (the SEC_ codes are 0 to 3). */
+#define SW_GO_ON (-1)
 
-    memset(&B, 0, sizeof B);
-    memset(w, 0, sizeof w);
-    /* Row 1 first, before this process touches the GPU. */
+/* Row 1 first, before this process touches the GPU: the driver, NVRTC,
+ * then row 1's children. Returns SW_GO_ON (*failed set when row 1 failed),
+ * or the SEC_ code to return, the section recorded as skipped where it did
+ * not run. */
+static int sw_whole_process(sec_ctx *c, int *failed)
+{
+    char why[512];
+    int rc;
+
     if (drv_load(why, sizeof why) != 0) {
         snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
         c->gpu_state = DRV_NO_GPU;
@@ -417,26 +548,73 @@ int sec_stopwatches(sec_ctx *c)
         sec_skip(c, SW, c->gpu_why[0] ? c->gpu_why : "the whole-process child found no usable GPU");
         return rc == SEC_FAILED ? SEC_FAILED : SEC_NO_GPU;
     }
-    if (rc != SEC_OK) failed = 1;
-    if ((rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, SW, c->gpu_why);
-        return failed && rc == SEC_NO_GPU ? SEC_FAILED : rc;
-    }
-    drv_set_phase(SW ": setup");
-    s1 = calloc((size_t)reps, sizeof *s1);
-    s2 = calloc((size_t)reps, sizeof *s2);
-    if (!s1 || !s2) goto fail;
-    if (sec_module(c, "vector.cu", &mod, NULL, NULL) != 0) goto fail;
-    CK(drv.cuModuleGetFunction(&add, mod, "vectorAdd"));
-    CK(drv.cuModuleGetFunction(&scale, mod, "vectorScale"));
-    B.scale = scale;
-    if (sec_vec_alloc(c, SW, &B.v, SW_N, add) != 0) goto fail;
+    if (rc != SEC_OK) *failed = 1;
+    return SW_GO_ON;
+}
 
-    /* Rows 2 and 3 on the first launch of vectorAdd in this process: one
-     * launch, three clocks (events around it; host clock around the enqueue;
-     * host clock around enqueue + sync). */
+/* Open the GPU for the rows this process times. Returns SW_GO_ON, or the
+ * SEC_ code to return (SEC_FAILED for no GPU when row 1 failed). */
+static int sw_open_gpu(sec_ctx *c, int failed)
+{
+    int rc = sec_need_gpu(c);
+
+    if (rc == SEC_OK) return SW_GO_ON;
+    if (rc == SEC_NO_GPU || rc == SEC_FAILED) sec_skip(c, SW, c->gpu_why);
+    return failed && rc == SEC_NO_GPU ? SEC_FAILED : rc;
+}
+
+/* The rows this process times: the module, the buffers, the works being
+ * timed and row 2's samples, released by sw_rows_end on every path. */
+typedef struct sw_rows {
+    sec_ctx *c;
+    CUmodule mod;
+    sw_bufs B;
+    tm_work w[2];
+    double *s1, *s2;        /* row 2, warm: around the launch; plus a sync */
+    int failed;             /* a check failed */
+} sw_rows;
+
+/* The phases, in order. Each times and stores its rows and checks their
+ * results (S->failed set when a check failed); returns 0, or -1 on an error
+ * (reported) that ends the section. */
+
+/* Row 2's sample arrays, the module, vectorAdd and vectorScale, buffers. */
+static int sw_setup(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    CUfunction add;
+
+    drv_set_phase(SW ": setup");
+    S->s1 = calloc((size_t)c->o->reps, sizeof *S->s1);
+    S->s2 = calloc((size_t)c->o->reps, sizeof *S->s2);
+    if (!S->s1 || !S->s2) return -1;
+    if (sec_module(c, "vector.cu", &S->mod, NULL, NULL) != 0) return -1;
+    CK(drv.cuModuleGetFunction(&add, S->mod, "vectorAdd"));
+    CK(drv.cuModuleGetFunction(&S->B.scale, S->mod, "vectorScale"));
+    if (sec_vec_alloc(c, SW, &S->B.v, SW_N, add) != 0) return -1;
+    return 0;
+fail:
+    return -1;
+}
+
+/* A timed kernel's model: n, and the bytes and flops of one launch. */
+static void sw_model(res_meas *m, const char *kernel)
+{
+    m->n = SW_N;
+    m->bytes = kn_find(kernel)->bytes_per_elem * SW_N;
+    m->flops = kn_find(kernel)->flops_per_elem * SW_N;
+}
+
+/* Rows 2 and 3 on the first launch of vectorAdd in this process: one
+ * launch, three clocks (events around it; host clock around the enqueue;
+ * host clock around enqueue + sync). */
+static int sw_first_launch(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    double ev, enq, sync;
+
     drv_set_phase(SW ": first launch");
-    if (tm_once(B.v.s, sec_vec_kernel, &B.v, &ev, &enq, &sync) != 0) goto fail;
+    if (tm_once(S->B.v.s, sec_vec_kernel, &S->B.v, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "row2.first", "wall clock, around the launch (first launch)",
                    "host clock around cuLaunchKernel alone: the enqueue", RES_FIRST_LAUNCH, &enq, 1, 1) ||
         !sec_store(c, SW, "row2sync.first", "the same clock, plus a sync (first launch)",
@@ -445,142 +623,195 @@ int sec_stopwatches(sec_ctx *c)
         !sec_store(c, SW, "row3", "events, kernel, first launch",
                    "event recorded before the first cuLaunchKernel to event after it",
                    RES_FIRST_LAUNCH, &ev, 1, 1))
-        goto fail;
-    if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
+        return -1;
+    if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &S->B.v) != 1)
+        S->failed = 1;
+    return 0;
+}
 
-    /* Row 4: the warm kernel (and L2-cold, interleaved). The flush buffer
-     * and the clock kernel are set up only now, after the first launches. */
+/* Row 4: the warm kernel (and L2-cold, interleaved). The flush buffer and
+ * the clock kernel are set up only now, after the first launches. */
+static int sw_warm_kernel(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    size_t k = 0, j;
+    int states;
+
     drv_set_phase(SW ": warm kernel");
     sec_timing_gpu(c);
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    {
-        int states = sec_cache_states(c);
-        size_t k = 0, j;
-        if ((states & 1) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 0) != 0) goto fail;
-        if ((states & 2) && tm_work_init(&w[k++], sec_vec_kernel, &B.v, 1) != 0) goto fail;
-        if (tm_events(B.v.s, w, k, c->o->warmup) != 0) goto fail;
-        for (j = 0; j < k; j++) {
-            res_meas *m = w[j].cold
-                ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
-                                 "event before to event after one launch, the L2 written over "
-                                 "before each", RES_L2_COLD, &w[j])
-                : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
-                                 "event before to event after one launch, after warm-up; launches "
-                                 "queued back to back", RES_WARM, &w[j]);
-            if (!m) goto fail;
-            m->n = SW_N;
-            m->bytes = kn_find("vectorAdd")->bytes_per_elem * SW_N;
-            m->flops = kn_find("vectorAdd")->flops_per_elem * SW_N;
-            tm_work_free(&w[j]);
-        }
+    if (sec_vec_poison(&S->B.v) != 0) return -1;
+    states = sec_cache_states(c);
+    if ((states & 1) && tm_work_init(&S->w[k++], sec_vec_kernel, &S->B.v, 0) != 0) return -1;
+    if ((states & 2) && tm_work_init(&S->w[k++], sec_vec_kernel, &S->B.v, 1) != 0) return -1;
+    if (tm_events(S->B.v.s, S->w, k, c->o->warmup) != 0) return -1;
+    for (j = 0; j < k; j++) {
+        res_meas *m = S->w[j].cold
+            ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
+                             "event before to event after one launch, the L2 written over "
+                             "before each", RES_L2_COLD, &S->w[j])
+            : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
+                             "event before to event after one launch, after warm-up; launches "
+                             "queued back to back", RES_WARM, &S->w[j]);
+        if (!m) return -1;
+        sw_model(m, "vectorAdd");
+        tm_work_free(&S->w[j]);
     }
-    if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+    if (sec_vec_verify(c, SW, "vectorAdd, after warm-up, all elements vs CPU", &S->B.v) != 1)
+        S->failed = 1;
+    return 0;
+}
 
-    /* Row 2, warm: the host clock around the launch, and plus a sync. */
+/* Row 2, warm: the host clock around the launch, and plus a sync. */
+static int sw_host_clock(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    int i, reps = c->o->reps;
+
     drv_set_phase(SW ": host clock");
-    {
-        int i;
-        for (i = 0; i < reps; i++) {
-            double a;
-            CK(drv.cuStreamSynchronize(B.v.s));
-            a = clk_now_ms();
-            if (sec_vec_kernel(&B.v, B.v.s) != 0) goto fail;
-            s1[i] = clk_now_ms() - a;
-            CK(drv.cuStreamSynchronize(B.v.s));
-            s2[i] = clk_now_ms() - a;
-        }
+    for (i = 0; i < reps; i++) {
+        double a;
+        CK(drv.cuStreamSynchronize(v->s));
+        a = clk_now_ms();
+        if (sec_vec_kernel(v, v->s) != 0) return -1;
+        S->s1[i] = clk_now_ms() - a;
+        CK(drv.cuStreamSynchronize(v->s));
+        S->s2[i] = clk_now_ms() - a;
     }
     if (!sec_store(c, SW, "row2", "wall clock, around the launch",
-                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, s1, (size_t)reps, 1) ||
+                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, S->s1,
+                   (size_t)reps, 1) ||
         !sec_store(c, SW, "row2sync", "the same clock, plus a sync",
                    "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
-                   "after warm-up", RES_WARM, s2, (size_t)reps, 1))
-        goto fail;
+                   "after warm-up", RES_WARM, S->s2, (size_t)reps, 1))
+        return -1;
+    return 0;
+fail:
+    return -1;
+}
 
-    /* Row 5: copies + kernel + copy back, pageable and pinned, A B A B. */
+/* Row 5: copies + kernel + copy back, pageable and pinned, A B A B. */
+static int sw_round_trip(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    kn_bad bad;
+
     drv_set_phase(SW ": round trip");
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    kn_poison(B.v.hout, B.v.n);
-    kn_poison(B.v.pout, B.v.n);
-    if (tm_work_init(&w[0], sec_vec_round_pageable, &B.v, 0) != 0 ||
-        tm_work_init(&w[1], sec_vec_round_pinned, &B.v, 0) != 0 ||
-        tm_events(B.v.s, w, 2, c->o->warmup) != 0) goto fail;
+    if (sec_vec_poison(v) != 0) return -1;
+    kn_poison(v->hout, v->n);
+    kn_poison(v->pout, v->n);
+    if (tm_work_init(&S->w[0], sec_vec_round_pageable, v, 0) != 0 ||
+        tm_work_init(&S->w[1], sec_vec_round_pinned, v, 0) != 0 ||
+        tm_events(v->s, S->w, 2, c->o->warmup) != 0) return -1;
     if (!sec_store_work(c, SW, "row5", "events, copies + kernel + copy back",
                         "event before the two host-to-device copies to event after the copy back; "
-                        "pageable host memory", RES_WARM, &w[0]) ||
+                        "pageable host memory", RES_WARM, &S->w[0]) ||
         !sec_store_work(c, SW, "row5pinned", "the same, pinned host memory",
                         "event before the two host-to-device copies to event after the copy back; "
-                        "pinned host memory (cuMemAllocHost)", RES_WARM, &w[1]))
-        goto fail;
-    tm_work_free(&w[0]);
-    tm_work_free(&w[1]);
-    {
-        kn_bad bad;
-        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "round trip, pageable, all elements vs CPU", B.v.n, &bad)) failed = 1;
-        kn_check_add(B.v.ha, B.v.hb, B.v.pout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "round trip, pinned, all elements vs CPU", B.v.n, &bad)) failed = 1;
-    }
+                        "pinned host memory (cuMemAllocHost)", RES_WARM, &S->w[1]))
+        return -1;
+    tm_work_free(&S->w[0]);
+    tm_work_free(&S->w[1]);
+    kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "round trip, pageable, all elements vs CPU", v->n, &bad)) S->failed = 1;
+    kn_check_add(v->ha, v->hb, v->pout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "round trip, pinned, all elements vs CPU", v->n, &bad)) S->failed = 1;
+    return 0;
+}
 
-    /* The CPU, one thread, same n. */
+/* The CPU, one thread, same n. */
+static int sw_cpu(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    kn_bad bad;
+
     drv_set_phase(SW ": CPU");
-    {
-        kn_bad bad;
-        kn_poison(B.v.hout, B.v.n);
-        if (tm_work_init(&w[0], sec_vec_cpu, &B.v, 0) != 0 || tm_host(&w[0], c->o->warmup) != 0)
-            goto fail;
-        if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
-                            "host clock around one C loop over n floats (the compiler's -O2 code)",
-                            RES_WARM, &w[0]))
-            goto fail;
-        tm_work_free(&w[0]);
-        kn_check_add(B.v.ha, B.v.hb, B.v.hout, B.v.n, &bad);
-        if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", B.v.n, &bad)) failed = 1;
-    }
+    kn_poison(v->hout, v->n);
+    if (tm_work_init(&S->w[0], sec_vec_cpu, v, 0) != 0 || tm_host(&S->w[0], c->o->warmup) != 0)
+        return -1;
+    if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
+                        "host clock around one C loop over n floats (the compiler's -O2 code)",
+                        RES_WARM, &S->w[0]))
+        return -1;
+    tm_work_free(&S->w[0]);
+    kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
+    if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", v->n, &bad)) S->failed = 1;
+    return 0;
+}
 
-    /* A second kernel is cold too: vectorScale's first launch, then warm. */
+/* A second kernel is cold too: vectorScale's first launch, then warm. */
+static int sw_second_kernel(sw_rows *S)
+{
+    sec_ctx *c = S->c;
+    sec_vec *v = &S->B.v;
+    double ev, enq, sync;
+    res_meas *m;
+
     drv_set_phase(SW ": vectorScale");
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    if (tm_once(B.v.s, sw_scale, &B, &ev, &enq, &sync) != 0) goto fail;
+    if (sec_vec_poison(v) != 0) return -1;
+    if (tm_once(v->s, sw_scale, &S->B, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "scale.first", "vectorScale, first launch",
                    "event before the first cuLaunchKernel of vectorScale to event after it",
                    RES_FIRST_LAUNCH, &ev, 1, 1))
-        goto fail;
-    if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", &B.v) != 1) failed = 1;
-    if (sec_vec_poison(&B.v) != 0) goto fail;
-    if (tm_work_init(&w[0], sw_scale, &B, 0) != 0 || tm_events(B.v.s, w, 1, c->o->warmup) != 0)
-        goto fail;
-    {
-        res_meas *m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
-                                     "event before to event after one launch, after warm-up",
-                                     RES_WARM, &w[0]);
-        tm_work_free(&w[0]);
-        if (!m) goto fail;
-        m->n = SW_N;
-        m->bytes = kn_find("vectorScale")->bytes_per_elem * SW_N;
-        m->flops = kn_find("vectorScale")->flops_per_elem * SW_N;
-    }
-    if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", &B.v) != 1) failed = 1;
+        return -1;
+    if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", v) != 1) S->failed = 1;
+    if (sec_vec_poison(v) != 0) return -1;
+    if (tm_work_init(&S->w[0], sw_scale, &S->B, 0) != 0 || tm_events(v->s, S->w, 1, c->o->warmup) != 0)
+        return -1;
+    m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
+                       "event before to event after one launch, after warm-up", RES_WARM, &S->w[0]);
+    tm_work_free(&S->w[0]);
+    if (!m) return -1;
+    sw_model(m, "vectorScale");
+    if (sw_verify_scale(c, "vectorScale, after warm-up, all elements vs CPU", v) != 1) S->failed = 1;
+    return 0;
+}
 
-    /* Containment: each region holds the next. */
-    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) failed = 1;
-    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) failed = 1;
-    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)")) failed = 1;
+/* Containment: each region holds the next. */
+static int sw_containment(sw_rows *S)
+{
+    sec_ctx *c = S->c;
 
-    sec_vec_free(&B.v);
-    drv.cuModuleUnload(mod);
-    free(s1);
-    free(s2);
+    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) S->failed = 1;
+    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) S->failed = 1;
+    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)"))
+        S->failed = 1;
+    return 0;
+}
+
+/* Release the rows' state (after an error, once the stream has drained).
+ * Returns the section's code: SEC_OK when every phase ran (completed) and
+ * every check passed, else SEC_FAILED. */
+static int sw_rows_end(sw_rows *S, int completed)
+{
+    tm_work_free(&S->w[0]);
+    tm_work_free(&S->w[1]);
+    if (!completed && S->B.v.s) drv.cuStreamSynchronize(S->B.v.s);
+    sec_vec_free(&S->B.v);
+    if (S->mod) drv.cuModuleUnload(S->mod);
+    free(S->s1);
+    free(S->s2);
     drv_set_phase(NULL);
-    return failed ? SEC_FAILED : SEC_OK;
-fail:
-    tm_work_free(&w[0]);
-    tm_work_free(&w[1]);
-    if (B.v.s) drv.cuStreamSynchronize(B.v.s);
-    sec_vec_free(&B.v);
-    if (mod) drv.cuModuleUnload(mod);
-    free(s1);
-    free(s2);
-    drv_set_phase(NULL);
-    return SEC_FAILED;
+    return completed && !S->failed ? SEC_OK : SEC_FAILED;
+}
+
+int sec_stopwatches(sec_ctx *c)
+{
+    static int (*const phases[])(sw_rows *) = {
+        sw_setup, sw_first_launch, sw_warm_kernel, sw_host_clock, sw_round_trip, sw_cpu,
+        sw_second_kernel, sw_containment
+    };
+    size_t i, n = sizeof phases / sizeof phases[0];
+    int rc, failed = 0;
+    sw_rows S;
+
+    if ((rc = sw_whole_process(c, &failed)) != SW_GO_ON) return rc;
+    if ((rc = sw_open_gpu(c, failed)) != SW_GO_ON) return rc;
+    memset(&S, 0, sizeof S);
+    S.c = c;
+    S.failed = failed;
+    for (i = 0; i < n && phases[i](&S) == 0; i++) {}
+    return sw_rows_end(&S, i == n);
 }

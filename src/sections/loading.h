@@ -1,0 +1,48 @@
+/* loading.h: what section loading's measurement (loading.c) and its printer
+ * (loading_table.c) share: the modules it measured, and --compare-loading's
+ * eager-against-lazy verdicts, computed once and stored as derived entries. */
+#ifndef LOADING_H
+#define LOADING_H
+
+#include <stddef.h>
+#include "results.h"
+
+/* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
+#define LD_MAX_LABELS 32
+#define LD_LABEL_LEN 32
+
+/* The module labels section loading measured, in order of first sight,
+ * from the keys "<pre><label>.cubin.load" (pre "", "eager." or "lazy."),
+ * the library path ("library", which has a line of its own) left out.
+ * Writes at most max labels; returns how many. */
+size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN], size_t max);
+
+/* The steps --compare-loading gives a verdict on, in the table's order. */
+#define LD_COMPARE_NSTEPS 8
+extern const char *const ld_compare_steps[LD_COMPARE_NSTEPS];
+
+/* The U test's significance level a verdict needs. */
+#define LD_COMPARE_ALPHA 0.01
+
+/* The smallest change in percent a verdict calls (--threshold), from the
+ * environment field "compare_threshold_pct"; 20 when it is absent. */
+double ld_compare_threshold(const results *r);
+
+/* The key of one verdict: "compare.<module>.<fmt>.<step>" (fmt "cubin" or
+ * "ptx"; "compare.harness.cubin.load"), in section "loading". */
+void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
+                    const char *step);
+
+/* The verdicts of --compare-loading, from the measurements
+ * "eager.<module>.<fmt>.<step>" and "lazy.<module>.<fmt>.<step>" (one sample
+ * per child): for every module, format and compare step where both exist,
+ * one derived entry in section "loading" under ld_compare_key, with
+ *   text   "no difference", "LAZY higher" or "EAGER higher"
+ *   value  p, the two-sided Mann-Whitney U test of the two sample sets
+ *   fields p, threshold_pct, alpha, eager_median, lazy_median,
+ *          diff (lazy_median - eager_median), eager_n, lazy_n
+ * An earlier verdict of the same key is replaced. Returns 0, or -1 on out
+ * of memory (the verdicts stored so far stay). */
+int ld_compare_verdicts(results *r);
+
+#endif

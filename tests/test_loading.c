@@ -1,0 +1,186 @@
+/* test_loading.c: --compare-loading's verdicts (ld_compare_verdicts) on
+ * samples whose verdict and U-test p are worked out by hand, as stored
+ * derived entries, in the JSON and in the printed table. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "testhelp.h"
+#include "report.h"
+#include "results.h"
+#include "section.h"
+#include "sections/loading.h"
+#include "table.h"
+
+/* One eager-against-lazy pair of measurements of a step (n samples each;
+ * nl == 0: eager only). */
+static void tl_pair(results *r, const char *step, const double *e, size_t ne,
+                    const double *l, size_t nl)
+{
+    char key[96];
+    snprintf(key, sizeof key, "eager.%s", step);
+    res_add(r, "loading", key, key, "host clock", RES_PROCESS, "ms", e, ne);
+    if (nl == 0) return;
+    snprintf(key, sizeof key, "lazy.%s", step);
+    res_add(r, "loading", key, key, "host clock", RES_PROCESS, "ms", l, nl);
+}
+
+/* The run by hand: --threshold=15, five rounds (six lazy children for
+ * ptx.total). p values, all exact (fewer than 8 samples a side, no ties
+ * across the sets but get_first's):
+ *   all 5 eager below all 5 lazy: U = 0, one split of C(10,5) = 252 as far
+ *     out on each side: p = 2/252;
+ *   5 eager below 6 lazy: p = 2/C(11,5) = 2/462;
+ *   eager {1,2,3,10,11} against lazy {4..8}: U = 10, P(U <= 10) =
+ *     (1+1+2+3+5+7+9+11+14+16+18)/252 = 87/252 (the counts of U = 0..10 for
+ *     5 and 5), p = 174/252;
+ *   the same five values on both sides: every value in a tie of two,
+ *     U = 12.5 = its mean: p = 1. */
+static void tl_build(results *r)
+{
+    static const double lo[] = { 1.0, 1.1, 1.2, 1.3, 1.4 }, hi[] = { 2.0, 2.1, 2.2, 2.3, 2.4 };
+    static const double hi6[] = { 2.0, 2.1, 2.2, 2.3, 2.4, 2.5 };
+    static const double same[] = { 1, 2, 3, 4, 5 }, out[] = { 1, 2, 3, 10, 11 };
+    static const double mid[] = { 4, 5, 6, 7, 8 };
+    static const double ten[] = { 10.0, 10.1, 10.2, 10.3, 10.4 };
+    static const double eleven[] = { 11.0, 11.1, 11.2, 11.3, 11.4 };
+
+    res_init(r);
+    res_env_num(r, "compare_loading_rounds", 5);
+    res_env_num(r, "compare_threshold_pct", 15);
+    tl_pair(r, "harness.cubin.load", lo, 5, hi, 5);          /* LAZY higher */
+    tl_pair(r, "harness.cubin.jit", hi, 5, lo, 5);           /* EAGER higher */
+    tl_pair(r, "harness.cubin.get_first", same, 5, same, 5); /* identical */
+    tl_pair(r, "harness.cubin.launch_host", out, 5, mid, 5); /* +100%, but p big */
+    tl_pair(r, "harness.cubin.get_others", ten, 5, eleven, 5); /* p small, +9.8% < 15% */
+    tl_pair(r, "harness.cubin.func_load", lo, 5, NULL, 0);  /* no lazy figure */
+    tl_pair(r, "harness.cubin.launch_events", lo, 5, hi, 5); /* not a compare step */
+    tl_pair(r, "harness.ptx.total", lo, 5, hi6, 6);         /* LAZY higher, 5 and 6 */
+    tl_pair(r, "library.cubin.load", lo, 5, hi, 5);         /* the library path */
+}
+
+/* One stored verdict: its text, p (within 1e-12 of want_p), and fields. */
+static void tl_expect(const results *r, const char *key, const char *text, double want_p,
+                      double eager_n, double lazy_n)
+{
+    const res_derived *d = res_derived_find(r, "loading", key);
+    char desc[200];
+    snprintf(desc, sizeof desc, "loading verdicts: %s is \"%s\"", key, text);
+    th_check(desc, d && strcmp(d->text, text) == 0);
+    snprintf(desc, sizeof desc, "loading verdicts: %s: value and field p = %.6f", key, want_p);
+    th_check(desc, d && fabs(d->value - want_p) < 1e-12 &&
+             fabs(res_derived_num(d, "p") - want_p) < 1e-12);
+    snprintf(desc, sizeof desc, "loading verdicts: %s: threshold 15, alpha 0.01, sample counts", key);
+    th_check(desc, d && res_derived_num(d, "threshold_pct") == 15 &&
+             res_derived_num(d, "alpha") == 0.01 && res_derived_num(d, "eager_n") == eager_n &&
+             res_derived_num(d, "lazy_n") == lazy_n && d->nfields == 8);
+}
+
+static void tl_stored(results *r)
+{
+    const res_derived *d;
+    size_t nd;
+
+    th_check("loading verdicts: ld_compare_verdicts returns 0", ld_compare_verdicts(r) == 0);
+    tl_expect(r, "compare.harness.cubin.load", "LAZY higher", 2.0 / 252, 5, 5);
+    tl_expect(r, "compare.harness.cubin.jit", "EAGER higher", 2.0 / 252, 5, 5);
+    tl_expect(r, "compare.harness.cubin.get_first", "no difference", 1.0, 5, 5);
+    tl_expect(r, "compare.harness.cubin.launch_host", "no difference", 174.0 / 252, 5, 5);
+    tl_expect(r, "compare.harness.cubin.get_others", "no difference", 2.0 / 252, 5, 5);
+    tl_expect(r, "compare.harness.ptx.total", "LAZY higher", 2.0 / 462, 5, 6);
+    d = res_derived_find(r, "loading", "compare.harness.cubin.load");
+    th_check("loading verdicts: medians and lazy - eager stored",
+             d && fabs(res_derived_num(d, "eager_median") - 1.2) < 1e-12 &&
+             fabs(res_derived_num(d, "lazy_median") - 2.2) < 1e-12 &&
+             fabs(res_derived_num(d, "diff") - 1.0) < 1e-12);
+    d = res_derived_find(r, "loading", "compare.harness.cubin.jit");
+    th_check("loading verdicts: lazy - eager is negative when eager is higher",
+             d && fabs(res_derived_num(d, "diff") + 1.0) < 1e-12);
+    th_check("loading verdicts: none without both modes, off the compare steps, or for the library",
+             !res_derived_find(r, "loading", "compare.harness.cubin.func_load") &&
+             !res_derived_find(r, "loading", "compare.harness.cubin.launch_events") &&
+             !res_derived_find(r, "loading", "compare.library.cubin.load") && r->nd == 6);
+    nd = r->nd;
+    th_check("loading verdicts: computed again, each replaces its own",
+             ld_compare_verdicts(r) == 0 && r->nd == nd);
+}
+
+/* The JSON holds the verdicts, and check_json.py accepts them. */
+static void tl_json(const results *r)
+{
+    char dir[] = "/tmp/harness-test-loading.XXXXXX", path[128], cmd[512];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    int st;
+
+    if ((f = open_memstream(&text, &len)) == NULL) {
+        th_check("loading verdicts: open_memstream", 0);
+        return;
+    }
+    rp_json(f, r);
+    fclose(f);
+    th_check("loading verdicts: the JSON holds the verdict and its fields",
+             strstr(text, "{\"section\": \"loading\", \"key\": \"compare.harness.cubin.load\", ") &&
+             strstr(text, "\"text\": \"LAZY higher\", \"fields\": {\"p\": ") &&
+             strstr(text, "\"threshold_pct\": 15, \"alpha\": 0.01, \"eager_median\": 1.2") &&
+             strstr(text, "\"eager_n\": 5, \"lazy_n\": 6}"));
+    free(text);
+    if (!mkdtemp(dir)) {
+        th_check("loading verdicts: mkdtemp", 0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/v.json", dir);
+    th_check("loading verdicts: rp_write_json returns 0", rp_write_json(r, path) == 0);
+    snprintf(cmd, sizeof cmd, "python3 tests/check_json.py %s --expect-measurements 17 >/dev/null",
+             path);
+    st = system(cmd);
+    th_check("loading verdicts: check_json.py accepts the derived entries",
+             st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(cmd, sizeof cmd, "sed 's/\"threshold_pct\"/\"Threshold\"/' %s >%s/bad.json && "
+             "python3 tests/check_json.py %s/bad.json >/dev/null", path, dir, dir);
+    st = system(cmd);
+    th_check("loading verdicts: check_json.py rejects a field name outside [a-z0-9_.]",
+             st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) th_check("loading verdicts: temporary directory removed", 0);
+}
+
+/* The table prints the stored verdicts, one row each. */
+static void tl_table(const results *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    if ((f = open_memstream(&text, &len)) == NULL) {
+        th_check("loading verdicts: open_memstream", 0);
+        return;
+    }
+    ld_print(f, r);
+    fclose(f);
+    if (getenv("TABLE_SHOW")) fputs(text, stdout);
+    th_check("loading verdicts: the table prints each verdict with its p",
+             strstr(text, " load            1.200 [ 1.000, 1.400]    2.200 [ 2.000, 2.400]"
+                    "     +1.000  0.0079  LAZY higher\n") &&
+             strstr(text, " jit             2.200 [ 2.000, 2.400]    1.200 [ 1.000, 1.400]"
+                    "     -1.000  0.0079  EAGER higher\n") &&
+             strstr(text, " launch_host  ") && strstr(text, "  0.6905  no difference\n") &&
+             strstr(text, "  1.0000  no difference\n"));
+    th_check("loading verdicts: the footer names alpha and the threshold",
+             strstr(text, "p < 0.01 and its median is at\n  least 15% above"));
+    free(text);
+}
+
+void test_loading(void)
+{
+    results r;
+
+    tl_build(&r);
+    tl_stored(&r);
+    tl_json(&r);
+    tl_table(&r);
+    res_free(&r);
+}
