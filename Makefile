@@ -43,6 +43,7 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 all: $(BIN)
 
 $(BIN): $(OBJS)
+	@if [ -d $@ ]; then echo "make: $@ is a directory (left from the layout before src/); move it away, then make" >&2; exit 1; fi
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/unit: $(TEST_OBJS) $(LIB_OBJS)
