@@ -1,1 +1,1 @@
-./build/harness  --json=results/h200-2.json --csv=results/h200-2.csv
+./harness  --json=results/h200-2.json --csv=results/h200-2.csv
