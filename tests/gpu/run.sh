@@ -52,7 +52,7 @@ for part in $parts; do
         reference h200-lazy --section=loading --module-loading=lazy
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
             tee results/h200-compare-verdicts.txt
         scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
         cat results/h200-ncu-bytes.txt ;;
@@ -62,7 +62,7 @@ for part in $parts; do
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
             tee results/h200-compare-verdicts.txt ;;
     repeat)
         reference h200-launch-fusion-1 --section=launch,fusion
