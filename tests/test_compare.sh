@@ -251,6 +251,24 @@ run_cmp "$T/u.out" "$T/u.err" "$C/a.json" -- "$C/missing.json" "$C/b.json"
 expect_exit "a missing file among the runs" 2
 expect_grep "... is named" 'missing\.json' "$T/u.err"
 
+# scripts/reference.sh --runs=N: N runs kept as results/NAME-1..N, each with
+# its command, run here by a stand-in that writes the JSON it is asked for.
+ROOT=$(pwd)
+mkdir -p "$T/ref"
+printf '#!/bin/sh\nfor a in "$@"; do case $a in --json=*) echo "{}" >"${a#--json=}" ;; esac; done\n' >"$T/ref/h"
+chmod +x "$T/ref/h"
+(cd "$T/ref" && HARNESS=./h sh "$ROOT/scripts/reference.sh" --runs=3 base --section=launch >out 2>err)
+check "reference.sh --runs=3 makes base-1..3 with their JSON and command" sh -c \
+    "cd '$T/ref/results' && test -s base-1.json && test -s base-3.json && ! test -e base-4.json && grep -q -- '--section=launch --json=results/base-2.json' base-2.cmd"
+expect_grep "reference.sh --runs=3 prints the compare command for them" \
+    '^  scripts/compare results/base-1.json results/base-2.json results/base-3.json -- ' "$T/ref/out"
+for n in 0 x 101; do
+    (cd "$T/ref" && HARNESS=./h sh "$ROOT/scripts/reference.sh" --runs=$n base >out 2>err)
+    rc=$?
+    expect_exit "reference.sh --runs=$n: usage error" 2
+done
+expect_grep "... named" 'reference.sh: --runs=101: expected a whole number, 1 to 100' "$T/ref/err"
+
 # The U test against p-values worked out by hand.
 python3 - <<'PY'
 import importlib.util
