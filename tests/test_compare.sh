@@ -269,6 +269,62 @@ for n in 0 x 101; do
 done
 expect_grep "... named" 'reference.sh: --runs=101: expected a whole number, 1 to 100' "$T/ref/err"
 
+# tests/gpu/abtest.py on real runs with the slowdowns planted by hand: A is
+# results/h200.json and h200-2.json, B the two launch,fusion runs with the
+# samples of copy4 and wide4 at n = 67,108,864 and 268,435,456 scaled by 1.5
+# and 1.1 (the rest of B is the same code as A).
+python3 - results "$T" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+for name, f, scale in (("a1", "h200", False), ("a2", "h200-2", False),
+                       ("b1", "h200-launch-fusion-1", True), ("b2", "h200-launch-fusion-2", True)):
+    doc = json.load(open("%s/%s.json" % (src, f)))
+    doc["measurements"] = [m for m in doc["measurements"] if m["section"] in ("launch", "fusion")]
+    for m in doc["measurements"]:
+        size, _, tail = m["key"].partition(".")
+        x = {"copy4": 1.5, "wide4": 1.1}.get(tail.replace(".cold", ""), 1.0)
+        if scale and size in ("n=67108864", "n=268435456") and x != 1.0:
+            m["samples"] = [v * x for v in m["samples"]]
+            for k in ("min", "median", "mean", "max", "stdev", "ci_low", "ci_high"):
+                m["stats"][k] *= x
+    json.dump(doc, open("%s/ab-%s.json" % (out, name), "w"))
+PY
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" "$T/ab-a2.json" --b "$T/ab-b1.json" "$T/ab-b2.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py on two runs a side" 0
+expect_grep "abtest.py: +50% planted on copy4: every target verdict SLOWER, 4 figures x 4 pairs" \
+    '^    copy4, +50% predicted: 16 of 16 target verdicts SLOWER .*; measured +49\.[0-9]%' "$T/ab.out"
+expect_grep "abtest.py: +10% planted on wide4: every target verdict SLOWER" \
+    '^    wide4, +10% predicted: 16 of 16 target verdicts SLOWER .*; measured +9\.[0-9]%' "$T/ab.out"
+expect_grep "abtest.py: the A/A share for each rule" '^  A/A, one run a side: [0-9.]*% flagged FASTER or SLOWER' "$T/ab.out"
+expect_grep "abtest.py: the other figures of A/B, an A/A too" '^    every other figure (the same code on both sides' "$T/ab.out"
+expect_grep "abtest.py: a README line per rule" '^| noise | [0-9.]*% | [0-9.]*% | [0-9.]*% | n/a | 16/16 | 16/16 | ' "$T/ab.out"
+expect_grep "abtest.py: ... the earlier rule too" '^| interval | ' "$T/ab.out"
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" --b "$T/ab-b1.json" "$T/ab-b2.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py with one run of A: usage error" 2
+# tests/gpu/abtest.sh end to end on a stand-in harness that records its
+# arguments and writes a crafted run: the kernel edits take, A and B
+# alternate, B gets --kernels-dir, and the report follows.
+mkdir -p "$T/abt"
+printf '#!/bin/sh\necho "$*" >>"%s/abt/args"\nfor a in "$@"; do case $a in --json=*) cp "%s/%s/noise_a.json" "${a#--json=}" ;; esac; done\n' \
+    "$T" "$ROOT" "$C" >"$T/abt/h"
+chmod +x "$T/abt/h"
+HARNESS="$T/abt/h" OUT="$T/abt" RUNS=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+rc=$?
+expect_exit "abtest.sh on a stand-in harness" 0
+expect_grep "abtest.sh: copyFloat4's edit took (shown as a diff)" \
+    '^+.*float4 v = in\[i\], e = in\[(i + n4 / 2) % n4\]; /\* planted' "$T/abt/out"
+expect_grep "abtest.sh: chainFusedWide<4>'s edit took" '^+    if (K == 4) { /\* planted' "$T/abt/out"
+check "abtest.sh: only copy.cu and fusion.cu differ from kernels/" sh -c \
+    "cd kernels && for f in *.cu; do case \$f in copy.cu|fusion.cu) ! cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; *) cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; esac; done"
+check "abtest.sh: A B A B, B with --kernels-dir, each its own JSON" sh -c \
+    "sed -n 1p '$T/abt/args' | grep -q '^--json=.*/a1\.json\$' && sed -n 2p '$T/abt/args' | grep -q '^--kernels-dir=.*kernels-b --json=.*/b1\.json\$' && sed -n 3p '$T/abt/args' | grep -q 'a2\.json' && sed -n 4p '$T/abt/args' | grep -q 'kernels-b --json=.*b2\.json' && test \$(wc -l <'$T/abt/args') -eq 4"
+expect_grep "abtest.sh: then the report" '^| noise | ' "$T/abt/out"
+RUNS=1 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+rc=$?
+expect_exit "abtest.sh with RUNS=1: usage error" 2
+
 # The U test against p-values worked out by hand.
 python3 - <<'PY'
 import importlib.util
