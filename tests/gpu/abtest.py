@@ -10,8 +10,8 @@ scripts/compare it prints:
 
   A/A   every pair of runs of one build (A with A, B with B): the share of the
         figures compared that were flagged FASTER or SLOWER (false alarms),
-        UNCLEAR and HOST; then the same with several runs a side (each set
-        split into k runs against the other R - k, k = R // 2)
+        UNCLEAR and HOST; then the same with several runs a side (each set of
+        R >= 3 runs split every way into k = R // 2 runs against the other R - k)
   A/B   every pair of an A run and a B run, then all A runs against all B
         runs: how often each planted figure was flagged SLOWER, its measured
         change, how the slowed kernels' other figures went, and the share of
@@ -105,6 +105,8 @@ def splits(runs):
     k = len(runs) // 2
     out = []
     for pick in itertools.combinations(range(len(runs)), k):
+        if len(runs) == 2 * k and 0 not in pick:
+            continue               # the same split as its complement's
         rest = [runs[i] for i in range(len(runs)) if i not in pick]
         out.append(([runs[i] for i in pick], rest))
     return out if len(runs) >= 3 else []
