@@ -255,6 +255,7 @@ expect_grep "... is named" 'missing\.json' "$T/u.err"
 # its command, run here by a stand-in that writes the JSON it is asked for.
 ROOT=$(pwd)
 mkdir -p "$T/ref"
+# shellcheck disable=SC2016  # the stand-in's own $@, unexpanded here
 printf '#!/bin/sh\nfor a in "$@"; do case $a in --json=*) echo "{}" >"${a#--json=}" ;; esac; done\n' >"$T/ref/h"
 chmod +x "$T/ref/h"
 (cd "$T/ref" && HARNESS=./h sh "$ROOT/scripts/reference.sh" --runs=3 base --section=launch >out 2>err)
@@ -307,6 +308,7 @@ expect_exit "abtest.py with one run of A: usage error" 2
 # arguments and writes a crafted run: the kernel edits take, A and B
 # alternate, B gets --kernels-dir, and the report follows.
 mkdir -p "$T/abt"
+# shellcheck disable=SC2016  # the stand-in's own $*, unexpanded here
 printf '#!/bin/sh\necho "$*" >>"%s/abt/args"\nfor a in "$@"; do case $a in --json=*) cp "%s/%s/noise_a.json" "${a#--json=}" ;; esac; done\n' \
     "$T" "$ROOT" "$C" >"$T/abt/h"
 chmod +x "$T/abt/h"
@@ -322,6 +324,7 @@ check "abtest.sh: A B A B, B with --kernels-dir, each its own JSON" sh -c \
     "sed -n 1p '$T/abt/args' | grep -q '^--json=.*/a1\.json\$' && sed -n 2p '$T/abt/args' | grep -q '^--kernels-dir=.*kernels-b --json=.*/b1\.json\$' && sed -n 3p '$T/abt/args' | grep -q 'a2\.json' && sed -n 4p '$T/abt/args' | grep -q 'kernels-b --json=.*b2\.json' && test \$(wc -l <'$T/abt/args') -eq 4"
 expect_grep "abtest.sh: then the report" '^| noise | ' "$T/abt/out"
 RUNS=1 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+# shellcheck disable=SC2034  # read by expect_exit in tests/lib.sh
 rc=$?
 expect_exit "abtest.sh with RUNS=1: usage error" 2
 

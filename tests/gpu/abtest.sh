@@ -26,14 +26,14 @@
 # 45 s on the H200, so RUNS=3 (the default) about 4.5 minutes; RUNS=6 gives
 # A/A at 3 runs a side for 9 minutes.
 # Usage: [RUNS=3] [AB_ARGS=...] [OUT=DIR] sh tests/gpu/abtest.sh   (from the
-# repository root, after make). The runs and the kernels stay in $OUT/ab; the
-# report goes to stdout. Exit 1 when a run failed or a kernel edit did not
-# take, 2 on a bad RUNS.
+# repository root, after make). The runs and the kernels stay in $OUT/ab (OUT
+# a new temporary directory unless given); the report goes to stdout. Exit 1
+# when a run failed or a kernel edit did not take, 2 on a bad RUNS.
 set -u
 H=${HARNESS:-./harness}
 RUNS=${RUNS:-3}
 case $RUNS in '' | *[!0-9]* | 0 | 1) echo "abtest.sh: RUNS=$RUNS: expected 2 or more" >&2; exit 2 ;; esac
-D=${OUT:-/tmp/harness-out}/ab
+D=${OUT:-$(mktemp -d)}/ab
 K="$D/kernels-b"
 [ -x "$H" ] || { echo "abtest.sh: $H is not built (make)" >&2; exit 1; }
 rm -rf "$D"
