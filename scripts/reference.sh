@@ -7,6 +7,9 @@
 # them elsewhere from the same files. Run from the repository root after make.
 # Usage: scripts/reference.sh [PREFIX]   (PREFIX of the file names, default h200)
 #        scripts/reference.sh --run NAME ARGS...   one run, kept as results/NAME.*
+#        scripts/reference.sh --runs=N NAME ARGS...   N runs one after the other,
+#            kept as results/NAME-1.* ... results/NAME-N.*: one side of
+#            scripts/compare NAME-*.json -- OTHER-*.json (several runs a side)
 set -u
 H=${HARNESS:-./harness}
 mkdir -p results
@@ -30,6 +33,27 @@ if [ "${1:-}" = --run ]; then
     run "$@"
     exit 0
 fi
+case ${1:-} in
+--runs=*)
+    n=${1#--runs=}
+    case $n in
+    '' | *[!0-9]* | 0*) echo "reference.sh: --runs=$n: expected a whole number, 1 to 100" >&2; exit 2 ;;
+    esac
+    [ "$n" -le 100 ] || { echo "reference.sh: --runs=$n: expected a whole number, 1 to 100" >&2; exit 2; }
+    [ $# -ge 2 ] || { echo "reference.sh: --runs=$n needs a NAME" >&2; exit 2; }
+    base=$2        # not $name: run() sets that
+    shift 2
+    i=1
+    files=
+    while [ "$i" -le "$n" ]; do
+        run "$base-$i" "$@"
+        files="$files results/$base-$i.json"
+        i=$((i + 1))
+    done
+    echo "$base: $n runs; compare them with another set:"
+    echo "  scripts/compare$files -- OTHER-1.json ..."
+    exit 0 ;;
+esac
 P=${1:-h200}
 run "$P" --trace="results/$P.trace.json"
 gzip -9 -f "results/$P.trace.json"     # Perfetto opens the .gz as it is

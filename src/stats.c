@@ -214,6 +214,30 @@ double st_noise(const st_summary *s)
     return isnan(d) ? INFINITY : d;
 }
 
+/* The f-quantile (0 <= f <= 1) of sorted s[0..n), n >= 1, interpolated
+ * linearly between the order statistics around position f (n - 1). */
+static double quantile_sorted(const double *s, size_t n, double f)
+{
+    double pos = f * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : n - 1;
+    return s[lo] + (s[hi] - s[lo]) * (pos - (double)lo);
+}
+
+double st_half_band(const double *x, size_t n, double cover)
+{
+    double *s, tail, h;
+
+    if (!(cover > 0.0 && cover <= 1.0))
+        return NAN;
+    if ((s = sorted_copy(x, n)) == NULL)
+        return NAN;
+    tail = (1.0 - cover) / 2.0;
+    h = (quantile_sorted(s, n, 1.0 - tail) - quantile_sorted(s, n, tail)) / 2.0;
+    free(s);
+    return h;
+}
+
 st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
                    double elapsed_s, int *noisy)
 {

@@ -87,6 +87,16 @@ st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
  * order-statistic fields are NaN after an allocation failure). */
 double st_noise(const st_summary *s);
 
+/* Half the width of the range that holds the central share `cover`
+ * (0 < cover <= 1) of x[0..n): (q(1 - (1 - cover) / 2) - q((1 - cover) / 2)) / 2,
+ * where q(f) interpolates linearly between the order statistics around
+ * position f (n - 1) (0-based), as scripts/compare does. With cover 0.95 it
+ * is how far one more sample typically lands from the median: the noise a
+ * difference of medians is judged against. 0 for n == 1; NaN when n is 0,
+ * x is NULL, cover is outside (0, 1] or an allocation fails. The array is
+ * not modified. */
+double st_half_band(const double *x, size_t n, double cover);
+
 /*
  * Two-sided Mann-Whitney U test of samples a[0..m) against b[0..n): the
  * probability, under "both come from one distribution", of a rank sum at

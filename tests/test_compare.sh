@@ -1,7 +1,10 @@
 #!/bin/sh
-# test_compare.sh: scripts/compare on the crafted pairs in tests/compare_cases/
-# (every verdict, the threshold, --fail-on-regression, bad files), its U test
-# against values worked out by hand, and the real eager/lazy reference pair.
+# test_compare.sh: scripts/compare on the crafted files in tests/compare_cases/
+# (the noise rule: within and beyond the noise, few samples, the floor, a
+# batch that differs, the host moved or not, several runs a side; the
+# earlier interval rule; the threshold, --fail-on-regression, the "--"
+# syntax, bad files), its U test against values worked out by hand, a file
+# against itself, and the real reference pairs.
 # Run from the repository root. Ends with "compare: N passed, N failed".
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -20,17 +23,122 @@ run_cmp() {
 }
 
 {
-for f in a b noreg host_a host_b; do
+for f in a b noreg host_a host_b hostq_b noise_a noise_b runs_a1 runs_a2 runs_a3 runs_b1 runs_b2 runs_b3; do
     check "case file $f.json passes check_json.py" python3 tests/check_json.py "$C/$f.json"
 done
 
+# The noise rule (the default) on one run a side, noise_a.json against
+# noise_b.json (environment max_noise 0.01 in both: a floor of 1% + 1%).
+# The noise of 10 samples 100, 101, ..., 109 is half the 2.5th-97.5th
+# percentile range: positions 0.225 and 8.775, so (108.775 - 100.225) / 2 =
+# 4.275, 4.1% of the median 104.5. p values by hand as in the U tests below.
+run_cmp "$T/n.out" "$T/n.err" "$C/noise_a.json" "$C/noise_b.json"
+expect_exit "noise_a.json vs noise_b.json" 0
+expect_grep "the header names the rule and the floor, 1% + 1%" \
+    '^B: .*rule noise, threshold 0%, noise floor 2%)$' "$T/n.out"
+# B = A + 4: a rank test calls it (U = 18, ties: p = 0.0170) but 4 < 4.275.
+expect_grep "B = A + 4 lies within A's noise (4.275 of 104.5): SAME though p = 0.017" \
+    '^compare/within  *ms  *104\.5  *108\.5  *+3\.8%  *4\.1%  *0\.0170  SAME$' "$T/n.out"
+expect_grep "B = A + 5 lies beyond either side's noise, p = 0.0051: SLOWER" \
+    '^compare/beyond  *ms .* +4\.8%  *4\.1%  *0\.0051  SLOWER$' "$T/n.out"
+# A: 100.0 ... 100.9 (noise 0.43); B: 95, 97, ..., 113 (noise (112.55 - 95.45) / 2 = 8.55).
+expect_grep "within the noise of either side: +3.5% inside B's 8.55 (8.5% of A's median): SAME" \
+    '^compare/either  *ms .* +3\.5%  *8\.5% .* SAME$' "$T/n.out"
+expect_grep "3 samples a side, apart: beyond the noise, but 3 against 3 gives p = 0.1: UNCLEAR" \
+    '^compare/three  *ms .* 0\.1000  UNCLEAR (p >= 0\.05)$' "$T/n.out"
+expect_grep "5 samples a side, apart: exact p = 2/252: SLOWER" '^compare/five  *ms .* 0\.0079  SLOWER$' "$T/n.out"
+expect_grep "tight samples 1.5% apart: under the 2% floor (what --max-noise promised): SAME" \
+    '^compare/floor  *ms .* +1\.5%  *2\.0% .* SAME$' "$T/n.out"
+expect_grep "tight samples 3% apart: past the floor: SLOWER" '^compare/past_floor  *ms .* +3\.0%  *2\.0% .* SLOWER$' "$T/n.out"
+expect_grep "batch 2 against batch 3, 20% apart: not the same measurement: UNCLEAR" \
+    '^compare/batch  *ms .* +20\.0% .* UNCLEAR (batch 2 vs 3)$' "$T/n.out"
+expect_grep "all zeros on both sides: SAME" '^compare/zero  *ms .* SAME$' "$T/n.out"
+expect_grep "2 samples a side: the noise is unknown: UNCLEAR" '^compare/few  *ms .* UNCLEAR (few samples)$' "$T/n.out"
+expect_grep "a first launch, 1 sample a side, different: UNCLEAR" '^compare/first  *ms .* UNCLEAR (few samples)$' "$T/n.out"
+expect_grep "a first launch, 1 sample a side, equal: SAME" '^compare/first_same  *ms .* SAME$' "$T/n.out"
+check "a non-time unit (MiB) gets no row" sh -c "! grep -q 'compare/memory' '$T/n.out'"
+check "no CPU-only figure and nothing host-bound flagged: no host speed line" sh -c "! grep -q '^host speed' '$T/n.out'"
+expect_grep "the summary counts every verdict" \
+    '^summary: 0 FASTER, 3 SLOWER, 5 SAME, 4 UNCLEAR, 0 HOST, 0 only in one side (0 only in A, 0 only in B); 1 skipped' "$T/n.out"
+run_cmp "$T/n5.out" "$T/n5.err" "$C/noise_a.json" "$C/noise_b.json" --threshold=5
+expect_grep "+4.8% beyond the noise but under --threshold=5: SAME" '^compare/beyond  *ms .* +4\.8% .* SAME$' "$T/n5.out"
+expect_grep "--threshold=5 leaves +23.8% SLOWER" '^compare/five  *ms .* SLOWER$' "$T/n5.out"
+run_cmp "$T/ni.out" "$T/ni.err" "$C/noise_a.json" "$C/noise_b.json" --rule=interval
+expect_grep "the earlier rule on B = A + 4: the intervals overlap but p < 0.05: UNCLEAR" \
+    '^compare/within  *ms .* 0\.0170  UNCLEAR$' "$T/ni.out"
+run_cmp "$T/nf.out" "$T/nf.err" "$C/noise_a.json" "$C/noise_b.json" --fail-on-regression
+expect_exit "--fail-on-regression with a SLOWER row" 1
+
+# A file against itself: every figure SAME (the first launches too).
+run_cmp "$T/s.out" "$T/s.err" "$C/noise_a.json" "$C/noise_a.json"
+expect_grep "noise_a.json against itself: every figure SAME" \
+    '^summary: 0 FASTER, 0 SLOWER, 12 SAME, 0 UNCLEAR, 0 HOST, 0 only' "$T/s.out"
+run_cmp "$T/s.out" "$T/s.err" results/h200.json results/h200.json
+expect_grep "results/h200.json against itself: all 361 figures SAME" \
+    '^summary: 0 FASTER, 0 SLOWER, 361 SAME, 0 UNCLEAR, 0 HOST, 0 only' "$T/s.out"
+
+# The host: host_b.json's yardstick launch/host.ref is 10% slower, beyond
+# its noise (4.275 of 104.5 in A, 4.7 of 115 in B, 4.5% of A's median).
 run_cmp "$T/host.out" "$T/host.err" "$C/host_a.json" "$C/host_b.json"
 expect_exit "host_a.json vs host_b.json" 0
-expect_grep "a CPU-only yardstick 10% slower: the host speed line names it" \
+expect_grep "the yardstick beyond its noise: HOST (it is the host)" '^launch/host\.ref  *us .* +10\.0%  *4\.5% .* HOST$' "$T/host.out"
+expect_grep "a host-bound figure 30% slower while the host moved: HOST" '^compare/hostbound  *ms .* +30\.0% .* HOST$' "$T/host.out"
+expect_grep "a device figure 30% slower while the host moved: still SLOWER" '^compare/device  *ms .* +30\.0% .* SLOWER$' "$T/host.out"
+expect_grep "a host-bound figure within its noise: SAME" '^compare/hostwithin  *ms .* +1\.0% .* SAME$' "$T/host.out"
+expect_grep "the host speed line names the yardstick's move" \
     '^host speed: 1 CPU-only figure .* changed by +10\.0%' "$T/host.out"
-expect_grep "... and says the machine, not the code, moved" 'the machine itself ran at another speed' "$T/host.out"
+expect_grep "... beyond its noise" '^  beyond their noise: launch/host\.ref +10\.0%$' "$T/host.out"
+expect_grep "... and says the host, not the code, moved" 'so the host itself ran at another speed' "$T/host.out"
+expect_grep "... and which verdicts that explains" '^  2 host-bound figures (host clocks' "$T/host.out"
+expect_grep "the summary counts HOST" '^summary: 0 FASTER, 1 SLOWER, 1 SAME, 0 UNCLEAR, 2 HOST,' "$T/host.out"
+run_cmp "$T/hn.out" "$T/hn.err" "$C/host_a.json" "$C/host_b.json" --rule=noise-nohost
+expect_grep "--rule=noise-nohost: the host-bound figure judged as measured: SLOWER" \
+    '^compare/hostbound  *ms .* SLOWER$' "$T/hn.out"
+expect_grep "--rule=noise-nohost: no HOST" '^summary: 0 FASTER, 3 SLOWER, 1 SAME, 0 UNCLEAR, 0 HOST,' "$T/hn.out"
+# HOST is not a regression: host_b.json without its device figure.
+python3 - "$C/host_b.json" "$T/hostonly.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["measurements"] = [m for m in doc["measurements"] if m["key"] != "device"]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+run_cmp "$T/ho.out" "$T/ho.err" "$C/host_a.json" "$T/hostonly.json" --fail-on-regression
+expect_exit "--fail-on-regression when only HOST rows moved" 0
+# The yardstick 2% slower, within its noise: the host ran at the same speed.
+run_cmp "$T/hq.out" "$T/hq.err" "$C/host_a.json" "$C/hostq_b.json"
+expect_grep "a yardstick +2% within its noise: SAME" '^launch/host\.ref  *us .* +2\.0% .* SAME$' "$T/hq.out"
+expect_grep "the host did not move: the host-bound figure 30% slower is SLOWER" '^compare/hostbound  *ms .* SLOWER$' "$T/hq.out"
+expect_grep "the host speed line says the host ran at the same speed" '^  each within its noise: the host ran at the same speed' "$T/hq.out"
 
-run_cmp "$T/ab.out" "$T/ab.err" "$C/a.json" "$C/b.json"
+# Several runs a side: runs_a1..3 against runs_b1..3. "spread": tight
+# samples, run medians 10.0045, 11.0045, 12.0045 against 0.5 more each; the
+# medians' half band (11.9545 - 10.0545) / 2 = 0.95, 8.6% of 11.0045.
+# "real": run medians 10.0045 + 0.1 i against 12.0045 + 0.1 i. "first": one
+# sample a run, 5.0, 5.1, 5.2 against 6.0, 6.1, 6.2. "uneven": not in runs_a3.
+run_cmp "$T/r3.out" "$T/r3.err" "$C/runs_a1.json" "$C/runs_a2.json" "$C/runs_a3.json" -- \
+    "$C/runs_b1.json" "$C/runs_b2.json" "$C/runs_b3.json"
+expect_exit "3 runs a side" 0
+expect_grep "3 runs a side: the header names them" '^A: 3 runs: .*runs_a1\.json, .*runs_a2\.json, .*runs_a3\.json$' "$T/r3.out"
+expect_grep "3 runs a side: +4.5% within the spread between runs (8.6%): SAME" \
+    '^compare/spread  *ms  *11\.00  *11\.50  *+4\.5%  *8\.6% .* SAME$' "$T/r3.out"
+expect_grep "3 runs a side: +19.8%, runs 0.1 apart: SLOWER" '^compare/real  *ms .* +19\.8% .* SLOWER$' "$T/r3.out"
+expect_grep "3 runs a side of one sample each: noise known, but 3 against 3: UNCLEAR (p >= 0.05)" \
+    '^compare/first  *ms .* 0\.1000  UNCLEAR (p >= 0\.05)$' "$T/r3.out"
+expect_grep "a measurement missing from one run of A is left out, named" \
+    '^left out, not in every run of a side: 1 measurement (compare/uneven)$' "$T/r3.out"
+run_cmp "$T/r1.out" "$T/r1.err" "$C/runs_a1.json" "$C/runs_b1.json"
+expect_grep "one run a side: the same +5% beyond the within-run noise: SLOWER" \
+    '^compare/spread  *ms .* +5\.0%  *2\.0% .* SLOWER$' "$T/r1.out"
+run_cmp "$T/r2.out" "$T/r2.err" "$C/runs_a1.json" "$C/runs_a2.json" -- "$C/runs_b1.json" "$C/runs_b2.json"
+expect_grep "2 runs a side of one sample each: the noise is unknown: UNCLEAR" \
+    '^compare/first  *ms .* UNCLEAR (few samples)$' "$T/r2.out"
+run_cmp "$T/r4.out" "$T/r4.err" "$C/runs_a2.json" -- "$C/runs_b1.json" "$C/runs_b2.json" "$C/runs_b3.json"
+expect_exit "1 run against 3" 0
+expect_grep "1 run against 3: +4.5% within B's spread between runs (0.95 of 11.0045): SAME" \
+    '^compare/spread  *ms .* +4\.5%  *8\.6% .* SAME$' "$T/r4.out"
+
+# The earlier rule, --rule=interval, on the crafted pair a.json, b.json.
+run_cmp "$T/ab.out" "$T/ab.err" "$C/a.json" "$C/b.json" --rule=interval
 expect_exit "a.json vs b.json" 0
 expect_grep "all B samples 20% higher: SLOWER" '^compare/slower  *ms .* +20\.0% .* SLOWER$' "$T/ab.out"
 expect_grep "all B samples 20% lower: FASTER" '^compare/faster  *ms .* -20\.0% .* FASTER$' "$T/ab.out"
@@ -43,26 +151,27 @@ expect_grep "the same times in us against ms: SAME" '^compare/units  *ms .* +0\.
 expect_grep "n = 5 a side, exact p = 2/252: SLOWER" '^compare/five  *ms .* 0\.0079  SLOWER$' "$T/ab.out"
 expect_grep "a measurement only in A is named" '^only in A: compare/only_a$' "$T/ab.out"
 expect_grep "a measurement only in B is named" '^only in B: compare/only_b$' "$T/ab.out"
-check "a non-time unit (MiB) gets no row" sh -c "! grep -q 'compare/memory' '$T/ab.out'"
-check "no CPU-only figure in either file: no host speed line" sh -c "! grep -q '^host speed' '$T/ab.out'"
 check "rows only in one file get no verdict row" sh -c "! grep -q '^compare/only_' '$T/ab.out'"
 expect_grep "the summary line counts every verdict" \
-    '^summary: 1 FASTER, 3 SLOWER, 2 SAME, 3 UNCLEAR, 2 only in one file (1 only in A, 1 only in B); 1 skipped' "$T/ab.out"
+    '^summary: 1 FASTER, 3 SLOWER, 2 SAME, 3 UNCLEAR, 0 HOST, 2 only in one side (1 only in A, 1 only in B); 1 skipped' "$T/ab.out"
 
-run_cmp "$T/t.out" "$T/t.err" "$C/a.json" "$C/b.json" --threshold=10
+run_cmp "$T/t.out" "$T/t.err" "$C/a.json" "$C/b.json" --threshold=10 --rule=interval
 expect_exit "--threshold=10" 0
 expect_grep "+5% under --threshold=10: SAME" '^compare/small  *ms .* +5\.0% .* SAME$' "$T/t.out"
 expect_grep "+20% over --threshold=10: still SLOWER" '^compare/slower  *ms .* SLOWER$' "$T/t.out"
-run_cmp "$T/t2.out" "$T/t2.err" "$C/a.json" "$C/b.json" --threshold=200
+run_cmp "$T/t2.out" "$T/t2.err" "$C/a.json" "$C/b.json" --threshold=200 --rule=interval
 expect_grep "a change under --threshold is SAME even where the intervals and the test disagree" \
     '^compare/overlap_sig  *ms .* +163\.6% .* SAME$' "$T/t2.out"
 expect_grep "too few samples stays UNCLEAR under any --threshold" '^compare/few  *ms .* UNCLEAR$' "$T/t2.out"
+run_cmp "$T/t3.out" "$T/t3.err" "$C/a.json" "$C/b.json" --threshold=200
+expect_grep "the noise rule: too few samples stays UNCLEAR under any --threshold" \
+    '^compare/few  *ms .* UNCLEAR (few samples)$' "$T/t3.out"
 
 run_cmp "$T/f.out" "$T/f.err" "$C/a.json" "$C/b.json" --fail-on-regression
 expect_exit "--fail-on-regression with a slowdown" 1
 run_cmp "$T/f.out" "$T/f.err" --fail-on-regression "$C/a.json" "$C/noreg.json"
 expect_exit "--fail-on-regression, only speedups and no change" 0
-expect_grep "the pair without regression: no SLOWER row" '^summary: 1 FASTER, 0 SLOWER, 1 SAME, 2 UNCLEAR' "$T/f.out"
+expect_grep "the pair without regression: no SLOWER row" '^summary: 1 FASTER, 0 SLOWER, ' "$T/f.out"
 run_cmp "$T/f.out" "$T/f.err" "$C/a.json" "$C/b.json" --fail-on-regression --threshold=25
 expect_exit "--fail-on-regression, every slowdown under --threshold=25" 0
 
@@ -119,6 +228,105 @@ expect_exit "--threshold=abc: usage error" 2
 expect_grep "--threshold=abc is named" "threshold" "$T/u.err"
 run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --frobnicate
 expect_exit "an unknown option: usage error" 2
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" "$C/noreg.json"
+expect_exit "three files without --: usage error" 2
+expect_grep "... which says to put runs around --" 'needs two files, or runs of each side around "--"; got 3 files' "$T/u.err"
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" -- "$C/b.json" -- "$C/noreg.json"
+expect_exit "-- twice: usage error" 2
+expect_grep "... named" '"--" given twice' "$T/u.err"
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --
+expect_exit "no run after --: usage error" 2
+expect_grep "... names the empty side B" 'no run of B: name at least one file on each side of "--"' "$T/u.err"
+run_cmp "$T/u.out" "$T/u.err" -- "$C/a.json" "$C/b.json"
+expect_exit "no run before --: usage error" 2
+expect_grep "... names the empty side A" 'no run of A:' "$T/u.err"
+check "each usage error is one line" test "$(wc -l <"$T/u.err")" -eq 1
+run_cmp "$T/u.out" "$T/u.err" "$C/runs_a1.json" "$C/runs_a2.json" -- "$C/runs_b1.json" --rule=interval
+expect_exit "--rule=interval with two runs of A: usage error" 2
+expect_grep "... says the earlier rule takes one run a side" 'interval compares one run a side, not 2 against 1' "$T/u.err"
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --rule=magic
+expect_exit "--rule=magic: usage error" 2
+expect_grep "... names the rules" 'rule=magic: not a rule (noise, noise-nohost, interval)' "$T/u.err"
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" -- "$C/missing.json" "$C/b.json"
+expect_exit "a missing file among the runs" 2
+expect_grep "... is named" 'missing\.json' "$T/u.err"
+
+# scripts/reference.sh --runs=N: N runs kept as results/NAME-1..N, each with
+# its command, run here by a stand-in that writes the JSON it is asked for.
+ROOT=$(pwd)
+mkdir -p "$T/ref"
+# shellcheck disable=SC2016  # the stand-in's own $@, unexpanded here
+printf '#!/bin/sh\nfor a in "$@"; do case $a in --json=*) echo "{}" >"${a#--json=}" ;; esac; done\n' >"$T/ref/h"
+chmod +x "$T/ref/h"
+(cd "$T/ref" && HARNESS=./h sh "$ROOT/scripts/reference.sh" --runs=3 base --section=launch >out 2>err)
+check "reference.sh --runs=3 makes base-1..3 with their JSON and command" sh -c \
+    "cd '$T/ref/results' && test -s base-1.json && test -s base-3.json && ! test -e base-4.json && grep -q -- '--section=launch --json=results/base-2.json' base-2.cmd"
+expect_grep "reference.sh --runs=3 prints the compare command for them" \
+    '^  scripts/compare results/base-1.json results/base-2.json results/base-3.json -- ' "$T/ref/out"
+for n in 0 x 101; do
+    (cd "$T/ref" && HARNESS=./h sh "$ROOT/scripts/reference.sh" --runs=$n base >out 2>err)
+    rc=$?
+    expect_exit "reference.sh --runs=$n: usage error" 2
+done
+expect_grep "... named" 'reference.sh: --runs=101: expected a whole number, 1 to 100' "$T/ref/err"
+
+# tests/gpu/abtest.py on real runs with the slowdowns planted by hand: A is
+# results/h200.json and h200-2.json, B the two launch,fusion runs with the
+# samples of copy4 and wide4 at n = 67,108,864 and 268,435,456 scaled by 1.5
+# and 1.1 (the rest of B is the same code as A).
+python3 - results "$T" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+for name, f, scale in (("a1", "h200", False), ("a2", "h200-2", False),
+                       ("b1", "h200-launch-fusion-1", True), ("b2", "h200-launch-fusion-2", True)):
+    doc = json.load(open("%s/%s.json" % (src, f)))
+    doc["measurements"] = [m for m in doc["measurements"] if m["section"] in ("launch", "fusion")]
+    for m in doc["measurements"]:
+        size, _, tail = m["key"].partition(".")
+        x = {"copy4": 1.5, "wide4": 1.1}.get(tail.replace(".cold", ""), 1.0)
+        if scale and size in ("n=67108864", "n=268435456") and x != 1.0:
+            m["samples"] = [v * x for v in m["samples"]]
+            for k in ("min", "median", "mean", "max", "stdev", "ci_low", "ci_high"):
+                m["stats"][k] *= x
+    json.dump(doc, open("%s/ab-%s.json" % (out, name), "w"))
+PY
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" "$T/ab-a2.json" --b "$T/ab-b1.json" "$T/ab-b2.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py on two runs a side" 0
+expect_grep "abtest.py: +50% planted on copy4: every target verdict SLOWER, 4 figures x 4 pairs" \
+    '^    copy4, +50% predicted: 16 of 16 target verdicts SLOWER .*; measured +49\.[0-9]%' "$T/ab.out"
+expect_grep "abtest.py: +10% planted on wide4: every target verdict SLOWER" \
+    '^    wide4, +10% predicted: 16 of 16 target verdicts SLOWER .*; measured +9\.[0-9]%' "$T/ab.out"
+expect_grep "abtest.py: the A/A share for each rule" '^  A/A, one run a side: [0-9.]*% flagged FASTER or SLOWER' "$T/ab.out"
+expect_grep "abtest.py: the other figures of A/B, an A/A too" '^    every other figure (the same code on both sides' "$T/ab.out"
+expect_grep "abtest.py: a README line per rule" '^| noise | [0-9.]*% | [0-9.]*% | [0-9.]*% | n/a | 16/16 | 16/16 | ' "$T/ab.out"
+expect_grep "abtest.py: ... the earlier rule too" '^| interval | ' "$T/ab.out"
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" --b "$T/ab-b1.json" "$T/ab-b2.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py with one run of A: usage error" 2
+# tests/gpu/abtest.sh end to end on a stand-in harness that records its
+# arguments and writes a crafted run: the kernel edits take, A and B
+# alternate, B gets --kernels-dir, and the report follows.
+mkdir -p "$T/abt"
+# shellcheck disable=SC2016  # the stand-in's own $*, unexpanded here
+printf '#!/bin/sh\necho "$*" >>"%s/abt/args"\nfor a in "$@"; do case $a in --json=*) cp "%s/%s/noise_a.json" "${a#--json=}" ;; esac; done\n' \
+    "$T" "$ROOT" "$C" >"$T/abt/h"
+chmod +x "$T/abt/h"
+HARNESS="$T/abt/h" OUT="$T/abt" RUNS=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+rc=$?
+expect_exit "abtest.sh on a stand-in harness" 0
+expect_grep "abtest.sh: copyFloat4's edit took (shown as a diff)" \
+    '^+.*float4 v = in\[i\], e = in\[(i + n4 / 2) % n4\]; /\* planted' "$T/abt/out"
+expect_grep "abtest.sh: chainFusedWide<4>'s edit took" '^+    if (K == 4) { /\* planted' "$T/abt/out"
+check "abtest.sh: only copy.cu and fusion.cu differ from kernels/" sh -c \
+    "cd kernels && for f in *.cu; do case \$f in copy.cu|fusion.cu) ! cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; *) cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; esac; done"
+check "abtest.sh: A B A B, B with --kernels-dir, each its own JSON" sh -c \
+    "sed -n 1p '$T/abt/args' | grep -q '^--json=.*/a1\.json\$' && sed -n 2p '$T/abt/args' | grep -q '^--kernels-dir=.*kernels-b --json=.*/b1\.json\$' && sed -n 3p '$T/abt/args' | grep -q 'a2\.json' && sed -n 4p '$T/abt/args' | grep -q 'kernels-b --json=.*b2\.json' && test \$(wc -l <'$T/abt/args') -eq 4"
+expect_grep "abtest.sh: then the report" '^| noise | ' "$T/abt/out"
+RUNS=1 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+# shellcheck disable=SC2034  # read by expect_exit in tests/lib.sh
+rc=$?
+expect_exit "abtest.sh with RUNS=1: usage error" 2
 
 # The U test against p-values worked out by hand.
 python3 - <<'PY'
@@ -167,6 +375,14 @@ PY
 run_cmp "$T/r.out" "$T/r.err" results/h200-eager.json results/h200-lazy.json
 expect_exit "the real eager vs lazy reference pair" 0
 expect_grep "the real pair prints the summary line" \
-    '^summary: [0-9]* FASTER, [0-9]* SLOWER, [0-9]* SAME, [0-9]* UNCLEAR, [0-9]* only in one file' "$T/r.out"
+    '^summary: [0-9]* FASTER, [0-9]* SLOWER, [0-9]* SAME, [0-9]* UNCLEAR, [0-9]* HOST, [0-9]* only in one side' "$T/r.out"
+# Two default runs of the same code on the H200, a minute apart: the counts
+# the README and the script's docstring quote.
+run_cmp "$T/d.out" "$T/d.err" results/h200.json results/h200-2.json
+expect_grep "results/h200.json vs h200-2.json: 3 flagged, 10 UNCLEAR, 70 HOST of 361" \
+    '^summary: 1 FASTER, 2 SLOWER, 278 SAME, 10 UNCLEAR, 70 HOST, 0 only' "$T/d.out"
+run_cmp "$T/d.out" "$T/d.err" results/h200.json results/h200-2.json --rule=interval
+expect_grep "... and with the earlier rule: 42 flagged, 76 UNCLEAR" \
+    '^summary: 23 FASTER, 19 SLOWER, 243 SAME, 76 UNCLEAR, 0 HOST, 0 only' "$T/d.out"
 } >"$T/log" 2>&1
 summary "$T/log" compare

@@ -27,9 +27,13 @@ static void tl_pair(results *r, const char *step, const double *e, size_t ne,
     res_add(r, "loading", key, key, "host clock", RES_PROCESS, "ms", l, nl);
 }
 
-/* The run by hand: --threshold=15, five rounds (six lazy children for
- * ptx.total). p values, all exact (fewer than 8 samples a side, no ties
- * across the sets but get_first's):
+/* The run by hand: --threshold=15, max_noise 0.01 (a floor of 2% of the
+ * lower median), five rounds (six lazy children for ptx.total, three and two
+ * for cubin.total and cubin.mem_all). The noise of a mode is half its
+ * central 95% (st_half_band): five values spaced 0.1 apart give positions
+ * 0.1 and 3.9, half of 0.38 = 0.19; {1, 2, 3, 10, 11}: (10.9 - 1.1) / 2 = 4.9;
+ * {4..8} and {1..5}: 1.9; three spaced 0.1: 0.095. p values, all exact
+ * (fewer than 8 samples a side, no ties across the sets but get_first's):
  *   all 5 eager below all 5 lazy: U = 0, one split of C(10,5) = 252 as far
  *     out on each side: p = 2/252;
  *   5 eager below 6 lazy: p = 2/C(11,5) = 2/462;
@@ -47,23 +51,29 @@ static void tl_build(results *r)
     static const double ten[] = { 10.0, 10.1, 10.2, 10.3, 10.4 };
     static const double eleven[] = { 11.0, 11.1, 11.2, 11.3, 11.4 };
 
+    static const double lo3[] = { 1.0, 1.1, 1.2 }, hi3[] = { 2.0, 2.1, 2.2 };
+
     res_init(r);
     res_env_num(r, "compare_loading_rounds", 5);
     res_env_num(r, "compare_threshold_pct", 15);
+    res_env_num(r, "max_noise", 0.01);
     tl_pair(r, "harness.cubin.load", lo, 5, hi, 5);          /* LAZY higher */
     tl_pair(r, "harness.cubin.jit", hi, 5, lo, 5);           /* EAGER higher */
     tl_pair(r, "harness.cubin.get_first", same, 5, same, 5); /* identical */
-    tl_pair(r, "harness.cubin.launch_host", out, 5, mid, 5); /* +100%, but p big */
+    tl_pair(r, "harness.cubin.launch_host", out, 5, mid, 5); /* +100%, within the noise 4.9 */
     tl_pair(r, "harness.cubin.get_others", ten, 5, eleven, 5); /* p small, +9.8% < 15% */
+    tl_pair(r, "harness.cubin.total", lo3, 3, hi3, 3);      /* past the noise, p = 0.1: unclear */
+    tl_pair(r, "harness.cubin.mem_all", lo3, 2, hi3, 2);    /* two a mode: no noise: unclear */
     tl_pair(r, "harness.cubin.func_load", lo, 5, NULL, 0);  /* no lazy figure */
     tl_pair(r, "harness.cubin.launch_events", lo, 5, hi, 5); /* not a compare step */
     tl_pair(r, "harness.ptx.total", lo, 5, hi6, 6);         /* LAZY higher, 5 and 6 */
     tl_pair(r, "library.cubin.load", lo, 5, hi, 5);         /* the library path */
 }
 
-/* One stored verdict: its text, p (within 1e-12 of want_p), and fields. */
+/* One stored verdict: its text, p (within 1e-12 of want_p), the noise it
+ * was judged against, and fields. */
 static void tl_expect(const results *r, const char *key, const char *text, double want_p,
-                      double eager_n, double lazy_n)
+                      double noise, double eager_n, double lazy_n)
 {
     const res_derived *d = res_derived_find(r, "loading", key);
     char desc[200];
@@ -75,7 +85,9 @@ static void tl_expect(const results *r, const char *key, const char *text, doubl
     snprintf(desc, sizeof desc, "loading verdicts: %s: threshold 15, alpha 0.01, sample counts", key);
     th_check(desc, d && res_derived_num(d, "threshold_pct") == 15 &&
              res_derived_num(d, "alpha") == 0.01 && res_derived_num(d, "eager_n") == eager_n &&
-             res_derived_num(d, "lazy_n") == lazy_n && d->nfields == 8);
+             res_derived_num(d, "lazy_n") == lazy_n && d->nfields == 11);
+    snprintf(desc, sizeof desc, "loading verdicts: %s: judged against the noise %.3f", key, noise);
+    th_check(desc, d && fabs(res_derived_num(d, "noise") - noise) < 1e-12);
 }
 
 static void tl_stored(results *r)
@@ -84,12 +96,18 @@ static void tl_stored(results *r)
     size_t nd;
 
     th_check("loading verdicts: ld_compare_verdicts returns 0", ld_compare_verdicts(r) == 0);
-    tl_expect(r, "compare.harness.cubin.load", "LAZY higher", 2.0 / 252, 5, 5);
-    tl_expect(r, "compare.harness.cubin.jit", "EAGER higher", 2.0 / 252, 5, 5);
-    tl_expect(r, "compare.harness.cubin.get_first", "no difference", 1.0, 5, 5);
-    tl_expect(r, "compare.harness.cubin.launch_host", "no difference", 174.0 / 252, 5, 5);
-    tl_expect(r, "compare.harness.cubin.get_others", "no difference", 2.0 / 252, 5, 5);
-    tl_expect(r, "compare.harness.ptx.total", "LAZY higher", 2.0 / 462, 5, 6);
+    tl_expect(r, "compare.harness.cubin.load", "LAZY higher", 2.0 / 252, 0.19, 5, 5);
+    tl_expect(r, "compare.harness.cubin.jit", "EAGER higher", 2.0 / 252, 0.19, 5, 5);
+    tl_expect(r, "compare.harness.cubin.get_first", "no difference", 1.0, 1.9, 5, 5);
+    tl_expect(r, "compare.harness.cubin.launch_host", "no difference", 174.0 / 252, 4.9, 5, 5);
+    /* The floor, 2% of 10.2 = 0.204, is above both modes' 0.19. */
+    tl_expect(r, "compare.harness.cubin.get_others", "no difference", 2.0 / 252, 0.204, 5, 5);
+    /* Six lazy values 2.0..2.5: positions 0.125 and 4.875, (2.4875 - 2.0125) / 2. */
+    tl_expect(r, "compare.harness.ptx.total", "LAZY higher", 2.0 / 462, 0.2375, 5, 6);
+    /* Three against three, all apart: p = 2/20; the floor 0.02 < 0.095. */
+    tl_expect(r, "compare.harness.cubin.total", "unclear", 0.1, 0.095, 3, 3);
+    /* Two against two: 2/6; no noise of either mode, the floor 2% of 1.05. */
+    tl_expect(r, "compare.harness.cubin.mem_all", "unclear", 2.0 / 6, 0.021, 2, 2);
     d = res_derived_find(r, "loading", "compare.harness.cubin.load");
     th_check("loading verdicts: medians and lazy - eager stored",
              d && fabs(res_derived_num(d, "eager_median") - 1.2) < 1e-12 &&
@@ -98,10 +116,16 @@ static void tl_stored(results *r)
     d = res_derived_find(r, "loading", "compare.harness.cubin.jit");
     th_check("loading verdicts: lazy - eager is negative when eager is higher",
              d && fabs(res_derived_num(d, "diff") + 1.0) < 1e-12);
+    th_check("loading verdicts: each mode's noise as a percentage of its median",
+             d && fabs(res_derived_num(d, "eager_noise_pct") - 0.19 / 2.2 * 100) < 1e-9 &&
+             fabs(res_derived_num(d, "lazy_noise_pct") - 0.19 / 1.2 * 100) < 1e-9);
+    d = res_derived_find(r, "loading", "compare.harness.cubin.mem_all");
+    th_check("loading verdicts: no noise of a mode of two children (0%)",
+             d && res_derived_num(d, "eager_noise_pct") == 0 && res_derived_num(d, "lazy_noise_pct") == 0);
     th_check("loading verdicts: none without both modes, off the compare steps, or for the library",
              !res_derived_find(r, "loading", "compare.harness.cubin.func_load") &&
              !res_derived_find(r, "loading", "compare.harness.cubin.launch_events") &&
-             !res_derived_find(r, "loading", "compare.library.cubin.load") && r->nd == 6);
+             !res_derived_find(r, "loading", "compare.library.cubin.load") && r->nd == 8);
     nd = r->nd;
     th_check("loading verdicts: computed again, each replaces its own",
              ld_compare_verdicts(r) == 0 && r->nd == nd);
@@ -134,7 +158,7 @@ static void tl_json(const results *r)
     }
     snprintf(path, sizeof path, "%s/v.json", dir);
     th_check("loading verdicts: rp_write_json returns 0", rp_write_json(r, path) == 0);
-    snprintf(cmd, sizeof cmd, "python3 tests/check_json.py %s --expect-measurements 17 >/dev/null",
+    snprintf(cmd, sizeof cmd, "python3 tests/check_json.py %s --expect-measurements 21 >/dev/null",
              path);
     st = system(cmd);
     th_check("loading verdicts: check_json.py accepts the derived entries",
@@ -162,15 +186,21 @@ static void tl_table(const results *r)
     ld_print(f, r);
     fclose(f);
     if (getenv("TABLE_SHOW")) fputs(text, stdout);
-    th_check("loading verdicts: the table prints each verdict with its p",
+    th_check("loading verdicts: the table prints each verdict with its noise and p",
              strstr(text, " load            1.200 [ 1.000, 1.400]    2.200 [ 2.000, 2.400]"
-                    "     +1.000  0.0079  LAZY higher\n") &&
+                    "     +1.000    0.190  0.0079  LAZY higher\n") &&
              strstr(text, " jit             2.200 [ 2.000, 2.400]    1.200 [ 1.000, 1.400]"
-                    "     -1.000  0.0079  EAGER higher\n") &&
-             strstr(text, " launch_host  ") && strstr(text, "  0.6905  no difference\n") &&
-             strstr(text, "  1.0000  no difference\n"));
-    th_check("loading verdicts: the footer names alpha and the threshold",
-             strstr(text, "p < 0.01 and its median is at\n  least 15% above"));
+                    "     -1.000    0.190  0.0079  EAGER higher\n") &&
+             strstr(text, " launch_host     3.000 [ 1.000,11.000]    6.000 [ 4.000, 8.000]"
+                    "     +3.000    4.900  0.6905  no difference\n") &&
+             strstr(text, "     +0.000    1.900  1.0000  no difference\n") &&
+             strstr(text, "     +1.000    0.095  0.1000  unclear\n"));
+    th_check("loading verdicts: a module's label on its first row, also without a load row",
+             strstr(text, "\n  harness (ptx)    total           1.200 [ 1.000, 1.400]"));
+    th_check("loading verdicts: the footer names the noise, alpha and the threshold",
+             strstr(text, "noise: half the central\n  95% of the noisier mode's children") &&
+             strstr(text, "p < 0.01 and its median is at least 15% above the other's") &&
+             strstr(text, "fewer than 3 children a mode"));
     free(text);
 }
 

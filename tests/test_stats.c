@@ -126,6 +126,28 @@ void test_stats(void)
              s.ci_low == 1.0 && s.ci_high == 5.0 &&
              near(s.ci_level, 0.9375, 1e-15) && s.median == 3.0);
 
+    /* st_half_band by hand: 100, 101, ..., 109 (given out of order) at 0.95:
+     * positions 0.025 * 9 = 0.225 and 0.975 * 9 = 8.775, so 100.225 and
+     * 108.775, half their distance 4.275; {1.0, 1.01, 1.02}: positions 0.05
+     * and 1.95, (1.0195 - 1.0005) / 2 = 0.0095; cover 1 is half the range. */
+    {
+        double band[10] = { 104, 100, 109, 101, 108, 102, 107, 103, 106, 105 };
+        double copy[10], three[3] = { 1.02, 1.0, 1.01 }, single = 7.0;
+        memcpy(copy, band, sizeof band);
+        th_check("stats: st_half_band of 100..109 at 0.95 is 4.275",
+                 near(st_half_band(band, 10, 0.95), 4.275, 1e-12));
+        th_check("stats: st_half_band does not modify its input",
+                 memcmp(copy, band, sizeof band) == 0);
+        th_check("stats: st_half_band of {1.0, 1.01, 1.02} at 0.95 is 0.0095",
+                 near(st_half_band(three, 3, 0.95), 0.0095, 1e-12));
+        th_check("stats: st_half_band at cover 1 is half the range (4.5)",
+                 near(st_half_band(band, 10, 1.0), 4.5, 1e-12));
+        th_check("stats: st_half_band of one sample is 0", st_half_band(&single, 1, 0.95) == 0.0);
+        th_check("stats: st_half_band of no sample, or cover 0 or 1.5, is NaN",
+                 isnan(st_half_band(band, 0, 0.95)) && isnan(st_half_band(band, 10, 0.0)) &&
+                 isnan(st_half_band(band, 10, 1.5)));
+    }
+
     /*
      * The stopping rule. st_noise expectations: exact fractions computed with
      * python3 fractions.Fraction (median of the sorted values; CI ranks as in

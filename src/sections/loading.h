@@ -21,8 +21,10 @@ size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN],
 #define LD_COMPARE_NSTEPS 8
 extern const char *const ld_compare_steps[LD_COMPARE_NSTEPS];
 
-/* The U test's significance level a verdict needs. */
+/* The U test's significance level a verdict needs, and the children a mode
+ * needs for its noise to be known. */
 #define LD_COMPARE_ALPHA 0.01
+#define LD_COMPARE_MIN 3
 
 /* The smallest change in percent a verdict calls (--threshold), from the
  * environment field "compare_threshold_pct"; 20 when it is absent. */
@@ -35,12 +37,19 @@ void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
 
 /* The verdicts of --compare-loading, from the measurements
  * "eager.<module>.<fmt>.<step>" and "lazy.<module>.<fmt>.<step>" (one sample
- * per child): for every module, format and compare step where both exist,
- * one derived entry in section "loading" under ld_compare_key, with
- *   text   "no difference", "LAZY higher" or "EAGER higher"
+ * per child), by scripts/compare's noise rule (loading.c, ld_compare_verdict):
+ * for every module, format and compare step where both exist, one derived
+ * entry in section "loading" under ld_compare_key, with
+ *   text   "no difference", "LAZY higher", "EAGER higher" or "unclear"
  *   value  p, the two-sided Mann-Whitney U test of the two sample sets
  *   fields p, threshold_pct, alpha, eager_median, lazy_median,
- *          diff (lazy_median - eager_median), eager_n, lazy_n
+ *          diff (lazy_median - eager_median),
+ *          noise (what |diff| is judged against, in the figure's unit: the
+ *          larger of the two modes' st_half_band at 0.95, at least twice the
+ *          environment's max_noise of the lower median),
+ *          eager_noise_pct, lazy_noise_pct (each mode's half band, percent
+ *          of its median; 0 with fewer than LD_COMPARE_MIN children),
+ *          eager_n, lazy_n
  * An earlier verdict of the same key is replaced. Returns 0, or -1 on out
  * of memory (the verdicts stored so far stay). */
 int ld_compare_verdicts(results *r);

@@ -104,8 +104,8 @@ static void ld_print_here(FILE *f, const results *r)
 }
 
 /* Eager against lazy, from --compare-loading: medians over the children,
- * their intervals, the difference, and the verdict ld_compare_verdicts
- * stored (a row for each stored verdict). */
+ * their intervals, the difference, the noise it was judged against and the
+ * verdict ld_compare_verdicts stored (a row for each stored verdict). */
 static void ld_print_compare(FILE *f, const results *r)
 {
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
@@ -115,11 +115,12 @@ static void ld_print_compare(FILE *f, const results *r)
     if (n == 0) return;
     fprintf(f, "\nloading, eager against lazy: %.0f rounds of child processes, alternating; "
             "medians and 95%% intervals\n", tb_env_num(r, "compare_loading_rounds"));
-    fprintf(f, "  %-16s %-12s %24s %24s %10s %7s  %s\n", "module", "step", "EAGER", "LAZY",
-            "lazy-eager", "p", "verdict");
+    fprintf(f, "  %-16s %-12s %24s %24s %10s %8s %7s  %s\n", "module", "step", "EAGER", "LAZY",
+            "lazy-eager", "noise", "p", "verdict");
     for (t = 0; t < 2; t++) {
         const char *fmt = t ? "ptx" : "cubin";
         for (i = 0; i < n; i++) {
+            int named = 0;     /* the module's label on its first row */
             for (j = 0; j < LD_COMPARE_NSTEPS; j++) {
                 const char *step = ld_compare_steps[j];
                 char ke[96], kl[96], kd[96], mod[48];
@@ -133,18 +134,22 @@ static void ld_print_compare(FILE *f, const results *r)
                 d = res_derived_find(r, "loading", kd);
                 if (!e || !l || !d) continue;
                 snprintf(mod, sizeof mod, "%s (%s)", labels[i], fmt);
-                fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f %7.4f  %s\n",
-                        j == 0 ? mod : "", step, res_derived_num(d, "eager_median"),
+                fprintf(f, "  %-16s %-12s %8.3f [%6.3f,%6.3f] %8.3f [%6.3f,%6.3f] %+10.3f %8.3f "
+                        "%7.4f  %s\n",
+                        named++ ? "" : mod, step, res_derived_num(d, "eager_median"),
                         e->stats.ci_low, e->stats.ci_high, res_derived_num(d, "lazy_median"),
                         l->stats.ci_low, l->stats.ci_high, res_derived_num(d, "diff"),
-                        res_derived_num(d, "p"), d->text);
+                        res_derived_num(d, "noise"), res_derived_num(d, "p"), d->text);
             }
         }
     }
-    fprintf(f, "  ms, except mem_all (MiB in use once every function is loaded). p: two-sided "
-            "Mann-Whitney U\n  test of the children's values. A side is 'higher' when p < %.2f and its median is at\n"
-            "  least %.0f%% above the other's (--threshold); otherwise 'no difference'.\n",
-            LD_COMPARE_ALPHA, pct);
+    fprintf(f, "  ms, except mem_all (MiB in use once every function is loaded). noise: half the central\n"
+            "  95%% of the noisier mode's children, at least the runs' --max-noise twice; p: two-sided\n"
+            "  Mann-Whitney U test of the children's values. A side is 'higher' when the difference is past\n"
+            "  the noise, p < %.2f and its median is at least %.0f%% above the other's (--threshold); 'no\n"
+            "  difference' within the noise or the threshold; 'unclear' past both with p >= %.2f, or with\n"
+            "  fewer than %d children a mode (scripts/compare's rule on one run a side).\n",
+            LD_COMPARE_ALPHA, pct, LD_COMPARE_ALPHA, LD_COMPARE_MIN);
 }
 
 void ld_print(FILE *f, const results *r)

@@ -7,6 +7,8 @@
 #   loading    section loading eager and lazy, two --compare-loading runs
 #              and whether their verdicts agree, scripts/ncu-bytes
 #   compare    two --compare-loading runs alone and whether their verdicts agree
+#   ab         tests/gpu/abtest.sh: scripts/compare's error rates, from 3 default
+#              runs as built and 3 with two kernels slowed (about 4.5 min)
 #   modes      section loading eager and lazy alone
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
@@ -52,17 +54,21 @@ for part in $parts; do
         reference h200-lazy --section=loading --module-loading=lazy
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
             tee results/h200-compare-verdicts.txt
         scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
         cat results/h200-ncu-bytes.txt ;;
+    ab)
+        # A/A and A/B: the share flagged between runs of one build, and
+        # whether a planted +50% and +10% are flagged SLOWER.
+        OUT="$L" sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt ;;
     modes)
         reference h200-eager --section=loading --module-loading=eager
         reference h200-lazy --section=loading --module-loading=lazy ;;
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.txt results/h200-compare-2.txt |
+        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
             tee results/h200-compare-verdicts.txt ;;
     repeat)
         reference h200-launch-fusion-1 --section=launch,fusion
@@ -96,7 +102,7 @@ for part in $parts; do
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
         exit 2 ;;
     esac
 done

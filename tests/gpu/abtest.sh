@@ -1,0 +1,69 @@
+#!/bin/sh
+# abtest.sh: scripts/compare's own error rates on this GPU. RUNS runs of the
+# built harness as it is (A) and RUNS with --kernels-dir at a copy of
+# kernels/ in which two kernels move more bytes (B), alternating A B A B so
+# that a drift of the machine falls on both; then tests/gpu/abtest.py over
+# them: for each verdict rule, the share of figures flagged between runs of
+# one build (A/A), whether each planted slowdown was flagged SLOWER (A/B),
+# and what else was flagged.
+#
+# The planted slowdowns, made here from kernels/*.cu with sed (nothing else
+# differs; the results stay the same, so every check still passes):
+#   copyFloat4 (fusion's copy4) reads a second float4 per float4 it copies,
+#     from the far half of its input (read again only half a grid later, long
+#     out of the L2): 12 bytes per element instead of 8. At the copy floor
+#     (n >= 67,108,864: buffers of at least 4x the L2) the byte model
+#     predicts +50%.
+#   chainFusedWide<4> (fusion's wide4, at the floor there too) reads one more
+#     float per thread from half a grid away, and every fifth warp a second
+#     one: 52.8 bytes per 4 elements instead of 48, +10%.
+# vectorScale and the stage kernels would be the obvious ones, but they pay
+# their grid's time on top of their bytes (the fusion section shows it), so
+# their time does not follow the byte model: vectorAdd moves 1.5x
+# vectorScale's bytes in 1.16x its time (results/h200.json).
+#
+# Device time: 2 x RUNS runs of ./harness $AB_ARGS; a default run takes about
+# 45 s on the H200, so RUNS=3 (the default) about 4.5 minutes; RUNS=6 gives
+# A/A at 3 runs a side for 9 minutes.
+# Usage: [RUNS=3] [AB_ARGS=...] [OUT=DIR] sh tests/gpu/abtest.sh   (from the
+# repository root, after make). The runs and the kernels stay in $OUT/ab (OUT
+# a new temporary directory unless given); the report goes to stdout. Exit 1
+# when a run failed or a kernel edit did not take, 2 on a bad RUNS.
+set -u
+H=${HARNESS:-./harness}
+RUNS=${RUNS:-3}
+case $RUNS in '' | *[!0-9]* | 0 | 1) echo "abtest.sh: RUNS=$RUNS: expected 2 or more" >&2; exit 2 ;; esac
+D=${OUT:-$(mktemp -d)}/ab
+K="$D/kernels-b"
+[ -x "$H" ] || { echo "abtest.sh: $H is not built (make)" >&2; exit 1; }
+rm -rf "$D"
+mkdir -p "$K" || exit 1
+cp kernels/*.cu "$K/" || exit 1
+
+# copyFloat4: its one statement becomes a copy with a second, far read whose
+# value is used only when it holds a NaN payload no input has.
+sed -i '/void copyFloat4(/,/^}/ s|^        out\[i\] = in\[i\];$|        { float4 v = in[i], e = in[(i + n4 / 2) % n4]; /* planted: +8 bytes per float4 */ if (__float_as_uint(e.x) == 0x7fbadbadu) v.y = e.y; out[i] = v; }|' "$K/copy.cu"
+# chainFusedWide<K>: for K == 4 only, the extra reads before its first loop.
+sed -i '/^__global__ void chainFusedWide(/,/^}/ s|^    float v\[K\];$|    float v[K];\n    if (K == 4) { /* planted: one more float per thread, every fifth warp two */\n        size_t j = (base + stride / 2) % n;\n        float e = x[j];\n        if ((base / 32) % 5 == 0) e += r[j];\n        if (__float_as_uint(e) == 0x7fbadbadu) y[j] = e;\n    }|' "$K/fusion.cu"
+for f in copy.cu fusion.cu; do
+    grep -q 'planted' "$K/$f" || { echo "abtest.sh: the edit of kernels/$f did not take" >&2; exit 1; }
+done
+diff -u kernels/copy.cu "$K/copy.cu"
+diff -u kernels/fusion.cu "$K/fusion.cu"
+
+failed=0
+i=1
+while [ "$i" -le "$RUNS" ]; do
+    for side in a b; do
+        if [ $side = a ]; then dir=; else dir=--kernels-dir=$K; fi
+        s=$(date +%s)
+        # shellcheck disable=SC2086  # AB_ARGS and dir are lists of words
+        "$H" ${AB_ARGS:-} $dir --json="$D/$side$i.json" >"$D/$side$i.txt" 2>&1
+        rc=$?
+        echo "run $side$i: exit $rc, $(($(date +%s) - s)) s"
+        [ $rc -eq 0 ] || { failed=1; tail -5 "$D/$side$i.txt"; }
+    done
+    i=$((i + 1))
+done
+[ $failed -eq 0 ] || { echo "abtest.sh: a run failed; no rates from it" >&2; exit 1; }
+python3 tests/gpu/abtest.py --label "${AB_ARGS:-default runs}" --a "$D"/a[0-9]*.json --b "$D"/b[0-9]*.json
