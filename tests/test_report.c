@@ -172,6 +172,20 @@ static void test_loading_table(void)
     res_free(&r);
 }
 
+/* tb_wrap: lines of at most the width, words kept whole. */
+static void test_wrap(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return;
+    tb_wrap(f, "> ", "  ", 12, "aaaa bbbb cccc %s dd", "eeeeeeeeeeeeeee");
+    fclose(f);
+    th_check("tb_wrap: breaks at spaces within the width; a long word stands alone",
+             text && strcmp(text, "> aaaa bbbb\n  cccc\n  eeeeeeeeeeeeeee\n  dd\n") == 0);
+    free(text);
+}
+
 void test_report(void)
 {
     char dir[] = "/tmp/harness-test-report.XXXXXX";
@@ -360,4 +374,5 @@ void test_report(void)
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
     th_check("report: temporary directory removed", stat(dir, &sb) != 0);
     test_loading_table();
+    test_wrap();
 }
