@@ -508,7 +508,8 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
 /* ---------------------------------------------------------- the table --- */
 
 const sec_def sec_table[CLI_NSECTIONS] = {
-    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL }, sec_waterfall_child },
+    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
+      sec_stopwatches_child },
     { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL },
     { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL },
     { "jit", sec_jit, jt_print,
