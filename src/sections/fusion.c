@@ -778,7 +778,10 @@ static int fs_floors(results *r)
  * there. When no n qualifies it falls back to floor.main (fallback = 1). */
 static int fs_copy_floor(results *r, double l2_bytes)
 {
-    static const char *const names[] = { "n", "dtod_gbs", "fallback", "l2_bytes" };
+    static const char *const names[] = { "n", "dtod_gbs", "fallback", "l2_bytes", "datasheet_gbs",
+                                         "datasheet_pct" };
+    const res_kv *sheet = res_env_get(r, "datasheet_memory_gbs");
+    double sheet_gbs = sheet && sheet->kind == RES_NUM ? sheet->num : NAN;
     const res_derived *best = NULL;
     char text[96];
     size_t i;
@@ -799,7 +802,8 @@ static int fs_copy_floor(results *r, double l2_bytes)
     {
         /* best points into r->d, which res_derive may move: copy it first. */
         double roof = best->value;
-        double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes };
+        double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes,
+                          sheet_gbs, 100.0 * roof / sheet_gbs };
         return fs_fields(res_derive(r, FS, "copy_floor", fallback
                                     ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
                                     : "the best copy with buffers of at least 4x the L2",

@@ -23,7 +23,10 @@
  *   copy_floor       the roof, "GB/s": the best floor.* with n floats of at
  *                    least the L2's bytes (buffers of 4x the L2), else
  *                    floor.main (fallback 1); text the measurement key;
- *                    fields n, dtod_gbs, fallback, l2_bytes
+ *                    fields n, dtod_gbs, fallback, l2_bytes, datasheet_gbs
+ *                    (the environment's datasheet_memory_gbs, from the
+ *                    table of known devices: devices.h; NaN when the GPU
+ *                    is not in it) and datasheet_pct (the roof's share)
  *   main.stages      the four stages' medians summed, "ms"; text the key of
  *                    the row it follows (main.<last stage>); fields n, bytes
  *   sweep.n=N        one per n of the sweep, in the order run: staged/fused;

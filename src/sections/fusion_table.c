@@ -99,8 +99,10 @@ static void fs_print_floor(FILE *f, const results *r)
             "4x the L2,\n  the copy floor is highest at n = %.0f: %.1f GB/s, %.1f%% of cuMemcpyDtoD's "
             "%.1f GB/s there", fs_val(r, "floor.main"), res_derived_num(cf, "n"), roof,
             100.0 * roof / roof_dtod, roof_dtod);
-    if (strstr(tb_env_str(r, "gpu", ""), "H200"))
-        fprintf(f, ", %.1f%% of the H200 datasheet's 4800 GB/s", roof / 48.0);
+    if (isfinite(res_derived_num(cf, "datasheet_pct")))
+        fprintf(f, ", %.1f%% of the %.0f GB/s its datasheet gives (%s)",
+                res_derived_num(cf, "datasheet_pct"), res_derived_num(cf, "datasheet_gbs"),
+                tb_env_str(r, "datasheet_source", "?"));
     fprintf(f, ".\n  GB/s counts the bytes each version names, 1e9 bytes per second; the state is warm: "
             "at %.0f MiB per\n  buffer part of the inputs stays in the %.0f MiB L2, which is how a "
             "version can pass 1.00.\n", buffer_mib, tb_env_num(r, "l2_bytes") / 1048576.0);
