@@ -485,11 +485,21 @@ static void ft_table(void)
     th_check("fusion table: the stages' sum prints below stage 4",
              strstr(text, "stage 4, clamp") && strstr(text, "four stages, summed") >
              strstr(text, "stage 4, clamp"));
+    {
+        const res_derived *w = res_derived_find(&r, "fusion", "held.wide");
+        snprintf(want, sizeof want, "fused-wide<%.0f>, moves %.0f GB/s: %.2fx the copy floor at this n",
+                 res_derived_num(w, "width"), res_derived_num(w, "gbs"), w ? w->value : NAN);
+        th_check("fusion table: the fastest fused-wide<K> and its share of the floor, stored and printed "
+                 "(no fixed 'reach the floor')", w && strstr(text, want) && !strstr(text, "reach the floor"));
+    }
+    th_check("fusion table: the smallest n's reading is the stored one, not a fixed sentence",
+             strstr(text, "the reading there: launch: the time is a launch's fixed cost.") &&
+             !strstr(text, "launches, not bytes, set both times there"));
     th_check("fusion table: no datasheet figure without the environment's (not from the GPU's name)",
              strstr(text, "datasheet") == NULL &&
              isnan(res_derived_num(res_derived_find(&r, "fusion", "copy_floor"), "datasheet_pct")));
     th_check("fusion table: without section launch the sentence says it did not run",
-             strstr(text, "(section launch, not run, measures what") != NULL &&
+             strstr(text, "; section launch did not run\n  in this run, so what its 3 extra grids take") != NULL &&
              isnan(res_derived_num(res_derived_find(&r, "fusion", "held"), "grid_us")));
     free(text);
     {

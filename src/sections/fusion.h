@@ -43,7 +43,10 @@
  *                    (staged - fused), bytes_us (extra bytes at the roof),
  *                    staged_gbs, fused_gbs, grid_us and one_us (section
  *                    launch's device.grid and device.1x1; NaN when launch
- *                    did not run), grid_blocks, extra_grids, extra_grids_us */
+ *                    did not run), grid_blocks, extra_grids, extra_grids_us
+ *   held.wide        the fastest fused-wide<K> at the main size over the
+ *                    copy floor there (floor.main); text its version key;
+ *                    fields width (K), gbs, floor_gbs, ms */
 #ifndef FUSION_H
 #define FUSION_H
 
@@ -56,7 +59,8 @@ int fs_store_models(results *r);
 
 /* Compute the conclusions from the fusion measurements in r (main.<key>,
  * n=N.<key>, warm and L2-cold) and section launch's, and store them: the
- * floors, copy_floor, main.stages, sweep.n=N, sweep.within and held.
+ * floors, copy_floor, main.stages, sweep.n=N, sweep.within, held and
+ * held.wide.
  * l2_bytes is the device's L2. Returns 0, or -1 on out of memory or when
  * no copy was timed (no copy floor). */
 int fs_conclude(results *r, double l2_bytes);
