@@ -49,9 +49,8 @@ fi
 # which compute-sanitizer does not follow (one process log per run, the
 # parent's), so each kind of child that runs kernels is also run here
 # directly, the way its parent starts it: SANITIZE_CHILDREN (default all:
-# waterfall, first-launch, loading, jit-load, jit-opt, sched-spin; none to
-# skip). The
-# other kinds (jit-first, order-init, order-compile) compile and initialise
+# waterfall, first-launch, loading, jit-load, jit-opt, sched-spin; none to skip).
+# The other kinds (jit-first, order-init, order-compile) compile and initialise
 # but launch no kernel.
 [ "$SANITIZE_SECTIONS" = all ] && SANITIZE_SECTIONS=stopwatches,crossover,loading,jit,launch,fusion
 [ "$SANITIZE_SECTIONS" = none ] && SANITIZE_SECTIONS=
