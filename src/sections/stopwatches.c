@@ -908,8 +908,8 @@ static int sw_conclude_row1(results *r)
     text[0] = '\0';
     for (j = 0; j < 3 && top[j]; j++) {
         vals[1 + j] = 100.0 * top[j]->stats.median / row1;
-        len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
-                                j ? "; " : "", top[j]->name);
+        if (len < sizeof text)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", j ? "; " : "", top[j]->name);
     }
     return sw_store(r, "row1", "row 1, and the largest parts of its waterfall", row1, "ms", text,
                     names, vals, 4);
