@@ -174,7 +174,9 @@ CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n)
 {
-    void *m = malloc(n ? n : 1);
+    /* Zeroed, as a fresh process's device memory comes: an output no
+     * kernel wrote reads as 0.0f, not as uninitialised host memory. */
+    void *m = calloc(1, n ? n : 1);
     if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
     *p = (CUdeviceptr)(uintptr_t)m;
     return CUDA_SUCCESS;
