@@ -266,11 +266,11 @@ static void tf_tables(void)
     /* --quick: no experiment; row 3 says so. */
     res_init(&r);
     tf_rows(&r, "LAZY");
-    res_env_str(&r, "first_launch", "not run under --quick");
+    res_env_str(&r, "first_launch", "is not run under --quick");
     sw_conclude(&r);
     text = tf_print(&r);
     th_check("stopwatches table, --quick: row 3 says the experiment did not run, and why",
-             text && strstr(text, "the first-launch experiment not run under --quick") &&
+             text && strstr(text, "the first-launch experiment is not run under --quick") &&
              !strstr(text, "children (the first launch taken apart"));
     th_check("stopwatches table, --quick: no first-launch table",
              text && !strstr(text, "The first launch taken apart"));

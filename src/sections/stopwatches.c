@@ -538,7 +538,7 @@ static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const c
 static int sw_first_launch_apart(sec_ctx *c)
 {
     if (c->o->quick) {
-        res_env_str(c->r, "first_launch", "not run under --quick");
+        res_env_str(c->r, "first_launch", "is not run under --quick");
         return 0;
     }
     return fl_rounds(c) != 0;
