@@ -12,7 +12,8 @@
 
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
-    "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking"
+    "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
+    "first-launch"
 };
 
 const char *cli_child_name(cli_child k)

@@ -50,7 +50,8 @@ typedef enum cli_child {
     CLI_CHILD_ORDER_COMPILE, /* NVRTC's first compile, then cuInit */
     CLI_CHILD_SCHED_SPIN,    /* launch + sync under CU_CTX_SCHED_SPIN */
     CLI_CHILD_SCHED_YIELD,   /* ... CU_CTX_SCHED_YIELD */
-    CLI_CHILD_SCHED_BLOCKING /* ... CU_CTX_SCHED_BLOCKING_SYNC */
+    CLI_CHILD_SCHED_BLOCKING, /* ... CU_CTX_SCHED_BLOCKING_SYNC */
+    CLI_CHILD_FIRST          /* stopwatches: the first launch taken apart, one mode */
 } cli_child;
 
 /* The --child=KIND word for a child kind. */

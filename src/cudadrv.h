@@ -19,7 +19,8 @@
     X(cuDevicePrimaryCtxGetState)                                             \
     X(cuCtxSetCurrent) X(cuCtxGetFlags)                                   \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)              \
-    X(cuModuleGetLoadingMode)                                                 \
+    X(cuModuleGetLoadingMode) X(cuModuleGetFunctionCount)                     \
+    X(cuModuleEnumerateFunctions) X(cuFuncGetName)                            \
     X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemFreeHost)             \
     X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH)                           \
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)               \

@@ -9,14 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices.h"
 #include "proc.h"
 #include "rtc.h"
 #include "timing.h"
 
-/* Append the GPU's fields to the environment record. Returns 0, or -1 when
- * out of memory. */
+/* Append the GPU's fields to the environment record, with its datasheet's
+ * memory bandwidth where the table of known devices has it
+ * (datasheet_memory_gbs, datasheet_source). Returns 0, or -1 when out of
+ * memory. */
 static int sec_gpu_env(const drv_gpu *g, results *r)
 {
+    const dv_device *known = dv_find(g->name);
     char cc[16];
     char drvv[16];
     snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
@@ -34,6 +38,9 @@ static int sec_gpu_env(const drv_gpu *g, results *r)
         res_env_str(r, "driver_cuda_version", drvv) ||
         res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
         res_env_num(r, "context_flags", g->ctx_flags))
+        return -1;
+    if (known && (res_env_num(r, "datasheet_memory_gbs", known->memory_gbs) ||
+                  res_env_str(r, "datasheet_source", known->source)))
         return -1;
     return 0;
 }
@@ -508,7 +515,8 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
 /* ---------------------------------------------------------- the table --- */
 
 const sec_def sec_table[CLI_NSECTIONS] = {
-    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL }, sec_waterfall_child },
+    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
+      sec_stopwatches_child },
     { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL },
     { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL },
     { "jit", sec_jit, jt_print,

@@ -181,9 +181,11 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns);
  * job and prints its results as lines. Returns the process exit code. */
 int sec_jit_child(const cli_opts *o, long long t_main_ns);
 
-/* The child of the stopwatches section's row 1: the lesson's whole program
- * once, printing its waterfall on stdout. Returns the process exit code. */
-int sec_waterfall_child(const cli_opts *o, long long t_main_ns);
+/* The stopwatches section's children: --child=waterfall (row 1: the
+ * lesson's whole program once, printing its waterfall on stdout) and
+ * --child=first-launch (the first launch taken apart in one mode, results
+ * as lines: sections/firstlaunch.h). Returns the process exit code. */
+int sec_stopwatches_child(const cli_opts *o, long long t_main_ns);
 
 /* The one table of sections, in the order they run (indexed by
  * cli_section): the name --section takes, the measurement, the printer, and

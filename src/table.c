@@ -5,6 +5,7 @@
 #include "table.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,4 +198,31 @@ void tb_section(FILE *f, const results *r, const char *name, void (*print)(FILE 
     tb_skipped(f, r, name);
     print(f, r);
     tb_rigor(f, r, name);
+}
+
+void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const char *fmt, ...)
+{
+    char text[4096];
+    const char *p = text, *lead = first;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    while (*p) {
+        size_t room = width > strlen(lead) ? width - strlen(lead) : 1, n = 0, cut = 0;
+        while (*p == ' ') p++;
+        if (!*p) break;
+        while (p[n] && n <= room) {
+            if (p[n] == ' ') cut = n;
+            n++;
+        }
+        if (!p[n] && n <= room) cut = n;       /* the rest fits */
+        else if (cut == 0) {                    /* one word longer than the room */
+            for (cut = 0; p[cut] && p[cut] != ' '; cut++) {}
+        }
+        fprintf(f, "%s%.*s\n", lead, (int)cut, p);
+        p += cut;
+        lead = indent;
+    }
 }

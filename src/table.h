@@ -40,4 +40,11 @@ double tb_med(const results *r, const char *section, const char *key);
 /* A figure that may be missing: "-" right-aligned in width in its place. */
 void tb_num(FILE *f, int width, int prec, double v);
 
+/* A paragraph: the printf-formatted text broken at spaces into lines of at
+ * most width characters (a longer word stands alone), the first line
+ * starting with first, the others with indent; each line ends in a
+ * newline. Text beyond 4095 characters is cut. */
+void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -30,9 +30,13 @@ check "stopwatches twice: row-4 medians within 2%" \
 run_harness "$T/e.out" "$T/e.err" --module-loading=eager --section=stopwatches --json="$T/e.json"
 expect_exit "--module-loading=eager" 0
 check "eager: requested and effective mode EAGER" python3 tests/gpu_checks.py mode "$T/e.json" EAGER
+check "eager: the first launch taken apart in both modes; row 3 reads EAGER's" \
+    python3 tests/gpu_checks.py first "$T/e.json" EAGER
 run_harness "$T/l.out" "$T/l.err" --module-loading=lazy --section=stopwatches --json="$T/l.json"
 expect_exit "--module-loading=lazy" 0
 check "lazy: requested and effective mode LAZY" python3 tests/gpu_checks.py mode "$T/l.json" LAZY
+check "lazy: the first launch taken apart in both modes; row 3 reads LAZY's" \
+    python3 tests/gpu_checks.py first "$T/l.json" LAZY
 
 run_harness "$T/d.out" "$T/d.err" --device=7
 expect_exit "--device=7 on a machine without device 7" 2

@@ -162,6 +162,31 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         check "waterfall child, HARNESS_FAULT=cuMemFree:$k: no sanitizer error (make sanitize)" \
             sh -c "! grep -q 'ERROR: AddressSanitizer' '$T/wf.err'"
     done
+    # The first launch taken apart, end to end: one LAZY and one EAGER child
+    # (the stand-in's modules load as the mode says), the conclusions in the
+    # JSON, the tables from them. No kernel runs, so the checks fail: exit 1.
+    run_harness "$T/fl.out" "$T/fl.err" --section=stopwatches --rounds=1 --reps=2 --json="$T/fl.json"
+    expect_exit "stand-in driver: stopwatches with the first launch taken apart: exit 1 (no kernel runs)" 1
+    check "stand-in driver: the first-launch JSON reads back" python3 tests/check_json.py "$T/fl.json"
+    check "stand-in driver: both modes' children ran and stored their parts, loading and comparisons" \
+        python3 -c 'import json, sys
+d = {(x["section"], x["key"]): x for x in json.load(open(sys.argv[1]))["derived"]}
+need = ["first.%s.part.%s" % (m, p) for m in ("lazy", "eager") for p in
+        ("surplus", "alone", "context", "load", "module", "left", "load_in_launch",
+         "get_in_launch", "fresh")] + ["first.where.load", "first.where.get", "first.where.surplus"]
+assert all(("stopwatches", k) in d for k in need), [k for k in need if ("stopwatches", k) not in d]
+assert d["stopwatches", "first.lazy.loading"]["text"] == "cuModuleGetFunction"
+assert d["stopwatches", "first.eager.loading"]["text"] == "the module load"
+assert d["stopwatches", "first.lazy.loading"]["fields"]["unloaded_loaded"] == 0
+assert d["stopwatches", "first.eager.loading"]["fields"]["unloaded_loaded"] == 1' "$T/fl.json"
+    expect_grep "stand-in driver: the first-launch table is printed" "^The first launch taken apart" "$T/fl.out"
+    expect_grep "stand-in driver: row 3 in this process's mode, from the children's conclusions" \
+        "In LAZY's children" "$T/fl.out"
+    tr '\n' ' ' <"$T/fl.out" | tr -s ' ' >"$T/fl.flat"    # sentences, however wrapped
+    expect_grep "stand-in driver: where the cost went, from both modes" \
+        "EAGER had 2 of 2 functions loaded, LAZY 0 of 2" "$T/fl.flat"
+    expect_grep "stand-in driver: row 3: LAZY loaded vectorAdd in cuModuleGetFunction" \
+        "vectorAdd was loaded by cuModuleGetFunction, before the launch" "$T/fl.flat"
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 fi
 

@@ -456,7 +456,10 @@ static void ft_table(void)
     double st = NAN, fu = NAN, stc = NAN, fuc = NAN;
     const res_derived *sw, *cf;
 
-    if (ft_results(&r, ns, FT_LEN(ns)) != 0 || (text = ft_print(&r)) == NULL) {
+    /* The GPU's name alone picks no datasheet figure: only the table of
+     * known devices does, through the environment (below). */
+    if (ft_results(&r, ns, FT_LEN(ns)) != 0 || res_env_str(&r, "gpu", "NVIDIA H200") != 0 ||
+        (text = ft_print(&r)) == NULL) {
         th_check("fusion table: results built by hand and concluded", 0);
         goto out;
     }
@@ -482,8 +485,21 @@ static void ft_table(void)
     th_check("fusion table: the stages' sum prints below stage 4",
              strstr(text, "stage 4, clamp") && strstr(text, "four stages, summed") >
              strstr(text, "stage 4, clamp"));
+    {
+        const res_derived *w = res_derived_find(&r, "fusion", "held.wide");
+        snprintf(want, sizeof want, "fused-wide<%.0f>, moves %.0f GB/s: %.2fx the copy floor at this n",
+                 res_derived_num(w, "width"), res_derived_num(w, "gbs"), w ? w->value : NAN);
+        th_check("fusion table: the fastest fused-wide<K> and its share of the floor, stored and printed "
+                 "(no fixed 'reach the floor')", w && strstr(text, want) && !strstr(text, "(fused-wide<K>) reach the floor"));
+    }
+    th_check("fusion table: the smallest n's reading is the stored one, not a fixed sentence",
+             strstr(text, "the reading there: launch: the time is a launch's fixed cost.") &&
+             !strstr(text, "launches, not bytes, set both times there"));
+    th_check("fusion table: no datasheet figure without the environment's (not from the GPU's name)",
+             strstr(text, "datasheet") == NULL &&
+             isnan(res_derived_num(res_derived_find(&r, "fusion", "copy_floor"), "datasheet_pct")));
     th_check("fusion table: without section launch the sentence says it did not run",
-             strstr(text, "(section launch, not run, measures what") != NULL &&
+             strstr(text, "; section launch did not run\n  in this run, so what its 3 extra grids take") != NULL &&
              isnan(res_derived_num(res_derived_find(&r, "fusion", "held"), "grid_us")));
     free(text);
     {
@@ -491,7 +507,15 @@ static void ft_table(void)
         res_add(&r, "launch", "device.grid", "grid", "by hand", RES_WARM, "us", grid, 3);
         res_add(&r, "launch", "device.1x1", "one", "by hand", RES_WARM, "us", one, 3);
     }
+    res_env_num(&r, "datasheet_memory_gbs", 4000);
+    res_env_str(&r, "datasheet_source", "a sheet by hand");
     text = fs_conclude(&r, 52428800.0) == 0 ? ft_print(&r) : NULL;
+    cf = res_derived_find(&r, "fusion", "copy_floor");
+    snprintf(want, sizeof want, "%.1f%% of the 4000 GB/s its datasheet gives (a sheet by hand)",
+             cf ? cf->value / 40.0 : NAN);
+    th_check("fusion table: the datasheet's figure and source from the environment, its share stored",
+             text && cf && strstr(text, want) && res_derived_num(cf, "datasheet_gbs") == 4000 &&
+             fabs(res_derived_num(cf, "datasheet_pct") - cf->value / 40.0) < 1e-9);
     th_check("fusion table: with section launch: the grid's empty kernel and its 3 extra grids",
              text && strstr(text, "grid of 65,536 blocks takes 40.0 us (on one block 1.2 us), so its 3 "
                             "extra grids can take up to 120.0 us") != NULL);

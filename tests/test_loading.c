@@ -204,6 +204,62 @@ static void tl_table(const results *r)
     free(text);
 }
 
+/* Where the functions were loaded, in each mode: a module of 14 kernels
+ * and one of 100, three children each; ld_loaded_by's verdicts and the
+ * table's sentence per format. */
+static void tl_loaded_by(void)
+{
+    static const char *const steps[] = { "load", "k", "loaded_load", "loaded_get", "loaded_launch",
+                                         "loaded_others", "loaded_all" };
+    static const int eager = 1, lazy = 0;
+    int mode;
+
+    for (mode = lazy; mode <= eager; mode++) {
+        static const double kk[2] = { 14, 100 };
+        static const char *const label[2] = { "harness", "synth100" };
+        results r;
+        char key[96], *text = NULL;
+        size_t len = 0, s;
+        int m, c;
+        FILE *f;
+
+        res_init(&r);
+        res_env_num(&r, "loading_rounds", 3);
+        for (m = 0; m < 2; m++)
+            for (s = 0; s < sizeof steps / sizeof steps[0]; s++)
+                for (c = 0; c < 3; c++) {
+                    double v = s == 0 ? 0.1 : s == 1 || s >= 5 ? kk[m] : s == 2 ? (mode == eager ? kk[m] : 0) : 1;
+                    snprintf(key, sizeof key, "%s.cubin.%s", label[m], steps[s]);
+                    res_append(&r, "loading", key, key, "by hand", RES_PROCESS, "", v);
+                }
+        th_check("loaded_by: stored for every module", ld_loaded_by(&r) == 0);
+        ld_loaded_by_key(key, sizeof key, "synth100", "cubin");
+        {
+            const res_derived *d = res_derived_find(&r, "loading", key);
+            th_check(mode == eager ? "loaded_by, EAGER: the module load (100 of 100 after it)"
+                                   : "loaded_by, LAZY: cuModuleGetFunction (0 of 100 after the load)",
+                     d && strcmp(d->text, mode == eager ? "the module load" : "cuModuleGetFunction") == 0 &&
+                     d->value == (mode == eager ? 100 : 0) && res_derived_num(d, "k") == 100);
+        }
+        if ((f = open_memstream(&text, &len)) != NULL) {
+            tb_section(f, &r, sec_table[CLI_SEC_LOADING].name, sec_table[CLI_SEC_LOADING].print);
+            fclose(f);
+        }
+        if (getenv("TABLE_SHOW") && text) fputs(text, stdout);
+        th_check(mode == eager ? "loading table, EAGER: every module's functions loaded by the module load"
+                               : "loading table, LAZY: every module's functions loaded by cuModuleGetFunction",
+                 text && strstr(text, mode == eager ? "cubin: every module's functions were loaded by the "
+                                                      "module load"
+                                                    : "cubin: every module's functions were loaded by "
+                                                      "cuModuleGetFunction"));
+        th_check("loading table: the loaded column starts with the count after the module load",
+                 text && strstr(text, "loaded: load/get/launch/rest/all") &&
+                 strstr(text, mode == eager ? "14/1/1/14/14" : "0/1/1/14/14"));
+        free(text);
+        res_free(&r);
+    }
+}
+
 void test_loading(void)
 {
     results r;
@@ -213,4 +269,5 @@ void test_loading(void)
     tl_json(&r);
     tl_table(&r);
     res_free(&r);
+    tl_loaded_by();
 }

@@ -13,6 +13,7 @@
 #include "results.h"
 #include "report.h"
 #include "section.h"
+#include "devices.h"
 #include "table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */
@@ -170,6 +171,20 @@ static void test_loading_table(void)
     }
     free(text);
     res_free(&r);
+}
+
+/* tb_wrap: lines of at most the width, words kept whole. */
+static void test_wrap(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return;
+    tb_wrap(f, "> ", "  ", 12, "aaaa bbbb cccc %s dd", "eeeeeeeeeeeeeee");
+    fclose(f);
+    th_check("tb_wrap: breaks at spaces within the width; a long word stands alone",
+             text && strcmp(text, "> aaaa bbbb\n  cccc\n  eeeeeeeeeeeeeee\n  dd\n") == 0);
+    free(text);
 }
 
 void test_report(void)
@@ -360,4 +375,14 @@ void test_report(void)
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
     th_check("report: temporary directory removed", stat(dir, &sb) != 0);
     test_loading_table();
+    test_wrap();
+    {
+        const dv_device *h200 = dv_find("NVIDIA H200"), *pcie = dv_find("NVIDIA H100 PCIe");
+        th_check("devices: the H200 by its name: 4800 GB/s, with its source",
+                 h200 && h200->memory_gbs == 4800 && strstr(h200->source, "H200"));
+        th_check("devices: H100 PCIe is not taken for the SXM part (2000 GB/s, not 3350)",
+                 pcie && pcie->memory_gbs == 2000);
+        th_check("devices: an unknown name, or none, finds nothing",
+                 dv_find("Fake GPU") == NULL && dv_find(NULL) == NULL);
+    }
 }

@@ -56,6 +56,11 @@ if [ -e "$FAKECUDA" ]; then
     vg "stand-in driver: every GPU section's host code" 1 "$HARNESS" \
         --section=stopwatches,crossover,loading,launch,fusion --sizes=1024 --reps=2 --warmup=1 \
         --rounds=1 --synthetic-kernels=1 --json="$T/f.json" --csv="$T/f.csv"
+    # The parent's children run without valgrind: the first-launch child
+    # directly (about a minute under memcheck: its 11 outputs are checked
+    # at the lesson's n).
+    vg "stand-in driver: the first-launch child" 0 "$HARNESS" --child=first-launch \
+        --module-loading=eager --reps=2 --warmup=1
     export FAKE_CUDA_HANG="$T/hang"
     vg "stand-in driver: a stuck kernel stopped at --kernel-timeout" 1 "$HARNESS" \
         --section=crossover --sizes=1024 --kernel-timeout=1 --json="$T/k.json"

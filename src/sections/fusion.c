@@ -778,7 +778,10 @@ static int fs_floors(results *r)
  * there. When no n qualifies it falls back to floor.main (fallback = 1). */
 static int fs_copy_floor(results *r, double l2_bytes)
 {
-    static const char *const names[] = { "n", "dtod_gbs", "fallback", "l2_bytes" };
+    static const char *const names[] = { "n", "dtod_gbs", "fallback", "l2_bytes", "datasheet_gbs",
+                                         "datasheet_pct" };
+    const res_kv *sheet = res_env_get(r, "datasheet_memory_gbs");
+    double sheet_gbs = sheet && sheet->kind == RES_NUM ? sheet->num : NAN;
     const res_derived *best = NULL;
     char text[96];
     size_t i;
@@ -799,7 +802,8 @@ static int fs_copy_floor(results *r, double l2_bytes)
     {
         /* best points into r->d, which res_derive may move: copy it first. */
         double roof = best->value;
-        double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes };
+        double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes,
+                          sheet_gbs, 100.0 * roof / sheet_gbs };
         return fs_fields(res_derive(r, FS, "copy_floor", fallback
                                     ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
                                     : "the best copy with buffers of at least 4x the L2",
@@ -962,10 +966,37 @@ static int fs_held(results *r)
     }
 }
 
+/* "held.wide": the fastest fused-wide<K> at the main size against the
+ * copy floor there. Nothing when no fused-wide version was timed. */
+static int fs_held_wide(results *r)
+{
+    static const char *const names[] = { "width", "gbs", "floor_gbs", "ms" };
+    const res_meas *best = NULL;
+    int best_v = -1;
+    size_t v;
+    for (v = 0; v < V_COUNT; v++) {
+        const res_meas *m;
+        if (fs_v[v].run != FS_RUN_WIDE || !(m = fs_meas(r, "main.", fs_v[v].key))) continue;
+        if (!best || m->stats.median < best->stats.median) {
+            best = m;
+            best_v = (int)v;
+        }
+    }
+    if (!best) return 0;
+    {
+        double floor_gbs = fs_dval(r, "floor.main"), gbs = sec_gbs(best);
+        double vals[] = { fs_v[best_v].arg, gbs, floor_gbs, best->stats.median };
+        return fs_fields(res_derive(r, FS, "held.wide", "the fastest fused-wide<K> at the main size, "
+                                    "over the copy floor there", gbs / floor_gbs, "",
+                                    fs_v[best_v].key), names, vals, FS_NF(names));
+    }
+}
+
 int fs_conclude(results *r, double l2_bytes)
 {
     if (fs_floors(r) != 0 || fs_copy_floor(r, l2_bytes) != 0 || fs_stages_summed(r) != 0 ||
-        fs_sweep_readings(r) != 0 || fs_sweep_within(r) != 0 || fs_held(r) != 0)
+        fs_sweep_readings(r) != 0 || fs_sweep_within(r) != 0 || fs_held(r) != 0 ||
+        fs_held_wide(r) != 0)
         return -1;
     return 0;
 }

@@ -23,7 +23,10 @@
  *   copy_floor       the roof, "GB/s": the best floor.* with n floats of at
  *                    least the L2's bytes (buffers of 4x the L2), else
  *                    floor.main (fallback 1); text the measurement key;
- *                    fields n, dtod_gbs, fallback, l2_bytes
+ *                    fields n, dtod_gbs, fallback, l2_bytes, datasheet_gbs
+ *                    (the environment's datasheet_memory_gbs, from the
+ *                    table of known devices: devices.h; NaN when the GPU
+ *                    is not in it) and datasheet_pct (the roof's share)
  *   main.stages      the four stages' medians summed, "ms"; text the key of
  *                    the row it follows (main.<last stage>); fields n, bytes
  *   sweep.n=N        one per n of the sweep, in the order run: staged/fused;
@@ -40,7 +43,10 @@
  *                    (staged - fused), bytes_us (extra bytes at the roof),
  *                    staged_gbs, fused_gbs, grid_us and one_us (section
  *                    launch's device.grid and device.1x1; NaN when launch
- *                    did not run), grid_blocks, extra_grids, extra_grids_us */
+ *                    did not run), grid_blocks, extra_grids, extra_grids_us
+ *   held.wide        the fastest fused-wide<K> at the main size over the
+ *                    copy floor there (floor.main); text its version key;
+ *                    fields width (K), gbs, floor_gbs, ms */
 #ifndef FUSION_H
 #define FUSION_H
 
@@ -53,7 +59,8 @@ int fs_store_models(results *r);
 
 /* Compute the conclusions from the fusion measurements in r (main.<key>,
  * n=N.<key>, warm and L2-cold) and section launch's, and store them: the
- * floors, copy_floor, main.stages, sweep.n=N, sweep.within and held.
+ * floors, copy_floor, main.stages, sweep.n=N, sweep.within, held and
+ * held.wide.
  * l2_bytes is the device's L2. Returns 0, or -1 on out of memory or when
  * no copy was timed (no copy floor). */
 int fs_conclude(results *r, double l2_bytes);

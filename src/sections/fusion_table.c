@@ -99,8 +99,10 @@ static void fs_print_floor(FILE *f, const results *r)
             "4x the L2,\n  the copy floor is highest at n = %.0f: %.1f GB/s, %.1f%% of cuMemcpyDtoD's "
             "%.1f GB/s there", fs_val(r, "floor.main"), res_derived_num(cf, "n"), roof,
             100.0 * roof / roof_dtod, roof_dtod);
-    if (strstr(tb_env_str(r, "gpu", ""), "H200"))
-        fprintf(f, ", %.1f%% of the H200 datasheet's 4800 GB/s", roof / 48.0);
+    if (isfinite(res_derived_num(cf, "datasheet_pct")))
+        fprintf(f, ", %.1f%% of the %.0f GB/s its datasheet gives (%s)",
+                res_derived_num(cf, "datasheet_pct"), res_derived_num(cf, "datasheet_gbs"),
+                tb_env_str(r, "datasheet_source", "?"));
     fprintf(f, ".\n  GB/s counts the bytes each version names, 1e9 bytes per second; the state is warm: "
             "at %.0f MiB per\n  buffer part of the inputs stays in the %.0f MiB L2, which is how a "
             "version can pass 1.00.\n", buffer_mib, tb_env_num(r, "l2_bytes") / 1048576.0);
@@ -109,7 +111,7 @@ static void fs_print_floor(FILE *f, const results *r)
 /* Which prediction held, as the section concluded it. */
 static void fs_print_held(FILE *f, const results *r, const res_derived *p)
 {
-    const res_derived *h = fs_d(r, "held");
+    const res_derived *h = fs_d(r, "held"), *w = fs_d(r, "held.wide");
     double grid_us = res_derived_num(h, "grid_us");
     char blocks[32];
     if (!h) return;
@@ -122,18 +124,22 @@ static void fs_print_held(FILE *f, const results *r, const res_derived *p)
             res_derived_num(p, "extra_bytes"), res_derived_num(h, "bytes_us"));
     if (!isnan(grid_us))
         fprintf(f, "; an empty kernel on the same\n  grid of %s blocks takes %.1f us (on one block "
-                "%.1f us), so its %.0f extra grids can take up to %.1f us.\n  Each one-float-per-thread "
-                "stage kernel pays its grid's time on top of its bytes: the staged chain\n  moves "
-                "%.0f GB/s, the fused kernel %.0f GB/s, and the ratio %s. Fewer, "
-                "fuller\n  blocks (fused-wide<K>) reach the floor.\n",
+                "%.1f us), so its %.0f extra grids can take up to %.1f us.\n  The staged chain "
+                "moves %.0f GB/s, the fused kernel %.0f GB/s, and the ratio %s.\n",
                 sec_commas(blocks, sizeof blocks, res_derived_num(h, "grid_blocks")), grid_us,
                 res_derived_num(h, "one_us"), res_derived_num(h, "extra_grids"),
                 res_derived_num(h, "extra_grids_us"), res_derived_num(h, "staged_gbs"),
                 res_derived_num(h, "fused_gbs"), h->text);
     else
-        fprintf(f, " (section launch, not run, measures what\n  a grid costs by itself); the staged "
-                "chain moves %.0f GB/s, the fused kernel %.0f GB/s.\n", res_derived_num(h, "staged_gbs"),
-                res_derived_num(h, "fused_gbs"));
+        fprintf(f, "; section launch did not run\n  in this run, so what its %.0f extra grids take "
+                "is not measured here (launch times an empty kernel\n  on the grid). The staged chain "
+                "moves %.0f GB/s, the fused kernel %.0f GB/s, and the ratio %s.\n",
+                res_derived_num(h, "extra_grids"), res_derived_num(h, "staged_gbs"),
+                res_derived_num(h, "fused_gbs"), h->text);
+    if (w)
+        fprintf(f, "  The fastest of the fewer, fuller blocks, fused-wide<%.0f>, moves %.0f GB/s: "
+                "%.2fx the copy floor at this n.\n", res_derived_num(w, "width"),
+                res_derived_num(w, "gbs"), w->value);
 }
 
 /* Does the sweep hold L2-cold figures (n=N.staged.cold at some n)? */
@@ -195,11 +201,15 @@ static void fs_print_within(FILE *f, const results *r, const res_derived *p)
                 "GB/s (its %.0f grids of one float per thread:\n  see above).\n", tol, p->value,
                 res_derived_num(w, "last_ratio"), res_derived_num(w, "last_staged_gbs"),
                 res_derived_num(w, "last_fused_gbs"), res_derived_num(p, "staged_kernels"));
-    fprintf(f, "  At n = %.0f the ratio is %.2f: launches, not bytes, set both times there (the "
-            "launch ratio is %.0f,\n  but the fused kernel pays a launch too, so the ratio "
-            "approaches %.0f only when the work vanishes).\n", res_derived_num(w, "first_n"),
-            res_derived_num(w, "first_ratio"), res_derived_num(p, "launch_ratio"),
-            res_derived_num(p, "launch_ratio"));
+    {
+        char key[48];
+        const res_derived *first;
+        snprintf(key, sizeof key, "sweep.n=%.0f", res_derived_num(w, "first_n"));
+        first = fs_d(r, key);
+        fprintf(f, "  At n = %.0f the ratio is %.2f against the launch ratio %.0f; the reading there: "
+                "%s.\n", res_derived_num(w, "first_n"), res_derived_num(w, "first_ratio"),
+                res_derived_num(p, "launch_ratio"), first ? first->text : "none stored");
+    }
 }
 
 /* The n sweep: one row per n, L2-cold columns when the sweep has them. */

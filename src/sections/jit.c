@@ -243,7 +243,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     for (level = 0; level <= 4; level++) {
         CUmodule mod = NULL;
         double load, jit;
-        char key[32], name[96], what[96];
+        char key[32], name[96], what[96], n[32];
         tm_work w;
         res_meas *m;
         if (drv_load_image(code.code, level, &mod, &load, &jit) != 0) goto out;
@@ -270,14 +270,15 @@ static int jt_child_opt(const cli_opts *o, results *r)
             goto out;
         }
         snprintf(key, sizeof key, "O%d.warm", level);
-        snprintf(name, sizeof name, "vectorAdd over 16,777,216 floats, JIT level %d", level);
+        snprintf(name, sizeof name, "vectorAdd over %s floats, JIT level %d",
+                 sec_commas(n, sizeof n, JT_OPT_N), level);
         m = res_add(r, JT, key, name, "events around one launch after warm-up", RES_WARM, "ms",
                     w.samples, w.n);
         tm_work_free(&w);
         if (!m) goto out;
         m->batch = w.batch;
         m->n = (long)JT_OPT_N;
-        m->bytes = 12.0 * JT_OPT_N;
+        m->bytes = kn_find("vectorAdd")->bytes_per_elem * JT_OPT_N;
     }
     /* More JITs of each level, the levels interleaved round by round, so the
      * load and JIT figures have --rounds samples each. */
@@ -370,7 +371,8 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     case CLI_CHILD_ORDER_INIT: rc = jt_child_order(o, &r, 1); break;
     case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
     case CLI_CHILD_NONE: case CLI_CHILD_WATERFALL: case CLI_CHILD_RESULTS:
-    case CLI_CHILD_SCHED_SPIN: case CLI_CHILD_SCHED_YIELD: case CLI_CHILD_SCHED_BLOCKING: break;
+    case CLI_CHILD_SCHED_SPIN: case CLI_CHILD_SCHED_YIELD: case CLI_CHILD_SCHED_BLOCKING:
+    case CLI_CHILD_FIRST: break;
     }
     if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
     res_free(&r);

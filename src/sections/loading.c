@@ -95,6 +95,23 @@ fail:
     return -1;
 }
 
+/* Count the loaded functions of mod among the handles
+ * cuModuleEnumerateFunctions gives (no get: what the load itself loaded). */
+static int ld_count_enumerated(CUmodule mod, long *count)
+{
+    CUfunction *fn = NULL;
+    unsigned n = 0;
+    int rc = -1;
+
+    CK(drv.cuModuleGetFunctionCount(&n, mod));
+    if ((fn = calloc(n ? n : 1, sizeof *fn)) == NULL) return -1;
+    CK(drv.cuModuleEnumerateFunctions(fn, n, mod));
+    rc = ld_count_loaded(fn, (long)n, count);
+fail:
+    free(fn);
+    return rc;
+}
+
 /* Every step for one module in one format. Returns 0, 1 (a check failed)
  * or -1 (a driver or compile error). */
 static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
@@ -104,7 +121,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     CUmodule mod = NULL;
     size_t f0, f1, f2, total;
     double load_ms, jit_ms, t0, get_first, host_enq, ev_ms, sync_ms, get_others, fload = 0;
-    long i, after_get, after_launch, after_others, after_load;
+    long i, after_modload, after_get, after_launch, after_others, after_load;
     char name[32], what[128];
     int rc = -1, failed = 0;
     tm_work w;
@@ -121,6 +138,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (drv_mem_info(&f0, &total) != 0) goto out;
     if (drv_load_image(code.code, -1, &mod, &load_ms, &jit_ms) != 0) goto out;
     if (drv_mem_info(&f1, &total) != 0) goto out;
+    if (ld_count_enumerated(mod, &after_modload) != 0) goto out;
     ld_fname(m, 0, name, sizeof name);
     t0 = clk_now_ms();
     CK(drv.cuModuleGetFunction(&fn[0], mod, name));
@@ -177,6 +195,9 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
                    "cuMemGetInfo free before the load minus free after every function is loaded",
                    "MiB", ((double)f0 - (double)f2) / MIB) ||
             ld_one(c, m->label, fmt, "k", "functions in the module", "count", "functions", (double)m->k) ||
+            ld_one(c, m->label, fmt, "loaded_load", "loaded after the module load",
+                   "cuFuncIsLoaded of every handle cuModuleEnumerateFunctions gives, before any get",
+                   "functions", (double)after_modload) ||
             ld_one(c, m->label, fmt, "loaded_get", "loaded after the first get",
                    "cuFuncIsLoaded of the first function", "functions", (double)after_get) ||
             ld_one(c, m->label, fmt, "loaded_launch", "loaded after the first launch",
@@ -422,6 +443,55 @@ static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char
     return failed;
 }
 
+/* ------------------------------------------------ where it was loaded --- */
+
+int ld_loaded_by(results *r)
+{
+    static const char *const fmts[2] = { "cubin", "ptx" };
+    static const char *const steps[] = { "k", "loaded_load", "loaded_get", "loaded_launch",
+                                         "loaded_others", "loaded_all" };
+    char labels[LD_MAX_LABELS][LD_LABEL_LEN];
+    size_t n = ld_labels(r, "", labels, LD_MAX_LABELS), i, j;
+    int t;
+
+    for (t = 0; t < 2; t++)
+        for (i = 0; i < n; i++) {
+            double v[6];
+            const char *by;
+            char key[96], name[160];
+            res_derived *d;
+            for (j = 0; j < 6; j++) {
+                const res_meas *m;
+                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmts[t], steps[j]);
+                m = res_find(r, LD, key);
+                v[j] = m && m->stats.min == m->stats.max ? m->stats.median : NAN;
+                if (!m) v[j] = INFINITY;            /* not measured */
+            }
+            if (isinf(v[1]) || isinf(v[0])) continue;
+            by = isnan(v[0]) || isnan(v[1]) || isnan(v[2]) || isnan(v[3]) ? "differs between children"
+               : v[1] >= v[0] ? "the module load"
+               : v[1] > 0 ? "partly the module load"
+               : v[2] >= 1 ? "cuModuleGetFunction"
+               : v[3] >= 1 ? "the first launch" : "not the first launch";
+            ld_loaded_by_key(key, sizeof key, labels[i], fmts[t]);
+            snprintf(name, sizeof name, "where the functions of %s (%s) were loaded: loaded after "
+                     "the module load", labels[i], fmts[t]);
+            d = res_derive(r, LD, key, name, v[1], "functions", by);
+            if (!d || res_derived_field(d, "k", v[0]) != 0 ||
+                res_derived_field(d, "loaded_get", v[2]) != 0 ||
+                res_derived_field(d, "loaded_launch", v[3]) != 0 ||
+                res_derived_field(d, "loaded_others", isinf(v[4]) ? NAN : v[4]) != 0 ||
+                res_derived_field(d, "loaded_all", isinf(v[5]) ? NAN : v[5]) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+void ld_loaded_by_key(char *buf, size_t len, const char *label, const char *fmt)
+{
+    snprintf(buf, len, "loaded_by.%s.%s", label, fmt);
+}
+
 /* The default run: the section in --rounds children, one after the other,
  * so every cold figure (a module's first load, first launch) has one sample
  * per fresh process rather than one in all. */
@@ -434,6 +504,10 @@ static int ld_rounds(sec_ctx *c)
         if (r && c->r->incomplete) break;
     }
     res_env_num(c->r, "loading_rounds", c->o->rounds);
+    if (ld_loaded_by(c->r) != 0) {
+        fprintf(stderr, "harness: error: " LD ": out of memory storing where the functions were loaded\n");
+        return SEC_FAILED;
+    }
     return failed ? SEC_FAILED : SEC_OK;
 }
 
@@ -611,7 +685,7 @@ static int ld_compare(sec_ctx *c)
         res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     }
-    if (ld_compare_verdicts(c->r) != 0) {
+    if (ld_compare_verdicts(c->r) != 0 || ld_loaded_by(c->r) != 0) {
         fprintf(stderr, "harness: error: " LD ": out of memory storing the verdicts\n");
         return SEC_FAILED;
     }

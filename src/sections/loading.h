@@ -54,4 +54,22 @@ void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
  * of memory (the verdicts stored so far stay). */
 int ld_compare_verdicts(results *r);
 
+/* Where each measured module's functions were loaded, from the loading
+ * states its children read (the figures "<label>.<fmt>.k", .loaded_load,
+ * .loaded_get, .loaded_launch, .loaded_others, .loaded_all; label as
+ * ld_labels(r, "") gives it, "eager.harness" under --compare-loading): one
+ * derived entry in section "loading" under ld_loaded_by_key, with
+ *   value  the functions loaded after the module load (by
+ *          cuModuleEnumerateFunctions' handles, before any get)
+ *   text   "the module load" (all K), "partly the module load",
+ *          "cuModuleGetFunction" (none after the load, the first after its
+ *          get), "the first launch", "not the first launch", or "differs
+ *          between children" (a state that was not the same in all)
+ *   fields k, loaded_get, loaded_launch, loaded_others, loaded_all
+ * Returns 0, or -1 on out of memory. */
+int ld_loaded_by(results *r);
+
+/* The key of one: "loaded_by.<label>.<fmt>". */
+void ld_loaded_by_key(char *buf, size_t len, const char *label, const char *fmt);
+
 #endif

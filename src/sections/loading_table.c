@@ -7,6 +7,35 @@
 #include "section.h"
 #include "table.h"
 
+/* Where each module's functions were loaded in one format, as stored
+ * (ld_loaded_by): one sentence when every module says the same, else one
+ * clause per module. */
+static void ld_print_loaded_by(FILE *f, const results *r, char labels[][LD_LABEL_LEN], size_t n,
+                               const char *fmt)
+{
+    char key[96], text[2048];
+    const res_derived *d, *first = NULL;
+    size_t i, len = 0, same = 1, seen = 0;
+
+    for (i = 0; i < n; i++) {
+        ld_loaded_by_key(key, sizeof key, labels[i], fmt);
+        if (!(d = res_derived_find(r, "loading", key))) continue;
+        if (!first) first = d;
+        else if (strcmp(first->text, d->text) != 0) same = 0;
+        seen++;
+        if (len < sizeof text)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s %s (%.0f of %.0f after the "
+                                    "load)", len ? "; " : "", labels[i], d->text, d->value,
+                                    res_derived_num(d, "k"));
+    }
+    if (!first) return;
+    if (same && seen > 1)
+        tb_wrap(f, "  ", "  ", 100, "%s: every module's functions were loaded by %s (cuFuncIsLoaded "
+                "after each step)", fmt, first->text);
+    else
+        tb_wrap(f, "  ", "  ", 100, "%s: loaded by: %s", fmt, text);
+}
+
 static const char *const ld_steps[] = { "load", "jit", "get_first", "launch_host",
                                            "launch_events", "warm", "get_others", "func_load",
                                            "total", "mem_load", "mem_all" };
@@ -41,7 +70,7 @@ static void ld_print_here(FILE *f, const results *r)
         const char *fmt = t ? "ptx" : "cubin";
         fprintf(f, "\n  %s  %-10s %5s %8s %8s %8s %9s %8s %8s %9s %10s %8s %7s %7s   %s\n",
                 fmt, "module", "K", "load", "JIT", "get 1st", "1st launch", "events", "warm",
-                "get rest", "cuFuncLoad", "total", "MiB ld", "MiB all", "loaded: get/launch/rest/all");
+                "get rest", "cuFuncLoad", "total", "MiB ld", "MiB all", "loaded: load/get/launch/rest/all");
         for (i = 0; i < n; i++) {
             char key[96];
             double v[11];
@@ -64,15 +93,17 @@ static void ld_print_here(FILE *f, const results *r)
             tb_num(f, 7, 1, v[10]);
             fprintf(f, "   ");
             {
-                static const char *const ld[4] = { "loaded_get", "loaded_launch", "loaded_others", "loaded_all" };
+                static const char *const ld[5] = { "loaded_load", "loaded_get", "loaded_launch",
+                                                   "loaded_others", "loaded_all" };
                 int q;
-                for (q = 0; q < 4; q++) {
+                for (q = 0; q < 5; q++) {
                     snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld[q]);
                     fprintf(f, "%s%.0f", q ? "/" : "", tb_med(r, "loading", key));
                 }
             }
             fprintf(f, "\n");
         }
+        ld_print_loaded_by(f, r, labels, n, fmt);
         /* The library path (cuLibraryLoadData), per mode where the run has both. */
         {
             static const char *const pre[] = { "", "eager.", "lazy." };

@@ -1,21 +1,23 @@
-/* stopwatches.c: section "stopwatches": one vectorAdd over 16,777,827 floats
+/* stopwatches.c: section "stopwatches": one vectorAdd over the lesson's n
  * timed five ways (lesson "Why your GPU code looks slower than your CPU"),
- * and the child process that is row 1. */
+ * the child process that is row 1, the first launch taken apart
+ * (firstlaunch.c) and the rows' conclusions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "clock.h"
-#include "rtc.h"
+#include "firstlaunch.h"
 #include "proc.h"
+#include "rtc.h"
 #include "section.h"
+#include "stopwatches.h"
 #include "timing.h"
 
 #define SW "stopwatches"
-#define SW_N 16777827u
-#define SW_SCALE 3.0f
 
 /* ------------------------------------------------------------- child --- */
 
@@ -346,7 +348,7 @@ static int sw_child_end(sw_child *C, int rc)
     return rc;
 }
 
-int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
+static int sw_waterfall_child(const cli_opts *o, long long t_main_ns)
 {
     static int (*const steps[])(sw_child *) = {
         sw_child_context, sw_child_nvrtc, sw_child_compile, sw_child_module,
@@ -359,6 +361,11 @@ int sec_waterfall_child(const cli_opts *o, long long t_main_ns)
     if ((rc = sw_child_start(&C, o, t_main_ns)) != 0) return rc;
     for (i = 0; rc == 0 && i < sizeof steps / sizeof steps[0]; i++) rc = steps[i](&C);
     return sw_child_end(&C, rc);
+}
+
+int sec_stopwatches_child(const cli_opts *o, long long t_main_ns)
+{
+    return o->child == CLI_CHILD_FIRST ? fl_child(o) : sw_waterfall_child(o, t_main_ns);
 }
 
 /* ------------------------------------------------------------ parent --- */
@@ -523,10 +530,24 @@ static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const c
  * this process times (the SEC_ codes are 0 to 3). */
 #define SW_GO_ON (-1)
 
+/* The first launch taken apart (firstlaunch.h): its children, both modes,
+ * before this process touches the GPU, as row 1's; not under --quick (its
+ * 2 x --rounds children would take about as long as the rest of a quick
+ * run), which the environment record says. Returns 0, or 1 when it failed
+ * (recorded). */
+static int sw_first_launch_apart(sec_ctx *c)
+{
+    if (c->o->quick) {
+        res_env_str(c->r, "first_launch", "is not run under --quick");
+        return 0;
+    }
+    return fl_rounds(c) != 0;
+}
+
 /* Row 1 first, before this process touches the GPU: the driver, NVRTC,
- * then row 1's children. Returns SW_GO_ON (*failed set when row 1 failed),
- * or the SEC_ code to return, the section recorded as skipped where it did
- * not run. */
+ * then row 1's children, then the first-launch experiment's. Returns
+ * SW_GO_ON (*failed set when row 1 or the experiment failed), or the SEC_
+ * code to return, the section recorded as skipped where it did not run. */
 static int sw_whole_process(sec_ctx *c, int *failed)
 {
     char why[512];
@@ -549,6 +570,7 @@ static int sw_whole_process(sec_ctx *c, int *failed)
         return rc == SEC_FAILED ? SEC_FAILED : SEC_NO_GPU;
     }
     if (rc != SEC_OK) *failed = 1;
+    if (sw_first_launch_apart(c) != 0) *failed = 1;
     return SW_GO_ON;
 }
 
@@ -797,7 +819,9 @@ static int sw_rows_end(sw_rows *S, int completed)
     return completed && !S->failed ? SEC_OK : SEC_FAILED;
 }
 
-int sec_stopwatches(sec_ctx *c)
+/* The section's measurements: row 1 and the first-launch experiment in
+ * children, then the rows this process times, phase by phase. */
+static int sw_measure(sec_ctx *c)
 {
     static int (*const phases[])(sw_rows *) = {
         sw_setup, sw_first_launch, sw_warm_kernel, sw_host_clock, sw_round_trip, sw_cpu,
@@ -814,4 +838,125 @@ int sec_stopwatches(sec_ctx *c)
     S.failed = failed;
     for (i = 0; i < n && phases[i](&S) == 0; i++) {}
     return sw_rows_end(&S, i == n);
+}
+
+int sec_stopwatches(sec_ctx *c)
+{
+    int rc = sw_measure(c);
+
+    if (sw_conclude(c->r) != 0) {
+        fprintf(stderr, "harness: error: " SW ": out of memory storing the rows' conclusions\n");
+        rc = SEC_FAILED;
+    }
+    return rc;
+}
+
+/* -------------------------------------------------------- conclusions --- */
+
+/* The median of the section's measurement key, NaN when absent. */
+static double sw_med(const results *r, const char *key)
+{
+    const res_meas *m = res_find(r, SW, key);
+    return m ? m->stats.median : NAN;
+}
+
+/* Store entry key with the named fields; nothing when value is NaN. */
+static int sw_store(results *r, const char *key, const char *name, double value, const char *unit,
+                    const char *text, const char *const *names, const double *vals, size_t n)
+{
+    res_derived *d;
+    size_t i;
+
+    if (isnan(value)) return 0;
+    if (!(d = res_derive(r, SW, key, name, value, unit, text))) return -1;
+    for (i = 0; i < n; i++)
+        if (res_derived_field(d, names[i], vals[i]) != 0) return -1;
+    return 0;
+}
+
+/* "setup": the n row 4 was timed at, and the launch over it. */
+static int sw_conclude_setup(results *r)
+{
+    static const char *const names[] = { "n", "threads", "blocks", "buffer_bytes" };
+    const res_meas *m = res_find(r, SW, "row4");
+    double n = m && m->n > 0 ? (double)m->n : NAN;
+    double vals[] = { n, SEC_BLOCK, ceil(n / SEC_BLOCK), n * sizeof(float) };
+    return sw_store(r, "setup", "the vectorAdd the rows time", n, "elements", "", names, vals, 4);
+}
+
+/* "row1": the three largest parts of the waterfall, by median. */
+static int sw_conclude_row1(results *r)
+{
+    static const char *const names[] = { "parts", "top1_pct", "top2_pct", "top3_pct" };
+    const res_meas *top[3] = { NULL, NULL, NULL };
+    double row1 = sw_med(r, "row1"), vals[4] = { 0, NAN, NAN, NAN };
+    char text[512];
+    size_t i, len = 0;
+    int j, k;
+
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
+        vals[0]++;
+        for (j = 0; j < 3; j++)
+            if (!top[j] || m->stats.median > top[j]->stats.median) {
+                for (k = 2; k > j; k--) top[k] = top[k - 1];
+                top[j] = m;
+                break;
+            }
+    }
+    text[0] = '\0';
+    for (j = 0; j < 3 && top[j]; j++) {
+        vals[1 + j] = 100.0 * top[j]->stats.median / row1;
+        if (len < sizeof text)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", j ? "; " : "", top[j]->name);
+    }
+    return sw_store(r, "row1", "row 1, and the largest parts of its waterfall", row1, "ms", text,
+                    names, vals, 4);
+}
+
+/* "row2" to "row5": each row against the kernel (row 4); "row3" with the
+ * first-launch experiment's conclusions for this process's mode. */
+static int sw_conclude_rows(results *r)
+{
+    static const char *const n2[] = { "enqueue", "sync", "kernel" };
+    static const char *const n3[] = { "first", "warm", "enqueue_first", "enqueue_warm", "experiment" };
+    static const char *const n4[] = { "bytes", "ms" };
+    static const char *const n5[] = { "pinned", "pageable_ms", "pinned_ms" };
+    const res_meas *m4 = res_find(r, SW, "row4");
+    const res_kv *mode = res_env_get(r, "module_loading_effective");
+    const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "";
+    double k = sw_med(r, "row4"), row3 = sw_med(r, "row3"), p = sw_med(r, "row5pinned");
+    double experiment = 0;
+    char key[64];
+    int i;
+
+    for (i = 0; i < FL_NMODES; i++)
+        if (strcmp(mname, fl_mode_names[i]) == 0) {
+            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[i]);
+            experiment = res_derived_find(r, SW, key) != NULL;
+        }
+    {
+        double v2[] = { sw_med(r, "row2"), sw_med(r, "row2sync"), k };
+        double v3[] = { row3, k, sw_med(r, "row2.first"), sw_med(r, "row2"), experiment };
+        double v4[] = { m4 ? m4->bytes : NAN, k };
+        double v5[] = { p - k, sw_med(r, "row5"), p };
+        if (sw_store(r, "row2", "row 2 with the sync over row 4: the launch and the wait",
+                     v2[1] - k, "ms", "", n2, v2, 3) != 0 ||
+            sw_store(r, "row3", "row 3 over row 4: this process's first launch's surplus",
+                     row3 - k, "ms", mname, n3, v3, 5) != 0 ||
+            sw_store(r, "row4", "row 4's rate over its byte model", sec_gbs(m4), "GB/s", "", n4, v4,
+                     2) != 0 ||
+            sw_store(r, "row5", "row 5 over row 4: what the copies add", v5[1] - k, "ms", "", n5,
+                     v5, 3) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int sw_conclude(results *r)
+{
+    if (sw_conclude_setup(r) != 0 || sw_conclude_row1(r) != 0 || sw_conclude_rows(r) != 0)
+        return -1;
+    return 0;
 }

@@ -1,24 +1,42 @@
 /* stopwatches_table.c: the stopwatches section's tables: the five ways to
- * time one vector add, the second kernel, and where row 1 went. Reads the
- * results only. */
+ * time one vector add, the second kernel, the first launch taken apart,
+ * where row 1 went, and what each row holds. Formats the measurements and
+ * the conclusions the section stored (stopwatches.h, firstlaunch.h);
+ * computes none of them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "firstlaunch.h"
 #include "section.h"
 #include "table.h"
 
 #define SW "stopwatches"
 
-void sw_print(FILE *f, const results *r)
+static const res_derived *sw_d(const results *r, const char *key)
+{
+    return res_derived_find(r, SW, key);
+}
+
+static void sw_print_header(FILE *f, const results *r)
+{
+    const res_derived *s = sw_d(r, "setup");
+    char n[32], blocks[32];
+
+    if (s)
+        fprintf(f, "\nstopwatches: one vectorAdd over %s floats (%.1f MiB per buffer, %.0f threads "
+                "per block, %s blocks)\n\n", sec_commas(n, sizeof n, s->value),
+                res_derived_num(s, "buffer_bytes") / 1048576.0, res_derived_num(s, "threads"),
+                sec_commas(blocks, sizeof blocks, res_derived_num(s, "blocks")));
+    else
+        fprintf(f, "\nstopwatches: one vectorAdd, timed five ways\n\n");
+}
+
+static void sw_print_rows(FILE *f, const results *r)
 {
     const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
     const res_meas *m5 = res_find(r, SW, "row5"), *cpu = res_find(r, SW, "cpu");
-    size_t i;
 
-    if (!m1 && !m4) return;
-    fprintf(f, "\nstopwatches: one vectorAdd over 16,777,827 floats (64.0 MiB per buffer, "
-            "256 threads per block, 65,539 blocks)\n\n");
     fprintf(f, "Five ways to time one vector add                     median (ms)  state        "
             "95%% CI of the median\n");
     tb_row(f, "1", m1, "wall clock, whole process");
@@ -38,35 +56,110 @@ void sw_print(FILE *f, const results *r)
     if (cpu && m4 && m5 && m4->stats.median > 0 && cpu->stats.median > 0)
         fprintf(f, "The kernel is %.1fx the CPU's speed; the whole round trip is %.2fx.\n",
                 cpu->stats.median / m4->stats.median, cpu->stats.median / m5->stats.median);
-
     fprintf(f, "\nA second kernel is cold too\n");
     tb_row(f, "", res_find(r, SW, "scale.first"), "vectorScale, first launch");
     tb_row(f, "", res_find(r, SW, "scale.warm"), "vectorScale, after warm-up");
+}
 
-    if (m1) {
-        double sum = 0;
-        if (m1->nsamples > 1)
-            fprintf(f, "\nWhere row 1 went: the child's waterfall, median of %zu children  ms   %% of row 1\n",
-                    m1->nsamples);
-        else
-            fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
-        for (i = 0; i < r->nm; i++) {
-            const res_meas *m = &r->m[i];
-            if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
-            fprintf(f, "  %-52s %10.3f %8.1f%%\n", m->name, m->stats.median,
-                    100.0 * m->stats.median / m1->stats.median);
-            sum += m->stats.median;
-        }
-        fprintf(f, "  %-52s %10.3f %8.1f%%\n", m1->nsamples > 1 ? "total (the parts' medians)" : "total (row 1)",
-                sum, 100.0 * sum / m1->stats.median);
-        fprintf(f, "  The child times its own parts; the parent times the last two, from the\n"
-                "  child's last mark to its last file closing, and from there to waitpid.\n");
+static void sw_print_waterfall(FILE *f, const results *r, const res_meas *m1)
+{
+    double sum = 0;
+    size_t i;
+
+    if (m1->nsamples > 1)
+        fprintf(f, "\nWhere row 1 went: the child's waterfall, median of %zu children  ms   %% of row 1\n",
+                m1->nsamples);
+    else
+        fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
+    for (i = 0; i < r->nm; i++) {
+        const res_meas *m = &r->m[i];
+        if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
+        fprintf(f, "  %-52s %10.3f %8.1f%%\n", m->name, m->stats.median,
+                100.0 * m->stats.median / m1->stats.median);
+        sum += m->stats.median;
     }
-    fprintf(f, "\nWhat each row holds that the row below does not:\n"
-            "  1  process start, loading the driver and NVRTC, cuInit, the context, compiling,\n"
-            "     module load, allocations, host setup, the copies and teardown\n"
-            "  2  with the sync: the kernel's run and the wait for it; without: only the enqueue\n"
-            "  3  the first launch's one-time cost: loading the function (lazy loading)\n"
-            "  4  the kernel alone, warm\n"
-            "  5  the two copies in and the copy back over PCIe around the kernel\n");
+    fprintf(f, "  %-52s %10.3f %8.1f%%\n", m1->nsamples > 1 ? "total (the parts' medians)" : "total (row 1)",
+            sum, 100.0 * sum / m1->stats.median);
+    fprintf(f, "  The child times its own parts; the parent times the last two, from the\n"
+            "  child's last mark to its last file closing, and from there to waitpid.\n");
+}
+
+#define SW_WIDTH 100
+
+/* Row 3's sentence: its surplus, and what the first-launch experiment
+ * found in this process's mode, or that it did not run. */
+static void sw_print_row3(FILE *f, const results *r, const res_derived *d)
+{
+    const char *mode = d->text[0] ? d->text : "an unknown mode";
+    const res_derived *s = NULL, *ld = NULL;
+    char key[64], found[1024];
+    int k;
+
+    for (k = 0; k < FL_NMODES && res_derived_num(d, "experiment") == 1; k++)
+        if (strcmp(d->text, fl_mode_names[k]) == 0) {
+            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[k]);
+            s = sw_d(r, key);
+            snprintf(key, sizeof key, "first.%s.loading", fl_modes[k]);
+            ld = sw_d(r, key);
+        }
+    if (s && ld) {
+        int p = (int)res_derived_num(s, "largest");
+        int before = strcmp(ld->text, "the module load") == 0 ||
+                     strcmp(ld->text, "cuModuleGetFunction") == 0;
+        snprintf(found, sizeof found, "In %s's children (the first launch taken apart, above) "
+                 "vectorAdd was %s%s%s; of their %.4f ms surplus the largest part, %.4f ms, is %s.",
+                 mode, before ? "loaded by " : strcmp(ld->text, "the first launch") == 0
+                 ? "loaded inside " : "loaded: ", ld->text, before ? ", before the launch" : "",
+                 s->value, res_derived_num(s, "largest_ms"),
+                 p >= 1 && p < FL_NPARTS ? fl_part_label(fl_parts[p]) : "?");
+    } else {
+        const res_kv *why = res_env_get(r, "first_launch");
+        snprintf(found, sizeof found, "What it holds is not taken apart in this run: the "
+                 "first-launch experiment %s.", why && why->kind == RES_STR && why->str ? why->str
+                 : "did not run in this mode");
+    }
+    tb_wrap(f, "  3  ", "     ", SW_WIDTH, "the first launch's surplus over row 4: %.4f ms in this "
+            "process (%s); on the host its cuLaunchKernel took %.4f ms against %.4f warm (row 2). %s",
+            d->value, mode, res_derived_num(d, "enqueue_first"), res_derived_num(d, "enqueue_warm"),
+            found);
+}
+
+/* What each row holds that the row below does not, from the run. */
+static void sw_print_holds(FILE *f, const results *r)
+{
+    const res_derived *d1 = sw_d(r, "row1"), *d2 = sw_d(r, "row2"), *d3 = sw_d(r, "row3");
+    const res_derived *d4 = sw_d(r, "row4"), *d5 = sw_d(r, "row5");
+
+    if (!d1 && !d2 && !d3 && !d4 && !d5) return;
+    fprintf(f, "\nWhat each row holds that the row below does not, in this run:\n");
+    if (d1)
+        tb_wrap(f, "  1  ", "     ", SW_WIDTH, "every part of the waterfall above (%.0f parts); the "
+                "largest: %s (%.1f%%, %.1f%% and %.1f%% of row 1)", res_derived_num(d1, "parts"),
+                d1->text, res_derived_num(d1, "top1_pct"), res_derived_num(d1, "top2_pct"),
+                res_derived_num(d1, "top3_pct"));
+    if (d2)
+        tb_wrap(f, "  2  ", "     ", SW_WIDTH, "with the sync (%.4f ms): the kernel (row 4, %.4f) and "
+                "%.4f ms of launching and waiting; without it only the enqueue (%.4f ms)",
+                res_derived_num(d2, "sync"), res_derived_num(d2, "kernel"), d2->value,
+                res_derived_num(d2, "enqueue"));
+    if (d3) sw_print_row3(f, r, d3);
+    if (d4)
+        tb_wrap(f, "  4  ", "     ", SW_WIDTH, "the kernel alone, warm: %.1f MB read and written at "
+                "%.0f GB/s", res_derived_num(d4, "bytes") / 1e6, d4->value);
+    if (d5)
+        tb_wrap(f, "  5  ", "     ", SW_WIDTH, "the two copies in and the copy back around the kernel: "
+                "%.3f ms more from pageable memory, %.3f ms more from pinned", d5->value,
+                res_derived_num(d5, "pinned"));
+}
+
+void sw_print(FILE *f, const results *r)
+{
+    const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
+
+    if (!m1 && !m4) return;
+    sw_print_header(f, r);
+    sw_print_rows(f, r);
+    fl_print(f, r);
+    if (m1) sw_print_waterfall(f, r, m1);
+    sw_print_holds(f, r);
 }

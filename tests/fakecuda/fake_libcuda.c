@@ -8,7 +8,12 @@
  * cuStreamQuery and cuEventQuery answers CUDA_ERROR_NOT_READY (the first
  * one creates FILE, so a test knows the harness is waiting), and the
  * blocking waits never return: for the tests of --kernel-timeout and
- * signals. Built by make as build/libfakecuda.so. */
+ * signals. Modules hold the lesson's two kernels, vectorAdd and
+ * vectorScale, as functions of their own that follow the loading mode
+ * (CUDA_MODULE_LOADING=EAGER: loaded with the module; otherwise each is
+ * loaded by its cuModuleGetFunction, cuFuncLoad or first launch, as
+ * cuFuncIsLoaded reports); any other name gets one shared, loaded function.
+ * Built by make as build/libfakecuda.so. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,10 +24,20 @@
 #include "cudadrv.h"
 
 struct fake_event { double ms; };
-struct fake_mod { int dummy; };
+struct fake_fn { const char *name; int loaded; };
+#define FAKE_MOD_FNS 2
+struct fake_mod { struct fake_fn fn[FAKE_MOD_FNS]; };
 
 static unsigned fake_ctx_flags;
-static int fake_ctx_object, fake_fn_object, fake_kernel_object;
+static int fake_ctx_object, fake_kernel_object;
+static struct fake_fn fake_fn_object = { "fake", 1 };
+
+/* 1 when CUDA_MODULE_LOADING asks for eager loading. */
+static int fake_eager(void)
+{
+    const char *e = getenv("CUDA_MODULE_LOADING");
+    return e && strcmp(e, "EAGER") == 0;
+}
 
 static double fake_now_ms(void)
 {
@@ -95,9 +110,17 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags) { *flags = fake_ctx_flags; r
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image)
 {
+    static const char *const names[FAKE_MOD_FNS] = { "vectorAdd", "vectorScale" };
+    struct fake_mod *fm = calloc(1, sizeof *fm);
+    int i;
     (void)image;
-    *m = (CUmodule)fake_handle();
-    return *m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (!fm) return CUDA_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < FAKE_MOD_FNS; i++) {
+        fm->fn[i].name = names[i];
+        fm->fn[i].loaded = fake_eager();
+    }
+    *m = (CUmodule)(void *)fm;
+    return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
                                     CUjit_option *opt, void **val)
@@ -114,21 +137,46 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int
 CUresult CUDAAPI cuModuleUnload(CUmodule m) { free(m); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
-    (void)m;
-    (void)name;
+    struct fake_mod *fm = (struct fake_mod *)(void *)m;
+    int i;
+    for (i = 0; i < FAKE_MOD_FNS; i++)
+        if (strcmp(fm->fn[i].name, name) == 0) {
+            fm->fn[i].loaded = 1;
+            *f = (CUfunction)(void *)&fm->fn[i];
+            return CUDA_SUCCESS;
+        }
     *f = (CUfunction)(void *)&fake_fn_object;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule m)
+{
+    (void)m;
+    *count = FAKE_MOD_FNS;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *fns, unsigned int n, CUmodule m)
+{
+    struct fake_mod *fm = (struct fake_mod *)(void *)m;
+    unsigned i;
+    for (i = 0; i < n && i < FAKE_MOD_FNS; i++) fns[i] = (CUfunction)(void *)&fm->fn[i];
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction f)
+{
+    *name = ((struct fake_fn *)(void *)f)->name;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 {
-    const char *e = getenv("CUDA_MODULE_LOADING");
-    *mode = e && strcmp(e, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+    *mode = fake_eager() ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
     return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n)
 {
-    void *m = malloc(n ? n : 1);
+    /* Zeroed, as a fresh process's device memory comes: an output no
+     * kernel wrote reads as 0.0f, not as uninitialised host memory. */
+    void *m = calloc(1, n ? n : 1);
     if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
     *p = (CUdeviceptr)(uintptr_t)m;
     return CUDA_SUCCESS;
@@ -255,22 +303,28 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
                                 unsigned int bx, unsigned int by, unsigned int bz,
                                 unsigned int shmem, CUstream s, void **params, void **extra)
 {
-    (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
+    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
     (void)shmem; (void)s; (void)params; (void)extra;
+    ((struct fake_fn *)(void *)f)->loaded = 1;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
-    (void)cfg; (void)f; (void)params; (void)extra;
+    (void)cfg; (void)params; (void)extra;
+    ((struct fake_fn *)(void *)f)->loaded = 1;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *st, CUfunction f)
 {
-    (void)f;
-    *st = CU_FUNCTION_LOADING_STATE_LOADED;
+    *st = ((struct fake_fn *)(void *)f)->loaded ? CU_FUNCTION_LOADING_STATE_LOADED
+                                                : CU_FUNCTION_LOADING_STATE_UNLOADED;
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuFuncLoad(CUfunction f) { (void)f; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuFuncLoad(CUfunction f)
+{
+    ((struct fake_fn *)(void *)f)->loaded = 1;
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
 {
     (void)a; (void)f;

@@ -10,6 +10,9 @@
 #   ab         tests/gpu/abtest.sh: scripts/compare's error rates, from 3 default
 #              runs as built and 3 with two kernels slowed (about 4.5 min)
 #   modes      section loading eager and lazy alone
+#   first      section stopwatches with --module-loading=lazy and =eager,
+#              10 rounds each (10 whole-process children and 20 first-launch
+#              children, both modes, per run), and gpu_checks.py first of both
 #   repeat     launch and fusion twice more, back to back, and the 3% check
 #   failure    tests/gpu/failure.sh: stuck kernels, signals, make sanitize-gpu
 #   faults     tests/gpu/fault_walk.sh: every entry point failed once
@@ -65,6 +68,13 @@ for part in $parts; do
     modes)
         reference h200-eager --section=loading --module-loading=eager
         reference h200-lazy --section=loading --module-loading=lazy ;;
+    first)
+        # The first launch taken apart, the process itself in each mode.
+        reference h200-stopwatches-lazy --section=stopwatches --module-loading=lazy --rounds=10
+        reference h200-stopwatches-eager --section=stopwatches --module-loading=eager --rounds=10
+        { python3 tests/gpu_checks.py first results/h200-stopwatches-lazy.json LAZY
+          python3 tests/gpu_checks.py first results/h200-stopwatches-eager.json EAGER; } |
+            tee results/h200-first.txt ;;
     compare)
         reference h200-compare --section=loading --compare-loading --rounds=40
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
@@ -102,7 +112,7 @@ for part in $parts; do
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
         exit 2 ;;
     esac
 done

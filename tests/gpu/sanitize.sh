@@ -49,13 +49,13 @@ fi
 # which compute-sanitizer does not follow (one process log per run, the
 # parent's), so each kind of child that runs kernels is also run here
 # directly, the way its parent starts it: SANITIZE_CHILDREN (default all:
-# waterfall, loading, jit-load, jit-opt, sched-spin; none to skip). The
-# other kinds (jit-first, order-init, order-compile) compile and initialise
+# waterfall, first-launch, loading, jit-load, jit-opt, sched-spin; none to skip).
+# The other kinds (jit-first, order-init, order-compile) compile and initialise
 # but launch no kernel.
 [ "$SANITIZE_SECTIONS" = all ] && SANITIZE_SECTIONS=stopwatches,crossover,loading,jit,launch,fusion
 [ "$SANITIZE_SECTIONS" = none ] && SANITIZE_SECTIONS=
 : "${SANITIZE_CHILDREN:=all}"
-[ "$SANITIZE_CHILDREN" = all ] && SANITIZE_CHILDREN=waterfall,loading,jit-load,jit-opt,sched-spin
+[ "$SANITIZE_CHILDREN" = all ] && SANITIZE_CHILDREN=waterfall,first-launch,loading,jit-load,jit-opt,sched-spin
 [ "$SANITIZE_CHILDREN" = none ] && SANITIZE_CHILDREN=
 : "${SANITIZE_TOOLS:=memcheck,racecheck}"
 : "${SANITIZE_TIMEOUT:=300}"
@@ -65,6 +65,7 @@ failed=0
 child_args() {
     case $1 in
     waterfall) echo "--child=waterfall" ;;
+    first-launch) echo "--child=first-launch --module-loading=lazy --reps=2 --warmup=1" ;;
     loading)   echo "--child=results --section=loading --reps=2 --warmup=1 --synthetic-kernels=1,10" ;;
     jit-load)  echo "--child=jit-load --reps=2 --module-loading=eager --synthetic-kernels=10" ;;
     jit-opt)   echo "--child=jit-opt --reps=2 --rounds=1" ;;

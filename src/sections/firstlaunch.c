@@ -1,0 +1,774 @@
+/* firstlaunch.c: the first launch taken apart (section stopwatches): the
+ * child that runs every experiment once in one mode, the parent's rounds
+ * of children in both modes, and the conclusions (firstlaunch.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "firstlaunch.h"
+#include "rtc.h"
+#include "section.h"
+#include "stopwatches.h"
+#include "timing.h"
+
+#define SW "stopwatches"
+#define FL_NMODS 5          /* module 1 and the four loaded after it */
+#define FL_NAN_BITS 0x7fc00000u
+
+const char *const fl_modes[FL_NMODES] = { "lazy", "eager" };
+const char *const fl_mode_names[FL_NMODES] = { "LAZY", "EAGER" };
+const char *const fl_parts[FL_NPARTS] = {
+    "surplus", "alone", "context", "load", "module", "left", "load_in_launch", "get_in_launch",
+    "fresh"
+};
+
+/* -------------------------------------------------------------- child --- */
+
+/* The child's state: every handle it holds, released by fl_release. */
+typedef struct fl_state {
+    sec_ctx c;
+    results r;
+    const char *mode;          /* "LAZY", "EAGER": the mode in effect */
+    rtc_out code;              /* vector.cu, compiled once, loaded as every module */
+    CUmodule mod[FL_NMODS];
+    CUfunction add, scale;     /* module 1's, by cuModuleGetFunction */
+    CUdeviceptr a, b, out, fresh;
+    float *ha, *hb;            /* the inputs (pageable) */
+    float *pout;               /* pinned: each output copied back here */
+    float *ref[2];             /* vectorAdd's, vectorScale's output that matched the CPU */
+} fl_state;
+
+/* One launch to time. get_from: cuModuleGetFunction of vectorAdd from it
+ * inside the timed region (its host time in get_ms), else f. */
+typedef struct fl_launch {
+    fl_state *S;
+    CUfunction f;
+    CUmodule get_from;
+    int scale;                 /* vectorScale(a, out, SW_SCALE, n), else vectorAdd(a, b, out, n) */
+    CUdeviceptr out;
+    double get_ms;
+} fl_launch;
+
+static int fl_launch_fn(void *arg, CUstream s)
+{
+    fl_launch *L = arg;
+    fl_state *S = L->S;
+    int n = (int)SW_N;
+    float k = SW_SCALE;
+    unsigned blocks = (unsigned)((SW_N + SEC_BLOCK - 1) / SEC_BLOCK);
+    void *add[] = { &S->a, &S->b, &L->out, &n };
+    void *scale[] = { &S->a, &L->out, &k, &n };
+
+    if (L->get_from) {
+        double t0 = clk_now_ms();
+        CK(drv.cuModuleGetFunction(&L->f, L->get_from, "vectorAdd"));
+        L->get_ms = clk_now_ms() - t0;
+    }
+    CK(drv.cuLaunchKernel(L->f, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, s, L->scale ? scale : add, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Store one single-valued figure. Returns 0, or -1 on out of memory. */
+static int fl_one(fl_state *S, const char *key, const char *name, const char *region,
+                  res_state state, const char *unit, double v)
+{
+    return res_add(&S->r, SW, key, name, region, state, unit, &v, 1) ? 0 : -1;
+}
+
+/* 1 in *loaded when f is loaded (cuFuncIsLoaded), else 0. */
+static int fl_loaded(CUfunction f, double *loaded)
+{
+    CUfunctionLoadingState st;
+    CK(drv.cuFuncIsLoaded(&st, f));
+    *loaded = st == CU_FUNCTION_LOADING_STATE_LOADED;
+    return 0;
+fail:
+    return -1;
+}
+
+/* Copy L's output back and check it on every element: bitwise against
+ * the kernel's output that matched the CPU reference before, else against
+ * the CPU (a match becomes the reference). The check is recorded. */
+static int fl_verify(fl_state *S, const fl_launch *L, const char *name)
+{
+    size_t bytes = SW_N * sizeof(float);
+    float **ref = &S->ref[L->scale];
+    char what[192];
+    kn_bad bad;
+
+    kn_poison(S->pout, SW_N);
+    CK(drv.cuMemcpyDtoHAsync(S->pout, L->out, bytes, S->c.gpu.stream));
+    CK(drv.cuStreamSynchronize(S->c.gpu.stream));
+    snprintf(what, sizeof what, "first launch taken apart (%s): %s, all elements vs CPU", S->mode, name);
+    if (*ref && memcmp(*ref, S->pout, bytes) == 0)
+        return res_check_add(&S->r, SW, what, 1, "bitwise equal to the output that matched the "
+                             "CPU reference on every element");
+    if (L->scale) kn_check_scale(S->ha, SW_SCALE, S->pout, SW_N, &bad);
+    else kn_check_add(S->ha, S->hb, S->pout, SW_N, &bad);
+    if (sec_check_elems(&S->c, SW, what, SW_N, &bad) && !*ref && (*ref = malloc(bytes)) != NULL)
+        memcpy(*ref, S->pout, bytes);
+    return 0;
+fail:
+    return -1;
+}
+
+/* One launch of L between an event pair, on the host clock too (tm_once),
+ * its output first written by cuMemsetD32 unless it is fresh: stores
+ * <key> (events), <key>.enqueue and <key>.sync, then checks the output. */
+static int fl_time(fl_state *S, fl_launch *L, const char *key, const char *name, res_state state,
+                   int poison)
+{
+    CUstream s = S->c.gpu.stream;
+    char k[64], n[160], region[256];
+    double ev, enq, sync;
+
+    if (poison) CK(drv.cuMemsetD32Async(L->out, FL_NAN_BITS, SW_N, s));
+    if (tm_once(s, fl_launch_fn, L, &ev, &enq, &sync) != 0) return -1;
+    snprintf(region, sizeof region, "event recorded before %s to event after it",
+             L->get_from ? "cuModuleGetFunction and cuLaunchKernel" : "cuLaunchKernel");
+    if (fl_one(S, key, name, region, state, "ms", ev) != 0) return -1;
+    S->r.m[S->r.nm - 1].n = SW_N;
+    snprintf(k, sizeof k, "%s.enqueue", key);
+    snprintf(n, sizeof n, "%s, host clock around the call", name);
+    snprintf(region, sizeof region, "host clock around %s alone",
+             L->get_from ? "cuModuleGetFunction and cuLaunchKernel" : "cuLaunchKernel");
+    if (fl_one(S, k, n, region, state, "ms", enq) != 0) return -1;
+    snprintf(k, sizeof k, "%s.sync", key);
+    snprintf(n, sizeof n, "%s, host clock to the sync", name);
+    snprintf(region, sizeof region, "host clock from before %s to cuStreamSynchronize returning",
+             L->get_from ? "cuModuleGetFunction" : "cuLaunchKernel");
+    if (fl_one(S, k, n, region, state, "ms", sync) != 0) return -1;
+    return fl_verify(S, L, name);
+fail:
+    return -1;
+}
+
+/* L warm: launches queued back to back after warm-up (tm_events, row 4's
+ * way), stored as <key>; then the output checked. */
+static int fl_warm_of(fl_state *S, fl_launch *L, const char *key, const char *name)
+{
+    tm_work w;
+    res_meas *m;
+
+    memset(&w, 0, sizeof w);
+    CK(drv.cuMemsetD32Async(L->out, FL_NAN_BITS, SW_N, S->c.gpu.stream));
+    if (tm_work_init(&w, fl_launch_fn, L, 0) != 0 ||
+        tm_events(S->c.gpu.stream, &w, 1, S->c.o->warmup) != 0)
+        goto fail;
+    m = sec_store_work(&S->c, SW, key, name, "event before to event after one launch, after "
+                       "warm-up; launches queued back to back", RES_WARM, &w);
+    tm_work_free(&w);
+    if (!m) return -1;
+    m->n = SW_N;
+    return fl_verify(S, L, name);
+fail:
+    tm_work_free(&w);
+    return -1;
+}
+
+/* Load vector.cu's image as module i, on the host clock. */
+static int fl_load(fl_state *S, int i, double *ms)
+{
+    double jit;
+    return drv_load_image(S->code.code, -1, &S->mod[i], ms, &jit);
+}
+
+/* Module i's functions by cuModuleEnumerateFunctions (no get): how many,
+ * how many are loaded, and vectorAdd's handle (NULL when none is named
+ * so). Each state is read before any name is asked for. */
+static int fl_enumerate(fl_state *S, int i, double *count, double *loaded, CUfunction *add)
+{
+    CUfunction *fn = NULL;
+    unsigned n = 0, j;
+    double st;
+
+    *add = NULL;
+    *loaded = 0;
+    CK(drv.cuModuleGetFunctionCount(&n, S->mod[i]));
+    if ((fn = calloc(n ? n : 1, sizeof *fn)) == NULL) {
+        fprintf(stderr, "harness: " SW ": out of memory\n");
+        return -1;
+    }
+    CK(drv.cuModuleEnumerateFunctions(fn, n, S->mod[i]));
+    for (j = 0; j < n; j++) {
+        if (fl_loaded(fn[j], &st) != 0) goto fail;
+        *loaded += st;
+    }
+    for (j = 0; j < n; j++) {
+        const char *name = NULL;
+        CK(drv.cuFuncGetName(&name, fn[j]));
+        if (name && strcmp(name, "vectorAdd") == 0) *add = fn[j];
+    }
+    *count = n;
+    free(fn);
+    if (!*add) {
+        fprintf(stderr, "harness: " SW ": cuModuleEnumerateFunctions named no vectorAdd\n");
+        return -1;
+    }
+    return 0;
+fail:
+    free(fn);
+    return -1;
+}
+
+/* The steps, in order. Each times and stores its figures and checks its
+ * outputs; returns 0, or -1 on an error (reported) that ends the child. */
+
+/* vector.cu compiled once; module 1 loaded and both functions got, as the
+ * parent's row 3 has them; the buffers (inputs copied in, the output
+ * written by cuMemsetD32). */
+static int fl_setup(fl_state *S)
+{
+    const cli_opts *o = S->c.o;
+    size_t bytes = SW_N * sizeof(float);
+    char why[512], path[4096];
+    char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    double load_ms, t0, get_ms, st;
+    int rc;
+
+    if (!src) {
+        fprintf(stderr, "harness: error: kernel source: %s\n", why);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/vector.cu", o->kernels_dir ? o->kernels_dir : "kernels");
+    rc = rtc_compile(src, path, S->c.arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
+                     &S->code);
+    free(src);
+    if (rc != RTC_OK) {
+        if (rc == RTC_COMPILE_ERROR)
+            fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, S->c.arch,
+                    S->code.log ? S->code.log : "");
+        return -1;
+    }
+    if (fl_load(S, 0, &load_ms) != 0) return -1;
+    t0 = clk_now_ms();
+    CK(drv.cuModuleGetFunction(&S->add, S->mod[0], "vectorAdd"));
+    get_ms = clk_now_ms() - t0;
+    if (fl_loaded(S->add, &st) != 0) return -1;
+    if (fl_one(S, "load", "module 1 load", "host clock around cuModuleLoadDataEx", RES_FIRST_LAUNCH,
+               "ms", load_ms) != 0 ||
+        fl_one(S, "get", "cuModuleGetFunction of vectorAdd", "host clock around it",
+               RES_FIRST_LAUNCH, "ms", get_ms) != 0 ||
+        fl_one(S, "loaded_get", "vectorAdd loaded after its get", "cuFuncIsLoaded", RES_FIRST_LAUNCH,
+               "functions", st) != 0)
+        return -1;
+    CK(drv.cuModuleGetFunction(&S->scale, S->mod[0], "vectorScale"));
+    CK(drv.cuMemAlloc(&S->a, bytes));
+    CK(drv.cuMemAlloc(&S->b, bytes));
+    CK(drv.cuMemAlloc(&S->out, bytes));
+    CK(drv.cuMemAllocHost((void **)&S->pout, bytes));
+    S->ha = malloc(bytes);
+    S->hb = malloc(bytes);
+    if (!S->ha || !S->hb) {
+        fprintf(stderr, "harness: " SW ": out of host memory\n");
+        return -1;
+    }
+    kn_fill(S->ha, SW_N, 1);
+    kn_fill(S->hb, SW_N, 2);
+    CK(drv.cuMemcpyHtoDAsync(S->a, S->ha, bytes, S->c.gpu.stream));
+    CK(drv.cuMemcpyHtoDAsync(S->b, S->hb, bytes, S->c.gpu.stream));
+    CK(drv.cuMemsetD32Async(S->out, FL_NAN_BITS, SW_N, S->c.gpu.stream));
+    CK(drv.cuStreamSynchronize(S->c.gpu.stream));
+    return 0;
+fail:
+    return -1;
+}
+
+/* The process's first launch (row 3's), then warm (row 4's way), then one
+ * warm launch on an idle stream. */
+static int fl_first(fl_state *S)
+{
+    fl_launch L = { S, S->add, NULL, 0, S->out, 0 };
+    double st;
+
+    if (fl_time(S, &L, "first", "vectorAdd, first launch in the process", RES_FIRST_LAUNCH, 0) != 0 ||
+        fl_loaded(S->add, &st) != 0 ||
+        fl_one(S, "loaded_launch", "vectorAdd loaded after its first launch", "cuFuncIsLoaded",
+               RES_FIRST_LAUNCH, "functions", st) != 0 ||
+        fl_warm_of(S, &L, "warm", "vectorAdd, after warm-up") != 0)
+        return -1;
+    return fl_time(S, &L, "once", "vectorAdd, warm, one launch on an idle stream", RES_WARM, 1);
+}
+
+/* vectorAdd's first launch from a second module, got before. */
+static int fl_module2(fl_state *S)
+{
+    fl_launch L = { S, NULL, NULL, 0, S->out, 0 };
+    double load_ms, t0;
+
+    if (fl_load(S, 1, &load_ms) != 0) return -1;
+    t0 = clk_now_ms();
+    CK(drv.cuModuleGetFunction(&L.f, S->mod[1], "vectorAdd"));
+    if (fl_one(S, "module2_get", "cuModuleGetFunction of vectorAdd, module 2", "host clock around it",
+               RES_FIRST_LAUNCH, "ms", clk_now_ms() - t0) != 0)
+        return -1;
+    return fl_time(S, &L, "module2", "vectorAdd, first launch from a second module",
+                   RES_FIRST_LAUNCH, 1);
+fail:
+    return -1;
+}
+
+/* From a third module, the handle cuModuleEnumerateFunctions gives (no
+ * get), launched as it is: the module's loading state after its load. */
+static int fl_unloaded(fl_state *S)
+{
+    fl_launch L = { S, NULL, NULL, 0, S->out, 0 };
+    double load_ms, count, loaded, st;
+
+    if (fl_load(S, 2, &load_ms) != 0 || fl_enumerate(S, 2, &count, &loaded, &L.f) != 0 ||
+        fl_loaded(L.f, &st) != 0)
+        return -1;
+    if (fl_one(S, "functions", "functions in vector.cu's module", "cuModuleGetFunctionCount",
+               RES_FIRST_LAUNCH, "functions", count) != 0 ||
+        fl_one(S, "loaded_load", "functions loaded after a module load (module 3)",
+               "cuFuncIsLoaded of each handle cuModuleEnumerateFunctions gives, right after the load",
+               RES_FIRST_LAUNCH, "functions", loaded) != 0 ||
+        fl_one(S, "unloaded_loaded", "vectorAdd (module 3, no get) loaded before its launch",
+               "cuFuncIsLoaded", RES_FIRST_LAUNCH, "functions", st) != 0)
+        return -1;
+    return fl_time(S, &L, "unloaded", "vectorAdd, first launch, handle from "
+                   "cuModuleEnumerateFunctions", RES_FIRST_LAUNCH, 1);
+}
+
+/* From a fourth module, the same handle after cuFuncLoad. */
+static int fl_funcload(fl_state *S)
+{
+    fl_launch L = { S, NULL, NULL, 0, S->out, 0 };
+    double load_ms, count, loaded, st, t0;
+
+    if (fl_load(S, 3, &load_ms) != 0 || fl_enumerate(S, 3, &count, &loaded, &L.f) != 0 ||
+        fl_loaded(L.f, &st) != 0)
+        return -1;
+    t0 = clk_now_ms();
+    CK(drv.cuFuncLoad(L.f));
+    if (fl_one(S, "funcload_ms", "cuFuncLoad of vectorAdd (module 4)", "host clock around it",
+               RES_FIRST_LAUNCH, "ms", clk_now_ms() - t0) != 0 ||
+        fl_one(S, "funcload_loaded", "vectorAdd (module 4) loaded before cuFuncLoad",
+               "cuFuncIsLoaded", RES_FIRST_LAUNCH, "functions", st) != 0)
+        return -1;
+    return fl_time(S, &L, "funcload", "vectorAdd, first launch after cuFuncLoad", RES_FIRST_LAUNCH, 1);
+fail:
+    return -1;
+}
+
+/* From a fifth module, the get and the launch timed together. */
+static int fl_runtime(fl_state *S)
+{
+    fl_launch L = { S, NULL, NULL, 0, S->out, 0 };
+    double load_ms;
+
+    if (fl_load(S, 4, &load_ms) != 0) return -1;
+    L.get_from = S->mod[4];
+    if (fl_time(S, &L, "runtime", "vectorAdd, cuModuleGetFunction + first launch", RES_FIRST_LAUNCH, 1)
+        != 0)
+        return -1;
+    return fl_one(S, "runtime_get", "cuModuleGetFunction inside the timed launch (module 5)",
+                  "host clock around it, inside the events", RES_FIRST_LAUNCH, "ms", L.get_ms);
+}
+
+/* vectorScale, module 1's second kernel, never launched: its first
+ * launch, then warm, then one warm launch on an idle stream. */
+static int fl_second(fl_state *S)
+{
+    fl_launch L = { S, S->scale, NULL, 1, S->out, 0 };
+
+    if (fl_time(S, &L, "second", "vectorScale, first launch (module 1's second kernel)",
+                RES_FIRST_LAUNCH, 1) != 0 ||
+        fl_warm_of(S, &L, "second_warm", "vectorScale, after warm-up") != 0)
+        return -1;
+    return fl_time(S, &L, "second_once", "vectorScale, warm, one launch on an idle stream", RES_WARM, 1);
+}
+
+/* vectorAdd warm, once, into an output allocated just now and never
+ * written before (so not poisoned: its check reads what the launch left). */
+static int fl_fresh(fl_state *S)
+{
+    fl_launch L = { S, S->add, NULL, 0, 0, 0 };
+
+    CK(drv.cuMemAlloc(&S->fresh, SW_N * sizeof(float)));
+    L.out = S->fresh;
+    return fl_time(S, &L, "fresh", "vectorAdd, warm, once, into a freshly allocated output",
+                   RES_WARM, 0);
+fail:
+    return -1;
+}
+
+/* Release what the child holds, on every path. */
+static void fl_release(fl_state *S)
+{
+    int i;
+    if (S->c.gpu_state == 1 && S->c.gpu.stream) drv.cuStreamSynchronize(S->c.gpu.stream);
+    if (S->a) drv.cuMemFree(S->a);
+    if (S->b) drv.cuMemFree(S->b);
+    if (S->out) drv.cuMemFree(S->out);
+    if (S->fresh) drv.cuMemFree(S->fresh);
+    if (S->pout) drv.cuMemFreeHost(S->pout);
+    for (i = 0; i < FL_NMODS; i++)
+        if (S->mod[i]) drv.cuModuleUnload(S->mod[i]);
+    free(S->ha);
+    free(S->hb);
+    free(S->ref[0]);
+    free(S->ref[1]);
+    rtc_out_free(&S->code);
+    if (S->c.gpu_state == 1) drv_gpu_close(&S->c.gpu);
+}
+
+int fl_child(const cli_opts *o)
+{
+    static int (*const steps[])(fl_state *) = {
+        fl_setup, fl_first, fl_module2, fl_unloaded, fl_funcload, fl_runtime, fl_second, fl_fresh
+    };
+    size_t i, n = sizeof steps / sizeof steps[0];
+    fl_state S;
+    int rc;
+
+    memset(&S, 0, sizeof S);
+    res_init(&S.r);
+    S.c.o = o;
+    S.c.r = &S.r;
+    drv_set_phase(SW ": first-launch child");
+    rc = sec_need_gpu(&S.c);
+    if (rc == SEC_OK) rc = sec_need_rtc(&S.c);
+    if (rc != SEC_OK) {
+        fprintf(stderr, "harness: %s%s\n", S.c.gpu_why, S.c.rtc_why);
+    } else {
+        S.mode = drv_loading_name(S.c.gpu.loading);
+        for (i = 0; i < n && steps[i](&S) == 0; i++) {}
+        rc = i == n ? 0 : 1;
+    }
+    fl_release(&S);
+    if (res_write_lines(stdout, &S.r) != 0 || fflush(stdout) != 0) rc = 1;
+    res_free(&S.r);
+    drv_set_phase(NULL);
+    return rc == SEC_NO_GPU || rc == SEC_USAGE ? rc : rc != 0;
+}
+
+/* ------------------------------------------------------------- parent --- */
+
+/* One child in mode mi (fl_modes), its figures kept as one more sample of
+ * "first.<mode>.<key>" and its failed checks copied. Returns 0, 1 when it
+ * did not run, ran in another mode or failed a check (recorded), -1 when
+ * it could not be started or memory ran out. */
+static int fl_child_run(sec_ctx *c, int mi, int round)
+{
+    char arg[8][4200], detail[512], what[128], prefix[32];
+    const char *args[8];
+    size_t nargs = 0, i;
+    const res_kv *eff;
+    results child;
+    int ok, failed = 0;
+
+    snprintf(arg[nargs++], sizeof arg[0], "--child=%s", cli_child_name(CLI_CHILD_FIRST));
+    snprintf(arg[nargs++], sizeof arg[0], "--module-loading=%s", fl_modes[mi]);
+    snprintf(arg[nargs++], sizeof arg[0], "--device=%d", c->o->device);
+    snprintf(arg[nargs++], sizeof arg[0], "--reps=%d", c->o->reps);
+    snprintf(arg[nargs++], sizeof arg[0], "--warmup=%d", c->o->warmup);
+    if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
+    if (c->o->kernels_dir) snprintf(arg[nargs++], sizeof arg[0], "--kernels-dir=%s", c->o->kernels_dir);
+    if (c->o->format == CLI_FMT_PTX) snprintf(arg[nargs++], sizeof arg[0], "--module-format=ptx");
+    for (i = 0; i < nargs; i++) args[i] = arg[i];
+    ok = sec_run_child(c, args, nargs, NULL, 0, &child, detail, sizeof detail);
+    if (ok < 0) return -1;
+    eff = res_env_get(&child, "module_loading_effective");
+    if (ok && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, fl_mode_names[mi]) != 0)) {
+        ok = 0;
+        snprintf(detail, sizeof detail, "asked for %s, the child ran %s", fl_mode_names[mi],
+                 eff && eff->str ? eff->str : "in an unknown mode");
+    }
+    snprintf(what, sizeof what, "first-launch child, round %d: a %s child ran in that mode",
+             round + 1, fl_mode_names[mi]);
+    res_check_add(c->r, SW, what, ok, ok ? eff->str : detail);
+    if (!ok) {
+        fprintf(stderr, "harness: " SW ": %s: %s\n", what, detail);
+        failed = 1;
+    }
+    snprintf(prefix, sizeof prefix, "first.%s.", fl_modes[mi]);
+    if (ok && sec_accumulate(c->r, SW, prefix, &child) != 0) {
+        res_free(&child);
+        return -1;
+    }
+    for (i = 0; ok && i < child.ncheck; i++)
+        if (!child.check[i].passed) {
+            res_check_add(c->r, SW, child.check[i].what, 0, child.check[i].detail);
+            failed = 1;
+        }
+    res_free(&child);
+    return failed;
+}
+
+int fl_rounds(sec_ctx *c)
+{
+    int round, k, r, failed = 0;
+
+    drv_set_phase(SW ": first-launch children");
+    for (round = 0; round < c->o->rounds; round++)
+        for (k = 0; k < FL_NMODES; k++) {
+            /* LAZY first in even rounds, EAGER first in odd ones. */
+            int mi = round % 2 ? FL_NMODES - 1 - k : k;
+            if ((r = fl_child_run(c, mi, round)) < 0) return -1;
+            failed |= r;
+        }
+    if (res_env_num(c->r, "first_launch_rounds", c->o->rounds) != 0 || fl_conclude(c->r) != 0) {
+        fprintf(stderr, "harness: error: " SW ": out of memory storing the first-launch conclusions\n");
+        return -1;
+    }
+    return failed;
+}
+
+/* -------------------------------------------------------- conclusions --- */
+
+/* A part: the signed sum of the mode's step figures, child by child. */
+typedef struct fl_term {
+    const char *key;
+    int sign;
+} fl_term;
+
+#define FL_MAX_TERMS 4
+static const struct {
+    const char *name;
+    fl_term t[FL_MAX_TERMS];
+} fl_defs[FL_NPARTS] = {
+    { "the first launch over a warm one",
+      { { "first", 1 }, { "warm", -1 } } },
+    { "a launch on its own: its events hold its enqueue",
+      { { "once", 1 }, { "warm", -1 } } },
+    { "the process's first launch, against a second module's",
+      { { "first", 1 }, { "module2", -1 } } },
+    { "loading the function before the launch (cuFuncLoad) against the get's loading",
+      { { "module2", 1 }, { "funcload", -1 } } },
+    { "the module's first launch, beyond a second kernel's",
+      { { "funcload", 1 }, { "once", -1 }, { "second", -1 }, { "second_once", 1 } } },
+    { "left unexplained: a loaded, never-launched kernel's first launch over its lone warm launch",
+      { { "second", 1 }, { "second_once", -1 } } },
+    { "the function's load inside the launch (a handle not loaded before)",
+      { { "unloaded", 1 }, { "funcload", -1 } } },
+    { "cuModuleGetFunction inside the timed launch",
+      { { "runtime", 1 }, { "module2", -1 } } },
+    { "an output never written before, against one cuMemsetD32 wrote",
+      { { "fresh", 1 }, { "once", -1 } } },
+};
+
+/* The measurement "first.<mode>.<key><suffix>", or NULL. */
+static const res_meas *fl_m(const results *r, const char *mode, const char *key, const char *suffix)
+{
+    char k[96];
+    snprintf(k, sizeof k, "first.%s.%s%s", mode, key, suffix);
+    return res_find(r, SW, k);
+}
+
+/* The per-child values of part p in mode (suffix "" events, ".enqueue",
+ * ".sync") into v (room for cap); returns how many (0 when a term is
+ * missing). */
+static size_t fl_values(const results *r, const char *mode, int p, const char *suffix, double *v,
+                        size_t cap)
+{
+    const res_meas *m[FL_MAX_TERMS];
+    size_t n = cap, i;
+    int t, nt = 0;
+
+    for (t = 0; t < FL_MAX_TERMS && fl_defs[p].t[t].key; t++, nt++) {
+        m[t] = fl_m(r, mode, fl_defs[p].t[t].key, suffix);
+        if (!m[t]) return 0;
+        if (m[t]->nsamples < n) n = m[t]->nsamples;
+    }
+    for (i = 0; i < n; i++) {
+        v[i] = 0;
+        for (t = 0; t < nt; t++) v[i] += fl_defs[p].t[t].sign * m[t]->samples[i];
+    }
+    return n;
+}
+
+/* The verdict on an interval of n values. */
+static const char *fl_sign(const st_summary *s)
+{
+    if (s->n < 2) return "one child";
+    if (s->ci_low > 0) return "above zero";
+    if (s->ci_high < 0) return "below zero";
+    return "spans zero";
+}
+
+/* The median of the mode's per-child host figures of part p; NaN where a
+ * term has none. */
+static double fl_host(const results *r, const char *mode, int p, const char *suffix, double *v,
+                      size_t cap)
+{
+    size_t n = fl_values(r, mode, p, suffix, v, cap);
+    return n ? st_median(v, n) : NAN;
+}
+
+/* first.<mode>.part.<p>; surplus: the surplus's median (for the share),
+ * NaN for the surplus itself. Nothing when the mode lacks a figure. */
+static int fl_part(results *r, const char *mode, int p, double surplus, double *median)
+{
+    char key[96], name[192];
+    double *v;
+    size_t n, cap = 0, i;
+    st_summary s;
+    res_derived *d;
+    double enq, sync;
+
+    for (i = 0; i < r->nm; i++) if (r->m[i].nsamples > cap) cap = r->m[i].nsamples;
+    if (cap == 0 || (v = malloc(cap * sizeof *v)) == NULL) return cap == 0 ? 0 : -1;
+    n = fl_values(r, mode, p, "", v, cap);
+    if (n == 0) {
+        free(v);
+        return 0;
+    }
+    s = st_summarize(v, n);
+    enq = fl_host(r, mode, p, ".enqueue", v, cap);
+    sync = fl_host(r, mode, p, ".sync", v, cap);
+    free(v);
+    *median = s.median;
+    snprintf(key, sizeof key, "first.%s.part.%s", mode, fl_parts[p]);
+    snprintf(name, sizeof name, "%s (%s): median of the children's differences", fl_defs[p].name,
+             mode);
+    d = res_derive(r, SW, key, name, s.median, "ms", fl_sign(&s));
+    if (!d || res_derived_field(d, "ci_low", s.ci_low) != 0 ||
+        res_derived_field(d, "ci_high", s.ci_high) != 0 ||
+        res_derived_field(d, "ci_level", s.ci_level) != 0 ||
+        res_derived_field(d, "n", (double)s.n) != 0 ||
+        res_derived_field(d, "share", p >= 1 && p <= FL_NSURPLUS ? s.median / surplus : NAN) != 0 ||
+        res_derived_field(d, "enqueue", enq) != 0 || res_derived_field(d, "sync", sync) != 0)
+        return -1;
+    return 0;
+}
+
+/* The median of "first.<mode>.<key>", NaN when absent. */
+static double fl_med(const results *r, const char *mode, const char *key)
+{
+    const res_meas *m = fl_m(r, mode, key, "");
+    return m ? m->stats.median : NAN;
+}
+
+/* Are all of the measurement's samples the same value? */
+static int fl_same(const res_meas *m)
+{
+    return m && m->nsamples > 0 && m->stats.min == m->stats.max;
+}
+
+/* first.<mode>.loading: where module 1's vectorAdd was loaded. */
+static int fl_loading(results *r, const char *mode)
+{
+    static const char *const keys[] = { "functions", "loaded_load", "loaded_get", "loaded_launch",
+                                        "unloaded_loaded", "funcload_loaded" };
+    const res_meas *fn = fl_m(r, mode, "functions", ""), *ll = fl_m(r, mode, "loaded_load", "");
+    const res_meas *lg = fl_m(r, mode, "loaded_get", ""), *lf = fl_m(r, mode, "loaded_launch", "");
+    const char *where;
+    char key[64], name[128];
+    res_derived *d;
+    size_t i;
+
+    if (!fn || !ll || !lg || !lf) return 0;
+    if (!fl_same(fn) || !fl_same(ll) || !fl_same(lg) || !fl_same(lf))
+        where = "differs between children";
+    else if (ll->stats.median == fn->stats.median)
+        where = "the module load";
+    else if (lg->stats.median == 1)
+        where = "cuModuleGetFunction";
+    else if (lf->stats.median == 1)
+        where = "the first launch";
+    else
+        where = "not loaded";
+    snprintf(key, sizeof key, "first.%s.loading", mode);
+    snprintf(name, sizeof name, "where vectorAdd was loaded (%s): functions loaded after a module load",
+             mode);
+    d = res_derive(r, SW, key, name, ll->stats.median, "functions", where);
+    if (!d) return -1;
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (res_derived_field(d, keys[i], fl_med(r, mode, keys[i])) != 0) return -1;
+    if (res_derived_field(d, "load_ms", fl_med(r, mode, "load")) != 0 ||
+        res_derived_field(d, "get_ms", fl_med(r, mode, "get")) != 0 ||
+        res_derived_field(d, "n", (double)ll->nsamples) != 0)
+        return -1;
+    return 0;
+}
+
+/* first.where.<what>: EAGER against LAZY, from two medians with their
+ * intervals (n per side). */
+static int fl_where(results *r, const char *what, const double *e, const double *l, size_t ne,
+                    size_t nl)
+{
+    char key[64], name[128];
+    const char *text = ne < 2 || nl < 2 ? "one child a mode"
+                     : e[1] > l[2] ? "EAGER higher" : l[1] > e[2] ? "LAZY higher"
+                     : "intervals overlap";
+    res_derived *d;
+
+    snprintf(key, sizeof key, "first.where.%s", what);
+    snprintf(name, sizeof name, "%s, EAGER against LAZY: the medians' difference", what);
+    d = res_derive(r, SW, key, name, e[0] - l[0], "ms", text);
+    return d && res_derived_field(d, "eager", e[0]) == 0 && res_derived_field(d, "lazy", l[0]) == 0 &&
+           res_derived_field(d, "eager_low", e[1]) == 0 && res_derived_field(d, "eager_high", e[2]) == 0 &&
+           res_derived_field(d, "lazy_low", l[1]) == 0 && res_derived_field(d, "lazy_high", l[2]) == 0
+           ? 0 : -1;
+}
+
+/* The three first.where entries, when both modes ran. */
+static int fl_where_all(results *r)
+{
+    static const char *const steps[2] = { "load", "get" };
+    double x[FL_NMODES][3];
+    size_t n[FL_NMODES];
+    int i, k;
+
+    for (i = 0; i < 2; i++) {
+        for (k = 0; k < FL_NMODES; k++) {
+            const res_meas *m = fl_m(r, fl_modes[k], steps[i], "");
+            if (!m) return 0;
+            x[k][0] = m->stats.median;
+            x[k][1] = m->stats.ci_low;
+            x[k][2] = m->stats.ci_high;
+            n[k] = m->nsamples;
+        }
+        if (fl_where(r, steps[i], x[1], x[0], n[1], n[0]) != 0) return -1;
+    }
+    for (k = 0; k < FL_NMODES; k++) {
+        char key[64];
+        const res_derived *d;
+        snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[k]);
+        if (!(d = res_derived_find(r, SW, key))) return 0;
+        x[k][0] = d->value;
+        x[k][1] = res_derived_num(d, "ci_low");
+        x[k][2] = res_derived_num(d, "ci_high");
+        n[k] = (size_t)res_derived_num(d, "n");
+    }
+    return fl_where(r, "surplus", x[1], x[0], n[1], n[0]);
+}
+
+/* The surplus entry's fields largest (the index in fl_parts of the part
+ * of the surplus with the largest median) and largest_ms. */
+static int fl_largest(results *r, const char *mode, const double *med)
+{
+    char key[64];
+    size_t i;
+    int p, best = 1;
+
+    for (p = 2; p <= FL_NSURPLUS; p++)
+        if (med[p] > med[best]) best = p;
+    snprintf(key, sizeof key, "first.%s.part.surplus", mode);
+    for (i = 0; i < r->nd; i++)
+        if (strcmp(r->d[i].section, SW) == 0 && strcmp(r->d[i].key, key) == 0)
+            return res_derived_field(&r->d[i], "largest", best) != 0 ||
+                   res_derived_field(&r->d[i], "largest_ms", med[best]) != 0 ? -1 : 0;
+    return 0;
+}
+
+int fl_conclude(results *r)
+{
+    double med[FL_NPARTS];
+    int k, p;
+
+    for (k = 0; k < FL_NMODES; k++) {
+        for (p = 0; p < FL_NPARTS; p++) {
+            med[p] = NAN;
+            if (fl_part(r, fl_modes[k], p, med[0], &med[p]) != 0) return -1;
+        }
+        if (!isnan(med[0]) && fl_largest(r, fl_modes[k], med) != 0) return -1;
+        if (fl_loading(r, fl_modes[k]) != 0) return -1;
+    }
+    return fl_where_all(r);
+}
