@@ -72,10 +72,13 @@ else
         expect_grep "plot says it wrote $f.png" "^wrote $T/figs/$f.png: " "$T/p.out"
     done
     # The fusion figures read the conclusions the harness stores (derived
-    # entries); these H200 files were written before it stored them.
+    # entries); a file written before it stored them gets none of them.
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("derived", None); json.dump(d, open(sys.argv[2], "w"))' \
+        results/h200.json "$T/old.json"
+    run_plot "$T/o.out" "$T/o.err" "$T/old.json" --out "$T/old"
     for f in fusion-n fusion-width roofline; do
         expect_grep "a file without derived entries: $f.png is skipped with the reason" \
-            "^skipped $f.png: .*a file from before derived entries has" "$T/p.out"
+            "^skipped $f.png: .*a file from before derived entries has" "$T/o.out"
     done
     check "one line per figure, nothing on stderr" \
         sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 6 && test ! -s '$T/p.err'"
