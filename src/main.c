@@ -137,7 +137,9 @@ typedef struct main_run {
  * kernel: release a blocking kernel that is held, remove the temporary
  * directories, and write the results so far, marked incomplete, with the
  * reason in the environment record ("stopped"). Bounded: it waits at most
- * 2 s for the released kernel's stream, and on nothing else. */
+ * 2 s for the released kernel's stream, and on nothing else. It may run on
+ * a thread of its own while the run's thread is inside NVRTC
+ * (sg_call_begin). */
 static void main_stop(int code, const char *why, void *arg)
 {
     main_run *m = arg;
@@ -191,11 +193,13 @@ int main(int argc, char **argv)
     /* Every wait on the device is bounded; a stuck one stops the process. */
     stop.o = &o;
     sg_on_stop(main_stop, &stop);
+    sg_on_kill(pr_kill_child);
     drv_set_kernel_timeout(o.kernel_timeout);
     /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
-     * the default action: the parent kills and reaps it). */
+     * the default action: the parent kills and reaps it). Before any
+     * library is loaded: every thread it starts inherits the blocked mask. */
     if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
-        perror("harness: sigaction");
+        perror("harness: catching SIGINT and SIGTERM");
         return 1;
     }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
