@@ -37,7 +37,8 @@ const char *kn_embedded(const char *file);
 /* The source of `file`: read from kernels_dir/file when kernels_dir is not
  * NULL, else a copy of the embedded text. Returns a malloc'd NUL-terminated
  * string; NULL with a one-line reason in why when the file is unknown,
- * missing, unreadable, empty, or larger than KN_MAX_SOURCE. */
+ * missing, unreadable, not a regular file (a FIFO is refused at once, not
+ * waited on), empty, or larger than KN_MAX_SOURCE. */
 char *kn_source(const char *file, const char *kernels_dir, char *why, size_t whylen);
 
 /* The synthetic module of part `loading`: K distinct kernels of one shape
