@@ -48,6 +48,13 @@ char *kn_source(const char *file, const char *kernels_dir, char *why, size_t why
  * (one float per thread, bounds check). */
 #define KN_SYNTH_MAX_SOURCE (64u << 20)
 
+/* The most kernels a synthetic module may have: NVRTC's time for one
+ * compile of it grows about as K squared (to cubin, on a test host of two
+ * shared cores: 500 kernels 1.5 s, 4000 32 s, 8000 105 s, 10000 185 s), and
+ * 10000 stays within the default --child-timeout (300 s), the limit each
+ * child that compiles it runs under. */
+#define KN_SYNTH_MAX_K 10000
+
 /* Bytes of the source kn_synth_source(k) returns (without the NUL). */
 size_t kn_synth_size(long k);
 
