@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +25,13 @@ extern char **environ;
 #define PR_MAXDIRS 16
 static char pr_dirs[PR_MAXDIRS][512];
 
-/* The child being waited on, for pr_kill_child (0: none). */
-static volatile sig_atomic_t pr_child;
+/* The child being waited on, for pr_kill_child (0: none); atomic: the
+ * signal thread reads it. */
+static atomic_int pr_child;
 
 void pr_kill_child(void)
 {
-    pid_t pid = (pid_t)pr_child;
+    pid_t pid = (pid_t)atomic_load(&pr_child);
     if (pid > 0) kill(pid, SIGKILL);
 }
 
@@ -86,7 +88,7 @@ static int pr_wait(pid_t pid, double deadline, int *timed_out)
             killed = 1;
         }
     }
-    pr_child = 0;
+    atomic_store(&pr_child, 0);
     return status;
 }
 
@@ -182,7 +184,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         pid = -1;
         goto out;
     }
-    pr_child = (sig_atomic_t)pid;
+    atomic_store(&pr_child, (int)pid);
     close(pipefd[1]);
     pipefd[1] = -1;
     deadline = clk_now_ms() + timeout_s * 1000.0;
