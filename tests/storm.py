@@ -126,7 +126,11 @@ class Run:
             self.err = f.read()
 
     def leftovers(self, tmp_files_ok=False):
-        """The checks every run gets: TMPDIR empty, no temporary output file, no process."""
+        """The checks every run gets: no sanitizer report (make sanitize), TMPDIR
+        empty, no temporary output file, no process."""
+        for mark in ("ERROR: AddressSanitizer", "runtime error:", "WARNING: ThreadSanitizer"):
+            if mark in self.err:
+                self.problems.append("a sanitizer report: %s" % mark)
         if os.listdir(self.tmp):
             self.problems.append("TMPDIR holds %s" % sorted(os.listdir(self.tmp)))
         tmps = [f for f in os.listdir(self.dir) if ".tmp." in f]
