@@ -28,8 +28,8 @@ endif
 
 ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE \
                 -DHARNESS_VERSION='"$(VERSION)"' -DHARNESS_CUDA_HOME='"$(CUDA_HOME)"'
-ALL_CFLAGS   := -std=c11 $(WARN) $(SANFLAGS) $(CFLAGS)
-LDLIBS       := -ldl -lm
+ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
+LDLIBS       := -ldl -lm -pthread
 
 SRCS := $(wildcard src/*.c) $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))

@@ -3,10 +3,36 @@
 #include "atomicfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sig.h"
+
+#define AF_READER_POLL_MS 20   /* how often a FIFO is tried for a reader */
+
+/* Open path, an existing file that is not a regular file, for writing,
+ * without blocking in open(): a FIFO that no process reads yet (ENXIO) is
+ * tried again every AF_READER_POLL_MS until one does, unless a signal has
+ * come or a stop has begun (a signal ends the wait within one poll).
+ * Returns a blocking descriptor, or -1 with errno set. */
+static int af_open_in_place(const char *path)
+{
+    for (;;) {
+        struct pollfd wake = { sg_wake_fd(), POLLIN, 0 };
+        int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC), fl;
+        if (fd >= 0) {
+            if ((fl = fcntl(fd, F_GETFL)) >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0) return fd;
+            close(fd);
+            return -1;
+        }
+        if (errno != ENXIO || sg_pending() || sg_stopping()) return -1;
+        poll(&wake, 1, AF_READER_POLL_MS);   /* a negative fd is ignored: a plain sleep */
+    }
+}
 
 /* Write with emit(f, arg) straight into `path`, an existing file that is
  * not a regular file or a directory (/dev/null, /dev/stdout, a pipe):
@@ -15,10 +41,21 @@
 static int af_write_in_place(const char *path, int (*emit)(FILE *, const void *), const void *arg)
 {
     FILE *f;
-    int rc, err;
+    int rc, err, fd;
 
     errno = 0;
-    if ((f = fopen(path, "w")) == NULL) goto fail;
+    if ((fd = af_open_in_place(path)) < 0) {
+        if (errno != ENXIO) goto fail;
+        fprintf(stderr, "harness: cannot write %s: no process reads the FIFO (a run that is "
+                "stopped or interrupted waits for none)\n", path);
+        return -1;
+    }
+    if ((f = fdopen(fd, "w")) == NULL) {
+        err = errno;
+        close(fd);
+        errno = err;
+        goto fail;
+    }
     rc = emit(f, arg) != 0 || fflush(f) != 0;
     err = errno;
     if (fclose(f) != 0 || rc) {

@@ -11,7 +11,9 @@
  * returns 0, or -1 when a write failed. A symlink at path is followed: the
  * file it names is replaced. An existing path that is neither a regular file
  * nor a directory (/dev/null, /dev/stdout, a pipe) is written in place, not
- * renamed over (a failure there may leave part of the output written). */
+ * renamed over (a failure there may leave part of the output written); a
+ * FIFO that no process reads is waited for, until a signal comes (sig.h),
+ * and not at all during a stop (then it is a failure). */
 int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg);
 
 #endif

@@ -37,6 +37,10 @@ const char *cli_loading_name(cli_loading l)
     return "default";
 }
 
+/* A number's macro as a string literal, for the usage text. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 static const char cli_usage[] =
 "usage: harness [options]\n"
 "Times one CUDA program step by step: driver load, init, context, compile,\n"
@@ -75,7 +79,8 @@ static const char cli_usage[] =
 "  --module-format=FMT     cubin or ptx: what the kernels are compiled to; with\n"
 "                          ptx the driver's JIT is a step of its own (default cubin)\n"
 "  --synthetic-kernels=LIST  K for each generated module of K kernels, for\n"
-"                          sections loading and jit (default 1,10,100)\n"
+"                          sections loading and jit (default 1,10,100; each K\n"
+"                          at most " CLI_STR(KN_SYNTH_MAX_K) ")\n"
 "  --compare-loading       run section loading in child processes, eager and lazy\n"
 "                          alternating, and compare the modes side by side\n"
 "  --rounds=N              repeats of every once-per-process figure: whole-process\n"
@@ -291,8 +296,8 @@ static void cli_defaults(cli_opts *o)
     o->kernel_timeout = 30;
 }
 
-/* Parse --synthetic-kernels: K in 1.., each source within the generator's
- * bound. Returns the count, or -1 with what is wrong in bad. */
+/* Parse --synthetic-kernels: K in 1 .. KN_SYNTH_MAX_K. Returns the count,
+ * or -1 with what is wrong in bad. */
 static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badlen)
 {
     size_t sizes[CLI_MAX_SYNTH], i;
@@ -309,9 +314,10 @@ static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badle
         return -1;
     }
     for (i = 0; i < (size_t)n; i++) {
-        if (sizes[i] > 100000000u || kn_synth_size((long)sizes[i]) > KN_SYNTH_MAX_SOURCE) {
-            snprintf(bad, badlen, "K = %zu would make a source over %u MiB", sizes[i],
-                     KN_SYNTH_MAX_SOURCE >> 20);
+        if (sizes[i] > KN_SYNTH_MAX_K) {
+            snprintf(bad, badlen, "K = %zu is more than %d, the most kernels one NVRTC compile "
+                     "of a module finishes within the default --child-timeout (its time grows as "
+                     "K squared)", sizes[i], KN_SYNTH_MAX_K);
             return -1;
         }
         k[i] = (long)sizes[i];
@@ -371,7 +377,7 @@ static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
     case O_SYNTH:
         n = cli_synth(arg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
         if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
-                            "counts K >= 1, at most %d", arg, bad, CLI_MAX_SYNTH);
+                            "counts K from 1 to %d, at most %d", arg, bad, KN_SYNTH_MAX_K, CLI_MAX_SYNTH);
         o->nsynth = (size_t)n;
         break;
     }

@@ -255,9 +255,11 @@ static CUresult drv_wait(CUstream s, CUevent e)
     if (drv_timeout_s <= 0) return e ? drv_real_event_sync(e) : drv_real_stream_sync(s);
     t0 = clk_now_ns();
     for (;;) {
+        /* Before the query too: work that is always done by the first poll
+         * (a fast device, the stand-in driver) must not skip every safe point. */
+        sg_check();
         r = e ? drv.cuEventQuery(e) : drv.cuStreamQuery(s);
         if (r != CUDA_ERROR_NOT_READY) return r;
-        sg_check();
         waited = clk_now_ns() - t0;
         if (waited >= limit) {
             char why[160];

@@ -2,10 +2,13 @@
 #include "kernels.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Defined in kernels_src.S. */
 extern const char kn_src_vector[], kn_src_empty[], kn_src_copy[], kn_src_fusion[],
@@ -81,17 +84,42 @@ const char *kn_embedded(const char *file)
     return NULL;
 }
 
+/* Open path for reading, refusing what is not a regular file. O_NONBLOCK:
+ * opening a FIFO must not wait for a writer (a signal could not end that
+ * wait). Returns the stream, or NULL with the reason in why. */
+static FILE *kn_open_regular(const char *path, char *why, size_t whylen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *f;
+
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(why, whylen, "%s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, whylen, "%s: not a regular file (%s); a kernel source must be one", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                 : S_ISCHR(st.st_mode) ? "a character device" : "a special file");
+        close(fd);
+        return NULL;
+    }
+    if (!(f = fdopen(fd, "rb"))) {
+        snprintf(why, whylen, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* Read a whole file of at most KN_MAX_SOURCE bytes. */
 static char *kn_read(const char *path, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = kn_open_regular(path, why, whylen);
     char *buf = NULL;
     long size;
 
-    if (!f) {
-        snprintf(why, whylen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
+    if (!f) return NULL;
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         snprintf(why, whylen, "%s: %s", path, strerror(errno));
         goto fail;

@@ -37,7 +37,8 @@ const char *kn_embedded(const char *file);
 /* The source of `file`: read from kernels_dir/file when kernels_dir is not
  * NULL, else a copy of the embedded text. Returns a malloc'd NUL-terminated
  * string; NULL with a one-line reason in why when the file is unknown,
- * missing, unreadable, empty, or larger than KN_MAX_SOURCE. */
+ * missing, unreadable, not a regular file (a FIFO is refused at once, not
+ * waited on), empty, or larger than KN_MAX_SOURCE. */
 char *kn_source(const char *file, const char *kernels_dir, char *why, size_t whylen);
 
 /* The synthetic module of part `loading`: K distinct kernels of one shape
@@ -46,6 +47,13 @@ char *kn_source(const char *file, const char *kernels_dir, char *why, size_t why
  *   { out[j] = in[j] * (float)(i + 1) + 1.0f } for each j < n
  * (one float per thread, bounds check). */
 #define KN_SYNTH_MAX_SOURCE (64u << 20)
+
+/* The most kernels a synthetic module may have: NVRTC's time for one
+ * compile of it grows about as K squared (to cubin, on a test host of two
+ * shared cores: 500 kernels 1.5 s, 4000 32 s, 8000 105 s, 10000 185 s), and
+ * 10000 stays within the default --child-timeout (300 s), the limit each
+ * child that compiles it runs under. */
+#define KN_SYNTH_MAX_K 10000
 
 /* Bytes of the source kn_synth_source(k) returns (without the NUL). */
 size_t kn_synth_size(long k);

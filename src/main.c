@@ -133,20 +133,47 @@ typedef struct main_run {
     results *r;
 } main_run;
 
+/* Write the outputs of a stopped run: the paths written go into done ("a",
+ * "a and b", "a, b and c"), those that could not be written into failed
+ * (af_write has said why). */
+static void main_stop_write(const main_run *m, char *done, size_t dlen, char *failed, size_t flen)
+{
+    const char *path[3] = { m->o->json, m->o->csv, m->o->trace };
+    const char *ok[3];
+    size_t n = 0, i, at = 0, fat = 0;
+    int rc;
+
+    for (i = 0; i < 3; i++) {
+        if (!path[i]) continue;
+        rc = i == 0 ? rp_write_json(m->r, path[i]) : i == 1 ? rp_write_csv(m->r, path[i])
+                                                            : tr_write(path[i]);
+        if (rc == 0) ok[n++] = path[i];
+        else if (fat < flen) fat += (size_t)snprintf(failed + fat, flen - fat, "%s%s", fat ? ", " : "", path[i]);
+    }
+    done[0] = '\0';
+    for (i = 0; i < n && at < dlen; i++)
+        at += (size_t)snprintf(done + at, dlen - at, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", ok[i]);
+}
+
 /* The stop routine (sg_stop), for a run ended by a signal or a stuck
- * kernel: release a blocking kernel that is held, remove the temporary
- * directories, and write the results so far, marked incomplete, with the
- * reason in the environment record ("stopped"). Bounded: it waits at most
- * 2 s for the released kernel's stream, and on nothing else. */
+ * kernel: remove the temporary directories, release a blocking kernel that
+ * is held, and write the results so far (JSON, CSV and trace), marked
+ * incomplete, with the reason in the environment record ("stopped") and in
+ * the trace's otherData. Bounded: it waits at most 2 s for the released
+ * kernel's stream, and on nothing else (an output that is a FIFO with no
+ * reader is not written). It may run on a thread of its own while the
+ * run's thread is inside NVRTC (sg_call_begin). */
 static void main_stop(int code, const char *why, void *arg)
 {
     main_run *m = arg;
-    int rel = drv_release_held(2.0), bad = 0;
+    char done[3 * 4200], failed[3 * 4200];
+    int rel;
 
+    pr_cleanup();
+    rel = drv_release_held(2.0);
     if (rel == 1) fprintf(stderr, "harness: the blocking kernel was released; its stream drained\n");
     else if (rel == 0) fprintf(stderr, "harness: the blocking kernel was released (its flag set); its "
                                "stream had not drained after 2 s\n");
-    pr_cleanup();
     if (!m->r) {
         fprintf(stderr, "harness: %s: %s\n", m->o->child != CLI_CHILD_NONE ? "child stopped" : "stopped",
                 why);
@@ -154,12 +181,12 @@ static void main_stop(int code, const char *why, void *arg)
     }
     m->r->incomplete = 1;
     res_env_str(m->r, "stopped", why);
-    if (m->o->json && rp_write_json(m->r, m->o->json) != 0) bad = 1;
-    if (m->o->csv && rp_write_csv(m->r, m->o->csv) != 0) bad = 1;
+    tr_stopped(why);
+    failed[0] = '\0';
+    main_stop_write(m, done, sizeof done, failed, sizeof failed);
     fprintf(stderr, "harness: stopped: %s; exit code %d%s%s%s%s%s\n", why, code,
-            (m->o->json || m->o->csv) && !bad ? "; the results so far, marked incomplete, are in " : "",
-            m->o->json && !bad ? m->o->json : "", m->o->json && m->o->csv && !bad ? " and " : "",
-            m->o->csv && !bad ? m->o->csv : "", bad ? "; the results could not be written" : "");
+            done[0] ? "; the results so far, marked incomplete, are in " : "", done,
+            failed[0] ? "; " : "", failed, failed[0] ? " could not be written" : "");
 }
 
 /* Exit status from the sections' answers: a usage error first, then a
@@ -191,11 +218,13 @@ int main(int argc, char **argv)
     /* Every wait on the device is bounded; a stuck one stops the process. */
     stop.o = &o;
     sg_on_stop(main_stop, &stop);
+    sg_on_kill(pr_kill_child);
     drv_set_kernel_timeout(o.kernel_timeout);
     /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
-     * the default action: the parent kills and reaps it). */
+     * the default action: the parent kills and reaps it). Before any
+     * library is loaded: every thread it starts inherits the blocked mask. */
     if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
-        perror("harness: sigaction");
+        perror("harness: catching SIGINT and SIGTERM");
         return 1;
     }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this

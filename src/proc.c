@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,37 @@ extern char **environ;
 #define PR_MAXDIRS 16
 static char pr_dirs[PR_MAXDIRS][512];
 
+/* The child being waited on, for pr_kill_child (0: none); atomic: the
+ * signal thread reads it. */
+static atomic_int pr_child;
+
+void pr_kill_child(void)
+{
+    pid_t pid = (pid_t)atomic_load(&pr_child);
+    if (pid > 0) kill(pid, SIGKILL);
+}
+
+/* poll fds[0 .. 1) and the signal's wake-up descriptor, for at most ms;
+ * returns what poll returns, fds[0].revents set. */
+static int pr_poll(struct pollfd *fd, int ms)
+{
+    struct pollfd p[2];
+    int n = 1, rc;
+    p[0] = *fd;
+    p[1].fd = sg_wake_fd();
+    p[1].events = POLLIN;
+    p[1].revents = 0;
+    if (p[1].fd >= 0) n = 2;
+    rc = poll(p, (nfds_t)n, ms);
+    fd->revents = p[0].revents;
+    return rc;
+}
+
 /* Wait for child pid to exit, within deadline (clk_now_ms), reading the
  * signal flag while waiting: on a pending signal or at the deadline the
  * child is killed (SIGKILL; *timed_out set at the deadline). The wait polls
- * a pidfd where the kernel has them, so it wakes when the child exits; then
- * reaps it with waitpid. Returns waitpid's status. */
+ * a pidfd where the kernel has them, so it wakes when the child exits (or
+ * a signal comes); then reaps it with waitpid. Returns waitpid's status. */
 static int pr_wait(pid_t pid, double deadline, int *timed_out)
 {
     int status = 0, killed = 0;
@@ -43,7 +70,7 @@ static int pr_wait(pid_t pid, double deadline, int *timed_out)
                 kill(pid, SIGKILL);
                 break;
             }
-            if (poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1) > 0) break;
+            if (pr_poll(&pfd, left > 1000 ? 1000 : (int)left + 1) > 0 && pfd.revents) break;
         }
         close(fd);
     }
@@ -52,12 +79,16 @@ static int pr_wait(pid_t pid, double deadline, int *timed_out)
     (void)timed_out;
 #endif
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return 0;
+        if (errno != EINTR) {
+            status = 0;
+            break;
+        }
         if (sg_pending() && !killed) {
             kill(pid, SIGKILL);
             killed = 1;
         }
     }
+    atomic_store(&pr_child, 0);
     return status;
 }
 
@@ -92,7 +123,9 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
     char exe[4096], t0arg[64];
     char **argv = NULL, **env = NULL;
     posix_spawn_file_actions_t fa;
-    int fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
+    posix_spawnattr_t sa;
+    sigset_t mask;
+    int sa_init = 0, fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
     size_t cap = 0, i;
     ssize_t len;
     pid_t pid = -1;
@@ -129,15 +162,29 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         snprintf(why, whylen, "posix_spawn_file_actions: %s", strerror(err));
         goto out;
     }
+    /* The child starts with the signal mask this process started with, not
+     * the one sg_install set (SIGINT and SIGTERM blocked). */
+    sg_child_mask(&mask);
+    if ((err = posix_spawnattr_init(&sa)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr_init: %s", strerror(err));
+        goto out;
+    }
+    sa_init = 1;
+    if ((err = posix_spawnattr_setsigmask(&sa, &mask)) != 0 ||
+        (err = posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGMASK)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr: %s", strerror(err));
+        goto out;
+    }
     fflush(NULL);
     res->t0_ns = clk_now_ns();
     snprintf(t0arg, sizeof t0arg, "--child-t0=%lld", res->t0_ns);
-    err = posix_spawn(&pid, exe, &fa, NULL, argv, env);
+    err = posix_spawn(&pid, exe, &fa, &sa, argv, env);
     if (err != 0) {
         snprintf(why, whylen, "posix_spawn %s: %s", exe, strerror(err));
         pid = -1;
         goto out;
     }
+    atomic_store(&pr_child, (int)pid);
     close(pipefd[1]);
     pipefd[1] = -1;
     deadline = clk_now_ms() + timeout_s * 1000.0;
@@ -154,9 +201,9 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
             res->timed_out = 1;
             break;
         }
-        pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1);
+        pr = pr_poll(&pfd, left > 1000 ? 1000 : (int)left + 1);
         if (pr < 0 && errno != EINTR) break;
-        if (pr <= 0) continue;
+        if (pr <= 0 || !pfd.revents) continue;
         if (res->outlen + 4097 > cap) {
             char *p = realloc(res->out, cap ? cap * 2 : 8192);
             if (!p) {
@@ -189,6 +236,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
     rc = 0;
 out:
     if (fa_init) posix_spawn_file_actions_destroy(&fa);
+    if (sa_init) posix_spawnattr_destroy(&sa);
     if (pipefd[0] >= 0) close(pipefd[0]);
     if (pipefd[1] >= 0) close(pipefd[1]);
     free(argv);
@@ -226,9 +274,16 @@ int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen
 
 void pr_cleanup(void)
 {
+    char dir[sizeof pr_dirs[0]];
     size_t i;
-    for (i = 0; i < PR_MAXDIRS; i++)
-        if (pr_dirs[i][0]) pr_rmtree(pr_dirs[i]);
+    int tries;
+    /* Three tries: a stop can run while NVRTC, still compiling on the run's
+     * thread, writes its --time file into one of them. */
+    for (i = 0; i < PR_MAXDIRS; i++) {
+        if (!pr_dirs[i][0]) continue;
+        memcpy(dir, pr_dirs[i], sizeof dir);
+        for (tries = 0; tries < 3 && pr_rmtree(dir) != 0; tries++) continue;
+    }
 }
 
 static int pr_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

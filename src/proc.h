@@ -30,6 +30,11 @@ typedef struct pr_result {
 int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
                 size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen);
 
+/* Kill (SIGKILL) the child pr_run_self is waiting on, if any: for a process
+ * about to end at once (sg_on_kill), so that no child outlives it.
+ * Async-signal-safe. */
+void pr_kill_child(void);
+
 /* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR or
  * /tmp, named harness-<what>-XXXXXX, into buf, and remember it (up to 16 at
  * a time) until pr_rmtree removes it. Returns 0, or -1 with a reason in

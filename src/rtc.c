@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
+#include "sig.h"
 
 #define RTC_FUNCS(X)                                                        \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \
@@ -270,9 +271,13 @@ int rtc_compile_named(const char *src, const char *name, const char *arch,
     t0 = clk_now_ms();
     RK(rtc.nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
     for (i = 0; i < nexprs; i++) RK(rtc.nvrtcAddNameExpression(prog, exprs[i]));
+    /* A compile can take minutes: a signal meanwhile stops the run at once,
+     * without waiting for NVRTC, whatever handlers NVRTC installs. */
+    sg_call_begin();
     t1 = clk_now_ms();
     RTC_CALL(cr, rtc.nvrtcCompileProgram(prog, nopts + 2, all));
     out->ms = clk_now_ms() - t1;
+    sg_call_end();
     if (cr != NVRTC_SUCCESS && ft_take_injected()) {
         /* Not compiled at all: say so, rather than show an empty log. */
         rtc_report(cr, name, "rtc.nvrtcCompileProgram(prog, nopts + 2, all)", __FILE__, __LINE__, 1);

@@ -56,7 +56,9 @@ enum { RTC_OK = 0, RTC_COMPILE_ERROR = -1, RTC_API_ERROR = -2 };
  * cubin with -arch=sm_XY, plus nopts extra options. Returns RTC_OK with *out
  * filled; RTC_COMPILE_ERROR with out->log holding the log; RTC_API_ERROR
  * after printing the failed NVRTC call (an injected NVRTC_ERROR_COMPILATION
- * is one: nothing was compiled). Free with rtc_out_free. */
+ * is one: nothing was compiled). Free with rtc_out_free. The compile is a
+ * safe point, and a signal during it stops the run at once (sg_call_begin in
+ * sig.h): call it only where the run's results are consistent. */
 int rtc_compile(const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts,
                 rtc_out *out);

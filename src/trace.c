@@ -26,6 +26,7 @@ static struct {
     size_t n, cap, ndevice, dropped;
     size_t open_section, open_phase;   /* indexes of the open spans */
     char section[64], phase[128];
+    char stopped[256];   /* why the run stopped early; "" when it did not */
 } T;
 
 void tr_init(long long t0_ns, int record, int progress)
@@ -147,7 +148,12 @@ static int tr_emit(FILE *f, const void *unused)
     (void)unused;
     fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"axis\": \"ms since the harness "
           "process started; device spans placed by an event recorded on an idle stream\"", f);
-    fprintf(f, ", \"device_spans_dropped\": %zu},\n\"traceEvents\": [\n", T.dropped);
+    fprintf(f, ", \"device_spans_dropped\": %zu", T.dropped);
+    if (T.stopped[0]) {
+        fputs(", \"incomplete\": true, \"stopped\": ", f);
+        tr_str(f, T.stopped);
+    }
+    fputs("},\n\"traceEvents\": [\n", f);
     fputs("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": "
           "\"harness\"}}", f);
     for (t = 1; t <= 4; t++)
@@ -171,6 +177,11 @@ int tr_write(const char *path)
     if (T.in_phase) tr_close(T.open_phase);
     if (T.in_section) tr_close(T.open_section);
     return af_write(path, tr_emit, NULL);
+}
+
+void tr_stopped(const char *why)
+{
+    snprintf(T.stopped, sizeof T.stopped, "%s", why);
 }
 
 void tr_free(void)

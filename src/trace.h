@@ -41,6 +41,11 @@ int tr_recording(void);
  * outputs). Returns 0, or -1 after "harness: cannot write ...". */
 int tr_write(const char *path);
 
+/* Mark the trace as that of a run stopped early, for why ("interrupted by
+ * SIGINT"): tr_write then puts "incomplete": true and "stopped": why in its
+ * otherData (copied; at most 255 bytes kept). */
+void tr_stopped(const char *why);
+
 /* Free what was recorded. */
 void tr_free(void);
 

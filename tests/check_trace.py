@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""check_trace.py TRACE.json [--expect-device]: the shape of a --trace file.
+"""check_trace.py TRACE.json [--expect-device] [--expect-stopped TEXT]: the
+shape of a --trace file.
 
 A Chrome trace-event document (what Perfetto and chrome://tracing read): an
 object with "traceEvents", a list of events; metadata events ("ph": "M")
 name the process and its tracks; every other event is a complete event
 ("ph": "X") with a non-empty name, pid, tid, and ts and dur in microseconds,
 finite and not negative. At least one section span (tid 1) must be there;
-with --expect-device, at least one device span (tid 3) too. Exits 1 with the
-first problem found."""
+with --expect-device, at least one device span (tid 3) too. With
+--expect-stopped TEXT, the trace of a run stopped early: otherData says
+"incomplete": true and its "stopped" contains TEXT (no section span is
+required: a run can be stopped before its first). Without it, otherData
+must not say "incomplete": true. Exits 1 with the first problem found."""
 import os
 import math
 import sys
@@ -28,6 +32,20 @@ def main(argv):
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         print("not a trace-event document: no traceEvents list")
         return 1
+    stopped = argv[argv.index("--expect-stopped") + 1] if "--expect-stopped" in argv[:-1] else None
+    other = doc.get("otherData")
+    if not isinstance(other, dict):
+        print("no otherData object")
+        return 1
+    if stopped is not None:
+        why = other.get("stopped")
+        if other.get("incomplete") is not True or not isinstance(why, str) or stopped not in why:
+            print("otherData: incomplete %r, stopped %r; expected true and a reason containing %r"
+                  % (other.get("incomplete"), why, stopped))
+            return 1
+    elif other.get("incomplete", False) is not False:
+        print("otherData: incomplete is %r in a run that was not stopped" % (other.get("incomplete"),))
+        return 1
     tids = {}
     for i, e in enumerate(doc["traceEvents"]):
         if not isinstance(e, dict) or e.get("ph") not in ("M", "X"):
@@ -44,7 +62,7 @@ def main(argv):
             return 1
         tids[e["tid"]] = tids.get(e["tid"], 0) + 1
     print("events per track: %s" % ", ".join("%d: %d" % kv for kv in sorted(tids.items())))
-    if not tids.get(1):
+    if not tids.get(1) and stopped is None:
         print("no section span")
         return 1
     if "--expect-device" in argv and not tids.get(3):

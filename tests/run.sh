@@ -88,6 +88,13 @@ check "SIGINT: the JSON so far is valid, incomplete, says why" \
 check "SIGINT: the CSV so far has its header" grep -q '^section,key,name,state' "$T/si.csv"
 check "SIGINT: no temporary directory left" test -z "$(ls -A "$T/tmp1")"
 
+# The signal storm (tests/storm.py): SIGINT and SIGTERM spread over runs of
+# each section on the stand-in driver and of jit's NVRTC part, inside a slow
+# first NVRTC compile and a long later one, FIFOs as outputs and sources.
+HARNESS="$HARNESS" FAKECUDA="${FAKECUDA:-}" python3 tests/storm.py ci >"$T/storm.log" 2>&1 ||
+    grep -q '^FAILED' "$T/storm.log" || { tail -5 "$T/storm.log"; echo "FAILED tests/storm.py ci exited non-zero"; }
+grep -E '^(PASSED|FAILED|storm )' "$T/storm.log"
+
 # Output files: a failed write says why and leaves the earlier file whole.
 printf 'earlier\n' >"$T/prev.json"
 (ulimit -f 1; trap '' XFSZ; exec "$HARNESS" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 \

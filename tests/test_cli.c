@@ -180,6 +180,16 @@ void test_cli(void)
 
     /* Valid values. */
     {
+        /* The bound, by hand (KN_SYNTH_MAX_K in kernels.h says why). */
+        static const char *const a[] = { "--synthetic-kernels=1,10000", NULL };
+        static const char *const b[] = { "--synthetic-kernels=10001", NULL };
+        cli_t_parse(&r, a);
+        ok = r.rc == CLI_OK && r.o.nsynth == 2 && r.o.synth[1] == 10000;
+        cli_t_parse(&r, b);
+        th_check("cli: --synthetic-kernels takes K = 10000, refuses 10001",
+                 ok && r.rc == CLI_USAGE && strstr(r.err, "K = 10001 is more than 10000") != NULL);
+    }
+    {
         static const char *const a[] = { "--reps=5", "--warmup=0", NULL };
         cli_t_parse(&r, a);
         th_check("cli: --reps=5 --warmup=0",

@@ -22,6 +22,11 @@
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
 #   quick      ./harness --quick twice, timed (the README promises 10 s)
 #   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
+#   storm      tests/storm.py gpu: SIGINT and SIGTERM at STORM_DELAYS (default 10)
+#              moments of a default run, each run's exit, files, temporary
+#              directories and children checked (about 6 default runs long;
+#              STORM_ONLY=I,J,.. runs some of them, STORM_DURATION=S skips
+#              the run that measures the length)
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
@@ -111,8 +116,12 @@ for part in $parts; do
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
+    storm)
+        python3 tests/storm.py gpu --jobs 1 --delays "${STORM_DELAYS:-10}" \
+            ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
+            2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm)" >&2
         exit 2 ;;
     esac
 done
