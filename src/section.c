@@ -435,6 +435,22 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
     return m;
 }
 
+int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
+                      char *detail, size_t detaillen)
+{
+    if (pr->timed_out)
+        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
+                 name, c->o->child_timeout);
+    else if (pr->signal)
+        snprintf(detail, detaillen, "the child %s died of signal %d (%s)", name, pr->signal,
+                 strsignal(pr->signal));
+    else if (pr->exit_code != 0)
+        snprintf(detail, detaillen, "the child %s exited with %d", name, pr->exit_code);
+    else
+        snprintf(detail, detaillen, "the child %s ran to the end", name);
+    return !pr->timed_out && !pr->signal && pr->exit_code == 0;
+}
+
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen)
@@ -463,21 +479,13 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         return -1;
     }
     tr_host(args[0], start, tr_now() - start);
-    if (pr.timed_out)
-        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
-                 args[0], c->o->child_timeout);
-    else if (pr.exit_code > 128)
-        snprintf(detail, detaillen, "the child %s died of signal %d", args[0], pr.exit_code - 128);
-    else if (pr.exit_code != 0)
-        snprintf(detail, detaillen, "the child %s exited with %d", args[0], pr.exit_code);
-    ok = pr.exit_code == 0;
+    ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
     if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
         snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
         ok = 0;
     }
     /* What the child measured is lost: the run is incomplete. */
     if (!ok) c->r->incomplete = 1;
-    if (ok) snprintf(detail, detaillen, "the child %s ran to the end", args[0]);
     free(pr.out);
     return ok;
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cudadrv.h"
 #include "kernels.h"
+#include "proc.h"
 #include "results.h"
 #include "timing.h"
 
@@ -139,6 +140,13 @@ double sec_gbs(const res_meas *m);
 res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,
                     const double *samples, size_t n, long batch);
+
+/* What became of a child run by pr_run_self (name: its --child=KIND word),
+ * into detail: "the child NAME ran past --child-timeout=S s and was killed",
+ * "... died of signal N (description)", "... exited with N", or "... ran to
+ * the end". Returns 1 when it exited 0, else 0. */
+int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
+                      char *detail, size_t detaillen);
 
 /* Run this binary as a child with args (after argv[0]) and set_env
  * ("NAME=VALUE", or "NAME" to remove NAME), within --child-timeout, and read

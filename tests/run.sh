@@ -68,11 +68,17 @@ expect_exit "--trace to a path that cannot be written" 1
 expect_grep "--trace: it names the path and the reason" "cannot write /nonexistent-dir/t.json" "$T/trw.err"
 export HARNESS_TEST_CHILD_HANG=1
 run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
-unset HARNESS_TEST_CHILD_HANG
 expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exit 1" 1
 expect_grep "the hung child is reported with its time limit" "ran past --child-timeout=1 s and was killed" "$T/hang.err"
 check "both rounds ran although the first child hung" test "$(grep -c 'ran past --child-timeout' "$T/hang.err")" -eq 2
 expect_grep "the rest of the section still printed" "options, vector.cu" "$T/hang.out"
+signal_child SEGV "$T/kj" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --json="$T/kj.json"
+unset HARNESS_TEST_CHILD_HANG
+expect_exit "a jit child killed by SIGSEGV: exit 1" 1
+expect_grep "a jit child killed by SIGSEGV: named as death by signal 11" \
+    "the child --child=jit-first died of signal 11 (" "$T/kj.err"
+check "a jit child killed by SIGSEGV: the JSON is marked incomplete" \
+    python3 tests/check_json.py "$T/kj.json" --expect-incomplete
 # A SIGINT while section jit compiles (no driver): exit 130, the results so
 # far written and marked incomplete, NVRTC's temporary directory gone.
 mkdir "$T/tmp1"
@@ -162,6 +168,16 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         check "waterfall child, HARNESS_FAULT=cuMemFree:$k: no sanitizer error (make sanitize)" \
             sh -c "! grep -q 'ERROR: AddressSanitizer' '$T/wf.err'"
     done
+    # A child killed by a signal is reported as killed, with the signal (the
+    # whole-process child was reported as "exited with 139 before its check").
+    export HARNESS_TEST_CHILD_HANG=1
+    signal_child SEGV "$T/ks" --section=stopwatches --reps=1 --rounds=1 --warmup=0 --json="$T/ks.json"
+    unset HARNESS_TEST_CHILD_HANG
+    expect_exit "whole-process child killed by SIGSEGV: exit 1" 1
+    expect_grep "whole-process child killed by SIGSEGV: named as death by signal 11" \
+        "^harness: stopwatches: whole-process child: the child --child=waterfall died of signal 11 (.*) before its check\$" "$T/ks.err"
+    check "whole-process child killed by SIGSEGV: the JSON is marked incomplete" \
+        python3 tests/check_json.py "$T/ks.json" --expect-incomplete
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 fi
 
