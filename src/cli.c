@@ -584,12 +584,39 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     return CLI_OK;
 }
 
+/* --profile fixes the sampling (one run of each kernel, no warm-up, no
+ * flush): the options it would ignore, --quick (a mode of its own; the
+ * environment records one mode), and section launch (it times launches,
+ * not kernels) named in --section cannot go with it. Returns CLI_OK, or
+ * CLI_USAGE after printing the first conflict to err. */
+static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
+{
+    static const struct { int opt; const char *name; } fixed[] = {
+        { O_COMPARE, "--compare-loading" }, { O_REPS, "--reps" }, { O_WARMUP, "--warmup" },
+        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" }, { O_MAXTIME, "--max-time" },
+        { O_CACHE, "--cache" }, { O_QUICK, "--quick" },
+    };
+    size_t i;
+
+    if (!o->profile) return CLI_OK;
+    for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (cli_given(seen, fixed[i].opt))
+            CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
+                     fixed[i].name);
+    if (cli_given(seen, O_SECTION) && o->run[CLI_SEC_LAUNCH])
+        CLI_FAIL("--profile runs every kernel once; section %s times launches, not kernels: "
+                 "leave it out of --section", o->section_names[CLI_SEC_LAUNCH]);
+    return CLI_OK;
+}
+
 /* Options that cannot go together: --compare-loading with --module-loading;
  * one file named by two of --json, --csv, --trace; --reps with the stopping
- * rule; --profile with --compare-loading or --reps. Returns CLI_OK, or
+ * rule; --profile with what it fixes (cli_check_profile). Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
+    int rc;
+
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
@@ -601,15 +628,13 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
                           cli_given(seen, O_MAXTIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
-    if (o->profile && (o->compare_loading || o->reps_given))
-        CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
-                 o->compare_loading ? "--compare-loading" : "--reps");
+    if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
     return CLI_OK;
 }
 
-/* What --quick and --profile change in the defaults of the options not
- * given, and the fixed-count loops' sample count (--reps, else
- * --min-samples). */
+/* What --quick and --profile change in the options (--quick: the defaults
+ * of those not given; --profile: those it fixes, which cannot be given),
+ * and the fixed-count loops' sample count (--reps, else --min-samples). */
 static void cli_apply_modes(cli_opts *o, const int *seen)
 {
     if (o->quick) {
@@ -622,8 +647,17 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
         if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
         if (!cli_given(seen, O_SYNTH)) o->nsynth = 2;       /* K = 1, 10 */
     }
-    /* --profile: one instance of each kernel, so one child of each kind. */
-    if (o->profile && !cli_given(seen, O_ROUNDS)) o->rounds = 1;
+    /* --profile: one instance of each kernel, so one child of each kind; a
+     * fixed count of one sample, no warm-up, the warm state only (no flush),
+     * and no section launch. */
+    if (o->profile) {
+        if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
+        o->reps = 1;
+        o->reps_given = 1;
+        o->warmup = 0;
+        o->cache = CLI_CACHE_WARM;
+        o->run[CLI_SEC_LAUNCH] = 0;
+    }
     if (!o->reps_given) o->reps = o->min_samples;
 }
 

@@ -36,6 +36,26 @@ static void env_driver_version(results *r)
     fclose(f);
 }
 
+/* The sampling in effect (cli_parse has applied --quick and --profile): a
+ * fixed count (reps; --profile's is 1) leaves the stopping rule's
+ * parameters null, the stopping rule records reps 0. */
+static void env_sampling(results *r, const cli_opts *o)
+{
+    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
+    res_env_num(r, "warmup", o->warmup);
+    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
+    if (o->reps_given) {
+        res_env_str(r, "min_samples", NULL);
+        res_env_str(r, "max_noise", NULL);
+        res_env_str(r, "max_time_s", NULL);
+    } else {
+        res_env_num(r, "min_samples", o->min_samples);
+        res_env_num(r, "max_noise", o->max_noise);
+        res_env_num(r, "max_time_s", o->max_time);
+    }
+    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
+}
+
 static void env_host(results *r, const cli_opts *o)
 {
     struct utsname u;
@@ -44,13 +64,7 @@ static void env_host(results *r, const cli_opts *o)
     res_env_num(r, "cuda_headers_version", CUDA_VERSION);
     res_env_str(r, "module_loading_requested", o->loading == CLI_LOAD_DEFAULT
                 ? "default" : cli_loading_name(o->loading));
-    res_env_num(r, "warmup", o->warmup);
-    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
-    res_env_num(r, "min_samples", o->min_samples);
-    res_env_num(r, "max_noise", o->max_noise);
-    res_env_num(r, "max_time_s", o->max_time);
-    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
-    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
+    env_sampling(r, o);
     res_env_str(r, "module_format", cli_format_name(o->format));
     res_env_str(r, "CUDA_CACHE_DISABLE", getenv("CUDA_CACHE_DISABLE"));
     res_env_str(r, "CUDA_CACHE_PATH", getenv("CUDA_CACHE_PATH"));

@@ -109,7 +109,7 @@ int sec_need_rtc(sec_ctx *c)
 void sec_timing_plan(const cli_opts *o)
 {
     tm_setup t = *tm_config();
-    t.fixed = o->profile ? 1 : o->reps_given ? (size_t)o->reps : 0;
+    t.fixed = o->reps_given ? (size_t)o->reps : 0;
     t.profile = o->profile;
     t.rule.min_samples = (size_t)o->min_samples;
     t.rule.max_samples = CLI_MAX_SAMPLES;
@@ -177,7 +177,6 @@ void sec_end(sec_ctx *c)
 
 int sec_cache_states(const sec_ctx *c)
 {
-    if (c->o->profile) return 1;
     if (!tm_config()->flush_bytes) return 1;
     return c->o->cache == CLI_CACHE_WARM ? 1 : c->o->cache == CLI_CACHE_COLD ? 2 : 3;
 }

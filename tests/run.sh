@@ -247,6 +247,13 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     expect_grep "fake driver, --device=3: names the device count" "^harness: --device=3: this machine has 1 CUDA device" "$T/d3.err"
     check "fake driver, --device=3: the JSON is marked incomplete and names the skip" \
         python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped crossover
+    # --profile records the sampling it applies, not the defaults it ignores.
+    rm -f "$T/pr.json"
+    run_harness "$T/pr.out" "$T/pr.err" --profile --section=crossover --sizes=1024 --json="$T/pr.json"
+    check "fake driver, --profile: the JSON records warm-up 0, one sample, no stopping rule, warm only" \
+        python3 tests/check_json.py "$T/pr.json" --expect-env mode='"profile"' --expect-env warmup=0 \
+            --expect-env reps=1 --expect-env min_samples=null --expect-env max_noise=null \
+            --expect-env max_time_s=null --expect-env cache='"warm"'
     export HARNESS_FAULT_LOG="$T/fake.log"
     # shellcheck disable=SC2086
     run_harness "$T/fx.out" "$T/fx.err" $FX
