@@ -421,6 +421,45 @@ static int drv_attr(CUdevice dev, CUdevice_attribute a, int required, int *v)
     return -1;
 }
 
+/* 1 when r, from cuInit or cuDeviceGetCount, is how the driver says this
+ * machine has no GPU it can use (no device, only the toolkit's stub, a
+ * driver library that does not match the kernel module, a device that is
+ * unavailable or not supported here); 0 for a call that failed. */
+static int drv_means_no_gpu(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_NO_DEVICE:
+    case CUDA_ERROR_STUB_LIBRARY:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    case CUDA_ERROR_DEVICE_UNAVAILABLE:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Bootstrap call `name` (cuInit, cuDeviceGetCount; its text as made in
+ * `text`, at `line`) answered r: DRV_NO_GPU with the answer in why when r
+ * says there is no usable GPU; else DRV_FAILED after reporting the failed
+ * call through the one error path. */
+static int drv_bootstrap_failed(CUresult r, const char *name, const char *text, int line,
+                                char *why, size_t whylen)
+{
+    char tmp[400];
+
+    if (drv_means_no_gpu(r)) {
+        drv_why_code(tmp, sizeof tmp, name, r);
+        snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
+                 : "no usable GPU", tmp);
+        return DRV_NO_GPU;
+    }
+    drv_report(r, text, __FILE__, line);
+    snprintf(why, whylen, "%s failed (see the error above)", name);
+    return DRV_FAILED;
+}
+
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
 {
     CUresult r;
@@ -438,17 +477,12 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     t0 = clk_now_ms();
     DRV_CALL(r, drv.cuInit(0));
     g->init_ms = clk_now_ms() - t0;
-    if (r != CUDA_SUCCESS) {
-        drv_why_code(tmp, sizeof tmp, "cuInit", r);
-        snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
-                 : "no usable GPU", tmp);
-        return DRV_NO_GPU;
-    }
+    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
     DRV_CALL(r, drv.cuDeviceGetCount(&count));
-    if (r != CUDA_SUCCESS || count == 0) {
-        if (r != CUDA_SUCCESS) drv_why_code(tmp, sizeof tmp, "cuDeviceGetCount", r);
-        else snprintf(tmp, sizeof tmp, "the driver sees no CUDA device");
-        snprintf(why, whylen, "no usable GPU: %s", tmp);
+    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuDeviceGetCount", "drv.cuDeviceGetCount(&count)",
+                                                      __LINE__, why, whylen);
+    if (count == 0) {
+        snprintf(why, whylen, "no usable GPU: the driver sees no CUDA device");
         return DRV_NO_GPU;
     }
     if (ordinal >= count) {

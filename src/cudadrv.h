@@ -174,10 +174,14 @@ void drv_set_sched(unsigned flags);
 
 /* Load the driver if needed, cuInit, and open device `ordinal`. Returns
  * DRV_OK; DRV_NO_GPU with a one-line reason in why when no driver or no
- * usable device is there (no driver, the stub, cuInit or cuDeviceGetCount
- * failed, no device); DRV_BAD_DEVICE with why naming the device count when
- * the ordinal does not exist; DRV_FAILED when a later driver call failed
- * (reported; why says so). On failure nothing is left open. */
+ * usable device is there (no driver, the stub, no device counted, or
+ * cuInit or cuDeviceGetCount answering with a code that says so:
+ * CUDA_ERROR_NO_DEVICE, _STUB_LIBRARY, _SYSTEM_DRIVER_MISMATCH,
+ * _COMPAT_NOT_SUPPORTED_ON_DEVICE, _DEVICE_UNAVAILABLE, _SYSTEM_NOT_READY);
+ * DRV_BAD_DEVICE with why naming the device count when the ordinal does
+ * not exist; DRV_FAILED when a driver call failed, those two with any
+ * other code included (reported through drv_report; why says so). On
+ * failure nothing is left open. */
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen);
 
 /* Release the stream and the primary context. Safe on a failed open. */

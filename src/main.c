@@ -233,7 +233,7 @@ int main(int argc, char **argv)
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
     for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
-        size_t checks_failed = res_failed(&r);
+        size_t checks_failed = res_failed(&r), skips = r.nskip;
         if (!o.run[i]) continue;
         sg_check();
         tr_section_begin(sec_table[i].name);
@@ -246,8 +246,12 @@ int main(int argc, char **argv)
             snprintf(key, sizeof key, "seconds_%s", sec_table[i].name);
             res_env_num(&r, key, secs[i]);
         }
-        /* A usage error found only now (--device=3, --arch=sm_999): the run
-         * did not do what was asked. */
+        /* A usage error found only now (--device=3, --arch=sm_999), here or
+         * in a child (which printed it): the run did not do what was asked. */
+        if (c.child_usage) rc = SEC_USAGE;
+        if (rc == SEC_USAGE && r.nskip == skips)
+            res_skip_section(&r, sec_table[i].name, "a child process found a usage error "
+                             "(its message is above)");
         if (rc == SEC_USAGE) usage = r.incomplete = 1;
         else if (rc == SEC_FAILED) failed = 1;
         else if (rc == SEC_NO_GPU) no_gpu = 1;
@@ -255,6 +259,9 @@ int main(int argc, char **argv)
         if (rc == SEC_FAILED && res_failed(&r) == checks_failed) r.incomplete = 1;
     }
     sg_check();
+    /* A section, or a part of one, skipped (no GPU, no NVRTC, a usage error
+     * found at run time): something asked for was not done. */
+    if (r.nskip > 0) r.incomplete = 1;
     if (res_failed(&r) > 0) failed = 1;
     /* A driver or NVRTC call failed: what came after it was not measured. */
     if (drv_errors() > 0 || rtc_errors() > 0) {

@@ -479,6 +479,12 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     }
     tr_host(args[0], start, tr_now() - start);
     ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
+    if (!pr.signal && pr.exit_code == 2) {
+        c->child_usage = 1;
+        c->r->incomplete = 1;
+        free(pr.out);
+        return -1;
+    }
     if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
         snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
         ok = 0;

@@ -31,6 +31,9 @@ typedef struct sec_ctx {
     CUdeviceptr flush;      /* the L2-cold buffer, 2x the L2 */
     CUdeviceptr clock_out;  /* the clock kernel's slots */
     CUmodule clock_mod;
+    int child_usage;        /* 1 once a child exited 2: it found (and printed) a
+                               usage error, such as --device=3; main treats the
+                               section as SEC_USAGE */
 } sec_ctx;
 
 /* The sampling plan from the options, for this process: --reps fixes the
@@ -153,7 +156,9 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * the results it prints as lines (res_write_lines) into *out (initialised
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
  * what happened in detail (exit code, signal or timeout), and the run marked
- * incomplete; -1 when it could not be started (reported). */
+ * incomplete; -1 when it could not be started (reported), or when it exited
+ * 2, a usage error it printed itself (c->child_usage set, the run marked
+ * incomplete): the section starts no more children and stops. */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

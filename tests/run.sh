@@ -43,6 +43,8 @@ expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no 
 expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
 check "no driver: the JSON is written and reads back" \
     python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover loading
+check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \
+    python3 tests/check_json.py "$T/n.json" --expect-incomplete
 check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
 run_harness "$T/j.out" "$T/j.err" --section=jit --reps=2 --synthetic-kernels=1,10 --json="$T/j.json"
 expect_exit "no driver: section jit runs its NVRTC part, then exit 3" 3
@@ -247,6 +249,51 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     expect_grep "fake driver, --device=3: names the device count" "^harness: --device=3: this machine has 1 CUDA device" "$T/d3.err"
     check "fake driver, --device=3: the JSON is marked incomplete and names the skip" \
         python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped crossover
+    # The same where a child finds it (row 1's child, loading's, jit's):
+    # exit 2 from the first child, the skip recorded, no child after it.
+    for s in stopwatches loading jit; do
+        rm -f "$T/d3.json"
+        run_harness "$T/d3.out" "$T/d3.err" --section=$s --device=3 --reps=1 --rounds=1 \
+            --synthetic-kernels=1 --json="$T/d3.json"
+        expect_exit "fake driver, --device=3, section $s (found in a child): usage error" 2
+        check "fake driver, --device=3, section $s: one line says it" \
+            test "$(grep -c '^harness: --device=3: this machine has 1 CUDA device' "$T/d3.err")" -eq 1
+        check "fake driver, --device=3, section $s: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped $s
+    done
+    # cuInit: CUDA_ERROR_NO_DEVICE (HARNESS_FAULT's default for it) is how a
+    # machine without a usable GPU answers: exit 3; any other code is a
+    # failed call: exit 1 and its error line. Either way a section asked for
+    # did not run, and the JSON says so.
+    for spec in cuInit:1 cuInit:1:CUDA_ERROR_SYSTEM_DRIVER_MISMATCH cuInit:1:CUDA_ERROR_OUT_OF_MEMORY \
+                cuDeviceGetCount:1; do
+        case $spec in cuInit:1|*MISMATCH) want=3 ;; *) want=1 ;; esac
+        rm -f "$T/ci.json"
+        export HARNESS_FAULT=$spec
+        # shellcheck disable=SC2086
+        run_harness "$T/ci.out" "$T/ci.err" $FX --json="$T/ci.json"
+        unset HARNESS_FAULT
+        expect_exit "fake driver, HARNESS_FAULT=$spec: exit $want" $want
+        check "fake driver, HARNESS_FAULT=$spec: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/ci.json" --expect-incomplete --expect-skipped crossover
+        if [ $want -eq 1 ]; then
+            expect_grep "fake driver, HARNESS_FAULT=$spec: the one error line of a failed call" \
+                "^harness: error: crossover: drv\.${spec%%:*}(.*) failed: .* (injected by HARNESS_FAULT) at " "$T/ci.err"
+        else
+            expect_grep "fake driver, HARNESS_FAULT=$spec: skipped for no usable GPU, with the code" \
+                "^harness: crossover: skipped: no usable GPU: cuInit: CUDA_ERROR_.* (injected by HARNESS_FAULT)" "$T/ci.err"
+        fi
+    done
+    # A run that did everything asked is complete, even when checks fail
+    # (no kernel runs on the stand-in driver): "incomplete" is about what
+    # ran, a failed check about what it found.
+    for s in crossover stopwatches; do
+        rm -f "$T/co.json"
+        run_harness "$T/co.out" "$T/co.err" --section=$s --sizes=1024 --reps=1 --rounds=1 --json="$T/co.json"
+        expect_exit "fake driver, section $s: its checks fail, exit 1" 1
+        check "fake driver, section $s: every step ran, the JSON is not marked incomplete" \
+            python3 tests/check_json.py "$T/co.json" --expect-complete
+    done
     # --profile records the sampling it applies, not the defaults it ignores.
     rm -f "$T/pr.json"
     run_harness "$T/pr.out" "$T/pr.err" --profile --section=crossover --sizes=1024 --json="$T/pr.json"
@@ -261,7 +308,7 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     check "fake driver: HARNESS_FAULT_LOG lists cuMemAlloc by its base name" grep -q '^cuMemAlloc [1-9]' "$T/fake.log"
     for name in $(grep -v '^#' "$T/fake.log" | cut -d' ' -f1 | sort -u); do
         want=1
-        case $name in cuInit|cuDeviceGetCount) want=3 ;; esac
+        case $name in cuInit) want=3 ;; esac
         export HARNESS_FAULT="$name:1"
         rm -f "$T/f.json"
         # shellcheck disable=SC2086
@@ -270,13 +317,8 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         expect_exit "fake driver, HARNESS_FAULT=$name:1: exit $want" "$want"
         expect_grep "fake driver, HARNESS_FAULT=$name:1: one line names the phase and the call" \
             "^harness: .*crossover.*$name[(:].*(injected by HARNESS_FAULT)" "$T/f.err"
-        if [ "$want" -eq 1 ]; then
-            check "fake driver, HARNESS_FAULT=$name:1: the JSON reads back, marked incomplete" \
-                python3 tests/check_json.py "$T/f.json" --expect-incomplete
-        else
-            check "fake driver, HARNESS_FAULT=$name:1: the JSON lists crossover as skipped" \
-                python3 tests/check_json.py "$T/f.json" --expect-skipped crossover
-        fi
+        check "fake driver, HARNESS_FAULT=$name:1: the JSON reads back, marked incomplete" \
+            python3 tests/check_json.py "$T/f.json" --expect-incomplete
     done
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"

@@ -394,6 +394,7 @@ static int sw_row1_once(sec_ctx *c, int round)
         return SEC_FAILED;
     }
     if (!pr.signal && (pr.exit_code == 3 || pr.exit_code == 2)) {
+        if (pr.exit_code == 2) c->child_usage = 1;
         free(pr.out);
         return pr.exit_code == 3 ? SEC_NO_GPU : SEC_USAGE;
     }
