@@ -1,5 +1,6 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
+#include "atomicfile.h"
 #include "kernels.h"
 
 #include <ctype.h>
@@ -584,6 +585,30 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     return CLI_OK;
 }
 
+/* The output files, --json, --csv and --trace: none names a directory,
+ * and no two name one file, however spelled (r.json and ./r.json, a
+ * symbolic link and the file it names): the second write would replace
+ * the first. Returns CLI_OK, or CLI_USAGE after printing what is wrong to
+ * err. */
+static int cli_check_outputs(const cli_opts *o, FILE *err)
+{
+    const struct { const char *name, *path; } out[] = {
+        { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
+    };
+    size_t i, j, n = sizeof out / sizeof out[0];
+
+    for (i = 0; i < n; i++)
+        if (out[i].path && af_names_directory(out[i].path))
+            CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (out[i].path && out[j].path &&
+                (strcmp(out[i].path, out[j].path) == 0 || af_same_file(out[i].path, out[j].path)))
+                CLI_FAIL("--%s=%s and --%s=%s name the same file", out[i].name, out[i].path,
+                         out[j].name, out[j].path);
+    return CLI_OK;
+}
+
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
  * environment records one mode), and section launch (it times launches,
@@ -610,7 +635,7 @@ static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
 }
 
 /* Options that cannot go together: --compare-loading with --module-loading;
- * one file named by two of --json, --csv, --trace; --reps with the stopping
+ * outputs that name a directory or one file twice (cli_check_outputs); --reps with the stopping
  * rule; --profile with what it fixes (cli_check_profile). Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
@@ -619,11 +644,7 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
-    if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
-        CLI_FAIL("--json and --csv name the same file '%s'", o->json);
-    if (o->trace && ((o->json && strcmp(o->trace, o->json) == 0) ||
-                     (o->csv && strcmp(o->trace, o->csv) == 0)))
-        CLI_FAIL("--trace names the same file as --json or --csv: '%s'", o->trace);
+    if ((rc = cli_check_outputs(o, err)) != CLI_OK) return rc;
     if (o->reps_given && (cli_given(seen, O_MINS) || cli_given(seen, O_NOISE) ||
                           cli_given(seen, O_MAXTIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "

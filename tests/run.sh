@@ -105,6 +105,34 @@ expect_exit "a JSON over the file size limit: exit 1" 1
 expect_grep "the failed write names the file and the reason" "cannot write $T/prev.json: File too large" "$T/fs.err"
 check "the earlier file is untouched" grep -qx earlier "$T/prev.json"
 check "no temporary file is left beside it" test -z "$(ls "$T" | grep 'prev.json.tmp')"
+# One file under two spellings, or through a link, is a usage error before
+# the run (the second write replaced the first); the file is not touched.
+OF="--section=jit --reps=1 --rounds=1 --synthetic-kernels=1"
+mkdir "$T/o" "$T/o/sub"
+printf 'earlier\n' >"$T/o/e.json"
+ln -s e.json "$T/o/le.json"
+ln -s d.json "$T/o/ld.json"
+ln -s sub/../d2.json "$T/o/ld2.json"
+for pair in "--json=$T/o/r.json --csv=$T/o/./r.json" "--trace=$T/o//x --json=$T/o/x" \
+            "--json=$T/o/le.json --csv=$T/o/e.json" "--csv=$T/o/ld.json --json=$T/o/d.json" \
+            "--json=$T/o/sub/../e.json --trace=$T/o/e.json"; do
+    # shellcheck disable=SC2086
+    run_harness "$T/sf.out" "$T/sf.err" $OF $pair
+    expect_exit "$pair: one file twice, a usage error" 2
+    expect_grep "$pair: names both options" "^harness: --.*=.* and --.*=.* name the same file\$" "$T/sf.err"
+done
+check "one file twice: nothing was written" sh -c "test ! -e '$T/o/r.json' && test ! -e '$T/o/x' && test ! -e '$T/o/d.json' && grep -qx earlier '$T/o/e.json'"
+# A dangling link as an output: the file it names is created, the link kept.
+run_harness "$T/dl.out" "$T/dl.err" $OF --json="$T/o/ld2.json"
+expect_exit "a dangling link as --json: the run's own exit code" 3
+check "a dangling link as --json: the file it names is written" python3 tests/check_json.py "$T/o/d2.json"
+check "a dangling link as --json: the link is still a link to it" test "$(readlink "$T/o/ld2.json")" = sub/../d2.json
+# A directory as an output: a usage error that says so.
+for d in "$T/o/" "$T/o" "$T/o/nodir/"; do
+    run_harness "$T/dd.out" "$T/dd.err" $OF --csv="$d"
+    expect_exit "--csv=$d: usage error" 2
+    expect_grep "--csv=$d: says it names a directory" "^harness: --csv=$d: names a directory; expected a file name\$" "$T/dd.err"
+done
 run_harness "$T/df.out" "$T/df.err" --section=stopwatches --json=/dev/full
 expect_exit "--json=/dev/full: exit 1" 1
 expect_grep "--json=/dev/full: says why" "cannot write /dev/full: No space left on device" "$T/df.err"

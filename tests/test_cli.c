@@ -101,7 +101,7 @@ static const cli_bad_case cli_bad_cases[] = {
     { "a positional argument",              { "--quiet", "extra", NULL },      "'extra'" },
     { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
     { "--reps with no value at the end",    { "--reps", NULL },                "--reps" },
-    { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json and --csv" },
+    { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json=a.json and --csv=a.json name the same file" },
     { "--kernel-timeout=0",                 { "--kernel-timeout=0", NULL },    "--kernel-timeout=0: expected seconds" },
     { "--kernel-timeout=x",                 { "--kernel-timeout=x", NULL },    "--kernel-timeout=x: expected seconds" },
 };
