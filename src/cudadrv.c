@@ -313,13 +313,21 @@ int drv_release_held(double wait_s)
     }
 }
 
+/* The library drv_load opens: libcuda.so.1, or HARNESS_LIBCUDA's. */
+static const char *drv_lib_name = "libcuda.so.1";
+static int drv_lib_from_env;
+
 /* Describe a failed bootstrap call, with a word on the stub library. */
 static void drv_why_code(char *why, size_t len, const char *call, CUresult r)
 {
-    snprintf(why, len, "%s: %s (%d)%s", call, drv_result_name(r), (int)r,
-             ft_take_injected() ? " (injected by HARNESS_FAULT)"
-             : r == CUDA_ERROR_STUB_LIBRARY
-                 ? ": this libcuda.so.1 is the toolkit's stub, not a driver" : "");
+    char stub[600] = "";
+    int injected = ft_take_injected();
+
+    if (!injected && r == CUDA_ERROR_STUB_LIBRARY)
+        snprintf(stub, sizeof stub, ": this %.500s%s is the toolkit's stub, not a driver",
+                 drv_lib_name, drv_lib_from_env ? " (HARNESS_LIBCUDA)" : "");
+    snprintf(why, len, "%s: %s (%d)%s%s", call, drv_result_name(r), (int)r,
+             injected ? " (injected by HARNESS_FAULT)" : "", stub);
 }
 
 int drv_load(char *why, size_t whylen)
@@ -338,7 +346,9 @@ int drv_load(char *why, size_t whylen)
 
     if (drv_lib) return 0;
     /* HARNESS_LIBCUDA names another library (tests: a missing one, the stub). */
-    if (!lib || !*lib) lib = "libcuda.so.1";
+    drv_lib_from_env = lib && *lib;
+    if (!drv_lib_from_env) lib = "libcuda.so.1";
+    drv_lib_name = lib;
     drv_lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!drv_lib) {
         const char *e = dlerror();
@@ -348,7 +358,8 @@ int drv_load(char *why, size_t whylen)
     p = dlsym(drv_lib, "cuGetProcAddress");
     memcpy(&boot, &p, sizeof p);
     if (!boot) {
-        snprintf(why, whylen, "libcuda.so.1 has no cuGetProcAddress (driver older than 11.3)");
+        snprintf(why, whylen, "%s%s has no cuGetProcAddress: not a CUDA driver, or one older than "
+                 "11.3", lib, drv_lib_from_env ? " (HARNESS_LIBCUDA)" : "");
         goto fail;
     }
     r = boot("cuGetProcAddress", &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT);
@@ -361,8 +372,8 @@ int drv_load(char *why, size_t whylen)
     r = getproc(#name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);\
     if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || !p) {  \
         if (r != CUDA_SUCCESS) drv_why_code(why, whylen, "cuGetProcAddress(" #name ")", r); \
-        else snprintf(why, whylen, "the driver has no %s for CUDA %d.%d "    \
-                      "(status %d): driver too old for these headers",       \
+        else snprintf(why, whylen, "%s has no %s for CUDA %d.%d (status "   \
+                      "%d): driver too old for these headers", lib,          \
                       #name, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10, (int)status); \
         goto fail;                                                            \
     }                                                                         \

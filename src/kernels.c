@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Defined in kernels_src.S. */
 extern const char kn_src_vector[], kn_src_empty[], kn_src_copy[], kn_src_fusion[],
@@ -86,11 +87,17 @@ static char *kn_read(const char *path, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
+    struct stat st;
     long size;
 
     if (!f) {
         snprintf(why, whylen, "%s: %s", path, strerror(errno));
         return NULL;
+    }
+    /* fopen opens a directory for reading; its size would read as LONG_MAX. */
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(why, whylen, "%s: a directory, not a kernel source", path);
+        goto fail;
     }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         snprintf(why, whylen, "%s: %s", path, strerror(errno));

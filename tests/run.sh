@@ -96,6 +96,14 @@ check "SIGINT: the JSON so far is valid, incomplete, says why" \
 check "SIGINT: the CSV so far has its header" grep -q '^section,key,name,state' "$T/si.csv"
 check "SIGINT: no temporary directory left" test -z "$(ls -A "$T/tmp1")"
 
+# A directory where --kernels-dir should hold a source: said so (its size
+# read as 9223372036854775807 bytes).
+mkdir "$T/kd" "$T/kd/vector.cu"
+cp kernels/*.cu "$T/kd/" 2>/dev/null
+run_harness "$T/kd.out" "$T/kd.err" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --kernels-dir="$T/kd"
+expect_exit "--kernels-dir whose vector.cu is a directory: exit 1" 1
+expect_grep "--kernels-dir whose vector.cu is a directory: says so" "$T/kd/vector.cu: a directory, not a kernel source" "$T/kd.err"
+
 # Output files: a failed write says why and leaves the earlier file whole.
 printf 'earlier\n' >"$T/prev.json"
 (ulimit -f 1; trap '' XFSZ; exec "$HARNESS" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 \
@@ -215,8 +223,15 @@ if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
     run_harness "$T/s.out" "$T/s.err" --section=stopwatches
     expect_exit "stub driver: treated as no driver" 3
-    expect_grep "stub driver: named as the stub" "CUDA_ERROR_STUB_LIBRARY (34): this libcuda.so.1 is the toolkit's stub" "$T/s.err"
+    expect_grep "stub driver: named as the stub, by the path tried" \
+        "CUDA_ERROR_STUB_LIBRARY (34): this $CUDA_HOME/lib64/stubs/libcuda.so (HARNESS_LIBCUDA) is the toolkit's stub" "$T/s.err"
 fi
+# A library that is not a driver: named as tried, with what it lacks.
+HARNESS_LIBCUDA=libm.so.6
+run_harness "$T/lm.out" "$T/lm.err" --section=crossover
+expect_exit "HARNESS_LIBCUDA=libm.so.6: treated as no driver" 3
+expect_grep "HARNESS_LIBCUDA=libm.so.6: names that library and what is missing" \
+    "no CUDA driver: libm.so.6 (HARNESS_LIBCUDA) has no cuGetProcAddress: not a CUDA driver" "$T/lm.err"
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 # Fault injection: each NVRTC entry point section jit calls (listed by
 # HARNESS_FAULT_LOG) fails once; every run exits 1, names the phase and the
