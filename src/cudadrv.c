@@ -471,12 +471,36 @@ static int drv_bootstrap_failed(CUresult r, const char *name, const char *text, 
     return DRV_FAILED;
 }
 
-int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
+int drv_init(char *why, size_t whylen)
 {
     CUresult r;
+
+    DRV_CALL(r, drv.cuInit(0));
+    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
+    return DRV_OK;
+}
+
+int drv_device_count(int *count, char *why, size_t whylen)
+{
+    CUresult r;
+
+    *count = 0;
+    DRV_CALL(r, drv.cuDeviceGetCount(count));
+    if (r != CUDA_SUCCESS)
+        return drv_bootstrap_failed(r, "cuDeviceGetCount", "drv.cuDeviceGetCount(count)", __LINE__,
+                                    why, whylen);
+    if (*count == 0) {
+        snprintf(why, whylen, "no usable GPU: the driver sees no CUDA device");
+        return DRV_NO_GPU;
+    }
+    return DRV_OK;
+}
+
+int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
+{
     char tmp[400];
     const char *prev_phase = drv_phase;
-    int count = 0, retained = 0;
+    int count = 0, retained = 0, rc;
     double t0;
 
     memset(g, 0, sizeof *g);
@@ -486,16 +510,9 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         return DRV_NO_GPU;
     }
     t0 = clk_now_ms();
-    DRV_CALL(r, drv.cuInit(0));
+    rc = drv_init(why, whylen);
     g->init_ms = clk_now_ms() - t0;
-    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
-    DRV_CALL(r, drv.cuDeviceGetCount(&count));
-    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuDeviceGetCount", "drv.cuDeviceGetCount(&count)",
-                                                      __LINE__, why, whylen);
-    if (count == 0) {
-        snprintf(why, whylen, "no usable GPU: the driver sees no CUDA device");
-        return DRV_NO_GPU;
-    }
+    if (rc != DRV_OK || (rc = drv_device_count(&count, why, whylen)) != DRV_OK) return rc;
     if (ordinal >= count) {
         snprintf(why, whylen, "--device=%d: this machine has %d CUDA device%s (0..%d)",
                  ordinal, count, count == 1 ? "" : "s", count - 1);

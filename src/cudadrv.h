@@ -184,6 +184,14 @@ void drv_set_sched(unsigned flags);
  * failure nothing is left open. */
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen);
 
+/* cuInit(0), and cuDeviceGetCount into *count, as drv_gpu_open makes them
+ * (for the children that time them as steps of their own; the driver
+ * loaded). Each returns DRV_OK; DRV_NO_GPU with a one-line reason in why
+ * when the answer says there is no usable GPU (the codes listed above; no
+ * device counted); DRV_FAILED after reporting any other failure. */
+int drv_init(char *why, size_t whylen);
+int drv_device_count(int *count, char *why, size_t whylen);
+
 /* Release the stream and the primary context. Safe on a failed open. */
 void drv_gpu_close(drv_gpu *g);
 

@@ -479,8 +479,9 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     }
     tr_host(args[0], start, tr_now() - start);
     ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
-    if (!pr.signal && pr.exit_code == 2) {
-        c->child_usage = 1;
+    if (!pr.signal && (pr.exit_code == 2 || pr.exit_code == 3)) {
+        if (pr.exit_code == 2) c->child_usage = 1;
+        else c->child_no_gpu = 1;
         c->r->incomplete = 1;
         free(pr.out);
         return -1;

@@ -32,8 +32,10 @@ typedef struct sec_ctx {
     CUdeviceptr clock_out;  /* the clock kernel's slots */
     CUmodule clock_mod;
     int child_usage;        /* 1 once a child exited 2: it found (and printed) a
-                               usage error, such as --device=3; main treats the
-                               section as SEC_USAGE */
+                               usage error, such as --device=3 */
+    int child_no_gpu;       /* 1 once a child exited 3: it found (and printed)
+                               no usable GPU; main clears both before each
+                               section and takes them as SEC_USAGE, SEC_NO_GPU */
 } sec_ctx;
 
 /* The sampling plan from the options, for this process: --reps fixes the
@@ -157,8 +159,9 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
  * what happened in detail (exit code, signal or timeout), and the run marked
  * incomplete; -1 when it could not be started (reported), or when it exited
- * 2, a usage error it printed itself (c->child_usage set, the run marked
- * incomplete): the section starts no more children and stops. */
+ * 2 or 3, a usage error or no usable GPU, which it printed itself
+ * (c->child_usage or c->child_no_gpu set, the run marked incomplete): the
+ * section starts no more children and stops. */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

@@ -349,6 +349,18 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     run_harness "$T/fx.out" "$T/fx.err" $FX
     unset HARNESS_FAULT_LOG
     check "fake driver: HARNESS_FAULT_LOG lists cuMemAlloc by its base name" grep -q '^cuMemAlloc [1-9]' "$T/fake.log"
+    # Where children make cuInit (row 1's, loading's, jit's driver part): a
+    # child that finds no usable GPU exits 3 and the section is skipped.
+    for s in stopwatches loading jit; do
+        rm -f "$T/ci.json"
+        export HARNESS_FAULT=cuInit:1
+        run_harness "$T/ci.out" "$T/ci.err" --section=$s --reps=1 --rounds=1 --synthetic-kernels=1 \
+            --json="$T/ci.json"
+        unset HARNESS_FAULT
+        expect_exit "fake driver, HARNESS_FAULT=cuInit:1, section $s (children too): exit 3" 3
+        check "fake driver, HARNESS_FAULT=cuInit:1, section $s: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/ci.json" --expect-incomplete --expect-skipped $s
+    done
     for name in $(grep -v '^#' "$T/fake.log" | cut -d' ' -f1 | sort -u); do
         want=1
         case $name in cuInit) want=3 ;; esac

@@ -308,15 +308,15 @@ out:
     return rc;
 }
 
-/* cuInit and NVRTC's first compile, in either order. */
+/* cuInit and NVRTC's first compile, in either order. Returns 0, SEC_NO_GPU
+ * (no usable GPU: printed) or -1 (reported). */
 static int jt_child_order(const cli_opts *o, results *r, int init_first)
 {
     char why[512];
     char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
     double t0, t_lib = 0, t_init = 0, t_rtc = 0, t_comp = 0;
     rtc_out out;
-    int step, rc = -1;
-    CUresult cr;
+    int step, rc = -1, dr;
 
     memset(&out, 0, sizeof out);
     if (!src) {
@@ -332,12 +332,13 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
             }
             t_lib = clk_now_ms() - t0;
             t0 = clk_now_ms();
-            DRV_CALL(cr, drv.cuInit(0));
+            dr = drv_init(why, sizeof why);
             t_init = clk_now_ms() - t0;
-            if (cr != CUDA_SUCCESS) {
-                drv_report(cr, "drv.cuInit(0)", __FILE__, __LINE__);
-                goto out;
+            if (dr == DRV_NO_GPU) {
+                fprintf(stderr, "harness: %s\n", why);
+                rc = SEC_NO_GPU;
             }
+            if (dr != DRV_OK) goto out;
         } else {
             t0 = clk_now_ms();
             if (rtc_load(why, sizeof why) != 0) {

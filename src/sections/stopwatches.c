@@ -138,16 +138,17 @@ static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
 /* The steps after libcuda, in order. Each appends its parts of the
  * waterfall and returns 0, or the exit code to end with: 1 a failed call
  * (reported) or a failed check, 2 a --device this machine lacks, 3 no
- * NVRTC. */
+ * usable GPU or no NVRTC. */
 
 /* cuInit, then the device's primary context, current. */
 static int sw_child_context(sw_child *C)
 {
-    int count = 0;
+    char why[512];
+    int count = 0, rc;
 
-    CK(drv.cuInit(0));
+    if ((rc = drv_init(why, sizeof why)) != DRV_OK) goto no_device;
     sw_part(&C->w, "init", "cuInit");
-    CK(drv.cuDeviceGetCount(&count));
+    if ((rc = drv_device_count(&count, why, sizeof why)) != DRV_OK) goto no_device;
     if (C->o->device >= count) {
         fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
                 C->o->device, count, count == 1 ? "" : "s", count - 1);
@@ -158,6 +159,10 @@ static int sw_child_context(sw_child *C)
     CK(drv.cuCtxSetCurrent(C->ctx));
     sw_part(&C->w, "context", "context (primary, retain + set current)");
     return 0;
+no_device:
+    /* No usable GPU: exit 3 with the answer; a failed call was reported. */
+    if (rc == DRV_NO_GPU) fprintf(stderr, "harness: %s\n", why);
+    return rc == DRV_NO_GPU ? 3 : 1;
 fail:
     return 1;
 }
@@ -395,6 +400,7 @@ static int sw_row1_once(sec_ctx *c, int round)
     }
     if (!pr.signal && (pr.exit_code == 3 || pr.exit_code == 2)) {
         if (pr.exit_code == 2) c->child_usage = 1;
+        else c->child_no_gpu = 1;
         free(pr.out);
         return pr.exit_code == 3 ? SEC_NO_GPU : SEC_USAGE;
     }
