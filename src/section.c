@@ -297,12 +297,14 @@ int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunct
                  (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
         res_check_add(c->r, section, what, 0, detail);
         fprintf(stderr, "harness: %s: n = %zu: %s\n", section, n, detail);
+        c->r->incomplete = 1;           /* a size asked for is not measured */
         return -1;
     }
     if (n > 0x7fffffffu) {
         snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
         res_check_add(c->r, section, what, 0, detail);
         fprintf(stderr, "harness: %s: %s\n", section, detail);
+        c->r->incomplete = 1;
         return -1;
     }
     CK(drv.cuMemAlloc(&v->a, bytes));

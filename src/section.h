@@ -108,8 +108,10 @@ typedef struct sec_vec {
 } sec_vec;
 
 /* Allocate and fill (inputs non-zero, outputs NaN; device inputs copied).
- * First checks device memory: when 3n floats do not fit, records a failed
- * check "needs X GiB, Y GiB free" and returns -1 without allocating.
+ * First checks device memory: when 3n floats do not fit (or n is beyond the
+ * kernel's int index), records a failed check "needs X GiB, Y GiB free",
+ * marks the run incomplete (that size is not measured) and returns -1
+ * without allocating.
  * Returns 0, or -1 after reporting; on failure everything is freed. */
 int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunction add);
 void sec_vec_free(sec_vec *v);

@@ -337,6 +337,17 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         check "fake driver, section $s: every step ran, the JSON is not marked incomplete" \
             python3 tests/check_json.py "$T/co.json" --expect-complete
     done
+    # A size that does not fit is a failed check, and a measurement asked
+    # for and not made: the JSON is marked incomplete.
+    for s in crossover fusion; do
+        rm -f "$T/nf.json"
+        run_harness "$T/nf.out" "$T/nf.err" --section=$s --sizes=100000000000 --reps=1 --json="$T/nf.json"
+        expect_exit "fake driver, section $s, a size beyond device memory: exit 1" 1
+        expect_grep "fake driver, section $s, a size beyond device memory: says what it needs" \
+            "n = 100000000000: needs .* GiB" "$T/nf.err"
+        check "fake driver, section $s, a size beyond device memory: the JSON is marked incomplete" \
+            python3 tests/check_json.py "$T/nf.json" --expect-incomplete
+    done
     # --profile records the sampling it applies, not the defaults it ignores.
     rm -f "$T/pr.json"
     run_harness "$T/pr.out" "$T/pr.err" --profile --section=crossover --sizes=1024 --json="$T/pr.json"
