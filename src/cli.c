@@ -587,9 +587,9 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
 
 /* The output files, --json, --csv and --trace: none names a directory,
  * and no two name one file, however spelled (r.json and ./r.json, a
- * symbolic link and the file it names): the second write would replace
- * the first. Returns CLI_OK, or CLI_USAGE after printing what is wrong to
- * err. */
+ * symbolic link and the file it names; the same path twice, a device's
+ * included): the second write would replace the first. Returns CLI_OK, or
+ * CLI_USAGE after printing what is wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     const struct { const char *name, *path; } out[] = {
@@ -635,9 +635,10 @@ static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
 }
 
 /* Options that cannot go together: --compare-loading with --module-loading;
- * outputs that name a directory or one file twice (cli_check_outputs); --reps with the stopping
- * rule; --profile with what it fixes (cli_check_profile). Returns CLI_OK, or
- * CLI_USAGE after printing the first conflict to err. */
+ * outputs that name a directory or one file twice (cli_check_outputs);
+ * --reps with the stopping rule; --profile with what it fixes
+ * (cli_check_profile). Returns CLI_OK, or CLI_USAGE after printing the
+ * first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
     int rc;

@@ -476,7 +476,8 @@ int drv_init(char *why, size_t whylen)
     CUresult r;
 
     DRV_CALL(r, drv.cuInit(0));
-    if (r != CUDA_SUCCESS) return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
+    if (r != CUDA_SUCCESS)
+        return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
     return DRV_OK;
 }
 

@@ -208,8 +208,8 @@ static void main_section_done(sec_ctx *c, const char *name, int rc, size_t check
     else if (c->child_no_gpu && rc == SEC_FAILED && unexplained) rc = SEC_NO_GPU;
     if ((c->child_usage || c->child_no_gpu) && r->nskip == skips)
         res_skip_section(r, name, c->child_usage ? "a child process found a usage error (its "
-                         "message is above)" : "a child process found no usable GPU (its message "
-                         "is above)");
+                         "message is above)" : "a child process found no usable GPU, or no "
+                         "NVRTC (its message is above)");
     if (rc == SEC_USAGE) st->usage = r->incomplete = 1;
     else if (rc == SEC_FAILED) st->failed = 1;
     else if (rc == SEC_NO_GPU) st->no_gpu = 1;

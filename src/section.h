@@ -34,8 +34,9 @@ typedef struct sec_ctx {
     int child_usage;        /* 1 once a child exited 2: it found (and printed) a
                                usage error, such as --device=3 */
     int child_no_gpu;       /* 1 once a child exited 3: it found (and printed)
-                               no usable GPU; main clears both before each
-                               section and takes them as SEC_USAGE, SEC_NO_GPU */
+                               no usable GPU, or no NVRTC; main clears both
+                               before each section and takes them as
+                               SEC_USAGE, SEC_NO_GPU */
 } sec_ctx;
 
 /* The sampling plan from the options, for this process: --reps fixes the
