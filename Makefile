@@ -39,7 +39,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 
-.PHONY: all test test-gpu sanitize valgrind sanitize-gpu install clean fuzz
+.PHONY: all test test-gpu sanitize fault-walk valgrind sanitize-gpu install clean fuzz
 all: $(BIN)
 
 $(BIN): $(OBJS)
@@ -71,8 +71,17 @@ test: $(BIN) $(B)/unit $(B)/libfakecuda.so
 test-gpu: $(BIN)
 	HARNESS=./$(BIN) sh tests/gpu.sh
 
+# make test under ASan+UBSan, then the fault walk over every section on the
+# stand-in driver (make test walks section crossover only).
 sanitize:
 	$(MAKE) SANITIZER=address,undefined test
+	$(MAKE) SANITIZER=address,undefined fault-walk
+
+# HARNESS_FAULT at call 1, 2 and last of every entry point the stand-in
+# driver serves, for every section (FAULT_WALK_JOBS at a time, default the
+# CPUs); make sanitize runs it on the sanitizer build.
+fault-walk: $(BIN) $(B)/libfakecuda.so
+	HARNESS=./$(BIN) FAKECUDA=$(B)/libfakecuda.so sh tests/fault_walk_fake.sh
 
 # The unit tests and harness runs without a GPU under valgrind memcheck.
 valgrind: $(BIN) $(B)/unit $(B)/libfakecuda.so

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,45 @@ static int af_open_in_place(const char *path)
         if (errno != ENXIO || sg_pending() || sg_stopping()) return -1;
         poll(&wake, 1, AF_READER_POLL_MS);   /* a negative fd is ignored: a plain sleep */
     }
+}
+
+/* Symbolic links followed before giving up, as the kernel's own limit. */
+#define AF_MAX_LINKS 40
+
+/* The path a write to `path` creates or replaces, into buf (len bytes):
+ * path itself, or through each symbolic link the path it names (relative
+ * to the link's directory), a dangling link's included. Returns 0, or -1
+ * with errno set (ELOOP, ENAMETOOLONG, readlink's error). */
+static int af_resolve(const char *path, char *buf, size_t len)
+{
+    char target[PATH_MAX], next[PATH_MAX];
+    struct stat st;
+    int hops;
+
+    if (strlen(path) >= len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(buf, path);
+    for (hops = 0; hops < AF_MAX_LINKS; hops++) {
+        const char *slash;
+        ssize_t n;
+        int dirlen, w;
+
+        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+        if ((n = readlink(buf, target, sizeof target - 1)) < 0) return -1;
+        target[n] = '\0';
+        slash = strrchr(buf, '/');
+        dirlen = target[0] == '/' || !slash ? 0 : (int)(slash - buf + 1);
+        w = snprintf(next, sizeof next, "%.*s%s", dirlen, buf, target);
+        if (w < 0 || (size_t)w >= sizeof next || (size_t)w >= len) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(buf, next, (size_t)w + 1);
+    }
+    errno = ELOOP;
+    return -1;
 }
 
 /* Write with emit(f, arg) straight into `path`, an existing file that is
@@ -72,17 +112,26 @@ int af_write(const char *path, int (*emit)(FILE *, const void *), const void *ar
 {
     static const char suffix[] = ".tmp.XXXXXX";
     const char *shown = path;
-    char *real = NULL;
+    char real[PATH_MAX];
     size_t len;
     char *tmp = NULL;
     FILE *f = NULL;
     int fd = -1, rc, err;
     struct stat st;
 
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return af_write_in_place(path, emit, arg);
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)) != NULL)
-        path = real;
+    errno = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (!S_ISDIR(st.st_mode)) return af_write_in_place(path, emit, arg);
+        fprintf(stderr, "harness: cannot write %s: it is a directory\n", shown);
+        return -1;
+    }
+    /* Through a symbolic link, dangling or not, the file it names. */
+    real[0] = '\0';
+    if (af_resolve(path, real, sizeof real) != 0) {
+        real[0] = '\0';
+        goto fail;
+    }
+    path = real;
     len = strlen(path);
 
     if ((tmp = malloc(len + sizeof(suffix))) == NULL) {
@@ -107,7 +156,6 @@ int af_write(const char *path, int (*emit)(FILE *, const void *), const void *ar
     if (chmod(tmp, 0644) != 0) goto fail;
     if (rename(tmp, path) != 0) goto fail;
     free(tmp);
-    free(real);
     return 0;
 
 fail:
@@ -118,7 +166,69 @@ fail:
         unlink(tmp);
         free(tmp);
     }
-    free(real);
-    fprintf(stderr, "harness: cannot write %s: %s\n", shown, strerror(err));
+    if (real[0] && strcmp(real, shown) != 0)
+        fprintf(stderr, "harness: cannot write %s (the file its link names, %s): %s\n", shown,
+                real, strerror(err));
+    else
+        fprintf(stderr, "harness: cannot write %s: %s\n", shown, strerror(err));
     return -1;
+}
+
+/* What identifies the file a write to path would go to: the device and
+ * inode of an existing file, else the path it would be created at (its
+ * directory's real path, then its last name). */
+typedef struct af_id {
+    int exists;             /* 1: dev and ino; 0: at; -1: unknown */
+    int regular;            /* an existing regular file */
+    dev_t dev;
+    ino_t ino;
+    char at[2 * PATH_MAX + 2];
+} af_id;
+
+static void af_identify(const char *path, af_id *id)
+{
+    char where[PATH_MAX], dir[PATH_MAX], *slash;
+    const char *name;
+    struct stat st;
+
+    memset(id, 0, sizeof *id);
+    id->exists = -1;
+    if (stat(path, &st) == 0) {
+        id->exists = 1;
+        id->regular = S_ISREG(st.st_mode);
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        return;
+    }
+    if (af_resolve(path, where, sizeof where) != 0) return;
+    slash = strrchr(where, '/');
+    if (slash) {
+        *slash = '\0';
+        name = slash + 1;
+        if (!realpath(where[0] ? where : "/", dir)) return;
+    } else {
+        name = where;
+        if (!realpath(".", dir)) return;
+    }
+    snprintf(id->at, sizeof id->at, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+    id->exists = 0;     /* both parts under PATH_MAX: it fits */
+}
+
+int af_same_file(const char *a, const char *b)
+{
+    af_id x, y;
+
+    af_identify(a, &x);
+    af_identify(b, &y);
+    if (x.exists == 1 && y.exists == 1)
+        return x.regular && x.dev == y.dev && x.ino == y.ino;
+    return x.exists == 0 && y.exists == 0 && strcmp(x.at, y.at) == 0;
+}
+
+int af_names_directory(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+
+    return (n > 0 && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }

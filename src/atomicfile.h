@@ -9,11 +9,25 @@
  * removed, an earlier file at path is untouched, "harness: cannot write
  * PATH: reason" goes to stderr, and -1 is returned; 0 on success. emit
  * returns 0, or -1 when a write failed. A symlink at path is followed: the
- * file it names is replaced. An existing path that is neither a regular file
- * nor a directory (/dev/null, /dev/stdout, a pipe) is written in place, not
- * renamed over (a failure there may leave part of the output written); a
- * FIFO that no process reads is waited for, until a signal comes (sig.h),
- * and not at all during a stop (then it is a failure). */
+ * file it names is replaced, or created when it is not there (as the
+ * shell's '>' does). A directory is refused ("it is a directory"). An
+ * existing path that is neither a regular file nor a directory (/dev/null,
+ * /dev/stdout, a pipe) is written in place, not renamed over (a failure
+ * there may leave part of the output written); a FIFO that no process reads
+ * is waited for, until a signal comes (sig.h), and not at all during a stop
+ * (then it is a failure). */
 int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg);
+
+/* 1 when writing a and writing b would write one regular file: the same
+ * existing file (device and inode, through symbolic links), or the same
+ * new file (the real path of its directory and its name, through dangling
+ * links); 0 otherwise, also when either cannot be told (a directory that
+ * is not there: the write fails and says so). Devices and pipes, written
+ * in place, are never the same file here. */
+int af_same_file(const char *a, const char *b);
+
+/* 1 when path names a directory (ends in '/', or is one), where no output
+ * file can be written; 0 otherwise. */
+int af_names_directory(const char *path);
 
 #endif

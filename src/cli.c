@@ -1,5 +1,6 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
+#include "atomicfile.h"
 #include "kernels.h"
 
 #include <ctype.h>
@@ -591,32 +592,78 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     return CLI_OK;
 }
 
-/* Options that cannot go together: --compare-loading with --module-loading;
- * one file named by two of --json, --csv, --trace; --reps with the stopping
- * rule; --profile with --compare-loading or --reps. Returns CLI_OK, or
+/* The output files, --json, --csv and --trace: none names a directory,
+ * and no two name one file, however spelled (r.json and ./r.json, a
+ * symbolic link and the file it names; the same path twice, a device's
+ * included): the second write would replace the first. Returns CLI_OK, or
+ * CLI_USAGE after printing what is wrong to err. */
+static int cli_check_outputs(const cli_opts *o, FILE *err)
+{
+    const struct { const char *name, *path; } out[] = {
+        { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
+    };
+    size_t i, j, n = sizeof out / sizeof out[0];
+
+    for (i = 0; i < n; i++)
+        if (out[i].path && af_names_directory(out[i].path))
+            CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (out[i].path && out[j].path &&
+                (strcmp(out[i].path, out[j].path) == 0 || af_same_file(out[i].path, out[j].path)))
+                CLI_FAIL("--%s=%s and --%s=%s name the same file", out[i].name, out[i].path,
+                         out[j].name, out[j].path);
+    return CLI_OK;
+}
+
+/* --profile fixes the sampling (one run of each kernel, no warm-up, no
+ * flush): the options it would ignore, --quick (a mode of its own; the
+ * environment records one mode), and section launch (it times launches,
+ * not kernels) named in --section cannot go with it. Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
+static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
+{
+    static const struct { int opt; const char *name; } fixed[] = {
+        { O_COMPARE, "--compare-loading" }, { O_REPS, "--reps" }, { O_WARMUP, "--warmup" },
+        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" }, { O_MAXTIME, "--max-time" },
+        { O_CACHE, "--cache" }, { O_QUICK, "--quick" },
+    };
+    size_t i;
+
+    if (!o->profile) return CLI_OK;
+    for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (cli_given(seen, fixed[i].opt))
+            CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
+                     fixed[i].name);
+    if (cli_given(seen, O_SECTION) && o->run[CLI_SEC_LAUNCH])
+        CLI_FAIL("--profile runs every kernel once; section %s times launches, not kernels: "
+                 "leave it out of --section", o->section_names[CLI_SEC_LAUNCH]);
+    return CLI_OK;
+}
+
+/* Options that cannot go together: --compare-loading with --module-loading;
+ * outputs that name a directory or one file twice (cli_check_outputs);
+ * --reps with the stopping rule; --profile with what it fixes
+ * (cli_check_profile). Returns CLI_OK, or CLI_USAGE after printing the
+ * first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
+    int rc;
+
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
-    if (o->json && o->csv && strcmp(o->json, o->csv) == 0)
-        CLI_FAIL("--json and --csv name the same file '%s'", o->json);
-    if (o->trace && ((o->json && strcmp(o->trace, o->json) == 0) ||
-                     (o->csv && strcmp(o->trace, o->csv) == 0)))
-        CLI_FAIL("--trace names the same file as --json or --csv: '%s'", o->trace);
+    if ((rc = cli_check_outputs(o, err)) != CLI_OK) return rc;
     if (o->reps_given && (cli_given(seen, O_MINS) || cli_given(seen, O_NOISE) ||
                           cli_given(seen, O_MAXTIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
-    if (o->profile && (o->compare_loading || o->reps_given))
-        CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
-                 o->compare_loading ? "--compare-loading" : "--reps");
+    if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
     return CLI_OK;
 }
 
-/* What --quick and --profile change in the defaults of the options not
- * given, and the fixed-count loops' sample count (--reps, else
- * --min-samples). */
+/* What --quick and --profile change in the options (--quick: the defaults
+ * of those not given; --profile: those it fixes, which cannot be given),
+ * and the fixed-count loops' sample count (--reps, else --min-samples). */
 static void cli_apply_modes(cli_opts *o, const int *seen)
 {
     if (o->quick) {
@@ -629,8 +676,17 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
         if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
         if (!cli_given(seen, O_SYNTH)) o->nsynth = 2;       /* K = 1, 10 */
     }
-    /* --profile: one instance of each kernel, so one child of each kind. */
-    if (o->profile && !cli_given(seen, O_ROUNDS)) o->rounds = 1;
+    /* --profile: one instance of each kernel, so one child of each kind; a
+     * fixed count of one sample, no warm-up, the warm state only (no flush),
+     * and no section launch. */
+    if (o->profile) {
+        if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
+        o->reps = 1;
+        o->reps_given = 1;
+        o->warmup = 0;
+        o->cache = CLI_CACHE_WARM;
+        o->run[CLI_SEC_LAUNCH] = 0;
+    }
     if (!o->reps_given) o->reps = o->min_samples;
 }
 

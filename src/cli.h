@@ -68,12 +68,14 @@ typedef struct cli_opts {
     int warmup;                  /* --warmup=N, >= 0 */
     int reps;                    /* --reps=N, >= 1: a fixed count when reps_given,
                                     else the samples that fixed-count loops take */
-    int reps_given;              /* 1: every measurement takes exactly reps samples */
+    int reps_given;              /* 1: every measurement takes exactly reps samples
+                                    (--reps, or --profile's one) */
     int min_samples;             /* --min-samples=N (default 10) */
     double max_noise;            /* --max-noise=P, as a fraction (default 0.01) */
     double max_time;             /* --max-time=S per measurement (default 2) */
     cli_cache cache;             /* --cache=cold|warm|both */
-    int profile;                 /* --profile: every kernel once, nothing else on the GPU */
+    int profile;                 /* --profile: every kernel once, nothing else on the GPU
+                                    (reps 1, warmup 0, cache warm, no section launch) */
     const char *trace;           /* --trace=FILE or NULL */
     int quick;                   /* --quick: a fast look */
     double threshold;            /* --threshold=P: the smallest change in percent a

@@ -315,13 +315,21 @@ int drv_release_held(double wait_s)
     }
 }
 
+/* The library drv_load opens: libcuda.so.1, or HARNESS_LIBCUDA's. */
+static const char *drv_lib_name = "libcuda.so.1";
+static int drv_lib_from_env;
+
 /* Describe a failed bootstrap call, with a word on the stub library. */
 static void drv_why_code(char *why, size_t len, const char *call, CUresult r)
 {
-    snprintf(why, len, "%s: %s (%d)%s", call, drv_result_name(r), (int)r,
-             ft_take_injected() ? " (injected by HARNESS_FAULT)"
-             : r == CUDA_ERROR_STUB_LIBRARY
-                 ? ": this libcuda.so.1 is the toolkit's stub, not a driver" : "");
+    char stub[600] = "";
+    int injected = ft_take_injected();
+
+    if (!injected && r == CUDA_ERROR_STUB_LIBRARY)
+        snprintf(stub, sizeof stub, ": this %.500s%s is the toolkit's stub, not a driver",
+                 drv_lib_name, drv_lib_from_env ? " (HARNESS_LIBCUDA)" : "");
+    snprintf(why, len, "%s: %s (%d)%s%s", call, drv_result_name(r), (int)r,
+             injected ? " (injected by HARNESS_FAULT)" : "", stub);
 }
 
 int drv_load(char *why, size_t whylen)
@@ -340,7 +348,9 @@ int drv_load(char *why, size_t whylen)
 
     if (drv_lib) return 0;
     /* HARNESS_LIBCUDA names another library (tests: a missing one, the stub). */
-    if (!lib || !*lib) lib = "libcuda.so.1";
+    drv_lib_from_env = lib && *lib;
+    if (!drv_lib_from_env) lib = "libcuda.so.1";
+    drv_lib_name = lib;
     drv_lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!drv_lib) {
         const char *e = dlerror();
@@ -350,7 +360,8 @@ int drv_load(char *why, size_t whylen)
     p = dlsym(drv_lib, "cuGetProcAddress");
     memcpy(&boot, &p, sizeof p);
     if (!boot) {
-        snprintf(why, whylen, "libcuda.so.1 has no cuGetProcAddress (driver older than 11.3)");
+        snprintf(why, whylen, "%s%s has no cuGetProcAddress: not a CUDA driver, or one older than "
+                 "11.3", lib, drv_lib_from_env ? " (HARNESS_LIBCUDA)" : "");
         goto fail;
     }
     r = boot("cuGetProcAddress", &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT);
@@ -363,8 +374,8 @@ int drv_load(char *why, size_t whylen)
     r = getproc(#name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);\
     if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || !p) {  \
         if (r != CUDA_SUCCESS) drv_why_code(why, whylen, "cuGetProcAddress(" #name ")", r); \
-        else snprintf(why, whylen, "the driver has no %s for CUDA %d.%d "    \
-                      "(status %d): driver too old for these headers",       \
+        else snprintf(why, whylen, "%s has no %s for CUDA %d.%d (status "   \
+                      "%d): driver too old for these headers", lib,          \
                       #name, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10, (int)status); \
         goto fail;                                                            \
     }                                                                         \
@@ -423,12 +434,76 @@ static int drv_attr(CUdevice dev, CUdevice_attribute a, int required, int *v)
     return -1;
 }
 
-int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
+/* 1 when r, from cuInit or cuDeviceGetCount, is how the driver says this
+ * machine has no GPU it can use (no device, only the toolkit's stub, a
+ * driver library that does not match the kernel module, a device that is
+ * unavailable or not supported here); 0 for a call that failed. */
+static int drv_means_no_gpu(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_NO_DEVICE:
+    case CUDA_ERROR_STUB_LIBRARY:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    case CUDA_ERROR_DEVICE_UNAVAILABLE:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Bootstrap call `name` (cuInit, cuDeviceGetCount; its text as made in
+ * `text`, at `line`) answered r: DRV_NO_GPU with the answer in why when r
+ * says there is no usable GPU; else DRV_FAILED after reporting the failed
+ * call through the one error path. */
+static int drv_bootstrap_failed(CUresult r, const char *name, const char *text, int line,
+                                char *why, size_t whylen)
+{
+    char tmp[400];
+
+    if (drv_means_no_gpu(r)) {
+        drv_why_code(tmp, sizeof tmp, name, r);
+        snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
+                 : "no usable GPU", tmp);
+        return DRV_NO_GPU;
+    }
+    drv_report(r, text, __FILE__, line);
+    snprintf(why, whylen, "%s failed (see the error above)", name);
+    return DRV_FAILED;
+}
+
+int drv_init(char *why, size_t whylen)
 {
     CUresult r;
+
+    DRV_CALL(r, drv.cuInit(0));
+    if (r != CUDA_SUCCESS)
+        return drv_bootstrap_failed(r, "cuInit", "drv.cuInit(0)", __LINE__, why, whylen);
+    return DRV_OK;
+}
+
+int drv_device_count(int *count, char *why, size_t whylen)
+{
+    CUresult r;
+
+    *count = 0;
+    DRV_CALL(r, drv.cuDeviceGetCount(count));
+    if (r != CUDA_SUCCESS)
+        return drv_bootstrap_failed(r, "cuDeviceGetCount", "drv.cuDeviceGetCount(count)", __LINE__,
+                                    why, whylen);
+    if (*count == 0) {
+        snprintf(why, whylen, "no usable GPU: the driver sees no CUDA device");
+        return DRV_NO_GPU;
+    }
+    return DRV_OK;
+}
+
+int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
+{
     char tmp[400];
     const char *prev_phase = drv_phase;
-    int count = 0, retained = 0;
+    int count = 0, retained = 0, rc;
     double t0;
 
     memset(g, 0, sizeof *g);
@@ -438,21 +513,9 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         return DRV_NO_GPU;
     }
     t0 = clk_now_ms();
-    DRV_CALL(r, drv.cuInit(0));
+    rc = drv_init(why, whylen);
     g->init_ms = clk_now_ms() - t0;
-    if (r != CUDA_SUCCESS) {
-        drv_why_code(tmp, sizeof tmp, "cuInit", r);
-        snprintf(why, whylen, "%s: %s", r == CUDA_ERROR_STUB_LIBRARY ? "no CUDA driver"
-                 : "no usable GPU", tmp);
-        return DRV_NO_GPU;
-    }
-    DRV_CALL(r, drv.cuDeviceGetCount(&count));
-    if (r != CUDA_SUCCESS || count == 0) {
-        if (r != CUDA_SUCCESS) drv_why_code(tmp, sizeof tmp, "cuDeviceGetCount", r);
-        else snprintf(tmp, sizeof tmp, "the driver sees no CUDA device");
-        snprintf(why, whylen, "no usable GPU: %s", tmp);
-        return DRV_NO_GPU;
-    }
+    if (rc != DRV_OK || (rc = drv_device_count(&count, why, whylen)) != DRV_OK) return rc;
     if (ordinal >= count) {
         snprintf(why, whylen, "--device=%d: this machine has %d CUDA device%s (0..%d)",
                  ordinal, count, count == 1 ? "" : "s", count - 1);

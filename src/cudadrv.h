@@ -175,11 +175,23 @@ void drv_set_sched(unsigned flags);
 
 /* Load the driver if needed, cuInit, and open device `ordinal`. Returns
  * DRV_OK; DRV_NO_GPU with a one-line reason in why when no driver or no
- * usable device is there (no driver, the stub, cuInit or cuDeviceGetCount
- * failed, no device); DRV_BAD_DEVICE with why naming the device count when
- * the ordinal does not exist; DRV_FAILED when a later driver call failed
- * (reported; why says so). On failure nothing is left open. */
+ * usable device is there (no driver, the stub, no device counted, or
+ * cuInit or cuDeviceGetCount answering with a code that says so:
+ * CUDA_ERROR_NO_DEVICE, _STUB_LIBRARY, _SYSTEM_DRIVER_MISMATCH,
+ * _COMPAT_NOT_SUPPORTED_ON_DEVICE, _DEVICE_UNAVAILABLE, _SYSTEM_NOT_READY);
+ * DRV_BAD_DEVICE with why naming the device count when the ordinal does
+ * not exist; DRV_FAILED when a driver call failed, those two with any
+ * other code included (reported through drv_report; why says so). On
+ * failure nothing is left open. */
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen);
+
+/* cuInit(0), and cuDeviceGetCount into *count, as drv_gpu_open makes them
+ * (for the children that time them as steps of their own; the driver
+ * loaded). Each returns DRV_OK; DRV_NO_GPU with a one-line reason in why
+ * when the answer says there is no usable GPU (the codes listed above; no
+ * device counted); DRV_FAILED after reporting any other failure. */
+int drv_init(char *why, size_t whylen);
+int drv_device_count(int *count, char *why, size_t whylen);
 
 /* Release the stream and the primary context. Safe on a failed open. */
 void drv_gpu_close(drv_gpu *g);

@@ -36,6 +36,26 @@ static void env_driver_version(results *r)
     fclose(f);
 }
 
+/* The sampling in effect (cli_parse has applied --quick and --profile): a
+ * fixed count (reps; --profile's is 1) leaves the stopping rule's
+ * parameters null, the stopping rule records reps 0. */
+static void env_sampling(results *r, const cli_opts *o)
+{
+    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
+    res_env_num(r, "warmup", o->warmup);
+    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
+    if (o->reps_given) {
+        res_env_str(r, "min_samples", NULL);
+        res_env_str(r, "max_noise", NULL);
+        res_env_str(r, "max_time_s", NULL);
+    } else {
+        res_env_num(r, "min_samples", o->min_samples);
+        res_env_num(r, "max_noise", o->max_noise);
+        res_env_num(r, "max_time_s", o->max_time);
+    }
+    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
+}
+
 static void env_host(results *r, const cli_opts *o)
 {
     struct utsname u;
@@ -44,13 +64,7 @@ static void env_host(results *r, const cli_opts *o)
     res_env_num(r, "cuda_headers_version", CUDA_VERSION);
     res_env_str(r, "module_loading_requested", o->loading == CLI_LOAD_DEFAULT
                 ? "default" : cli_loading_name(o->loading));
-    res_env_num(r, "warmup", o->warmup);
-    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
-    res_env_num(r, "min_samples", o->min_samples);
-    res_env_num(r, "max_noise", o->max_noise);
-    res_env_num(r, "max_time_s", o->max_time);
-    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
-    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
+    env_sampling(r, o);
     res_env_str(r, "module_format", cli_format_name(o->format));
     res_env_str(r, "CUDA_CACHE_DISABLE", getenv("CUDA_CACHE_DISABLE"));
     res_env_str(r, "CUDA_CACHE_PATH", getenv("CUDA_CACHE_PATH"));
@@ -189,20 +203,51 @@ static void main_stop(int code, const char *why, void *arg)
             failed[0] ? "; " : "", failed, failed[0] ? " could not be written" : "");
 }
 
+/* What the sections' answers come to, so far. */
+typedef struct main_status {
+    int usage;              /* a usage error found at run time */
+    int failed;             /* a check, a call or a child failed */
+    int no_gpu;             /* a section found no usable GPU */
+} main_status;
+
 /* Exit status from the sections' answers: a usage error first, then a
  * failure, then a missing GPU. */
-static int exit_code(int usage, int failed, int no_gpu)
+static int exit_code(const main_status *st)
 {
-    if (usage) return 2;
-    if (failed) return 1;
-    if (no_gpu) return 3;
+    if (st->usage) return 2;
+    if (st->failed) return 1;
+    if (st->no_gpu) return 3;
     return 0;
+}
+
+/* Fold section name's answer rc into *st. A child's usage error or missing
+ * GPU (the child printed which) is the section's, recorded as its skip when
+ * it recorded none. A usage error, or a failure that no failed check
+ * explains (an error stopped it), leaves the run incomplete. checks and
+ * skips: the failed checks and the skips before the section ran. */
+static void main_section_done(sec_ctx *c, const char *name, int rc, size_t checks, size_t skips,
+                              main_status *st)
+{
+    results *r = c->r;
+    int unexplained = res_failed(r) == checks;
+
+    if (c->child_usage) rc = SEC_USAGE;
+    else if (c->child_no_gpu && rc == SEC_FAILED && unexplained) rc = SEC_NO_GPU;
+    if ((c->child_usage || c->child_no_gpu) && r->nskip == skips)
+        res_skip_section(r, name, c->child_usage ? "a child process found a usage error (its "
+                         "message is above)" : "a child process found no usable GPU, or no "
+                         "NVRTC (its message is above)");
+    if (rc == SEC_USAGE) st->usage = r->incomplete = 1;
+    else if (rc == SEC_FAILED) st->failed = 1;
+    else if (rc == SEC_NO_GPU) st->no_gpu = 1;
+    if (rc == SEC_FAILED && unexplained) r->incomplete = 1;
 }
 
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
-    int usage = 0, failed = 0, no_gpu = 0, i, rc;
+    int i, rc;
+    main_status st = { 0, 0, 0 };
     long long t_sec;
     double secs[CLI_NSECTIONS] = { 0 };
     cli_opts o;
@@ -247,10 +292,11 @@ int main(int argc, char **argv)
     c.r = &r;
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
-    for (i = 0; i < CLI_NSECTIONS && !usage; i++) {
-        size_t checks_failed = res_failed(&r);
+    for (i = 0; i < CLI_NSECTIONS && !st.usage; i++) {
+        size_t checks_failed = res_failed(&r), skips = r.nskip;
         if (!o.run[i]) continue;
         sg_check();
+        c.child_usage = c.child_no_gpu = 0;
         tr_section_begin(sec_table[i].name);
         t_sec = clk_now_ns();
         rc = sec_table[i].run(&c);
@@ -261,27 +307,24 @@ int main(int argc, char **argv)
             snprintf(key, sizeof key, "seconds_%s", sec_table[i].name);
             res_env_num(&r, key, secs[i]);
         }
-        /* A usage error found only now (--device=3, --arch=sm_999): the run
-         * did not do what was asked. */
-        if (rc == SEC_USAGE) usage = r.incomplete = 1;
-        else if (rc == SEC_FAILED) failed = 1;
-        else if (rc == SEC_NO_GPU) no_gpu = 1;
-        /* Failed, and no failed check says why: an error stopped it. */
-        if (rc == SEC_FAILED && res_failed(&r) == checks_failed) r.incomplete = 1;
+        main_section_done(&c, sec_table[i].name, rc, checks_failed, skips, &st);
     }
     sg_check();
-    if (res_failed(&r) > 0) failed = 1;
+    /* A section, or a part of one, skipped (no GPU, no NVRTC, a usage error
+     * found at run time): something asked for was not done. */
+    if (r.nskip > 0) r.incomplete = 1;
+    if (res_failed(&r) > 0) st.failed = 1;
     /* A driver or NVRTC call failed: what came after it was not measured. */
     if (drv_errors() > 0 || rtc_errors() > 0) {
         r.incomplete = 1;
-        failed = 1;
+        st.failed = 1;
     }
     if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
 
     if (o.child == CLI_CHILD_RESULTS) {
         /* A child hands everything to its parent as lines, no tables. */
-        if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) failed = 1;
-    } else if (!usage) {
+        if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
+    } else if (!st.usage) {
         tb_config(stdout, &r, &o);
         for (i = 0; i < CLI_NSECTIONS; i++)
             if (o.run[i]) tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
@@ -290,12 +333,12 @@ int main(int argc, char **argv)
         fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
         for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
             if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
-        fprintf(stdout, "); exit code %d.\n", exit_code(usage, failed, no_gpu));
+        fprintf(stdout, "); exit code %d.\n", exit_code(&st));
     }
-    if (fflush(stdout) != 0) failed = 1;
-    if (o.json && rp_write_json(&r, o.json) != 0) failed = 1;
-    if (o.csv && rp_write_csv(&r, o.csv) != 0) failed = 1;
-    if (o.trace && tr_write(o.trace) != 0) failed = 1;
+    if (fflush(stdout) != 0) st.failed = 1;
+    if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;
+    if (o.csv && rp_write_csv(&r, o.csv) != 0) st.failed = 1;
+    if (o.trace && tr_write(o.trace) != 0) st.failed = 1;
     tr_free();
     sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
@@ -312,5 +355,5 @@ int main(int argc, char **argv)
     }
     /* A signal after the last section: the results are whole; say so. */
     if (sg_pending()) return 128 + sg_pending();
-    return exit_code(usage, failed, no_gpu);
+    return exit_code(&st);
 }

@@ -223,8 +223,8 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
     }
     status = pr_wait(pid, deadline, &res->timed_out);
     res->ms = (double)(clk_now_ns() - res->t0_ns) / 1e6;
-    if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) res->exit_code = 128 + WTERMSIG(status);
+    res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (!res->out) {
         res->out = malloc(1);
         if (!res->out) {

@@ -6,7 +6,9 @@
 #include <stddef.h>
 
 typedef struct pr_result {
-    int exit_code;        /* the child's exit status, or 128 + signal */
+    int exit_code;        /* the child's exit status; -1 when a signal ended it */
+    int signal;           /* the signal that ended the child (SIGKILL at the time
+                             limit), or 0 when it exited */
     long long t0_ns;      /* CLOCK_MONOTONIC just before posix_spawn */
     double ms;            /* spawn to exit (waitpid returned) */
     int timed_out;        /* 1 when the child was killed at the time limit */
@@ -22,7 +24,7 @@ typedef struct pr_result {
  * this process changed by set_env (nset strings: "NAME=VALUE" sets NAME,
  * "NAME" removes it; NULL for none), with posix_spawn (no shell). stderr is
  * inherited; stdout is collected. Gives up on a child that has not exited
- * after timeout_s seconds (killed, exit_code 137, timed_out 1). When SIGINT
+ * after timeout_s seconds (killed: signal SIGKILL, timed_out 1). When SIGINT
  * or SIGTERM arrives meanwhile (sg_pending), the child is killed and reaped,
  * and the run stops (sg_check: this call does not return). Returns 0 when
  * the child ran (whatever its exit code), or -1 with a reason in why when

@@ -116,7 +116,7 @@ int sec_need_rtc(sec_ctx *c)
 void sec_timing_plan(const cli_opts *o)
 {
     tm_setup t = *tm_config();
-    t.fixed = o->profile ? 1 : o->reps_given ? (size_t)o->reps : 0;
+    t.fixed = o->reps_given ? (size_t)o->reps : 0;
     t.profile = o->profile;
     t.rule.min_samples = (size_t)o->min_samples;
     t.rule.max_samples = CLI_MAX_SAMPLES;
@@ -184,7 +184,6 @@ void sec_end(sec_ctx *c)
 
 int sec_cache_states(const sec_ctx *c)
 {
-    if (c->o->profile) return 1;
     if (!tm_config()->flush_bytes) return 1;
     return c->o->cache == CLI_CACHE_WARM ? 1 : c->o->cache == CLI_CACHE_COLD ? 2 : 3;
 }
@@ -305,12 +304,14 @@ int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunct
                  (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
         res_check_add(c->r, section, what, 0, detail);
         fprintf(stderr, "harness: %s: n = %zu: %s\n", section, n, detail);
+        c->r->incomplete = 1;           /* a size asked for is not measured */
         return -1;
     }
     if (n > 0x7fffffffu) {
         snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
         res_check_add(c->r, section, what, 0, detail);
         fprintf(stderr, "harness: %s: %s\n", section, detail);
+        c->r->incomplete = 1;
         return -1;
     }
     CK(drv.cuMemAlloc(&v->a, bytes));
@@ -442,6 +443,22 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
     return m;
 }
 
+int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
+                      char *detail, size_t detaillen)
+{
+    if (pr->timed_out)
+        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
+                 name, c->o->child_timeout);
+    else if (pr->signal)
+        snprintf(detail, detaillen, "the child %s died of signal %d (%s)", name, pr->signal,
+                 strsignal(pr->signal));
+    else if (pr->exit_code != 0)
+        snprintf(detail, detaillen, "the child %s exited with %d", name, pr->exit_code);
+    else
+        snprintf(detail, detaillen, "the child %s ran to the end", name);
+    return !pr->timed_out && !pr->signal && pr->exit_code == 0;
+}
+
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen)
@@ -470,21 +487,20 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         return -1;
     }
     tr_host(args[0], start, tr_now() - start);
-    if (pr.timed_out)
-        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
-                 args[0], c->o->child_timeout);
-    else if (pr.exit_code > 128)
-        snprintf(detail, detaillen, "the child %s died of signal %d", args[0], pr.exit_code - 128);
-    else if (pr.exit_code != 0)
-        snprintf(detail, detaillen, "the child %s exited with %d", args[0], pr.exit_code);
-    ok = pr.exit_code == 0;
+    ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
+    if (!pr.signal && (pr.exit_code == 2 || pr.exit_code == 3)) {
+        if (pr.exit_code == 2) c->child_usage = 1;
+        else c->child_no_gpu = 1;
+        c->r->incomplete = 1;
+        free(pr.out);
+        return -1;
+    }
     if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
         snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
         ok = 0;
     }
     /* What the child measured is lost: the run is incomplete. */
     if (!ok) c->r->incomplete = 1;
-    if (ok) snprintf(detail, detaillen, "the child %s ran to the end", args[0]);
     free(pr.out);
     return ok;
 }

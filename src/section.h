@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cudadrv.h"
 #include "kernels.h"
+#include "proc.h"
 #include "results.h"
 #include "timing.h"
 
@@ -30,6 +31,12 @@ typedef struct sec_ctx {
     CUdeviceptr flush;      /* the L2-cold buffer, 2x the L2 */
     CUdeviceptr clock_out;  /* the clock kernel's slots */
     CUmodule clock_mod;
+    int child_usage;        /* 1 once a child exited 2: it found (and printed) a
+                               usage error, such as --device=3 */
+    int child_no_gpu;       /* 1 once a child exited 3: it found (and printed)
+                               no usable GPU, or no NVRTC; main clears both
+                               before each section and takes them as
+                               SEC_USAGE, SEC_NO_GPU */
 } sec_ctx;
 
 /* The sampling plan from the options, for this process: --reps fixes the
@@ -102,8 +109,10 @@ typedef struct sec_vec {
 } sec_vec;
 
 /* Allocate and fill (inputs non-zero, outputs NaN; device inputs copied).
- * First checks device memory: when 3n floats do not fit, records a failed
- * check "needs X GiB, Y GiB free" and returns -1 without allocating.
+ * First checks device memory: when 3n floats do not fit (or n is beyond the
+ * kernel's int index), records a failed check "needs X GiB, Y GiB free",
+ * marks the run incomplete (that size is not measured) and returns -1
+ * without allocating.
  * Returns 0, or -1 after reporting; on failure everything is freed. */
 int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunction add);
 void sec_vec_free(sec_vec *v);
@@ -140,12 +149,22 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,
                     const double *samples, size_t n, long batch);
 
+/* What became of a child run by pr_run_self (name: its --child=KIND word),
+ * into detail: "the child NAME ran past --child-timeout=S s and was killed",
+ * "... died of signal N (description)", "... exited with N", or "... ran to
+ * the end". Returns 1 when it exited 0, else 0. */
+int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
+                      char *detail, size_t detaillen);
+
 /* Run this binary as a child with args (after argv[0]) and set_env
  * ("NAME=VALUE", or "NAME" to remove NAME), within --child-timeout, and read
  * the results it prints as lines (res_write_lines) into *out (initialised
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
  * what happened in detail (exit code, signal or timeout), and the run marked
- * incomplete; -1 when it could not be started (reported). */
+ * incomplete; -1 when it could not be started (reported), or when it exited
+ * 2 or 3, a usage error or no usable GPU, which it printed itself
+ * (c->child_usage or c->child_no_gpu set, the run marked incomplete): the
+ * section starts no more children and stops. */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

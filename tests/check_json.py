@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # check_json.py: checks the shape of a harness JSON document (schema 1).
 """Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
-                     [--expect-checks-pass] [--expect-incomplete] [--expect-stopped TEXT]
+                     [--expect-checks-pass] [--expect-incomplete | --expect-complete]
+                     [--expect-stopped TEXT] [--expect-env KEY=JSON ...]
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
 
 import argparse
+import json
 import os
 import math
 import re
@@ -239,6 +241,10 @@ def main():
                     help="every entry of checks[] must have passed")
     ap.add_argument("--expect-incomplete", action="store_true",
                     help="the document must say \"incomplete\": true")
+    ap.add_argument("--expect-complete", action="store_true",
+                    help="the document must say \"incomplete\": false")
+    ap.add_argument("--expect-env", action="append", default=[], metavar="KEY=JSON",
+                    help="environment.KEY must equal the JSON value (null, 3, \"warm\")")
     ap.add_argument("--expect-stopped", metavar="TEXT",
                     help="a stopped run: incomplete is true and environment.stopped "
                     "(why the run stopped) contains TEXT")
@@ -255,6 +261,15 @@ def main():
     if args.expect_incomplete and (not isinstance(doc, dict)
                                    or doc.get("incomplete") is not True):
         problems.append("incomplete is not true")
+    if args.expect_complete and (not isinstance(doc, dict)
+                                 or doc.get("incomplete") is not False):
+        problems.append("incomplete is not false")
+    for spec in args.expect_env:
+        key, _, want = spec.partition("=")
+        env = doc.get("environment") if isinstance(doc, dict) else None
+        got = env.get(key, "(missing)") if isinstance(env, dict) else "(no environment)"
+        if got != json.loads(want) or isinstance(got, bool):
+            problems.append("environment.%s is %r, expected %s" % (key, got, want))
     if args.expect_stopped is not None and isinstance(doc, dict):
         env = doc.get("environment")
         why = env.get("stopped") if isinstance(env, dict) else None

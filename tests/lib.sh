@@ -86,6 +86,31 @@ signal_run() {
     secs=$(($(date +%s) - t0))
 }
 
+# signal_child SIG PREFIX ARGS...: start $HARNESS with ARGS in the
+# background (stdout and stderr to PREFIX.out, PREFIX.err), wait up to 60 s
+# until it has a child process, send SIG to that child (not to the
+# harness), and wait: $rc is the harness's exit code.
+signal_child() {
+    sig=$1
+    prefix=$2
+    shift 2
+    "$HARNESS" "$@" >"$prefix.out" 2>"$prefix.err" &
+    pid=$!
+    i=0
+    kids=
+    while [ -z "$kids" ] && [ "$i" -lt 1200 ]; do
+        sleep 0.05
+        kids=$(children_of "$pid")
+        i=$((i + 1))
+    done
+    [ -n "$kids" ] || echo "FAILED $prefix: the harness started no child"
+    sleep 0.2    # past posix_spawn: the child is the harness, not a copy of the shell
+    # shellcheck disable=SC2086
+    kill -s "$sig" $kids
+    wait "$pid"
+    rc=$?
+}
+
 # none_alive PID...: PASSED-style check that none of the processes exists.
 none_alive() {
     for p in "$@"; do [ -e "/proc/$p" ] && return 1; done

@@ -43,6 +43,8 @@ expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no 
 expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
 check "no driver: the JSON is written and reads back" \
     python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover loading
+check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \
+    python3 tests/check_json.py "$T/n.json" --expect-incomplete
 check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
 run_harness "$T/j.out" "$T/j.err" --section=jit --reps=2 --synthetic-kernels=1,10 --json="$T/j.json"
 expect_exit "no driver: section jit runs its NVRTC part, then exit 3" 3
@@ -68,11 +70,17 @@ expect_exit "--trace to a path that cannot be written" 1
 expect_grep "--trace: it names the path and the reason" "cannot write /nonexistent-dir/t.json" "$T/trw.err"
 export HARNESS_TEST_CHILD_HANG=1
 run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
-unset HARNESS_TEST_CHILD_HANG
 expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exit 1" 1
 expect_grep "the hung child is reported with its time limit" "ran past --child-timeout=1 s and was killed" "$T/hang.err"
 check "both rounds ran although the first child hung" test "$(grep -c 'ran past --child-timeout' "$T/hang.err")" -eq 2
 expect_grep "the rest of the section still printed" "options, vector.cu" "$T/hang.out"
+signal_child ABRT "$T/kj" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --json="$T/kj.json"
+unset HARNESS_TEST_CHILD_HANG
+expect_exit "a jit child killed by SIGABRT: exit 1" 1
+expect_grep "a jit child killed by SIGABRT: named as death by signal 6" \
+    "the child --child=jit-first died of signal 6 (" "$T/kj.err"
+check "a jit child killed by SIGABRT: the JSON is marked incomplete" \
+    python3 tests/check_json.py "$T/kj.json" --expect-incomplete
 # A SIGINT while section jit compiles (no driver): exit 130, the results so
 # far written and marked incomplete, NVRTC's temporary directory gone.
 mkdir "$T/tmp1"
@@ -95,6 +103,14 @@ HARNESS="$HARNESS" FAKECUDA="${FAKECUDA:-}" python3 tests/storm.py ci >"$T/storm
     grep -q '^FAILED' "$T/storm.log" || { tail -5 "$T/storm.log"; echo "FAILED tests/storm.py ci exited non-zero"; }
 grep -E '^(PASSED|FAILED|storm )' "$T/storm.log"
 
+# A directory where --kernels-dir should hold a source: said so (its size
+# read as 9223372036854775807 bytes).
+mkdir "$T/kd" "$T/kd/vector.cu"
+cp kernels/*.cu "$T/kd/" 2>/dev/null
+run_harness "$T/kd.out" "$T/kd.err" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --kernels-dir="$T/kd"
+expect_exit "--kernels-dir whose vector.cu is a directory: exit 1" 1
+expect_grep "--kernels-dir whose vector.cu is a directory: says so" "$T/kd/vector.cu: not a regular file (a directory); a kernel source must be one" "$T/kd.err"
+
 # Output files: a failed write says why and leaves the earlier file whole.
 printf 'earlier\n' >"$T/prev.json"
 (ulimit -f 1; trap '' XFSZ; exec "$HARNESS" --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 \
@@ -104,6 +120,34 @@ expect_exit "a JSON over the file size limit: exit 1" 1
 expect_grep "the failed write names the file and the reason" "cannot write $T/prev.json: File too large" "$T/fs.err"
 check "the earlier file is untouched" grep -qx earlier "$T/prev.json"
 check "no temporary file is left beside it" test -z "$(ls "$T" | grep 'prev.json.tmp')"
+# One file under two spellings, or through a link, is a usage error before
+# the run (the second write replaced the first); the file is not touched.
+OF="--section=jit --reps=1 --rounds=1 --synthetic-kernels=1"
+mkdir "$T/o" "$T/o/sub"
+printf 'earlier\n' >"$T/o/e.json"
+ln -s e.json "$T/o/le.json"
+ln -s d.json "$T/o/ld.json"
+ln -s sub/../d2.json "$T/o/ld2.json"
+for pair in "--json=$T/o/r.json --csv=$T/o/./r.json" "--trace=$T/o//x --json=$T/o/x" \
+            "--json=$T/o/le.json --csv=$T/o/e.json" "--csv=$T/o/ld.json --json=$T/o/d.json" \
+            "--json=$T/o/sub/../e.json --trace=$T/o/e.json"; do
+    # shellcheck disable=SC2086
+    run_harness "$T/sf.out" "$T/sf.err" $OF $pair
+    expect_exit "$pair: one file twice, a usage error" 2
+    expect_grep "$pair: names both options" "^harness: --.*=.* and --.*=.* name the same file\$" "$T/sf.err"
+done
+check "one file twice: nothing was written" sh -c "test ! -e '$T/o/r.json' && test ! -e '$T/o/x' && test ! -e '$T/o/d.json' && grep -qx earlier '$T/o/e.json'"
+# A dangling link as an output: the file it names is created, the link kept.
+run_harness "$T/dl.out" "$T/dl.err" $OF --json="$T/o/ld2.json"
+expect_exit "a dangling link as --json: the run's own exit code" 3
+check "a dangling link as --json: the file it names is written" python3 tests/check_json.py "$T/o/d2.json"
+check "a dangling link as --json: the link is still a link to it" test "$(readlink "$T/o/ld2.json")" = sub/../d2.json
+# A directory as an output: a usage error that says so.
+for d in "$T/o/" "$T/o" "$T/o/nodir/"; do
+    run_harness "$T/dd.out" "$T/dd.err" $OF --csv="$d"
+    expect_exit "--csv=$d: usage error" 2
+    expect_grep "--csv=$d: says it names a directory" "^harness: --csv=$d: names a directory; expected a file name\$" "$T/dd.err"
+done
 run_harness "$T/df.out" "$T/df.err" --section=stopwatches --json=/dev/full
 expect_exit "--json=/dev/full: exit 1" 1
 expect_grep "--json=/dev/full: says why" "cannot write /dev/full: No space left on device" "$T/df.err"
@@ -194,6 +238,19 @@ assert d["stopwatches", "first.eager.loading"]["fields"]["unloaded_loaded"] == 1
         "EAGER had 2 of 2 functions loaded, LAZY 0 of 2" "$T/fl.flat"
     expect_grep "stand-in driver: row 3: LAZY loaded vectorAdd in cuModuleGetFunction" \
         "vectorAdd was loaded by cuModuleGetFunction, before the launch" "$T/fl.flat"
+
+    # A child killed by a signal is reported as killed, with the signal (the
+    # whole-process child was reported as "exited with 134 before its check").
+    # SIGABRT, as an abort inside the driver would send: ASan (make sanitize)
+    # catches SIGSEGV itself and exits 1.
+    export HARNESS_TEST_CHILD_HANG=1
+    signal_child ABRT "$T/ks" --section=stopwatches --reps=1 --rounds=1 --warmup=0 --json="$T/ks.json"
+    unset HARNESS_TEST_CHILD_HANG
+    expect_exit "whole-process child killed by SIGABRT: exit 1" 1
+    expect_grep "whole-process child killed by SIGABRT: named as death by signal 6" \
+        "^harness: stopwatches: whole-process child: the child --child=waterfall died of signal 6 (.*) before its check\$" "$T/ks.err"
+    check "whole-process child killed by SIGABRT: the JSON is marked incomplete" \
+        python3 tests/check_json.py "$T/ks.json" --expect-incomplete
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 fi
 
@@ -201,8 +258,15 @@ if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     HARNESS_LIBCUDA="$CUDA_HOME/lib64/stubs/libcuda.so"
     run_harness "$T/s.out" "$T/s.err" --section=stopwatches
     expect_exit "stub driver: treated as no driver" 3
-    expect_grep "stub driver: named as the stub" "CUDA_ERROR_STUB_LIBRARY (34): this libcuda.so.1 is the toolkit's stub" "$T/s.err"
+    expect_grep "stub driver: named as the stub, by the path tried" \
+        "CUDA_ERROR_STUB_LIBRARY (34): this $CUDA_HOME/lib64/stubs/libcuda.so (HARNESS_LIBCUDA) is the toolkit's stub" "$T/s.err"
 fi
+# A library that is not a driver: named as tried, with what it lacks.
+HARNESS_LIBCUDA=libm.so.6
+run_harness "$T/lm.out" "$T/lm.err" --section=crossover
+expect_exit "HARNESS_LIBCUDA=libm.so.6: treated as no driver" 3
+expect_grep "HARNESS_LIBCUDA=libm.so.6: names that library and what is missing" \
+    "no CUDA driver: libm.so.6 (HARNESS_LIBCUDA) has no cuGetProcAddress: not a CUDA driver" "$T/lm.err"
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 # Fault injection: each NVRTC entry point section jit calls (listed by
 # HARNESS_FAULT_LOG) fails once; every run exits 1, names the phase and the
@@ -251,8 +315,8 @@ for spec in cuMemAlloc nvrtcNope:1 cuMemAlloc:0 cuMemAlloc:1:0 cuMemAlloc:1:CUDA
 done
 # The driver's error paths, on a stand-in libcuda (tests/fakecuda: no kernel
 # runs, so the run's checks fail and every run exits 1; what counts is the
-# error line, the JSON and no crash): each entry point section crossover
-# calls fails once. tests/gpu/fault_walk.sh does every section on a GPU.
+# error line, the JSON and no crash). tests/gpu/fault_walk.sh does every
+# section on a GPU.
 if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     HARNESS_LIBCUDA="$FAKECUDA"
     FX="--section=crossover --sizes=1024 --reps=1 --warmup=0"
@@ -263,30 +327,90 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     expect_grep "fake driver, --device=3: names the device count" "^harness: --device=3: this machine has 1 CUDA device" "$T/d3.err"
     check "fake driver, --device=3: the JSON is marked incomplete and names the skip" \
         python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped crossover
+    # The same where a child finds it (row 1's child, loading's, jit's):
+    # exit 2 from the first child, the skip recorded, no child after it.
+    for s in stopwatches loading jit; do
+        rm -f "$T/d3.json"
+        run_harness "$T/d3.out" "$T/d3.err" --section=$s --device=3 --reps=1 --rounds=1 \
+            --synthetic-kernels=1 --json="$T/d3.json"
+        expect_exit "fake driver, --device=3, section $s (found in a child): usage error" 2
+        check "fake driver, --device=3, section $s: one line says it" \
+            test "$(grep -c '^harness: --device=3: this machine has 1 CUDA device' "$T/d3.err")" -eq 1
+        check "fake driver, --device=3, section $s: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/d3.json" --expect-incomplete --expect-skipped $s
+    done
+    # cuInit: CUDA_ERROR_NO_DEVICE (HARNESS_FAULT's default for it) is how a
+    # machine without a usable GPU answers: exit 3; any other code is a
+    # failed call: exit 1 and its error line. Either way a section asked for
+    # did not run, and the JSON says so.
+    for spec in cuInit:1 cuInit:1:CUDA_ERROR_SYSTEM_DRIVER_MISMATCH cuInit:1:CUDA_ERROR_OUT_OF_MEMORY \
+                cuDeviceGetCount:1; do
+        case $spec in cuInit:1|*MISMATCH) want=3 ;; *) want=1 ;; esac
+        rm -f "$T/ci.json"
+        export HARNESS_FAULT=$spec
+        # shellcheck disable=SC2086
+        run_harness "$T/ci.out" "$T/ci.err" $FX --json="$T/ci.json"
+        unset HARNESS_FAULT
+        expect_exit "fake driver, HARNESS_FAULT=$spec: exit $want" $want
+        check "fake driver, HARNESS_FAULT=$spec: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/ci.json" --expect-incomplete --expect-skipped crossover
+        if [ $want -eq 1 ]; then
+            expect_grep "fake driver, HARNESS_FAULT=$spec: the one error line of a failed call" \
+                "^harness: error: crossover: drv\.${spec%%:*}(.*) failed: .* (injected by HARNESS_FAULT) at " "$T/ci.err"
+        else
+            expect_grep "fake driver, HARNESS_FAULT=$spec: skipped for no usable GPU, with the code" \
+                "^harness: crossover: skipped: no usable GPU: cuInit: CUDA_ERROR_.* (injected by HARNESS_FAULT)" "$T/ci.err"
+        fi
+    done
+    # A run that did everything asked is complete, even when checks fail
+    # (no kernel runs on the stand-in driver): "incomplete" is about what
+    # ran, a failed check about what it found.
+    for s in crossover stopwatches; do
+        rm -f "$T/co.json"
+        run_harness "$T/co.out" "$T/co.err" --section=$s --sizes=1024 --reps=1 --rounds=1 --json="$T/co.json"
+        expect_exit "fake driver, section $s: its checks fail, exit 1" 1
+        check "fake driver, section $s: every step ran, the JSON is not marked incomplete" \
+            python3 tests/check_json.py "$T/co.json" --expect-complete
+    done
+    # A size that does not fit is a failed check, and a measurement asked
+    # for and not made: the JSON is marked incomplete.
+    for s in crossover fusion; do
+        rm -f "$T/nf.json"
+        run_harness "$T/nf.out" "$T/nf.err" --section=$s --sizes=100000000000 --reps=1 --json="$T/nf.json"
+        expect_exit "fake driver, section $s, a size beyond device memory: exit 1" 1
+        expect_grep "fake driver, section $s, a size beyond device memory: says what it needs" \
+            "n = 100000000000: needs .* GiB" "$T/nf.err"
+        check "fake driver, section $s, a size beyond device memory: the JSON is marked incomplete" \
+            python3 tests/check_json.py "$T/nf.json" --expect-incomplete
+    done
+    # --profile records the sampling it applies, not the defaults it ignores.
+    rm -f "$T/pr.json"
+    run_harness "$T/pr.out" "$T/pr.err" --profile --section=crossover --sizes=1024 --json="$T/pr.json"
+    check "fake driver, --profile: the JSON records warm-up 0, one sample, no stopping rule, warm only" \
+        python3 tests/check_json.py "$T/pr.json" --expect-env mode='"profile"' --expect-env warmup=0 \
+            --expect-env reps=1 --expect-env min_samples=null --expect-env max_noise=null \
+            --expect-env max_time_s=null --expect-env cache='"warm"'
     export HARNESS_FAULT_LOG="$T/fake.log"
     # shellcheck disable=SC2086
     run_harness "$T/fx.out" "$T/fx.err" $FX
     unset HARNESS_FAULT_LOG
     check "fake driver: HARNESS_FAULT_LOG lists cuMemAlloc by its base name" grep -q '^cuMemAlloc [1-9]' "$T/fake.log"
-    for name in $(grep -v '^#' "$T/fake.log" | cut -d' ' -f1 | sort -u); do
-        want=1
-        case $name in cuInit|cuDeviceGetCount) want=3 ;; esac
-        export HARNESS_FAULT="$name:1"
-        rm -f "$T/f.json"
-        # shellcheck disable=SC2086
-        run_harness "$T/f.out" "$T/f.err" $FX --json="$T/f.json"
+    # Where children make cuInit (row 1's, loading's, jit's driver part): a
+    # child that finds no usable GPU exits 3 and the section is skipped.
+    for s in stopwatches loading jit; do
+        rm -f "$T/ci.json"
+        export HARNESS_FAULT=cuInit:1
+        run_harness "$T/ci.out" "$T/ci.err" --section=$s --reps=1 --rounds=1 --synthetic-kernels=1 \
+            --json="$T/ci.json"
         unset HARNESS_FAULT
-        expect_exit "fake driver, HARNESS_FAULT=$name:1: exit $want" "$want"
-        expect_grep "fake driver, HARNESS_FAULT=$name:1: one line names the phase and the call" \
-            "^harness: .*crossover.*$name[(:].*(injected by HARNESS_FAULT)" "$T/f.err"
-        if [ "$want" -eq 1 ]; then
-            check "fake driver, HARNESS_FAULT=$name:1: the JSON reads back, marked incomplete" \
-                python3 tests/check_json.py "$T/f.json" --expect-incomplete
-        else
-            check "fake driver, HARNESS_FAULT=$name:1: the JSON lists crossover as skipped" \
-                python3 tests/check_json.py "$T/f.json" --expect-skipped crossover
-        fi
+        expect_exit "fake driver, HARNESS_FAULT=cuInit:1, section $s (children too): exit 3" 3
+        check "fake driver, HARNESS_FAULT=cuInit:1, section $s: the JSON is marked incomplete and names the skip" \
+            python3 tests/check_json.py "$T/ci.json" --expect-incomplete --expect-skipped $s
     done
+    # Every entry point section crossover calls fails at its call 1, 2 and
+    # last: a clear error, the JSON marked incomplete, no crash, and under
+    # make sanitize no sanitizer report (make sanitize walks every section).
+    HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/fault_walk_fake.sh crossover
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi

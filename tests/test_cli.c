@@ -101,7 +101,7 @@ static const cli_bad_case cli_bad_cases[] = {
     { "a positional argument",              { "--quiet", "extra", NULL },      "'extra'" },
     { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
     { "--reps with no value at the end",    { "--reps", NULL },                "--reps" },
-    { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json and --csv" },
+    { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json=a.json and --csv=a.json name the same file" },
     { "--kernel-timeout=0",                 { "--kernel-timeout=0", NULL },    "--kernel-timeout=0: expected seconds" },
     { "--kernel-timeout=x",                 { "--kernel-timeout=x", NULL },    "--kernel-timeout=x: expected seconds" },
 };
@@ -143,6 +143,19 @@ void test_cli(void)
         static const char *const a[] = { "--profile", NULL };
         cli_t_parse(&r, a);
         th_check("cli: --profile: 1 round (one child of each kind)", r.rc == CLI_OK && r.o.rounds == 1);
+        th_check("cli: --profile: a fixed count of 1, no warm-up, the warm state only",
+                 r.o.reps_given == 1 && r.o.reps == 1 && r.o.warmup == 0 &&
+                 r.o.cache == CLI_CACHE_WARM);
+        th_check("cli: --profile: every section but launch",
+                 r.o.run[CLI_SEC_LAUNCH] == 0 && r.o.run[CLI_SEC_FUSION] == 1 &&
+                 r.o.run[CLI_SEC_STOPWATCHES] == 1);
+    }
+    {
+        static const char *const a[] = { "--profile", "--section=fusion,stopwatches", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --profile --section=fusion,stopwatches: those two",
+                 r.rc == CLI_OK && r.o.run[CLI_SEC_FUSION] == 1 && r.o.run[CLI_SEC_STOPWATCHES] == 1 &&
+                 r.o.run[CLI_SEC_LAUNCH] == 0 && r.o.run[CLI_SEC_JIT] == 0);
     }
     {
         static const char *const a[] = { "--profile", "--rounds=4", NULL };

@@ -396,8 +396,8 @@ static int fs_left_out(const sec_ctx *c, const size_t *sweep, size_t i)
 }
 
 /* Buffers: F->cap, the largest size that fits six buffers; each size
- * beyond device memory is a failed check. Returns 0, 1 (a size did not
- * fit) or -1. */
+ * beyond device memory is a failed check, and leaves the run incomplete.
+ * Returns 0, 1 (a size did not fit) or -1. */
 static int fs_plan(fs_ctx *F, const size_t *sweep, size_t nsweep)
 {
     size_t free_b, total_b, i, need;
@@ -414,6 +414,7 @@ static int fs_plan(fs_ctx *F, const size_t *sweep, size_t nsweep)
                      (double)need / 1073741824.0, (double)free_b / 1073741824.0);
             res_check_add(F->c->r, FS, what, 0, detail);
             fprintf(stderr, "harness: " FS ": n = %zu: %s\n", sweep[i], detail);
+            F->c->r->incomplete = 1;        /* a size asked for is not measured */
             failed = 1;
         } else if (sweep[i] > F->cap) {
             F->cap = sweep[i];

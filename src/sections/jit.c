@@ -111,7 +111,9 @@ fail:
 
 /* A JIT child's start: src (NULL when it could not be read, with the reason
  * in why) compiled to PTX for the child's architecture, then the GPU opened.
- * Returns 0, or -1 with the reason printed. */
+ * Returns 0; SEC_USAGE (--device names no device) or SEC_NO_GPU, the
+ * child's exit code, with the reason printed; or -1 with the reason
+ * printed. */
 static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const char *why,
                         rtc_out *code)
 {
@@ -125,11 +127,16 @@ static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const cha
         return -1;
     }
     if (jt_compile(src, name, jt_child_arch(c->o), RTC_PTX, NULL, 0, code) != 0) return -1;
-    if (sec_need_gpu(c) != SEC_OK) {
+    switch (sec_need_gpu(c)) {
+    case SEC_OK: return 0;
+    case SEC_USAGE: return SEC_USAGE;                   /* printed already */
+    case SEC_NO_GPU:
+        fprintf(stderr, "harness: %s\n", c->gpu_why);
+        return SEC_NO_GPU;
+    default:
         fprintf(stderr, "harness: %s\n", c->gpu_why);
         return -1;
     }
-    return 0;
 }
 
 /* The driver's JIT of the synthetic module's PTX: load, get, first launch.
@@ -155,7 +162,8 @@ static int jt_child_load(const cli_opts *o, results *r)
     c.r = r;
     b.n = 65536;
     src = kn_synth_source(k, why, sizeof why);
-    if (jt_child_ptx(&c, src, "synth", why, &code) != 0) goto out;
+    if ((rc = jt_child_ptx(&c, src, "synth", why, &code)) != 0) goto out;
+    rc = -1;
     if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
     t0 = clk_now_ms();
     CK(drv.cuModuleGetFunction(&b.fn, mod, "synth0"));
@@ -231,7 +239,8 @@ static int jt_child_opt(const cli_opts *o, results *r)
     c.o = o;
     c.r = r;
     src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if (jt_child_ptx(&c, src, "vector.cu", why, &code) != 0) goto out;
+    if ((rc = jt_child_ptx(&c, src, "vector.cu", why, &code)) != 0) goto out;
+    rc = -1;
     if (sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
     /* One untimed JIT first: the process's first pays a start-up of its own. */
     {
@@ -300,15 +309,15 @@ out:
     return rc;
 }
 
-/* cuInit and NVRTC's first compile, in either order. */
+/* cuInit and NVRTC's first compile, in either order. Returns 0, SEC_NO_GPU
+ * (no usable GPU: printed) or -1 (reported). */
 static int jt_child_order(const cli_opts *o, results *r, int init_first)
 {
     char why[512];
     char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
     double t0, t_lib = 0, t_init = 0, t_rtc = 0, t_comp = 0;
     rtc_out out;
-    int step, rc = -1;
-    CUresult cr;
+    int step, rc = -1, dr;
 
     memset(&out, 0, sizeof out);
     if (!src) {
@@ -324,12 +333,13 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
             }
             t_lib = clk_now_ms() - t0;
             t0 = clk_now_ms();
-            DRV_CALL(cr, drv.cuInit(0));
+            dr = drv_init(why, sizeof why);
             t_init = clk_now_ms() - t0;
-            if (cr != CUDA_SUCCESS) {
-                drv_report(cr, "drv.cuInit(0)", __FILE__, __LINE__);
-                goto out;
+            if (dr == DRV_NO_GPU) {
+                fprintf(stderr, "harness: %s\n", why);
+                rc = SEC_NO_GPU;
             }
+            if (dr != DRV_OK) goto out;
         } else {
             t0 = clk_now_ms();
             if (rtc_load(why, sizeof why) != 0) {
@@ -376,7 +386,8 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     }
     if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
     res_free(&r);
-    return rc == 0 ? 0 : 1;
+    /* A usage error (--device=3) or no GPU keeps its exit code. */
+    return rc == 0 ? 0 : rc == SEC_USAGE || rc == SEC_NO_GPU ? rc : 1;
 }
 
 /* -------------------------------------------------------------- parent --- */

@@ -378,10 +378,6 @@ int sec_launch(sec_ctx *c)
     ln_ctx L;
     double *inst = NULL;
 
-    if (c->o->profile) {
-        sec_skip(c, LN, "--profile: this section times launches, not kernels");
-        return SEC_OK;
-    }
     if ((rc = sec_begin(c, LN, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LN);
     memset(&L, 0, sizeof L);

@@ -140,16 +140,17 @@ static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
 /* The steps after libcuda, in order. Each appends its parts of the
  * waterfall and returns 0, or the exit code to end with: 1 a failed call
  * (reported) or a failed check, 2 a --device this machine lacks, 3 no
- * NVRTC. */
+ * usable GPU or no NVRTC. */
 
 /* cuInit, then the device's primary context, current. */
 static int sw_child_context(sw_child *C)
 {
-    int count = 0;
+    char why[512];
+    int count = 0, rc;
 
-    CK(drv.cuInit(0));
+    if ((rc = drv_init(why, sizeof why)) != DRV_OK) goto no_device;
     sw_part(&C->w, "init", "cuInit");
-    CK(drv.cuDeviceGetCount(&count));
+    if ((rc = drv_device_count(&count, why, sizeof why)) != DRV_OK) goto no_device;
     if (C->o->device >= count) {
         fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
                 C->o->device, count, count == 1 ? "" : "s", count - 1);
@@ -160,6 +161,10 @@ static int sw_child_context(sw_child *C)
     CK(drv.cuCtxSetCurrent(C->ctx));
     sw_part(&C->w, "context", "context (primary, retain + set current)");
     return 0;
+no_device:
+    /* No usable GPU: exit 3 with the answer; a failed call was reported. */
+    if (rc == DRV_NO_GPU) fprintf(stderr, "harness: %s\n", why);
+    return rc == DRV_NO_GPU ? 3 : 1;
 fail:
     return 1;
 }
@@ -375,12 +380,12 @@ int sec_stopwatches_child(const cli_opts *o, long long t_main_ns)
 static int sw_row1_once(sec_ctx *c, int round)
 {
     const char *args[8];
-    char dev[32], arch[64], kdir[4200], why[512], kt[64], what[96];
+    char dev[32], arch[64], kdir[4200], why[512], kt[64], what[96], detail[160];
     size_t nargs = 0;
     pr_result pr;
     double sum = 0, total;
     char *line, *save = NULL;
-    int ok = 0, checked = 0;
+    int ok = 0, checked = 0, ran;
 
     args[nargs++] = "--child=waterfall";
     snprintf(dev, sizeof dev, "--device=%d", c->o->device);
@@ -400,7 +405,9 @@ static int sw_row1_once(sec_ctx *c, int round)
         fprintf(stderr, "harness: " SW ": cannot run the whole-process child: %s\n", why);
         return SEC_FAILED;
     }
-    if (pr.exit_code == 3 || pr.exit_code == 2) {
+    if (!pr.signal && (pr.exit_code == 3 || pr.exit_code == 2)) {
+        if (pr.exit_code == 2) c->child_usage = 1;
+        else c->child_no_gpu = 1;
         free(pr.out);
         return pr.exit_code == 3 ? SEC_NO_GPU : SEC_USAGE;
     }
@@ -442,14 +449,13 @@ static int sw_row1_once(sec_ctx *c, int round)
                         "too)", RES_PROCESS, "ms", reap))
             goto fail;
     }
-    if (pr.exit_code != 0 || !checked) {
-        char detail[128];
-        if (pr.timed_out)
-            snprintf(detail, sizeof detail, "the child ran past --child-timeout=%.0f s and was killed",
-                     c->o->child_timeout);
-        else
-            snprintf(detail, sizeof detail, "the child exited with %d%s", pr.exit_code,
-                     checked ? "" : " before its check");
+    /* Its check is its last line: a child that printed it did every step,
+     * and exits 1 only because the check failed (recorded above). */
+    ran = sec_child_outcome(c, &pr, args[0], detail, sizeof detail) ||
+          (checked && !ok && !pr.signal && !pr.timed_out && pr.exit_code == 1);
+    if (!ran || !checked) {
+        if (ran) snprintf(detail, sizeof detail, "the child %s exited 0 without its check", args[0]);
+        else if (!checked) snprintf(detail + strlen(detail), sizeof detail - strlen(detail), " before its check");
         fprintf(stderr, "harness: " SW ": whole-process child: %s\n", detail);
         res_check_add(c->r, SW, "whole-process child ran to the end", 0, detail);
         c->r->incomplete = 1;
