@@ -365,13 +365,14 @@ static int mf_sections(mf_rd *r, mf_ehdr *e, mf_shdr **sh)
         mf_shdr_at(tab + i * MF_SHDR, s);
         if (s->type == MF_SHT_NOBITS || s->type == 0) continue;
         if (s->offset > r->size || s->size > r->size - s->offset) {
+            mf_fail(r, 1, e->shoff + i * MF_SHDR, "section %llu's bytes (%llu at offset %llu) run "
+                    "past the end of the file (%llu bytes)", (unsigned long long)i,
+                    (unsigned long long)s->size, (unsigned long long)s->offset,
+                    (unsigned long long)r->size);
             free(tab);
             free(*sh);
             *sh = NULL;
-            return mf_fail(r, 1, e->shoff + i * MF_SHDR, "section %llu's bytes (%llu at offset %llu) "
-                           "run past the end of the file (%llu bytes)", (unsigned long long)i,
-                           (unsigned long long)s->size, (unsigned long long)s->offset,
-                           (unsigned long long)r->size);
+            return -1;
         }
     }
     free(tab);

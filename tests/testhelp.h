@@ -25,5 +25,6 @@ void test_synth(void);
 void test_fusion(void);
 void test_fault(void);
 void test_loading(void);
+void test_modfile(void);
 
 #endif

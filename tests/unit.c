@@ -14,6 +14,7 @@ int main(void)
     test_fusion();
     test_fault();
     test_loading();
+    test_modfile();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
