@@ -145,7 +145,9 @@ res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
  * the results it prints as lines (res_write_lines) into *out (initialised
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
  * what happened in detail (exit code, signal or timeout), and the run marked
- * incomplete; -1 when it could not be started (reported). */
+ * incomplete (a child that exited 1 leaves in *out what of its lines read
+ * back, such as the check that failed); -1 when it could not be started
+ * (reported). */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

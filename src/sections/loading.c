@@ -502,8 +502,8 @@ static const char *ld_compare_verdict(const st_summary *e, const st_summary *l, 
 /* The verdict on one module, format and step, stored under ld_compare_key;
  * nothing when either mode lacks the measurement. Returns 0, or -1 on out
  * of memory. */
-static int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
-                          double pct)
+int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
+                   double pct)
 {
     char ke[96], kl[96], key[96], name[160];
     const res_meas *e, *l;
@@ -591,6 +591,12 @@ int sec_loading(sec_ctx *c)
     if (c->o->child != CLI_CHILD_RESULTS) {
         /* The parent: the section runs in children (a child is one round). */
         char why[512];
+        if (c->o->nmodules) {
+            /* --module: the files' inventory, then children for them alone. */
+            rc = lm_run(c);
+            drv_set_phase(NULL);
+            return rc;
+        }
         if (drv_load(why, sizeof why) != 0) {
             char r[600];
             snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
@@ -602,6 +608,7 @@ int sec_loading(sec_ctx *c)
         drv_set_phase(NULL);
         return rc;
     }
+    if (c->o->nmodules) return lm_measure(c);
     if ((rc = sec_begin(c, LD, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LD);
     rc = ld_here(c);
