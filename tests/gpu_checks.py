@@ -19,7 +19,7 @@
   clocks JSON               every event-timed sample has an SM clock reading beside it
   runtime OUT SECONDS       the table output's "Run time" is at most SECONDS
   modules JSON I NAME       --compare-loading of --module I (tests/gpu/modules.sh's NAME):
-                            EAGER loaded every function at load, LAZY not; both
+                            EAGER loaded every function at load, LAZY (modules) not; both
                             loaded all after cuFuncLoad; refusals as NAME implies
 
 Prints what it compared; exits 1 when the check fails."""
@@ -87,9 +87,12 @@ def check_modules(doc, i, name):
             continue
         if ae != fe or al != fl:
             bad.append("%s: not every function loaded after cuFuncLoad" % api)
-        if api == "mod" and ge != fe:
+        if ge != fe:
             bad.append("%s: EAGER left functions unloaded after the load" % api)
-        if fl > 0 and gl >= fl:
+        # LAZY: an enumerated function of a module is not loaded before
+        # cuFuncLoad; cuKernelGetFunction (the library path) may load it, so
+        # the library path's count is printed, not judged.
+        if api == "mod" and fl > 0 and gl >= fl:
             bad.append("%s: LAZY had every function loaded before cuFuncLoad" % api)
         nob = m("eager.", api + ".refused_nobin")
         loaded = m("eager.", api + ".loaded")
