@@ -97,7 +97,7 @@ typedef struct cli_opts {
                                     reads and loads these instead of its own */
     size_t nmodules;
     const char *sources[CLI_MAX_SOURCES]; /* --source=FILE.cu (repeatable): section jit
-                                    compiles these besides its own */
+                                    compiles these instead of its own */
     size_t nsources;
     const char *nvrtc_opts[CLI_MAX_NVRTC_OPTS]; /* --nvrtc-option=OPT (repeatable), for
                                     every --source compile */
