@@ -99,6 +99,13 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         expect_grep "--module on the stand-in driver: eager against lazy" "mod  load  *EAGER" "$T/fk.out"
         expect_grep "--module on the stand-in driver: the slowest images, with their entries" \
             " 1. image     0 .*ELF sm_80" "$T/fk.out"
+        HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/fp.out" "$T/fp.err" --section=loading \
+            --module="$T/kptx.fatbin" --rounds=1 --json="$T/fp.json"
+        expect_exit "--module of PTX alone on the stand-in driver: exit 0" 0
+        expect_grep "--module of PTX alone: the JIT with the cache disabled, empty and warm" \
+            "EAGER, the same cache, warm" "$T/fp.out"
+        check "--module of PTX alone: the empty and warm cache children in the JSON" sh -c \
+            "grep -q '\"cache.empty.module.0.mod.jit\"' '$T/fp.json' && grep -q '\"cache.warm.module.0.mod.jit\"' '$T/fp.json'"
     else
         echo "SKIPPED --module on the stand-in driver: no FAKECUDA"
     fi

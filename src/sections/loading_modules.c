@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "loading.h"
 #include "modfile.h"
+#include "proc.h"
 #include "table.h"
 
 #define LD "loading"
@@ -589,10 +590,20 @@ int lm_measure(sec_ctx *c)
  * disabled; mode "eager", "lazy" or NULL (the run's); its figures become
  * one sample each of "<prefix>module.<mi>.<key>", its failed checks
  * copied. Returns 0, 1 (it failed: recorded) or -1 (not started). */
+static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+                        const char *prefix, int round, const char *const *env, size_t nenv);
+
 static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
                     const char *prefix, int round)
 {
     static const char *const env[1] = { "CUDA_CACHE_DISABLE=1" };
+    return lm_child_env(c, mi, mode, expect, prefix, round, env, 1);
+}
+
+/* lm_child with the environment changes env (nenv of them). */
+static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+                        const char *prefix, int round, const char *const *env, size_t nenv)
+{
     char arg[6][4200], detail[512], what[200], pre[64];
     const char *args[6];
     size_t nargs = 0, i;
@@ -607,7 +618,7 @@ static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
     if (mode) snprintf(arg[nargs++], sizeof arg[0], "--module-loading=%s", mode);
     if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
     for (i = 0; i < nargs; i++) args[i] = arg[i];
-    ok = sec_run_child(c, args, nargs, env, 1, &child, detail, sizeof detail);
+    ok = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
     if (ok < 0) return -1;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && expect && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
@@ -619,8 +630,8 @@ static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
         res_env_str(c->r, "module_loading_effective", eff->str);
     if (ok && !res_env_get(c->r, "arch") && res_env_get(&child, "arch"))
         res_env_str(c->r, "arch", res_env_get(&child, "arch")->str);
-    snprintf(what, sizeof what, "--module %zu, %s%schild %d ran to the end", mi, mode ? mode : "",
-             mode ? " " : "", round + 1);
+    snprintf(what, sizeof what, "--module %zu, %s%s%schild %d ran to the end", mi, prefix,
+             mode ? mode : "", mode ? " " : "", round + 1);
     res_check_add(c->r, LD, what, ok, ok ? "ran" : detail);
     if (!ok) {
         fprintf(stderr, "harness: " LD ": %s (%s): %s\n", what, c->o->modules[mi], detail);
@@ -642,6 +653,42 @@ static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
             if (!child.check[i].passed) failed = 1;
         }
     res_free(&child);
+    return failed;
+}
+
+/* The PTX-only images' JIT with the driver's cache on: for each module
+ * with such images, --rounds pairs of EAGER children over one private
+ * cache directory each, the first finding it empty, the second warm:
+ * "cache.empty.module.<i>.*" and "cache.warm.module.<i>.*" (the rounds
+ * themselves ran with the cache disabled). Returns 0, 1 or -1. */
+static int lm_cache_states(sec_ctx *c)
+{
+    char key[48], dir[512], why[512], pathvar[600];
+    const char *env[2];
+    size_t i;
+    int round, r, failed = 0;
+
+    for (i = 0; i < c->o->nmodules; i++) {
+        snprintf(key, sizeof key, "module.%zu", i);
+        if (!(res_derived_num(res_derived_find(c->r, LD, key), "ptx_only") > 0)) continue;
+        for (round = 0; round < c->o->rounds; round++) {
+            if (pr_mkdtemp("module-cache", dir, sizeof dir, why, sizeof why) != 0) {
+                fprintf(stderr, "harness: " LD ": %s\n", why);
+                return -1;
+            }
+            snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
+            env[0] = "CUDA_CACHE_DISABLE=0";
+            env[1] = pathvar;
+            r = lm_child_env(c, i, "eager", "EAGER", "cache.empty.", round, env, 2);
+            if (r >= 0) {
+                failed |= r;
+                r = lm_child_env(c, i, "eager", "EAGER", "cache.warm.", round, env, 2);
+            }
+            if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " LD ": could not remove %s\n", dir);
+            if (r < 0) return -1;
+            failed |= r;
+        }
+    }
     return failed;
 }
 
@@ -677,6 +724,8 @@ int lm_run(sec_ctx *c)
                 failed |= r;
             }
         }
+    if ((r = lm_cache_states(c)) < 0) return SEC_FAILED;
+    failed |= r;
     if (c->o->compare_loading) {
         res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);

@@ -146,6 +146,34 @@ static void lm_print_slowest(FILE *f, const results *r, size_t mi)
     }
 }
 
+/* The PTX-only images' JIT by cache state (disabled: the rounds). */
+static void lm_print_cache(FILE *f, const results *r, size_t mi)
+{
+    static const char *const pre[2] = { "cache.empty.", "cache.warm." };
+    const char *dis = res_find(r, LD, "eager.module.0.mod.load") ? "eager." : "";
+    char key[96];
+    int p;
+    snprintf(key, sizeof key, "cache.empty.module.%zu.mod.load", mi);
+    if (!res_find(r, LD, key)) return;
+    fprintf(f, "\n    the images with only PTX for this GPU, by JIT cache (median ms)\n"
+            "    %-44s %10s %10s %10s\n", "", "load", "JIT", "images");
+    for (p = -1; p < 2; p++) {
+        const char *pp = p < 0 ? dis : pre[p];
+        char label[64];
+        snprintf(label, sizeof label, "%s, %s", p < 0 ? (dis[0] ? "EAGER" : tb_env_str(r,
+                 "module_loading_effective", "this mode")) : "EAGER", p < 0 ? "cache disabled (the rounds)"
+                 : p == 0 ? "an empty private cache" : "the same cache, warm");
+        fprintf(f, "    %-44s", label);
+        snprintf(key, sizeof key, "%smodule.%zu.mod.load", pp, mi);
+        tb_num(f, 11, 3, tb_med(r, LD, key));
+        snprintf(key, sizeof key, "%smodule.%zu.mod.jit", pp, mi);
+        tb_num(f, 11, 3, tb_med(r, LD, key));
+        snprintf(key, sizeof key, "%smodule.%zu.mod.jit_images", pp, mi);
+        tb_num(f, 11, 0, tb_med(r, LD, key));
+        fprintf(f, "\n");
+    }
+}
+
 /* Eager against lazy: the stored verdicts. */
 static void lm_print_verdicts(FILE *f, const results *r, size_t mi)
 {
@@ -187,6 +215,7 @@ void lm_print(FILE *f, const results *r)
         lm_print_inventory(f, r, mi, md);
         lm_print_steps(f, r, mi, "mod");
         lm_print_steps(f, r, mi, "lib");
+        lm_print_cache(f, r, mi);
         lm_print_slowest(f, r, mi);
         lm_print_verdicts(f, r, mi);
         snprintf(key, sizeof key, "module.%zu.where", mi);
