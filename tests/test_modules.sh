@@ -177,4 +177,10 @@ for lib in libcublasLt.so.13 libcurand.so.10 libnccl.so.2 libcusparse.so.12; do
 done
 grep -q . "$T/libnccl.so.2.out" 2>/dev/null &&
     expect_grep "--module libnccl: __nv_relfatbin listed, not loaded" "__nv_relfatbin: [0-9]* fatbins" "$T/libnccl.so.2.out"
+# scripts/libraries.sh finds the libraries it would time (no run: --list).
+sh scripts/libraries.sh --list >"$T/libs.txt" 2>&1
+if [ -e "$CUDA_HOME/lib64/libcublasLt.so.13" ]; then
+    expect_grep "scripts/libraries.sh --list finds libcublasLt in the toolkit" "^libcublasLt /.*libcublasLt.so.* (toolkit)" "$T/libs.txt"
+fi
+expect_grep "scripts/libraries.sh --list names what it did not find, or finds libtorch_cuda" "^libtorch_cuda " "$T/libs.txt"
 [ -n "$CUOBJDUMP" ] || echo "SKIPPED the comparisons with cuobjdump: none found (pip's nvidia-cuda-cuobjdump has one)"

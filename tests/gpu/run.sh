@@ -17,6 +17,9 @@
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
 #   quick      ./harness --quick twice, timed (the README promises 10 s)
 #   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
+#   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
+#              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
+#              on the fusion chain, a PTX-only fatbin by cache state
 # Logs and results are gathered into one archive, $OUT/logs.tgz.
 set -u
 OUT=${OUT:-/tmp/harness-out}
@@ -93,10 +96,12 @@ for part in $parts; do
     racecheck-launch)
         OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
+    libraries)
+        sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, modes, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, libraries)" >&2
         exit 2 ;;
     esac
 done
