@@ -181,8 +181,10 @@ int lm_inventory(sec_ctx *c)
                     "mf_read: open, the headers, the fatbin sections, every entry header",
                     RES_PROCESS, "ms", &ms, 1);
         }
-        if (lm_store_module(c->r, i, &m, major, minor) || lm_store_fatbins(c->r, i, &m, major, minor) ||
-            lm_store_archs(c->r, i, &m)) {
+        /* The archs before the fatbins: each arch entry is looked up again
+         * per entry, over the few stored before it. */
+        if (lm_store_module(c->r, i, &m, major, minor) || lm_store_archs(c->r, i, &m) ||
+            lm_store_fatbins(c->r, i, &m, major, minor)) {
             mf_free(&m);
             fprintf(stderr, "harness: error: " LD ": out of memory storing the inventory\n");
             return SEC_FAILED;
