@@ -106,6 +106,17 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
             "EAGER, the same cache, warm" "$T/fp.out"
         check "--module of PTX alone: the empty and warm cache children in the JSON" sh -c \
             "grep -q '\"cache.empty.module.0.mod.jit\"' '$T/fp.json' && grep -q '\"cache.warm.module.0.mod.jit\"' '$T/fp.json'"
+        # PTX newer than the driver (the stand-in takes PTX up to 9.0): counted
+        # and named in one line, no error.
+        printf '//\n.version 9.9\n.target sm_90\n.address_size 64\n' >"$T/new.ptx"
+        HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/np.out" "$T/np.err" --section=loading \
+            --module="$T/new.ptx" --rounds=1
+        expect_exit "--module of PTX newer than the driver: counted, exit 0" 0
+        expect_grep "--module of PTX newer than the driver: one line with the path" \
+            "^harness: loading: --module=$T/new.ptx: 1 image refused as PTX newer than this driver (CUDA 13.0) takes (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): counted, not an error$" "$T/np.err"
+        check "--module of PTX newer than the driver: that one line only" test "$(wc -l <"$T/np.err")" -eq 1
+        expect_grep "--module of PTX newer than the driver: the table counts it" \
+            "refused: PTX newer than the driver  *1$" "$T/np.out"
     else
         echo "SKIPPED --module on the stand-in driver: no FAKECUDA"
     fi

@@ -632,6 +632,8 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
         res_env_str(c->r, "module_loading_effective", eff->str);
     if (ok && !res_env_get(c->r, "arch") && res_env_get(&child, "arch"))
         res_env_str(c->r, "arch", res_env_get(&child, "arch")->str);
+    if (ok && !res_env_get(c->r, "driver_cuda_version") && res_env_get(&child, "driver_cuda_version"))
+        res_env_str(c->r, "driver_cuda_version", res_env_get(&child, "driver_cuda_version")->str);
     snprintf(what, sizeof what, "--module %zu, %s%s%schild %d ran to the end", mi, prefix,
              mode ? mode : "", mode ? " " : "", round + 1);
     res_check_add(c->r, LD, what, ok, ok ? "ran" : detail);
@@ -694,6 +696,29 @@ static int lm_cache_states(sec_ctx *c)
     return failed;
 }
 
+/* One line per module whose images the driver refused as PTX newer than
+ * it takes: the path, how many, the driver's CUDA version. */
+static void lm_say_ptx_refused(const sec_ctx *c)
+{
+    static const char *const pre[3] = { "", "eager.", "lazy." };
+    size_t i;
+    int p;
+    for (i = 0; i < c->o->nmodules; i++) {
+        double n = 0;
+        for (p = 0; p < 3; p++) {
+            char key[96];
+            const res_meas *m;
+            snprintf(key, sizeof key, "%smodule.%zu.mod.refused_ptx", pre[p], i);
+            if ((m = res_find(c->r, LD, key)) && m->stats.max > n) n = m->stats.max;
+        }
+        if (n > 0)
+            fprintf(stderr, "harness: " LD ": --module=%s: %.0f image%s refused as PTX newer than this "
+                    "driver (CUDA %s) takes (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): counted, not an "
+                    "error\n", c->o->modules[i], n, n == 1 ? "" : "s",
+                    tb_env_str(c->r, "driver_cuda_version", "?"));
+    }
+}
+
 int lm_run(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
@@ -728,6 +753,7 @@ int lm_run(sec_ctx *c)
         }
     if ((r = lm_cache_states(c)) < 0) return SEC_FAILED;
     failed |= r;
+    lm_say_ptx_refused(c);
     if (c->o->compare_loading) {
         res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);

@@ -95,14 +95,23 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags) { *flags = fake_ctx_flags; r
 
 /* Like the driver for a GPU of sm_90: a fatbin (magic 0xBA55ED50) with no
  * entry of SASS for sm_90 (ELF, arch 90) and no PTX for 90 or below is
- * CUDA_ERROR_NO_BINARY_FOR_GPU. The entry sizes are trusted: the harness
- * checked them before handing the image over. */
+ * CUDA_ERROR_NO_BINARY_FOR_GPU; PTX text of an ISA above 9.0 is
+ * CUDA_ERROR_UNSUPPORTED_PTX_VERSION. The entry sizes are trusted: the
+ * harness checked them before handing the image over. */
 static CUresult fake_image_ok(const void *image)
 {
     const unsigned char *p = image;
+    const char *v;
     uint32_t magic;
     uint64_t size, q, hs;
+    unsigned major = 0, minor = 0;
     memcpy(&magic, p, 4);
+    if (memcmp(p, "\177ELF", 4) == 0) return CUDA_SUCCESS;     /* a cubin */
+    /* PTX text (NUL-terminated) of an ISA above 9.0 (CUDA 13.0's): newer
+     * than this driver. */
+    if (magic != 0xBA55ED50u && (v = strstr(image, ".version")) &&
+        sscanf(v + 8, " %u.%u", &major, &minor) == 2 && major * 10 + minor > 90)
+        return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
     if (magic != 0xBA55ED50u) return CUDA_SUCCESS;
     hs = (uint64_t)(p[6] | p[7] << 8);
     memcpy(&size, p + 8, 8);
@@ -122,7 +131,8 @@ static CUresult fake_image_ok(const void *image)
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image)
 {
-    if (fake_image_ok(image) != CUDA_SUCCESS) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    CUresult r = fake_image_ok(image);
+    if (r != CUDA_SUCCESS) return r;
     *m = (CUmodule)fake_handle();
     return *m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
@@ -313,8 +323,9 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction 
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv,
                                    unsigned int nj, CUlibraryOption *lo, void **lv, unsigned int nl)
 {
+    CUresult r = fake_image_ok(code);
     (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
-    if (fake_image_ok(code) != CUDA_SUCCESS) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    if (r != CUDA_SUCCESS) return r;
     *lib = (CUlibrary)fake_handle();
     return *lib ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
