@@ -265,10 +265,14 @@ static void tm_ptx_cubin(void)
 static void tm_file(void)
 {
     static unsigned char b[1024];
-    char path[] = "/tmp/harness-test-modfile-XXXXXX", why[512];
+    const char *dir = getenv("TMPDIR");
+    char path[600], why[512];
     size_t n = tm_fatbin(b);
     mf_module m;
-    int fd = mkstemp(path), rc;
+    int fd, rc;
+
+    snprintf(path, sizeof path, "%s/harness-test-modfile-XXXXXX", dir && *dir ? dir : P_tmpdir);
+    fd = mkstemp(path);
     if (fd < 0 || write(fd, b, n) != (ssize_t)n) {
         th_check("modfile: a temporary file", 0);
         return;
