@@ -92,17 +92,22 @@ valgrind: $(BIN) $(B)/unit $(B)/libfakecuda.so
 sanitize-gpu: $(BIN)
 	HARNESS=./$(BIN) CUDA_HOME=$(CUDA_HOME) sh tests/gpu/sanitize.sh
 
-# libFuzzer over the command-line parsers (clang), FUZZ_SECONDS long, from
-# the corpus in tests/fuzz/corpus (new inputs go to a scratch copy).
+# libFuzzer, FUZZ_SECONDS each, from the seed corpora (new inputs go to
+# scratch copies): the command-line parsers (tests/fuzz/corpus) and the
+# module reader (tests/fuzz/modules: small real and broken modules).
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_cli.c $(LIB_SRCS)
+FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+              -fno-sanitize-recover=all
 fuzz:
-	@mkdir -p build/fuzz/corpus
-	clang $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -o build/fuzz/fuzz_cli $(FUZZ_SRCS) src/kernels_src.S
+	@mkdir -p build/fuzz/corpus build/fuzz/modules
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/kernels_src.S
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_modfile tests/fuzz/fuzz_modfile.c src/modfile.c
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
+	cp tests/fuzz/modules/* build/fuzz/modules/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
+	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
+	    >build/fuzz/modfile.log 2>&1; rc=$$?; tail -3 build/fuzz/modfile.log; exit $$rc
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -90,6 +90,15 @@ static const char cli_usage[] =
 "  --child-timeout=S       seconds a child process may run (default 300)\n"
 "  --kernel-timeout=S      seconds any wait for the device may take before the\n"
 "                          run is stopped as stuck (default 30)\n"
+"  --module=PATH           section loading: read PATH (a cubin, PTX, a fatbin, or\n"
+"                          an executable or shared library with device code),\n"
+"                          list its fatbins and load each, instead of the\n"
+"                          harness's own modules; repeatable\n"
+"  --source=FILE.cu        section jit: compile FILE.cu with NVRTC as the built-in\n"
+"                          sources are, then the driver's JIT of its PTX, instead\n"
+"                          of the built-in sources; repeatable\n"
+"  --nvrtc-option=OPT      an NVRTC option for every --source compile (-I, -D,\n"
+"                          -std=); repeatable\n"
 "  --quiet                 no progress lines on stderr\n"
 "  --help                  this text\n"
 "  --version               the harness version\n"
@@ -105,7 +114,8 @@ static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
        O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
-       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT, O_LAST };
+       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
+       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -137,6 +147,9 @@ static const struct option cli_longopts[] = {
     { "quick",          no_argument,       NULL, O_QUICK },
     { "threshold",      required_argument, NULL, O_THRESHOLD },
     { "kernel-timeout", required_argument, NULL, O_KTIMEOUT },
+    { "module",         required_argument, NULL, O_MODULE },
+    { "source",         required_argument, NULL, O_SOURCE },
+    { "nvrtc-option",   required_argument, NULL, O_NVRTC_OPT },
     { NULL, 0, NULL, 0 }
 };
 
@@ -522,6 +535,33 @@ static int cli_opt_process(int c, const char *arg, cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
+/* The user's own code: --module, --source, --nvrtc-option, each
+ * repeatable up to its limit (a path given twice is one module). Returns
+ * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
+static int cli_opt_code(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    size_t i;
+
+    switch (c) {
+    case O_MODULE:
+        for (i = 0; i < o->nmodules; i++)
+            if (strcmp(o->modules[i], arg) == 0) CLI_FAIL("--module=%s given more than once", arg);
+        if (o->nmodules == CLI_MAX_MODULES) CLI_FAIL("--module: at most %d modules", CLI_MAX_MODULES);
+        o->modules[o->nmodules++] = arg;
+        break;
+    case O_SOURCE:
+        if (o->nsources == CLI_MAX_SOURCES) CLI_FAIL("--source: at most %d sources", CLI_MAX_SOURCES);
+        o->sources[o->nsources++] = arg;
+        break;
+    case O_NVRTC_OPT:
+        if (o->nnvrtc_opts == CLI_MAX_NVRTC_OPTS)
+            CLI_FAIL("--nvrtc-option: at most %d options", CLI_MAX_NVRTC_OPTS);
+        o->nvrtc_opts[o->nnvrtc_opts++] = arg;
+        break;
+    }
+    return CLI_OK;
+}
+
 /* Apply option c with its value arg (NULL for a flag) to o, through the
  * handler of its group. Returns CLI_OK; CLI_EXIT after printing --help or
  * --version to out; CLI_USAGE after printing what is wrong to err. */
@@ -546,6 +586,8 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         return cli_opt_output(c, arg, o, err);
     case O_CTIMEOUT: case O_KTIMEOUT: case O_CHILD: case O_CHILD_T0:
         return cli_opt_process(c, arg, o, err);
+    case O_MODULE: case O_SOURCE: case O_NVRTC_OPT:
+        return cli_opt_code(c, arg, o, err);
     }
     /* Only an option in cli_longopts without a handler above comes here. */
     CLI_FAIL("unknown option '--%s'", cli_longopts[c - O_LOADING].name);
@@ -570,7 +612,8 @@ static int cli_admit(int c, char **argv, int *seen, FILE *err)
     if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
     if (c < O_LOADING || c >= O_LAST) CLI_FAIL("unknown option '%s'", argv[optind - 1]);
     name = cli_longopts[c - O_LOADING].name;
-    if (seen[c - O_LOADING]++) CLI_FAIL("--%s given more than once", name);
+    if (seen[c - O_LOADING]++ && c != O_MODULE && c != O_SOURCE && c != O_NVRTC_OPT)
+        CLI_FAIL("--%s given more than once", name);
     if (optarg && !*optarg && c != O_CHILD) CLI_FAIL("--%s needs a value; it is empty", name);
     return CLI_OK;
 }
@@ -642,7 +685,9 @@ static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
 }
 
 /* Options that cannot go together: --compare-loading with --module-loading;
- * outputs that name a directory or one file twice (cli_check_outputs);
+ * --module without section loading, --source without section jit,
+ * --nvrtc-option without --source; outputs that name a directory or one
+ * file twice (cli_check_outputs);
  * --reps with the stopping rule; --profile with what it fixes
  * (cli_check_profile). Returns CLI_OK, or CLI_USAGE after printing the
  * first conflict to err. */
@@ -658,6 +703,12 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
+    if (o->nmodules && !o->run[CLI_SEC_LOADING])
+        CLI_FAIL("--module is read by section loading; --section does not include it");
+    if (o->nsources && !o->run[CLI_SEC_JIT])
+        CLI_FAIL("--source is compiled by section jit; --section does not include it");
+    if (o->nnvrtc_opts && !o->nsources)
+        CLI_FAIL("--nvrtc-option applies to --source compiles; no --source is given");
     return CLI_OK;
 }
 

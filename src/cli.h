@@ -29,6 +29,9 @@ const char *cli_loading_name(cli_loading l);
 
 #define CLI_MAX_SIZES 64
 #define CLI_MAX_SYNTH 16
+#define CLI_MAX_MODULES 32      /* --module=PATH, each once */
+#define CLI_MAX_SOURCES 16      /* --source=FILE.cu */
+#define CLI_MAX_NVRTC_OPTS 32   /* --nvrtc-option=OPT */
 
 typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 
@@ -93,6 +96,15 @@ typedef struct cli_opts {
                                     figure (children, cache states, JIT levels) */
     double child_timeout;        /* --child-timeout=S, seconds */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
+    const char *modules[CLI_MAX_MODULES]; /* --module=PATH (repeatable): section loading
+                                    reads and loads these instead of its own */
+    size_t nmodules;
+    const char *sources[CLI_MAX_SOURCES]; /* --source=FILE.cu (repeatable): section jit
+                                    compiles these instead of its own */
+    size_t nsources;
+    const char *nvrtc_opts[CLI_MAX_NVRTC_OPTS]; /* --nvrtc-option=OPT (repeatable), for
+                                    every --source compile */
+    size_t nnvrtc_opts;
     /* Internal: set when the harness runs as its own child. */
     cli_child child;             /* --child=KIND */
     long long child_t0_ns;       /* --child-t0=NS: parent's CLOCK_MONOTONIC at spawn */

@@ -37,7 +37,8 @@
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)\
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                   \
     X(cuLaunchKernelEx) X(cuDevicePrimaryCtxSetFlags) X(cuFuncGetAttribute)    \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                           \
+    X(cuLibraryGetKernelCount) X(cuLibraryEnumerateKernels)
 
 /* The table of entry points. The member for cuMemAlloc is spelled as
  * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads

@@ -495,6 +495,16 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         free(pr.out);
         return -1;
     }
+    /* A child that exited 1 (a failed check, a reported error) still printed
+     * its results: read what reads back, for the caller to name the cause. */
+    if (!ok && !pr.signal && pr.exit_code == 1 && !pr.timed_out && pr.out) {
+        res_free(out);
+        res_init(out);
+        if (res_read_lines(out, pr.out, why, sizeof why) < 0) {
+            res_free(out);
+            res_init(out);
+        }
+    }
     if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
         snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
         ok = 0;

@@ -161,10 +161,11 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * the results it prints as lines (res_write_lines) into *out (initialised
  * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
  * what happened in detail (exit code, signal or timeout), and the run marked
- * incomplete; -1 when it could not be started (reported), or when it exited
- * 2 or 3, a usage error or no usable GPU, which it printed itself
- * (c->child_usage or c->child_no_gpu set, the run marked incomplete): the
- * section starts no more children and stops. */
+ * incomplete (a child that exited 1 leaves in *out what of its lines read
+ * back, such as the check that failed); -1 when it could not be started
+ * (reported), or when it exited 2 or 3, a usage error or no usable GPU,
+ * which it printed itself (c->child_usage or c->child_no_gpu set, the run
+ * marked incomplete): the section starts no more children and stops. */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

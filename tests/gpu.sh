@@ -127,6 +127,9 @@ bad = [m['key'] for m in d['measurements'] if m['section'] == 'fusion' and m['un
 print('fusion measurements with more than one sample:', bad)
 sys.exit(1 if bad else 0)" "$T/p.json"
 
+# --module: every kind of module nvcc builds, in both modes.
+HARNESS="$HARNESS" sh tests/gpu/modules.sh
+
 run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
 expect_exit "an output path that cannot be written" 1
 expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"

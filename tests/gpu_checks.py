@@ -22,6 +22,9 @@
   cold JSON N               crossover at N: the L2-cold kernel is slower than the warm one
   clocks JSON               every event-timed sample has an SM clock reading beside it
   runtime OUT SECONDS       the table output's "Run time" is at most SECONDS
+  modules JSON I NAME       --compare-loading of --module I (tests/gpu/modules.sh's NAME):
+                            EAGER loaded every function at load, LAZY (modules) not; both
+                            loaded all after cuFuncLoad; refusals as NAME implies
 
 Prints what it compared; exits 1 when the check fails."""
 
@@ -66,6 +69,49 @@ def fusion_versions(doc, field):
     """Section fusion's stored versions (derived version.<key>) with a non-zero field."""
     return [d for d in doc.get("derived", []) if d["section"] == "fusion"
             and d["key"].startswith("version.") and d["fields"].get(field)]
+
+
+def check_modules(doc, i, name):
+    """The cuFuncIsLoaded counts and refusals of --module i in both modes."""
+    def m(pre, step):
+        key = "%smodule.%s.%s" % (pre, i, step)
+        for x in doc["measurements"]:
+            if x["section"] == "loading" and x["key"] == key:
+                return x["stats"]["median"]
+        return None
+    bad = []
+    for api in ("mod", "lib"):
+        fe, fl = m("eager.", api + ".functions"), m("lazy.", api + ".functions")
+        ge, gl = m("eager.", api + ".loaded_get"), m("lazy.", api + ".loaded_get")
+        ae, al = m("eager.", api + ".loaded_all"), m("lazy.", api + ".loaded_all")
+        print("%s %s: functions %s/%s, loaded once got %s/%s, after cuFuncLoad %s/%s (eager/lazy)"
+              % (name, api, fe, fl, ge, gl, ae, al))
+        if None in (fe, fl, ge, gl, ae, al):
+            bad.append("%s: a figure is missing" % api)
+            continue
+        if ae != fe or al != fl:
+            bad.append("%s: not every function loaded after cuFuncLoad" % api)
+        if ge != fe:
+            bad.append("%s: EAGER left functions unloaded after the load" % api)
+        # LAZY: an enumerated function of a module is not loaded before
+        # cuFuncLoad; cuKernelGetFunction (the library path) may load it, so
+        # the library path's count is printed, not judged.
+        if api == "mod" and fl > 0 and gl >= fl:
+            bad.append("%s: LAZY had every function loaded before cuFuncLoad" % api)
+        nob = m("eager.", api + ".refused_nobin")
+        loaded = m("eager.", api + ".loaded")
+        if name.startswith("libnosm90"):
+            if not (nob and nob >= 1 and loaded == 0):
+                bad.append("%s: the library without sm_90 code: refused %s, loaded %s" % (api, nob, loaded))
+        elif nob != 0:
+            bad.append("%s: %s images refused as without code for this GPU" % (api, nob))
+    if name == "kptx.fatbin":
+        j = m("eager.", "mod.jit_images")
+        if j != 1:
+            bad.append("the PTX-only fatbin: %s images JIT-compiled (expected 1)" % j)
+    for b in bad:
+        print("  " + b)
+    return 1 if bad else 0
 
 
 def main(argv):
@@ -209,6 +255,8 @@ def main(argv):
                 low += m["low_clock_samples"]
         print("%d samples with a clock reading, %d below 75%% of the SM clock" % (seen, low))
         ok = ok and seen > 0
+    elif what == "modules":
+        return check_modules(doc, argv[3], argv[4])
     elif what == "runtime":
         import re as _re
         t = None

@@ -116,3 +116,13 @@ none_alive() {
     for p in "$@"; do [ -e "/proc/$p" ] && return 1; done
     return 0
 }
+
+# find_cuobjdump: the path of a cuobjdump (on the path, in $CUDA_HOME/bin, or
+# pip's nvidia-cuda-cuobjdump for this python3), or nothing.
+find_cuobjdump() {
+    for c in "$(command -v cuobjdump 2>/dev/null)" "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" \
+             "$(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "cu13", "bin", "cuobjdump"))' 2>/dev/null)"; do
+        [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+    done
+    return 0
+}

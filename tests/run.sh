@@ -3,7 +3,8 @@
 # unit tests, the driver table's ABI, no include cycle among the headers of
 # src/, every bad command line, the no-driver and stub-driver paths of the
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
-# (its figures where matplotlib is).
+# (its figures where matplotlib is), the --module reader on modules nvcc
+# builds and on the toolkit's libraries (tests/test_modules.sh).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -17,6 +18,8 @@ sh tests/abi.sh
 sh tests/include_cycles.sh
 sh tests/test_compare.sh
 sh tests/test_plot.sh
+sh tests/test_modules.sh
+sh tests/test_sources.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do

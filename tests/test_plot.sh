@@ -81,7 +81,7 @@ else
             "^skipped $f.png: .*a file from before derived entries has" "$T/o.out"
     done
     check "one line per figure, nothing on stderr" \
-        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 6 && test ! -s '$T/p.err'"
+        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 7 && test ! -s '$T/p.err'"
     expect_grep "the loading figure takes EAGER and LAZY from the two files" \
         "loading-k.png: EAGER from results/h200-eager.json, LAZY from results/h200.json$" "$T/p.out"
 
@@ -97,6 +97,14 @@ else
         done
         expect_grep "fresh run: the roofline has every fusion kernel with a flop model" \
             "roofline.png: 14 kernels" "$T/f.out"
+        # --module in both modes: the modules figure from what the children stored.
+        HARNESS_LIBCUDA="$FAKECUDA" "$HARNESS" --section=loading --module=tests/fuzz/modules/sm90.fatbin \
+            --module=tests/fuzz/modules/ptx-only-zstd.fatbin --compare-loading --rounds=2 \
+            --json="$T/mod.json" >"$T/mod.out" 2>&1
+        run_plot "$T/m2.out" "$T/m2.err" "$T/mod.json" --out "$T/mod"
+        expect_exit "plot on a --module --compare-loading run (stand-in driver)" 0
+        expect_grep "the modules figure: both modules" "^wrote $T/mod/modules.png: 2 modules" "$T/m2.out"
+        check "modules.png is a PNG of more than 10 kB" is_png "$T/mod/modules.png"
     else
         echo "SKIPPED plot of a fresh fusion run: no stand-in driver (FAKECUDA) or harness"
     fi
@@ -113,7 +121,7 @@ else
     expect_grep "a --compare-loading run holds both modes" \
         "^wrote $T/cmp/loading-k.png: EAGER and LAZY from results/h200-compare.json$" "$T/c.out"
     check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
-    check "the other five are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 5
+    check "the other six are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 6
 
     : >"$T/file"
     run_plot "$T/w.out" "$T/w.err" results/h200.json --out "$T/file/sub"

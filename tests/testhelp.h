@@ -26,5 +26,6 @@ void test_fusion(void);
 void test_fault(void);
 void test_loading(void);
 void test_firstlaunch(void);
+void test_modfile(void);
 
 #endif

@@ -15,6 +15,7 @@ int main(void)
     test_fault();
     test_loading();
     test_firstlaunch();
+    test_modfile();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -50,6 +50,12 @@ vg "no driver: every section skipped, JSON and CSV written" 3 "$HARNESS" \
 vg "no driver: section jit's NVRTC part" 3 "$HARNESS" --section=jit --reps=1 --rounds=1 \
     --synthetic-kernels=1 --json="$T/j.json"
 vg "an unwritable --json" 1 "$HARNESS" --section=stopwatches --json=/nonexistent-dir/x.json
+vg "no driver: --module inventories (host ELF with __nv_relfatbin, fatbins, cubin, PTX)" 3 "$HARNESS" \
+    --section=loading --module=tests/fuzz/modules/host-with-rel.so --module=tests/fuzz/modules/sm90.fatbin \
+    --module=tests/fuzz/modules/sm90.cubin --module=tests/fuzz/modules/k.ptx --json="$T/m.json"
+vg "no driver: a broken --module" 2 "$HARNESS" --section=loading --module=tests/fuzz/modules/section-past.so
+vg "no driver: --source through NVRTC" 3 "$HARNESS" --section=jit --source=kernels/vector.cu \
+    --nvrtc-option=-lineinfo --quick --reps=1 --rounds=1
 if [ -e "$FAKECUDA" ]; then
     export HARNESS_LIBCUDA="$FAKECUDA"
     # The stand-in's kernels do nothing, so every check fails: exit 1.
@@ -61,6 +67,12 @@ if [ -e "$FAKECUDA" ]; then
     # at the lesson's n).
     vg "stand-in driver: the first-launch child" 0 "$HARNESS" --child=first-launch \
         --module-loading=eager --reps=2 --warmup=1
+
+    vg "stand-in driver: --module, both modes (the parent)" 0 "$HARNESS" --section=loading \
+        --module=tests/fuzz/modules/sm90.fatbin --module=tests/fuzz/modules/ptx-only-zstd.fatbin \
+        --compare-loading --rounds=1 --json="$T/mc.json"
+    vg "stand-in driver: a --module child" 0 "$HARNESS" --child=results --section=loading \
+        --module=tests/fuzz/modules/host-with-rel.so
     export FAKE_CUDA_HANG="$T/hang"
     vg "stand-in driver: a stuck kernel stopped at --kernel-timeout" 1 "$HARNESS" \
         --section=crossover --sizes=1024 --kernel-timeout=1 --json="$T/k.json"

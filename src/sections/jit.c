@@ -5,7 +5,10 @@
  * reads its cache settings at cuInit): cache disabled, empty and warm;
  * whether lazy loading defers it; CU_JIT_OPTIMIZATION_LEVEL 0..4 against the
  * resulting kernel's time; and which of cuInit and the first NVRTC compile
- * pays the costs they share. */
+ * pays the costs they share. With --source, the files named instead of the
+ * built-in sources: their NVRTC figures, then the driver's JIT of their PTX
+ * in the cache states. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,52 @@ static int jt_compile(const char *src, const char *name, const char *arch, rtc_t
     return 0;
 }
 
+/* The --source file at path, NUL-terminated (malloc'd), at most
+ * KN_SYNTH_MAX_SOURCE bytes; NULL with the path and the reason in why. */
+static char *jt_read_source(const char *path, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    if (!f) {
+        snprintf(why, whylen, "--source=%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+        if (n + 65536 + 1 > cap) {
+            char *nb;
+            cap = cap ? cap * 2 : 65536 + 1;
+            if (cap > (size_t)KN_SYNTH_MAX_SOURCE + 65536 + 1 || !(nb = realloc(buf, cap))) {
+                snprintf(why, whylen, "--source=%s: over %u MiB, or out of memory", path,
+                         KN_SYNTH_MAX_SOURCE >> 20);
+                goto fail;
+            }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, 65536, f);
+        n += got;
+        if (got < 65536) break;
+    }
+    if (ferror(f)) {
+        snprintf(why, whylen, "--source=%s: cannot read: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (n == 0 || memchr(buf, 0, n)) {
+        snprintf(why, whylen, "--source=%s: %s", path, n == 0 ? "an empty file"
+                 : "a NUL byte: not a CUDA C++ source");
+        goto fail;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+fail:
+    fclose(f);
+    free(buf);
+    return NULL;
+}
+
 /* The arch a child compiles for: --arch (the parent always passes it). */
 static const char *jt_child_arch(const cli_opts *o)
 {
@@ -57,7 +106,9 @@ static const char *jt_child_arch(const cli_opts *o)
 static int jt_child_first(const cli_opts *o, results *r)
 {
     char why[512];
-    char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    const char *name = o->nsources ? o->sources[0] : "vector.cu";
+    char *src = o->nsources ? jt_read_source(o->sources[0], why, sizeof why)
+                            : kn_source("vector.cu", o->kernels_dir, why, sizeof why);
     rtc_out a, b;
     double t0 = clk_now_ms(), load;
     int rc = -1;
@@ -73,13 +124,13 @@ static int jt_child_first(const cli_opts *o, results *r)
         goto out;
     }
     load = clk_now_ms() - t0;
-    if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &a) != 0 ||
-        jt_compile(src, "vector.cu", jt_child_arch(o), RTC_PTX, NULL, 0, &b) != 0)
+    if (jt_compile(src, name, jt_child_arch(o), RTC_PTX, o->nvrtc_opts, (int)o->nnvrtc_opts, &a) != 0 ||
+        jt_compile(src, name, jt_child_arch(o), RTC_PTX, o->nvrtc_opts, (int)o->nnvrtc_opts, &b) != 0)
         goto out;
     if (jt_one(r, "dlopen", "loading NVRTC (dlopen)", "host clock around dlopen of libnvrtc",
                RES_PROCESS, load) ||
         jt_one(r, "first", "first compile in the process", "host clock around "
-               "nvrtcCompileProgram, vector.cu to PTX, the process's first", RES_PROCESS, a.ms) ||
+               "nvrtcCompileProgram, the source to PTX, the process's first", RES_PROCESS, a.ms) ||
         jt_one(r, "second", "second compile in the process", "host clock around "
                "nvrtcCompileProgram, the same source again", RES_PROCESS, b.ms))
         goto out;
@@ -115,7 +166,7 @@ fail:
  * child's exit code, with the reason printed; or -1 with the reason
  * printed. */
 static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const char *why,
-                        rtc_out *code)
+                        const char *const *opts, int nopts, rtc_out *code)
 {
     char rwhy[512];
     if (!src) {
@@ -126,7 +177,7 @@ static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const cha
         fprintf(stderr, "harness: %s\n", rwhy);
         return -1;
     }
-    if (jt_compile(src, name, jt_child_arch(c->o), RTC_PTX, NULL, 0, code) != 0) return -1;
+    if (jt_compile(src, name, jt_child_arch(c->o), RTC_PTX, opts, nopts, code) != 0) return -1;
     switch (sec_need_gpu(c)) {
     case SEC_OK: return 0;
     case SEC_USAGE: return SEC_USAGE;                   /* printed already */
@@ -137,6 +188,61 @@ static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const cha
         fprintf(stderr, "harness: %s\n", c->gpu_why);
         return -1;
     }
+}
+
+/* The driver's JIT of a --source's PTX (its kernels' arguments are
+ * unknown, so nothing is launched): load, every function enumerated and
+ * cuFuncLoad-ed. The parent sets the cache variables and the mode. */
+static int jt_child_source_load(const cli_opts *o, results *r)
+{
+    sec_ctx c;
+    char why[512];
+    char *src = jt_read_source(o->sources[0], why, sizeof why);
+    rtc_out code;
+    CUmodule mod = NULL;
+    CUfunction *fn = NULL;
+    unsigned n = 0, i;
+    double load, jit, t0, fload = 0, nf;
+    int rc = -1;
+
+    memset(&c, 0, sizeof c);
+    memset(&code, 0, sizeof code);
+    c.o = o;
+    c.r = r;
+    if (jt_child_ptx(&c, src, o->sources[0], why, o->nvrtc_opts, (int)o->nnvrtc_opts, &code) != 0)
+        goto out;
+    if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
+    CK(drv.cuModuleGetFunctionCount(&n, mod));
+    if (!(fn = calloc(n ? n : 1, sizeof *fn))) goto out;
+    CK(drv.cuModuleEnumerateFunctions(fn, n, mod));
+    for (i = 0; i < n; i++) {
+        CUfunctionLoadingState st;
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
+        t0 = clk_now_ms();
+        CK(drv.cuFuncLoad(fn[i]));
+        fload += clk_now_ms() - t0;
+    }
+    nf = n;
+    if (jt_one(r, "load", "module load (cuModuleLoadDataEx)", "host clock around it",
+               RES_PROCESS, load) ||
+        jt_one(r, "jit", "driver JIT inside the load", "CU_JIT_WALL_TIME", RES_PROCESS, jit) ||
+        jt_one(r, "func_load", "cuFuncLoad of every function not loaded", "host clock summed "
+               "over each cuFuncLoad", RES_PROCESS, fload) ||
+        !res_add(r, JT, "functions", "functions in the module", "cuModuleGetFunctionCount",
+                 RES_PROCESS, "functions", &nf, 1))
+        goto out;
+    rc = 0;
+out:
+    if (mod) drv.cuModuleUnload(mod);
+    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    rtc_out_free(&code);
+    free(fn);
+    free(src);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
 }
 
 /* The driver's JIT of the synthetic module's PTX: load, get, first launch.
@@ -162,7 +268,7 @@ static int jt_child_load(const cli_opts *o, results *r)
     c.r = r;
     b.n = 65536;
     src = kn_synth_source(k, why, sizeof why);
-    if ((rc = jt_child_ptx(&c, src, "synth", why, &code)) != 0) goto out;
+    if ((rc = jt_child_ptx(&c, src, "synth", why, NULL, 0, &code)) != 0) goto out;
     rc = -1;
     if (drv_load_image(code.code, -1, &mod, &load, &jit) != 0) goto out;
     t0 = clk_now_ms();
@@ -239,7 +345,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     c.o = o;
     c.r = r;
     src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if ((rc = jt_child_ptx(&c, src, "vector.cu", why, &code)) != 0) goto out;
+    if ((rc = jt_child_ptx(&c, src, "vector.cu", why, NULL, 0, &code)) != 0) goto out;
     rc = -1;
     if (sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
     /* One untimed JIT first: the process's first pays a start-up of its own. */
@@ -376,7 +482,9 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
                   : o->child == CLI_CHILD_JIT_OPT ? JT ": child jit-opt" : JT ": child order");
     switch (o->child) {
     case CLI_CHILD_JIT_FIRST: rc = jt_child_first(o, &r); break;
-    case CLI_CHILD_JIT_LOAD: rc = jt_child_load(o, &r); break;
+    case CLI_CHILD_JIT_LOAD:
+        rc = o->nsources ? jt_child_source_load(o, &r) : jt_child_load(o, &r);
+        break;
     case CLI_CHILD_JIT_OPT: rc = jt_child_opt(o, &r); break;
     case CLI_CHILD_ORDER_INIT: rc = jt_child_order(o, &r, 1); break;
     case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
@@ -396,10 +504,12 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
 typedef struct jt_job {
     char key[64];
     char name[128];
-    char label[32];
+    char label[4096];       /* NVRTC's name of the program: file(line) in its log */
     char *src;              /* owned */
     rtc_target target;
     const char *opt;        /* NULL for none */
+    const char *const *xopts; /* --nvrtc-option values before opt (--source only) */
+    int nxopts;
     int reps;
     double *s;              /* reps samples */
     double code_bytes;
@@ -419,10 +529,13 @@ static int jt_compile_jobs(sec_ctx *c, jt_job *jobs, size_t njobs)
     for (rep = -1; rep < maxreps; rep++) {
         for (j = 0; j < njobs; j++) {
             jt_job *jb = &jobs[j];
-            const char *opts[1] = { jb->opt };
+            const char *opts[CLI_MAX_NVRTC_OPTS + 1];
+            int no = 0, q;
             rtc_out out;
             if (rep >= jb->reps) continue;
-            if (jt_compile(jb->src, jb->label, c->arch, jb->target, opts, jb->opt ? 1 : 0, &out) != 0)
+            for (q = 0; q < jb->nxopts; q++) opts[no++] = jb->xopts[q];
+            if (jb->opt) opts[no++] = jb->opt;
+            if (jt_compile(jb->src, jb->label, c->arch, jb->target, opts, no, &out) != 0)
                 return -1;
             if (rep >= 0) jb->s[rep] = out.ms;
             jb->code_bytes = (double)out.size;
@@ -447,10 +560,11 @@ static int jt_compile_jobs(sec_ctx *c, jt_job *jobs, size_t njobs)
 
 /* NVRTC's own phase times for one compile, from --time=FILE. */
 static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char *src,
-                     rtc_target t)
+                     rtc_target t, const char *const *xopts, int nxopts)
 {
     char dir[512], path[600], why[512], opt[640], names[16][RTC_PHASE_NAME];
-    const char *opts[1];
+    const char *opts[CLI_MAX_NVRTC_OPTS + 1];
+    int no = 0;
     double ms[16];
     rtc_out out;
     int n, i, round, rc = -1;
@@ -461,9 +575,10 @@ static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char
     }
     snprintf(path, sizeof path, "%s/time.csv", dir);
     snprintf(opt, sizeof opt, "--time=%s", path);
-    opts[0] = opt;
+    for (i = 0; i < nxopts; i++) opts[no++] = xopts[i];
+    opts[no++] = opt;
     for (round = 0; round < c->o->rounds; round++) {
-        if (jt_compile(src, label, c->arch, t, opts, 1, &out) != 0) goto out;
+        if (jt_compile(src, label, c->arch, t, opts, no, &out) != 0) goto out;
         rtc_out_free(&out);
         n = rtc_phase_times(path, names, ms, 16, why, sizeof why);
         if (n < 0) {
@@ -474,7 +589,7 @@ static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char
         for (i = 0; i < n; i++) {
             char key[160], name[160];
             snprintf(key, sizeof key, "%.60s.%.60s", keyp, names[i]);
-            snprintf(name, sizeof name, "NVRTC phase: %.60s (%.60s)", names[i], label);
+            snprintf(name, sizeof name, "NVRTC phase: %.60s (%.80s)", names[i], label);
             if (!res_append(c->r, JT, key, name, "NVRTC's own --time report for one compile, "
                             "one sample per compile (--rounds)", RES_WARM, "ms", ms[i]))
                 goto out;
@@ -486,18 +601,21 @@ out:
     return rc;
 }
 
+/* The option sets every source is compiled with (one extra option each). */
+static const struct { const char *key, *label, *opt; rtc_target t; } jt_sets[] = {
+    { "opt.compute", "-arch=compute_XY (PTX)", NULL, RTC_PTX },
+    { "opt.base", "-arch=sm_XY (cubin)", NULL, RTC_CUBIN },
+    { "opt.fast_math", "--use_fast_math", "--use_fast_math", RTC_CUBIN },
+    { "opt.lineinfo", "-lineinfo", "-lineinfo", RTC_CUBIN },
+    { "opt.G", "-G (device debug)", "-G", RTC_CUBIN },
+    { "opt.edv", "--extra-device-vectorization", "--extra-device-vectorization", RTC_CUBIN },
+    { "opt.dopt", "-dopt=on", "-dopt=on", RTC_CUBIN },
+};
+#define JT_NSETS (sizeof jt_sets / sizeof jt_sets[0])
+
 /* The NVRTC part: needs no GPU. */
 static int jt_nvrtc(sec_ctx *c)
 {
-    static const struct { const char *key, *label, *opt; rtc_target t; } sets[] = {
-        { "opt.compute", "-arch=compute_XY (PTX)", NULL, RTC_PTX },
-        { "opt.base", "-arch=sm_XY (cubin)", NULL, RTC_CUBIN },
-        { "opt.fast_math", "--use_fast_math", "--use_fast_math", RTC_CUBIN },
-        { "opt.lineinfo", "-lineinfo", "-lineinfo", RTC_CUBIN },
-        { "opt.G", "-G (device debug)", "-G", RTC_CUBIN },
-        { "opt.edv", "--extra-device-vectorization", "--extra-device-vectorization", RTC_CUBIN },
-        { "opt.dopt", "-dopt=on", "-dopt=on", RTC_CUBIN },
-    };
     enum { MAXJOBS = 2 * 8 + 8 + 2 * CLI_MAX_SYNTH };
     jt_job jobs[MAXJOBS];
     size_t nj = 0, i;
@@ -519,14 +637,14 @@ static int jt_nvrtc(sec_ctx *c)
         }
     }
     /* The options (not in --quick: seven more rows of about 16 ms a compile). */
-    for (i = 0; !c->o->quick && i < sizeof sets / sizeof sets[0]; i++, nj++) {
+    for (i = 0; !c->o->quick && i < JT_NSETS; i++, nj++) {
         jt_job *jb = &jobs[nj];
         jb->src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
         if (!jb->src) goto nosrc;
-        jb->target = sets[i].t;
-        jb->opt = sets[i].opt;
-        snprintf(jb->key, sizeof jb->key, "%s", sets[i].key);
-        snprintf(jb->name, sizeof jb->name, "NVRTC, vector.cu, %s", sets[i].label);
+        jb->target = jt_sets[i].t;
+        jb->opt = jt_sets[i].opt;
+        snprintf(jb->key, sizeof jb->key, "%s", jt_sets[i].key);
+        snprintf(jb->name, sizeof jb->name, "NVRTC, vector.cu, %s", jt_sets[i].label);
         snprintf(jb->label, sizeof jb->label, "vector.cu");
         jb->reps = reps;
     }
@@ -550,7 +668,7 @@ static int jt_nvrtc(sec_ctx *c)
     }
     if (jt_compile_jobs(c, jobs, nj) != 0) goto out;
     src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
-    if (!src || jt_phases(c, "phases.vector.cubin", "vector.cu", src, RTC_CUBIN) != 0) goto out;
+    if (!src || jt_phases(c, "phases.vector.cubin", "vector.cu", src, RTC_CUBIN, NULL, 0) != 0) goto out;
     rc = 0;
     goto out;
 nosrc:
@@ -564,6 +682,10 @@ out:
     return rc;
 }
 
+static int jt_children_of(sec_ctx *c, cli_child kind, const char *prefix,
+                          const char *const *env, size_t nenv, const char *loading, long k,
+                          int rounds, const char *source);
+
 /* Run one child kind `rounds` times with the given environment, and gather
  * its medians under "<prefix><key>". Returns 0, 1 (a child failed; the rest
  * went on) or -1. */
@@ -571,8 +693,17 @@ static int jt_children(sec_ctx *c, cli_child kind, const char *prefix,
                        const char *const *env, size_t nenv, const char *loading, long k,
                        int rounds)
 {
-    char a[6][128];
-    const char *args[6];
+    return jt_children_of(c, kind, prefix, env, nenv, loading, k, rounds, NULL);
+}
+
+/* jt_children, the child compiling source (a --source path, passed on with
+ * every --nvrtc-option) instead of its own when source is not NULL. */
+static int jt_children_of(sec_ctx *c, cli_child kind, const char *prefix,
+                          const char *const *env, size_t nenv, const char *loading, long k,
+                          int rounds, const char *source)
+{
+    char a[6][128], srcarg[4200], optarg_[CLI_MAX_NVRTC_OPTS][600];
+    const char *args[7 + CLI_MAX_NVRTC_OPTS];
     size_t nargs = 0, i;
     int round, failed = 0;
 
@@ -593,6 +724,14 @@ static int jt_children(sec_ctx *c, cli_child kind, const char *prefix,
         nargs++;
     }
     for (i = 0; i < nargs; i++) args[i] = a[i];
+    if (source) {
+        snprintf(srcarg, sizeof srcarg, "--source=%s", source);
+        args[nargs++] = srcarg;
+        for (i = 0; i < c->o->nnvrtc_opts; i++) {
+            snprintf(optarg_[i], sizeof optarg_[i], "--nvrtc-option=%s", c->o->nvrtc_opts[i]);
+            args[nargs++] = optarg_[i];
+        }
+    }
     for (round = 0; round < rounds; round++) {
         results child;
         char detail[512], what[160];
@@ -717,6 +856,121 @@ static int jt_driver(sec_ctx *c)
     return failed;
 }
 
+/* --source: each file's NVRTC figures as the built-in sources have them
+ * ("src.<i>.ptx", "src.<i>.cubin", "src.<i>.opt.<set>" with --nvrtc-option
+ * before each set's option, "src.<i>.phases.<phase>"), its first compile in
+ * a process ("src.<i>.nvrtc.*", children) and a derived entry "src.<i>"
+ * (name: the path; value: its bytes; text: the options). Returns SEC_OK,
+ * SEC_USAGE (a file that cannot be read: printed) or SEC_FAILED (a compile
+ * error: NVRTC's log printed, naming file and line). */
+static int jt_sources_nvrtc(sec_ctx *c)
+{
+    jt_job jobs[2 + JT_NSETS];
+    size_t i, j, nj;
+    int r;
+    char why[600], *src = NULL;
+
+    memset(jobs, 0, sizeof jobs);
+    for (i = 0; i < c->o->nsources; i++) {
+        char opts[2048], key[64];
+        size_t at = 0, q;
+        res_derived *d;
+        if (!(src = jt_read_source(c->o->sources[i], why, sizeof why))) {
+            fprintf(stderr, "harness: error: %s\n", why);
+            res_skip_section(c->r, JT, why);
+            return SEC_USAGE;
+        }
+        memset(jobs, 0, sizeof jobs);
+        for (nj = 0; nj < 2 + (c->o->quick ? 0 : JT_NSETS); nj++) {
+            jt_job *jb = &jobs[nj];
+            if (!(jb->src = strdup(src))) goto out;
+            jb->target = nj == 0 ? RTC_PTX : nj == 1 ? RTC_CUBIN : jt_sets[nj - 2].t;
+            jb->opt = nj < 2 ? NULL : jt_sets[nj - 2].opt;
+            jb->xopts = c->o->nvrtc_opts;
+            jb->nxopts = (int)c->o->nnvrtc_opts;
+            if (nj < 2) snprintf(jb->key, sizeof jb->key, "src.%zu.%s", i, nj ? "cubin" : "ptx");
+            else snprintf(jb->key, sizeof jb->key, "src.%zu.%s", i, jt_sets[nj - 2].key);
+            snprintf(jb->name, sizeof jb->name, "NVRTC, --source %zu, %s", i,
+                     nj == 0 ? "to PTX" : nj == 1 ? "to cubin" : jt_sets[nj - 2].label);
+            snprintf(jb->label, sizeof jb->label, "%s", c->o->sources[i]);
+            jb->reps = c->o->reps;
+            if (!(jb->s = calloc((size_t)jb->reps, sizeof *jb->s))) goto out;
+        }
+        r = jt_compile_jobs(c, jobs, nj);
+        snprintf(key, sizeof key, "src.%zu.phases", i);
+        if (r == 0) r = jt_phases(c, key, c->o->sources[i], src, RTC_CUBIN, c->o->nvrtc_opts,
+                                  (int)c->o->nnvrtc_opts);
+        opts[0] = '\0';
+        for (q = 0; q < c->o->nnvrtc_opts && at < sizeof opts; q++)
+            at += (size_t)snprintf(opts + at, sizeof opts - at, "%s%s", q ? " " : "", c->o->nvrtc_opts[q]);
+        snprintf(key, sizeof key, "src.%zu", i);
+        d = r == 0 ? res_derive(c->r, JT, key, c->o->sources[i], (double)strlen(src), "bytes", opts) : NULL;
+        free(src);
+        src = NULL;
+        for (j = 0; j < nj; j++) {
+            free(jobs[j].src);
+            free(jobs[j].s);
+        }
+        memset(jobs, 0, sizeof jobs);
+        if (r != 0 || !d) return SEC_FAILED;
+        snprintf(key, sizeof key, "src.%zu.nvrtc.", i);
+        r = jt_children_of(c, CLI_CHILD_JIT_FIRST, key, NULL, 0, NULL, 0, c->o->rounds, c->o->sources[i]);
+        if (r != 0) return SEC_FAILED;
+    }
+    return SEC_OK;
+out:
+    fprintf(stderr, "harness: error: " JT ": out of memory for --source\n");
+    free(src);
+    for (j = 0; j < 2 + JT_NSETS; j++) {
+        free(jobs[j].src);
+        free(jobs[j].s);
+    }
+    return SEC_FAILED;
+}
+
+/* --source, the driver's part: each file's PTX loaded in children, cache
+ * disabled, an empty private cache, the same warm (EAGER), and disabled
+ * under LAZY: "src.<i>.<state>.load|jit|func_load|functions". Returns 0, 1
+ * (a child failed) or -1. */
+static int jt_sources_driver(sec_ctx *c)
+{
+    char dir[512], why[512], pathvar[600], pre[96];
+    const char *env[2];
+    size_t i;
+    int round, r, failed = 0;
+
+    for (i = 0; i < c->o->nsources; i++)
+        for (round = 0; round < c->o->rounds; round++) {
+            const char *src = c->o->sources[i];
+            env[0] = "CUDA_CACHE_DISABLE=1";
+            snprintf(pre, sizeof pre, "src.%zu.cache.disabled.", i);
+            if ((r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 1, "eager", 0, 1, src)) < 0) return -1;
+            failed |= r;
+            if (pr_mkdtemp("jit-cache", dir, sizeof dir, why, sizeof why) != 0) {
+                fprintf(stderr, "harness: " JT ": %s\n", why);
+                return -1;
+            }
+            snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
+            env[0] = "CUDA_CACHE_DISABLE=0";
+            env[1] = pathvar;
+            snprintf(pre, sizeof pre, "src.%zu.cache.empty.", i);
+            r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 2, "eager", 0, 1, src);
+            if (r >= 0) {
+                failed |= r;
+                snprintf(pre, sizeof pre, "src.%zu.cache.warm.", i);
+                r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 2, "eager", 0, 1, src);
+            }
+            if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " JT ": could not remove %s\n", dir);
+            if (r < 0) return -1;
+            failed |= r;
+            env[0] = "CUDA_CACHE_DISABLE=1";
+            snprintf(pre, sizeof pre, "src.%zu.lazy.disabled.", i);
+            if ((r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 1, "lazy", 0, 1, src)) < 0) return -1;
+            failed |= r;
+        }
+    return failed;
+}
+
 int sec_jit(sec_ctx *c)
 {
     char why[512];
@@ -728,6 +982,24 @@ int sec_jit(sec_ctx *c)
     if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");
     res_env_str(c->r, "jit_arch", c->arch);
     drv_set_phase(JT ": NVRTC");
+    if (c->o->nsources) {
+        /* --source: the files named, instead of the built-in sources. */
+        if ((rc = jt_sources_nvrtc(c)) != SEC_OK) {
+            drv_set_phase(NULL);
+            return rc;
+        }
+        if (drv_load(why, sizeof why) != 0) {
+            char r[600];
+            snprintf(r, sizeof r, "the driver JIT part of --source: no CUDA driver: %.450s", why);
+            sec_skip(c, JT, r);
+            drv_set_phase(NULL);
+            return SEC_NO_GPU;
+        }
+        drv_set_phase(JT ": driver JIT of --source");
+        rc = jt_sources_driver(c);
+        drv_set_phase(NULL);
+        return rc < 0 || rc > 0 ? SEC_FAILED : SEC_OK;
+    }
     if (jt_nvrtc(c) != 0) {
         drv_set_phase(NULL);
         return SEC_FAILED;

@@ -8,6 +8,77 @@
 #include "section.h"
 #include "table.h"
 
+/* --source: each file's NVRTC figures, its first compile in a process and
+ * the driver's JIT of its PTX by cache state. */
+static void jt_print_sources(FILE *f, const results *r)
+{
+    static const char *const sets[][2] = {
+        { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
+        { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
+        { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
+    };
+    static const char *const states[][2] = {
+        { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
+        { "cache.empty.", "EAGER, empty private cache" },
+        { "cache.warm.", "EAGER, the same cache, warm" },
+        { "lazy.disabled.", "LAZY, cache disabled" },
+    };
+    char key[128], pre[32];
+    size_t i, q;
+    const res_derived *d;
+
+    for (i = 0;; i++) {
+        snprintf(key, sizeof key, "src.%zu", i);
+        if (!(d = res_derived_find(r, "jit", key))) break;
+        snprintf(pre, sizeof pre, "src.%zu.", i);
+        fprintf(f, "\njit --source %zu: %s (%.0f bytes), NVRTC options: %s; arch %s, medians in ms\n", i,
+                d->name, d->value, d->text[0] ? d->text : "none", tb_env_str(r, "jit_arch", "?"));
+        snprintf(key, sizeof key, "%sptx", pre);
+        fprintf(f, "  to PTX");
+        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "%scubin", pre);
+        fprintf(f, "   to cubin");
+        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "%snvrtc.first", pre);
+        fprintf(f, "\n  first compile in a fresh process %.2f", tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "%snvrtc.second", pre);
+        fprintf(f, ", the second %.2f", tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "%snvrtc.dlopen", pre);
+        fprintf(f, " (loading NVRTC %.2f); children\n", tb_med(r, "jit", key));
+        snprintf(key, sizeof key, "%sopt.base", pre);
+        if (res_find(r, "jit", key)) {
+            fprintf(f, "  options (each after the --nvrtc-option list)\n");
+            for (q = 0; q < sizeof sets / sizeof sets[0]; q++) {
+                snprintf(key, sizeof key, "%s%s", pre, sets[q][0]);
+                fprintf(f, "  %-34s", sets[q][1]);
+                tb_num(f, 9, 2, tb_med(r, "jit", key));
+                fprintf(f, "\n");
+            }
+        }
+        snprintf(key, sizeof key, "%sphases.", pre);
+        fprintf(f, "  NVRTC's own phases (--time), to cubin:");
+        for (q = 0; q < r->nm; q++)
+            if (strcmp(r->m[q].section, "jit") == 0 && strncmp(r->m[q].key, key, strlen(key)) == 0)
+                fprintf(f, " %s %.0f;", r->m[q].key + strlen(key), r->m[q].stats.median);
+        fprintf(f, "\n");
+        snprintf(key, sizeof key, "%scache.disabled.load", pre);
+        if (!res_find(r, "jit", key)) continue;
+        fprintf(f, "  driver JIT of its PTX, child processes, median of %zu:\n",
+                res_find(r, "jit", key)->stats.n);
+        fprintf(f, "  %-48s %9s %9s %11s %9s\n", "", "load", "JIT wall", "cuFuncLoad", "functions");
+        for (q = 0; q < sizeof states / sizeof states[0]; q++) {
+            static const char *const st[4] = { "load", "jit", "func_load", "functions" };
+            int k;
+            fprintf(f, "  %-48s", states[q][1]);
+            for (k = 0; k < 4; k++) {
+                snprintf(key, sizeof key, "%s%s%s", pre, states[q][0], st[k]);
+                tb_num(f, k == 2 ? 11 : 9, k == 3 ? 0 : 3, tb_med(r, "jit", key));
+            }
+            fprintf(f, "\n");
+        }
+    }
+}
+
 void jt_print(FILE *f, const results *r)
 {
     static const char *const sets[][2] = {
@@ -34,6 +105,8 @@ void jt_print(FILE *f, const results *r)
     for (i = 0; i < r->nm; i++)
         if (strcmp(r->m[i].section, "jit") == 0) any = 1;
     if (!any) return;
+    jt_print_sources(f, r);
+    if (!res_find(r, "jit", "compile.vector.cu.ptx")) return;     /* --source alone */
     fprintf(f, "\njit: what compiling at run time costs (arch %s); NVRTC in this process, medians in ms\n",
             tb_env_str(r, "jit_arch", "?"));
     fprintf(f, "  %-22s %10s %10s\n", "source", "to PTX", "to cubin");

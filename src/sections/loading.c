@@ -600,9 +600,10 @@ static double ld_noise_pct(const res_meas *m, double *band)
 /* The verdict on one module, format and step, stored under ld_compare_key;
  * nothing when either mode lacks the measurement. Returns 0, or -1 on out
  * of memory. */
-static int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
-                          double pct, double min_noise)
+int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
+                   double pct)
 {
+    double min_noise = ld_compare_floor(r);
     char ke[96], kl[96], key[96], name[160];
     const res_meas *e, *l;
     res_derived *d;
@@ -644,13 +645,13 @@ int ld_compare_verdicts(results *r)
     static const char *const fmts[2] = { "cubin", "ptx" };
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
     size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
-    double pct = ld_compare_threshold(r), min_noise = ld_compare_floor(r);
+    double pct = ld_compare_threshold(r);
     int t;
 
     for (t = 0; t < 2; t++)
         for (i = 0; i < n; i++)
             for (j = 0; j < LD_COMPARE_NSTEPS; j++)
-                if (ld_compare_one(r, labels[i], fmts[t], ld_compare_steps[j], pct, min_noise) != 0)
+                if (ld_compare_one(r, labels[i], fmts[t], ld_compare_steps[j], pct) != 0)
                     return -1;
     return 0;
 }
@@ -698,6 +699,12 @@ int sec_loading(sec_ctx *c)
     if (c->o->child != CLI_CHILD_RESULTS) {
         /* The parent: the section runs in children (a child is one round). */
         char why[512];
+        if (c->o->nmodules) {
+            /* --module: the files' inventory, then children for them alone. */
+            rc = lm_run(c);
+            drv_set_phase(NULL);
+            return rc;
+        }
         if (drv_load(why, sizeof why) != 0) {
             char r[600];
             snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
@@ -709,6 +716,7 @@ int sec_loading(sec_ctx *c)
         drv_set_phase(NULL);
         return rc;
     }
+    if (c->o->nmodules) return lm_measure(c);
     if ((rc = sec_begin(c, LD, 1, 1)) != SEC_OK) return rc;
     drv_set_phase(LD);
     rc = ld_here(c);

@@ -5,7 +5,9 @@
 #define LOADING_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "results.h"
+#include "section.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
 #define LD_MAX_LABELS 32
@@ -71,5 +73,77 @@ int ld_loaded_by(results *r);
 
 /* The key of one: "loaded_by.<label>.<fmt>". */
 void ld_loaded_by_key(char *buf, size_t len, const char *label, const char *fmt);
+
+/* ------------------------------------ --module (loading_modules.c) --- */
+
+/* The compute capability arch ("sm_90a" -> 9.0) names, or sm_90 when arch
+ * is NULL or not sm_XY; returns it as 90. */
+int lm_target(const char *arch, int *major, int *minor);
+
+/* Read every --module file (modfile) and store its inventory for the
+ * target (--arch, else sm_90; env "module_target_arch") as derived entries
+ * in section "loading":
+ *   module.<i>             value: images the driver is handed; name: the
+ *                          path; text: its kind ("host ELF", "cubin for
+ *                          sm_90", "PTX 9.0 for sm_90", "fatbin"); fields
+ *                          file_bytes, fatbins, entries, elf, ptx,
+ *                          compressed, no_code, ptx_only (fatbins whose
+ *                          best code for the target is none, PTX),
+ *                          relfatbins, section_offset, section_bytes,
+ *                          rel_bytes
+ *   module.<i>.fatbin.<j>  value: bytes; text: its entries ("ELF sm_90
+ *                          5,536; PTX compute_90 zstd 400 (1,422)");
+ *                          fields offset, entries, use (0 none, 1 PTX,
+ *                          2 SASS for the target)
+ *   module.<i>.relfatbin.<j>  the same for __nv_relfatbin (use 0)
+ *   module.<i>.arch.<sm_90a|compute_90>  value: entries; text: "ELF" or
+ *                          "PTX"; fields stored_bytes, raw_bytes, compressed
+ * and the measurement module.<i>.read (ms). Requires: c->o->nmodules > 0.
+ * Returns SEC_OK; SEC_USAGE for a file that cannot be read (the one-line
+ * reason printed and recorded as the section's skip); SEC_FAILED on out of
+ * memory. */
+int lm_inventory(sec_ctx *c);
+
+/* The child's part (--child=results with --module=PATH, one path): every
+ * image loaded through both APIs in this process's mode, measured as
+ * "mod.<step>" and "lib.<step>" (lm_print's table lists them), per-image
+ * load times "mod.fb.<j>.load", and checks: the images the reader
+ * predicts no code for are those the driver refused with
+ * CUDA_ERROR_NO_BINARY_FOR_GPU; every function is loaded after cuFuncLoad.
+ * Returns a SEC_ code. */
+int lm_measure(sec_ctx *c);
+
+/* The parent's part: the inventory, then --rounds children per module
+ * (both modes alternating with --compare-loading), JIT cache disabled,
+ * gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
+ * that hold only PTX for the target, --rounds EAGER pairs over a private
+ * cache, "cache.empty.module.<i>.<key>" then "cache.warm.module.<i>.<key>";
+ * then lm_conclude. Returns a SEC_ code: SEC_NO_GPU after the inventory
+ * when there is no driver. */
+int lm_run(sec_ctx *c);
+
+/* The conclusions, from what the rounds gathered: for every module and
+ * prefix ("", "eager.", "lazy."), the ten slowest images by median load
+ * time, "<prefix>module.<i>.slowest.<rank>" (value: ms; fields fatbin,
+ * share_pct of the load total); "module.<i>.where": a sentence on where
+ * the cost went (the mode's or both modes' load, later function loads and
+ * memory), fields of the medians it rests on; and with both modes, the
+ * eager-against-lazy verdicts of ld_compare_one for the steps of
+ * lm_compare_steps (module "module.<i>", fmt "mod" or "lib"). Returns 0 or
+ * -1 (out of memory). */
+int lm_conclude(results *r);
+
+#define LM_COMPARE_NSTEPS 7
+extern const char *const lm_compare_steps[LM_COMPARE_NSTEPS];
+
+/* The verdict on one module, format and step (see ld_compare_verdicts),
+ * stored under ld_compare_key; nothing when a mode lacks the figure.
+ * Returns 0, or -1 on out of memory. */
+int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
+                   double pct);
+
+/* The --module tables: the inventory and, where children ran, each
+ * module's steps in each mode and the conclusions. */
+void lm_print(FILE *f, const results *r);
 
 #endif

@@ -187,4 +187,5 @@ void ld_print(FILE *f, const results *r)
 {
     ld_print_here(f, r);
     ld_print_compare(f, r);
+    lm_print(f, r);
 }

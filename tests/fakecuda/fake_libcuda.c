@@ -108,12 +108,49 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned int flags)
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags) { *flags = fake_ctx_flags; return CUDA_SUCCESS; }
 
+/* Like the driver for a GPU of sm_90: a fatbin (magic 0xBA55ED50) with no
+ * entry of SASS for sm_90 (ELF, arch 90) and no PTX for 90 or below is
+ * CUDA_ERROR_NO_BINARY_FOR_GPU; PTX text of an ISA above 9.0 is
+ * CUDA_ERROR_UNSUPPORTED_PTX_VERSION. The entry sizes are trusted: the
+ * harness checked them before handing the image over. */
+static CUresult fake_image_ok(const void *image)
+{
+    const unsigned char *p = image;
+    const char *v;
+    uint32_t magic;
+    uint64_t size, q, hs;
+    unsigned major = 0, minor = 0;
+    memcpy(&magic, p, 4);
+    if (memcmp(p, "\177ELF", 4) == 0) return CUDA_SUCCESS;     /* a cubin */
+    /* PTX text (NUL-terminated) of an ISA above 9.0 (CUDA 13.0's): newer
+     * than this driver. */
+    if (magic != 0xBA55ED50u && (v = strstr(image, ".version")) &&
+        sscanf(v + 8, " %u.%u", &major, &minor) == 2 && major * 10 + minor > 90)
+        return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+    if (magic != 0xBA55ED50u) return CUDA_SUCCESS;
+    hs = (uint64_t)(p[6] | p[7] << 8);
+    memcpy(&size, p + 8, 8);
+    for (q = hs; q < hs + size;) {
+        uint16_t kind;
+        uint32_t ehs, arch;
+        uint64_t esz;
+        memcpy(&kind, p + q, 2);
+        memcpy(&ehs, p + q + 4, 4);
+        memcpy(&esz, p + q + 8, 8);
+        memcpy(&arch, p + q + 28, 4);
+        if ((kind == 2 && arch == 90) || (kind == 1 && arch <= 90)) return CUDA_SUCCESS;
+        q += ehs + esz;
+    }
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+}
+
 CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image)
 {
     static const char *const names[FAKE_MOD_FNS] = { "vectorAdd", "vectorScale" };
     struct fake_mod *fm = calloc(1, sizeof *fm);
     int i;
-    (void)image;
+    CUresult r = fake_image_ok(image);
+    if (r != CUDA_SUCCESS) return r;
     if (!fm) return CUDA_ERROR_OUT_OF_MEMORY;
     for (i = 0; i < FAKE_MOD_FNS; i++) {
         fm->fn[i].name = names[i];
@@ -340,7 +377,9 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction 
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv,
                                    unsigned int nj, CUlibraryOption *lo, void **lv, unsigned int nl)
 {
-    (void)code; (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
+    CUresult r = fake_image_ok(code);
+    (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
+    if (r != CUDA_SUCCESS) return r;
     *lib = (CUlibrary)fake_handle();
     return *lib ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
@@ -355,6 +394,20 @@ CUresult CUDAAPI cuKernelGetFunction(CUfunction *f, CUkernel k)
 {
     (void)k;
     *f = (CUfunction)(void *)&fake_fn_object;
+    return CUDA_SUCCESS;
+}
+/* Every library holds two kernels, each the one object. */
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+    (void)lib;
+    *count = 2;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *k, unsigned int n, CUlibrary lib)
+{
+    unsigned i;
+    (void)lib;
+    for (i = 0; i < n && i < 2; i++) k[i] = (CUkernel)(void *)&fake_kernel_object;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode)

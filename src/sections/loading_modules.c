@@ -1,0 +1,896 @@
+/* loading_modules.c: section loading's --module part: each file's
+ * inventory (read by modfile, no driver), stored as derived entries; in a
+ * child, every image of it loaded through cuModuleLoadDataEx and through
+ * cuLibraryLoadData, every function enumerated and loaded, each step timed
+ * and counted; after the rounds, the slowest fatbins and where the cost
+ * went between the modes, stored as derived entries. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "loading.h"
+#include "modfile.h"
+#include "proc.h"
+#include "table.h"
+
+#define LD "loading"
+#define MIB (1024.0 * 1024.0)
+
+/* ---------------------------------------------------------- inventory --- */
+
+int lm_target(const char *arch, int *major, int *minor)
+{
+    unsigned a = 90;
+    if (!arch || sscanf(arch, "sm_%u", &a) != 1 || a < 10 || a > 999) a = 90;
+    *major = (int)(a / 10);
+    *minor = (int)(a % 10);
+    return (int)a;
+}
+
+/* "ELF sm_90 5,536; PTX compute_90 zstd 400 (1,422)" for fatbin i. */
+static void lm_entries_text(const mf_module *m, size_t i, char *buf, size_t len)
+{
+    const mf_fatbin *fb = &m->fatbins[i];
+    size_t j, at = 0;
+
+    buf[0] = '\0';
+    if (fb->n == 0) snprintf(buf, len, "no entries");
+    for (j = 0; j < fb->n && at + 1 < len; j++) {
+        const mf_entry *e = &m->entries[fb->first + j];
+        char arch[24], kind[24], a[32], b[32];
+        int n;
+        sec_commas(a, sizeof a, (double)e->stored_bytes);
+        sec_commas(b, sizeof b, (double)e->raw_bytes);
+        if (e->comp == MF_COMP_NONE)
+            n = snprintf(buf + at, len - at, "%s%s %s %s", j ? "; " : "",
+                         mf_entry_kind(e, kind, sizeof kind), mf_arch_name(e, arch, sizeof arch), a);
+        else
+            n = snprintf(buf + at, len - at, "%s%s %s %s %s (%s)", j ? "; " : "",
+                         mf_entry_kind(e, kind, sizeof kind), mf_arch_name(e, arch, sizeof arch),
+                         mf_comp_name(e->comp), a, b);
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+}
+
+/* One derived entry per fatbin: "module.<i>.fatbin.<j>" (relocatable:
+ * "module.<i>.relfatbin.<j>"), value its bytes, text its entries. */
+static int lm_store_fatbins(results *r, size_t mi, const mf_module *m, int major, int minor)
+{
+    size_t j, nrel = 0;
+    for (j = 0; j < m->nfatbins; j++) {
+        const mf_fatbin *fb = &m->fatbins[j];
+        char key[96], name[160], text[1024];
+        res_derived *d;
+        size_t idx = fb->relocatable ? nrel++ : j;
+        snprintf(key, sizeof key, "module.%zu.%s.%zu", mi, fb->relocatable ? "relfatbin" : "fatbin", idx);
+        snprintf(name, sizeof name, "%s %zu of module %zu: its entries", fb->relocatable
+                 ? "relocatable fatbin (listed, not loaded)" : "fatbin", idx, mi);
+        lm_entries_text(m, j, text, sizeof text);
+        d = res_derive(r, LD, key, name, (double)fb->bytes, "bytes", text);
+        if (!d || res_derived_field(d, "offset", (double)fb->offset) ||
+            res_derived_field(d, "entries", (double)fb->n) ||
+            res_derived_field(d, "use", fb->relocatable ? 0 : (double)mf_image_use(m, j, major, minor)))
+            return -1;
+    }
+    return 0;
+}
+
+/* Per architecture of the loadable entries: "module.<i>.arch.<sm_90a>",
+ * value the entries, fields stored and raw bytes, how many compressed; a
+ * cubin or PTX file is one entry of its own arch. */
+static int lm_store_archs(results *r, size_t mi, const mf_module *m)
+{
+    size_t j, count = m->kind == MF_CUBIN || m->kind == MF_PTX ? 1 : m->nloadable_entries;
+    mf_entry whole;
+    memset(&whole, 0, sizeof whole);
+    whole.kind = m->kind == MF_CUBIN ? MF_ENTRY_ELF : MF_ENTRY_PTX;
+    whole.arch = m->arch;
+    whole.variant = m->variant;
+    whole.stored_bytes = whole.raw_bytes = m->data_bytes;
+    for (j = 0; j < count; j++) {
+        const mf_entry *e = m->kind == MF_CUBIN || m->kind == MF_PTX ? &whole : &m->entries[j];
+        char key[96], name[96], arch[24], kind[24];
+        const res_derived *old;
+        res_derived *d;
+        double n = 1, stored = (double)e->stored_bytes, raw = (double)e->raw_bytes;
+        double comp = e->comp != MF_COMP_NONE;
+        snprintf(key, sizeof key, "module.%zu.arch.%s", mi, mf_arch_name(e, arch, sizeof arch));
+        if ((old = res_derived_find(r, LD, key)) != NULL) {
+            n += old->value;
+            stored += res_derived_num(old, "stored_bytes");
+            raw += res_derived_num(old, "raw_bytes");
+            comp += res_derived_num(old, "compressed");
+        }
+        snprintf(name, sizeof name, "%s entries for %s", mf_entry_kind(e, kind, sizeof kind), arch);
+        d = res_derive(r, LD, key, name, n, "entries", mf_entry_kind(e, kind, sizeof kind));
+        if (!d || res_derived_field(d, "stored_bytes", stored) ||
+            res_derived_field(d, "raw_bytes", raw) || res_derived_field(d, "compressed", comp))
+            return -1;
+    }
+    return 0;
+}
+
+/* "module.<i>": the path, its kind and totals. */
+static int lm_store_module(results *r, size_t mi, const mf_module *m, int major, int minor)
+{
+    double elf = 0, ptx = 0, comp = 0, nocode = 0, ptxonly = 0;
+    size_t j, nimg = mf_nimages(m);
+    char key[48], text[160];
+    res_derived *d;
+
+    for (j = 0; j < m->nloadable_entries; j++) {
+        elf += m->entries[j].kind == MF_ENTRY_ELF;
+        ptx += m->entries[j].kind == MF_ENTRY_PTX;
+        comp += m->entries[j].comp != MF_COMP_NONE;
+    }
+    for (j = 0; j < nimg; j++) {
+        mf_use u = mf_image_use(m, j, major, minor);
+        nocode += u == MF_USE_NONE;
+        ptxonly += u == MF_USE_PTX;
+    }
+    if (m->kind == MF_CUBIN) snprintf(text, sizeof text, "cubin for sm_%u", m->arch);
+    else if (m->kind == MF_PTX)
+        snprintf(text, sizeof text, "PTX %u.%u for sm_%u%s", m->ptx_major, m->ptx_minor, m->arch,
+                 m->variant == 'a' ? "a" : m->variant == 'f' ? "f" : "");
+    else snprintf(text, sizeof text, "%s", mf_kind_name(m->kind));
+    snprintf(key, sizeof key, "module.%zu", mi);
+    d = res_derive(r, LD, key, m->path, (double)nimg, "images", text);
+    if (!d || res_derived_field(d, "file_bytes", (double)m->file_bytes) ||
+        res_derived_field(d, "fatbins", (double)m->nloadable) ||
+        res_derived_field(d, "entries", (double)m->nloadable_entries) ||
+        res_derived_field(d, "elf", elf) || res_derived_field(d, "ptx", ptx) ||
+        res_derived_field(d, "compressed", comp) || res_derived_field(d, "no_code", nocode) ||
+        res_derived_field(d, "ptx_only", ptxonly) ||
+        res_derived_field(d, "relfatbins", (double)(m->nfatbins - m->nloadable)) ||
+        res_derived_field(d, "section_offset", (double)m->section_offset) ||
+        res_derived_field(d, "section_bytes", (double)m->section_bytes) ||
+        res_derived_field(d, "rel_bytes", (double)m->rel_bytes))
+        return -1;
+    return 0;
+}
+
+int lm_inventory(sec_ctx *c)
+{
+    int major, minor, a = lm_target(c->o->arch, &major, &minor);
+    char arch[16];
+    size_t i;
+
+    snprintf(arch, sizeof arch, "sm_%d", a);
+    res_env_str(c->r, "module_target_arch", arch);
+    for (i = 0; i < c->o->nmodules; i++) {
+        char why[600];
+        double t0 = clk_now_ms();
+        mf_module m;
+        if (mf_read(c->o->modules[i], &m, why, sizeof why) != 0) {
+            char reason[700];
+            snprintf(reason, sizeof reason, "--module: %s", why);
+            fprintf(stderr, "harness: error: %s\n", reason);
+            res_skip_section(c->r, LD, reason);
+            return SEC_USAGE;
+        }
+        {
+            char key[48];
+            double ms = clk_now_ms() - t0;
+            snprintf(key, sizeof key, "module.%zu.read", i);
+            res_add(c->r, LD, key, "reading the module file (no driver)", "host clock around "
+                    "mf_read: open, the headers, the fatbin sections, every entry header",
+                    RES_PROCESS, "ms", &ms, 1);
+        }
+        /* The archs before the fatbins: each arch entry is looked up again
+         * per entry, over the few stored before it. */
+        if (lm_store_module(c->r, i, &m, major, minor) || lm_store_archs(c->r, i, &m) ||
+            lm_store_fatbins(c->r, i, &m, major, minor)) {
+            mf_free(&m);
+            fprintf(stderr, "harness: error: " LD ": out of memory storing the inventory\n");
+            return SEC_FAILED;
+        }
+        mf_free(&m);
+    }
+    return SEC_OK;
+}
+
+/* -------------------------------------------------------- the child --- */
+
+/* Host memory of this process from /proc/self/status: field "VmRSS" or
+ * "VmHWM" (the peak) in MiB; NaN where it cannot be read. */
+static double lm_proc_mib(const char *field)
+{
+    char line[256];
+    size_t len = strlen(field);
+    double v = NAN;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return NAN;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            v = strtod(line + len + 1, NULL) / 1024.0;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+/* What one API's pass over the images found and took. */
+typedef struct lm_pass {
+    double loaded, nobin, ptxver, other;    /* images loaded, refused by code */
+    double load_ms, jit_ms, jit_images;
+    double functions, get_ms, loaded_get, func_load_ms, loaded_all;
+    double mem_load, mem_all, rss_base, rss_load, rss_all;
+    unsigned char *refused_nobin;           /* per image: 1 when refused for no code */
+    CUfunction *fn;
+    size_t nfn;
+} lm_pass;
+
+/* A load's CUresult: 0 loaded; 1 refused for a reason the table counts
+ * (no code for this GPU, PTX newer than the driver), not an error; 2
+ * another failure, reported as an error. */
+static int lm_classify(CUresult r, lm_pass *p, size_t j)
+{
+    if (r == CUDA_SUCCESS) {
+        p->loaded++;
+        return 0;
+    }
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
+        (void)ft_take_injected();
+        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+            p->nobin++;
+            p->refused_nobin[j] = 1;
+        } else {
+            p->ptxver++;
+        }
+        return 1;
+    }
+    p->other++;
+    return 2;
+}
+
+/* The image j of m, 8-byte aligned (copied into *tmp when it is not). */
+static const void *lm_image(const mf_module *m, size_t j, void **tmp)
+{
+    size_t len = 0;
+    const void *img = mf_image(m, j, &len);
+    *tmp = NULL;
+    if (img && ((uintptr_t)img & 7u) != 0) {
+        if (!(*tmp = malloc(len))) return NULL;
+        memcpy(*tmp, img, len);
+        img = *tmp;
+    }
+    return img;
+}
+
+/* Count the loaded functions among fn[0..n-1] into *count. */
+static int lm_count_loaded(CUfunction *fn, size_t n, double *count)
+{
+    CUfunctionLoadingState st;
+    size_t i;
+    *count = 0;
+    for (i = 0; i < n; i++) {
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* cuFuncLoad of every function not loaded yet, timed, then the count. */
+static int lm_load_functions(lm_pass *p)
+{
+    CUfunctionLoadingState st;
+    size_t i;
+    double t0;
+    if (lm_count_loaded(p->fn, p->nfn, &p->loaded_get) != 0) return -1;
+    for (i = 0; i < p->nfn; i++) {
+        CK(drv.cuFuncIsLoaded(&st, p->fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
+        t0 = clk_now_ms();
+        CK(drv.cuFuncLoad(p->fn[i]));
+        p->func_load_ms += clk_now_ms() - t0;
+    }
+    return lm_count_loaded(p->fn, p->nfn, &p->loaded_all);
+fail:
+    return -1;
+}
+
+/* Memory after the load step, before the functions. */
+static int lm_after_load(lm_pass *p, size_t free0)
+{
+    size_t f = 0, total = 0;
+    if (drv_mem_info(&f, &total) != 0) return -1;
+    p->mem_load = ((double)free0 - (double)f) / MIB;
+    p->rss_load = lm_proc_mib("VmRSS");
+    return 0;
+}
+
+/* Memory once every function is loaded. */
+static int lm_after_all(lm_pass *p, size_t free0)
+{
+    size_t f = 0, total = 0;
+    if (drv_mem_info(&f, &total) != 0) return -1;
+    p->mem_all = ((double)free0 - (double)f) / MIB;
+    p->rss_all = lm_proc_mib("VmRSS");
+    return 0;
+}
+
+/* Every image through cuModuleLoadDataEx (CU_JIT_WALL_TIME asked: the
+ * JIT's own time where the driver compiles PTX), each load's time stored
+ * as "mod.fb.<j>.load"; then every function enumerated and loaded. */
+static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
+{
+    size_t n = mf_nimages(m), j, k, free0 = 0, total = 0;
+    CUmodule *mods = calloc(n ? n : 1, sizeof *mods);
+    int rc = -1;
+    double t0;
+
+    if (!mods) return -1;
+    p->rss_base = lm_proc_mib("VmRSS");
+    if (drv_mem_info(&free0, &total) != 0) goto out;
+    for (j = 0; j < n; j++) {
+        CUjit_option opt[1] = { CU_JIT_WALL_TIME };
+        void *val[1] = { NULL }, *tmp;
+        const void *img = lm_image(m, j, &tmp);
+        float wall = 0;
+        double ms;
+        CUresult r;
+        char key[64];
+        if (!img) goto out;
+        t0 = clk_now_ms();
+        DRV_CALL(r, drv.cuModuleLoadDataEx(&mods[j], img, 1, opt, val));
+        ms = clk_now_ms() - t0;
+        free(tmp);
+        if (lm_classify(r, p, j) == 2)
+            drv_report(r, "drv.cuModuleLoadDataEx(&mods[j], img, 1, opt, val)", __FILE__, __LINE__);
+        if (r != CUDA_SUCCESS) {
+            mods[j] = NULL;
+            continue;
+        }
+        memcpy(&wall, &val[0], sizeof wall);
+        p->load_ms += ms;
+        if (mf_image_use(m, j, c->gpu.cc_major, c->gpu.cc_minor) == MF_USE_PTX) {
+            p->jit_ms += wall;
+            p->jit_images++;
+        }
+        snprintf(key, sizeof key, "mod.fb.%zu.load", j);
+        if (!res_add(c->r, LD, key, "load of one image (cuModuleLoadDataEx)", "host clock around it",
+                     RES_PROCESS, "ms", &ms, 1))
+            goto out;
+    }
+    if (lm_after_load(p, free0) != 0) goto out;
+    {   /* every function: counted, then enumerated, the two passes timed */
+        unsigned cnt;
+        double get = 0;
+        t0 = clk_now_ms();
+        for (j = 0; j < n; j++)
+            if (mods[j]) {
+                CK(drv.cuModuleGetFunctionCount(&cnt, mods[j]));
+                p->nfn += cnt;
+            }
+        get += clk_now_ms() - t0;
+        if (!(p->fn = calloc(p->nfn ? p->nfn : 1, sizeof *p->fn))) goto out;
+        t0 = clk_now_ms();
+        for (j = 0, k = 0; j < n; j++)
+            if (mods[j]) {
+                CK(drv.cuModuleGetFunctionCount(&cnt, mods[j]));
+                if (cnt > p->nfn - k) cnt = (unsigned)(p->nfn - k);
+                CK(drv.cuModuleEnumerateFunctions(p->fn + k, cnt, mods[j]));
+                k += cnt;
+            }
+        p->get_ms = get + clk_now_ms() - t0;
+        p->functions = (double)p->nfn;
+    }
+    if (lm_load_functions(p) != 0 || lm_after_all(p, free0) != 0) goto out;
+    rc = 0;
+out:
+    for (j = 0; j < n; j++)
+        if (mods[j]) drv.cuModuleUnload(mods[j]);
+    free(mods);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
+}
+
+/* Every image through cuLibraryLoadData (context-independent), its
+ * kernels enumerated, each one's function in this context taken
+ * (cuKernelGetFunction) and loaded. */
+static int lm_library_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
+{
+    size_t n = mf_nimages(m), j, k, nk = 0, free0 = 0, total = 0;
+    CUlibrary *libs = calloc(n ? n : 1, sizeof *libs);
+    CUkernel *kern = NULL;
+    int rc = -1;
+    double t0;
+
+    (void)c;
+    if (!libs) return -1;
+    p->rss_base = lm_proc_mib("VmRSS");
+    if (drv_mem_info(&free0, &total) != 0) goto out;
+    for (j = 0; j < n; j++) {
+        void *tmp;
+        const void *img = lm_image(m, j, &tmp);
+        double ms;
+        CUresult r;
+        if (!img) goto out;
+        t0 = clk_now_ms();
+        DRV_CALL(r, drv.cuLibraryLoadData(&libs[j], img, NULL, NULL, 0, NULL, NULL, 0));
+        ms = clk_now_ms() - t0;
+        free(tmp);
+        if (lm_classify(r, p, j) == 2)
+            drv_report(r, "drv.cuLibraryLoadData(&libs[j], img, NULL, NULL, 0, NULL, NULL, 0)",
+                       __FILE__, __LINE__);
+        if (r != CUDA_SUCCESS) libs[j] = NULL;
+        else p->load_ms += ms;
+    }
+    if (lm_after_load(p, free0) != 0) goto out;
+    {
+        unsigned cnt;
+        t0 = clk_now_ms();
+        for (j = 0; j < n; j++)
+            if (libs[j]) {
+                CK(drv.cuLibraryGetKernelCount(&cnt, libs[j]));
+                nk += cnt;
+            }
+        p->get_ms = clk_now_ms() - t0;
+        if (!(kern = calloc(nk ? nk : 1, sizeof *kern)) ||
+            !(p->fn = calloc(nk ? nk : 1, sizeof *p->fn)))
+            goto out;
+        t0 = clk_now_ms();
+        for (j = 0, k = 0; j < n; j++)
+            if (libs[j]) {
+                CK(drv.cuLibraryGetKernelCount(&cnt, libs[j]));
+                if (cnt > nk - k) cnt = (unsigned)(nk - k);
+                CK(drv.cuLibraryEnumerateKernels(kern + k, cnt, libs[j]));
+                k += cnt;
+            }
+        for (k = 0; k < nk; k++) CK(drv.cuKernelGetFunction(&p->fn[k], kern[k]));
+        p->get_ms += clk_now_ms() - t0;
+        p->nfn = nk;
+        p->functions = (double)nk;
+    }
+    if (lm_load_functions(p) != 0 || lm_after_all(p, free0) != 0) goto out;
+    rc = 0;
+out:
+    free(kern);
+    for (j = 0; j < n; j++)
+        if (libs[j]) drv.cuLibraryUnload(libs[j]);
+    free(libs);
+    return rc;
+fail:
+    rc = -1;
+    goto out;
+}
+
+/* Store a pass as "<api>.<step>" figures, one sample each. */
+static int lm_store_pass(results *r, const char *api, const lm_pass *p)
+{
+    static const struct { const char *step, *name, *region, *unit; size_t off; } f[] = {
+#define LMF(s, n, rg, u, m) { s, n, rg, u, offsetof(lm_pass, m) }
+        LMF("loaded", "images loaded", "count", "images", loaded),
+        LMF("refused_nobin", "images refused: no code for this GPU",
+            "count of CUDA_ERROR_NO_BINARY_FOR_GPU", "images", nobin),
+        LMF("refused_ptx", "images refused: PTX newer than the driver",
+            "count of CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "images", ptxver),
+        LMF("refused_other", "images refused by another error (reported)", "count", "images", other),
+        LMF("load", "load of every image", "host clock summed over each image's load call", "ms", load_ms),
+        LMF("jit", "driver JIT of the images with only PTX for this GPU",
+            "CU_JIT_WALL_TIME summed over those images' loads", "ms", jit_ms),
+        LMF("jit_images", "images with only PTX for this GPU", "count", "images", jit_images),
+        LMF("functions", "functions", "count (enumerated)", "functions", functions),
+        LMF("get", "getting every function", "host clock around the count and enumerate calls "
+            "(and cuKernelGetFunction of each kernel)", "ms", get_ms),
+        LMF("loaded_get", "functions loaded once got", "cuFuncIsLoaded over all", "functions", loaded_get),
+        LMF("func_load", "cuFuncLoad of every function not loaded",
+            "host clock summed over each cuFuncLoad", "ms", func_load_ms),
+        LMF("loaded_all", "functions loaded after cuFuncLoad", "cuFuncIsLoaded over all", "functions",
+            loaded_all),
+        LMF("mem_load", "device memory used after the load", "cuMemGetInfo free before the first "
+            "load minus free after the last", "MiB", mem_load),
+        LMF("mem_all", "device memory used, every function loaded", "cuMemGetInfo free before the "
+            "first load minus free after the last cuFuncLoad", "MiB", mem_all),
+        LMF("rss_base", "host memory (VmRSS) before the first load", "/proc/self/status", "MiB", rss_base),
+        LMF("rss_load", "host memory (VmRSS) after the load", "/proc/self/status", "MiB", rss_load),
+        LMF("rss_all", "host memory (VmRSS), every function loaded", "/proc/self/status", "MiB", rss_all),
+#undef LMF
+    };
+    size_t i;
+    for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+        char key[64], name[160];
+        double v = *(const double *)(const void *)((const char *)p + f[i].off);
+        /* cuLibraryLoadData takes no JIT options: no JIT figure of its own. */
+        if (strcmp(api, "lib") == 0 && strncmp(f[i].step, "jit", 3) == 0) continue;
+        snprintf(key, sizeof key, "%s.%s", api, f[i].step);
+        snprintf(name, sizeof name, "%s (%s)", f[i].name, strcmp(api, "mod") == 0
+                 ? "cuModuleLoadDataEx" : "cuLibraryLoadData");
+        if (!res_add(r, LD, key, name, f[i].region, RES_PROCESS, f[i].unit, &v, 1)) return -1;
+    }
+    {
+        char key[64];
+        double later = p->get_ms + p->func_load_ms;
+        snprintf(key, sizeof key, "%s.later", api);
+        if (!res_add(r, LD, key, "later: getting and loading every function", "get + func_load",
+                     RES_PROCESS, "ms", &later, 1))
+            return -1;
+    }
+    return 0;
+}
+
+/* The checks on a pass: the reader's no-code prediction against the
+ * driver's refusals; every function loaded after cuFuncLoad. */
+static void lm_check_pass(sec_ctx *c, const mf_module *m, const char *api, const lm_pass *p)
+{
+    size_t n = mf_nimages(m), j, predicted = 0, first = (size_t)-1, diff = 0;
+    char what[160], detail[400];
+    for (j = 0; j < n; j++) {
+        int none = mf_image_use(m, j, c->gpu.cc_major, c->gpu.cc_minor) == MF_USE_NONE;
+        predicted += (size_t)none;
+        if (none != (p->refused_nobin[j] != 0)) {
+            diff++;
+            if (first == (size_t)-1) first = j;
+        }
+    }
+    snprintf(what, sizeof what, "%s: the images the reader finds no code for %s in are those the "
+             "driver refused (CUDA_ERROR_NO_BINARY_FOR_GPU)", api, c->gpu.arch);
+    if (diff == 0)
+        snprintf(detail, sizeof detail, "%zu of %zu images, both", predicted, n);
+    else
+        snprintf(detail, sizeof detail, "the reader predicts %zu, the driver refused %.0f; %zu "
+                 "differ, the first image %zu", predicted, p->nobin, diff, first);
+    res_check_add(c->r, LD, what, diff == 0, detail);
+    snprintf(what, sizeof what, "%s: every function loaded after cuFuncLoad", api);
+    snprintf(detail, sizeof detail, "%.0f of %.0f loaded", p->loaded_all, p->functions);
+    res_check_add(c->r, LD, what, p->loaded_all == p->functions, detail);
+}
+
+int lm_measure(sec_ctx *c)
+{
+    mf_module m;
+    lm_pass p[2];
+    char why[600];
+    int rc, i, failed = 0;
+    double peak;
+
+    if ((rc = sec_begin(c, LD, 1, 0)) != SEC_OK) return rc;
+    drv_set_phase(LD ": --module child");
+    memset(p, 0, sizeof p);
+    if (c->o->nmodules != 1 || mf_read(c->o->modules[0], &m, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: error: --module: %s\n", c->o->nmodules != 1
+                ? "a child measures one module" : why);
+        return SEC_USAGE;
+    }
+    for (i = 0; i < 2; i++) {
+        size_t n = mf_nimages(&m);
+        if (!(p[i].refused_nobin = calloc(n ? n : 1, 1))) failed = 1;
+    }
+    if (!failed && (lm_module_pass(c, &m, &p[0]) != 0 || lm_store_pass(c->r, "mod", &p[0]) != 0 ||
+                    lm_library_pass(c, &m, &p[1]) != 0 || lm_store_pass(c->r, "lib", &p[1]) != 0))
+        failed = 1;
+    if (!failed) {
+        lm_check_pass(c, &m, "mod", &p[0]);
+        lm_check_pass(c, &m, "lib", &p[1]);
+    }
+    peak = lm_proc_mib("VmHWM");
+    if (!res_add(c->r, LD, "rss_peak", "the child's peak host memory (VmHWM)", "/proc/self/status "
+                 "at the child's end: the module file's bytes, the driver, both passes", RES_PROCESS,
+                 "MiB", &peak, 1))
+        failed = 1;
+    for (i = 0; i < 2; i++) {
+        free(p[i].refused_nobin);
+        free(p[i].fn);
+    }
+    mf_free(&m);
+    drv_set_phase(NULL);
+    return failed || res_failed(c->r) ? SEC_FAILED : SEC_OK;
+}
+
+/* ------------------------------------------------------- the parent --- */
+
+/* One child measuring module mi (--child=results --module=PATH), JIT cache
+ * disabled; mode "eager", "lazy" or NULL (the run's); its figures become
+ * one sample each of "<prefix>module.<mi>.<key>", its failed checks
+ * copied. Returns 0, 1 (it failed: recorded) or -1 (not started). */
+static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+                        const char *prefix, int round, const char *const *env, size_t nenv);
+
+static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+                    const char *prefix, int round)
+{
+    static const char *const env[1] = { "CUDA_CACHE_DISABLE=1" };
+    return lm_child_env(c, mi, mode, expect, prefix, round, env, 1);
+}
+
+/* lm_child with the environment changes env (nenv of them). */
+static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+                        const char *prefix, int round, const char *const *env, size_t nenv)
+{
+    char arg[6][4200], detail[512], what[200], pre[64];
+    const char *args[6];
+    size_t nargs = 0, i;
+    results child;
+    const res_kv *eff;
+    int ok, failed = 0;
+
+    snprintf(arg[nargs++], sizeof arg[0], "--child=results");
+    snprintf(arg[nargs++], sizeof arg[0], "--section=loading");
+    snprintf(arg[nargs++], sizeof arg[0], "--module=%s", c->o->modules[mi]);
+    snprintf(arg[nargs++], sizeof arg[0], "--device=%d", c->o->device);
+    if (mode) snprintf(arg[nargs++], sizeof arg[0], "--module-loading=%s", mode);
+    if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
+    for (i = 0; i < nargs; i++) args[i] = arg[i];
+    ok = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
+    if (ok < 0) return -1;
+    eff = res_env_get(&child, "module_loading_effective");
+    if (ok && expect && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
+        ok = 0;
+        snprintf(detail, sizeof detail, "asked for %s, the child ran %s", expect,
+                 eff && eff->str ? eff->str : "in an unknown mode");
+    }
+    if (ok && eff && eff->kind == RES_STR && eff->str && !res_env_get(c->r, "module_loading_effective"))
+        res_env_str(c->r, "module_loading_effective", eff->str);
+    if (ok && !res_env_get(c->r, "arch") && res_env_get(&child, "arch"))
+        res_env_str(c->r, "arch", res_env_get(&child, "arch")->str);
+    if (ok && !res_env_get(c->r, "driver_cuda_version") && res_env_get(&child, "driver_cuda_version"))
+        res_env_str(c->r, "driver_cuda_version", res_env_get(&child, "driver_cuda_version")->str);
+    snprintf(what, sizeof what, "--module %zu, %s%s%schild %d ran to the end", mi, prefix,
+             mode ? mode : "", mode ? " " : "", round + 1);
+    res_check_add(c->r, LD, what, ok, ok ? "ran" : detail);
+    if (!ok) {
+        fprintf(stderr, "harness: " LD ": %s (%s): %s\n", what, c->o->modules[mi], detail);
+        failed = 1;
+    }
+    snprintf(pre, sizeof pre, "%smodule.%zu.", prefix, mi);
+    if (ok && sec_accumulate(c->r, LD, pre, &child) != 0) {
+        res_free(&child);
+        return -1;
+    }
+    /* The first round's checks, every later failed one (also from a child
+     * that exited 1). */
+    for (i = 0; i < child.ncheck; i++)
+        if (round == 0 || !child.check[i].passed) {
+            char w[400];
+            snprintf(w, sizeof w, "--module %zu, %s%schild %d: %s", mi, mode ? mode : "", mode ? " " : "",
+                     round + 1, child.check[i].what);
+            res_check_add(c->r, LD, w, child.check[i].passed, child.check[i].detail);
+            if (!child.check[i].passed) failed = 1;
+        }
+    res_free(&child);
+    return failed;
+}
+
+/* The PTX-only images' JIT with the driver's cache on: for each module
+ * with such images, --rounds pairs of EAGER children over one private
+ * cache directory each, the first finding it empty, the second warm:
+ * "cache.empty.module.<i>.*" and "cache.warm.module.<i>.*" (the rounds
+ * themselves ran with the cache disabled). Returns 0, 1 or -1. */
+static int lm_cache_states(sec_ctx *c)
+{
+    char key[48], dir[512], why[512], pathvar[600];
+    const char *env[2];
+    size_t i;
+    int round, r, failed = 0;
+
+    for (i = 0; i < c->o->nmodules; i++) {
+        snprintf(key, sizeof key, "module.%zu", i);
+        if (!(res_derived_num(res_derived_find(c->r, LD, key), "ptx_only") > 0)) continue;
+        for (round = 0; round < c->o->rounds; round++) {
+            if (pr_mkdtemp("module-cache", dir, sizeof dir, why, sizeof why) != 0) {
+                fprintf(stderr, "harness: " LD ": %s\n", why);
+                return -1;
+            }
+            snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
+            env[0] = "CUDA_CACHE_DISABLE=0";
+            env[1] = pathvar;
+            r = lm_child_env(c, i, "eager", "EAGER", "cache.empty.", round, env, 2);
+            if (r >= 0) {
+                failed |= r;
+                r = lm_child_env(c, i, "eager", "EAGER", "cache.warm.", round, env, 2);
+            }
+            if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " LD ": could not remove %s\n", dir);
+            if (r < 0) return -1;
+            failed |= r;
+        }
+    }
+    return failed;
+}
+
+/* One line per module whose images the driver refused as PTX newer than
+ * it takes: the path, how many, the driver's CUDA version. */
+static void lm_say_ptx_refused(const sec_ctx *c)
+{
+    static const char *const pre[3] = { "", "eager.", "lazy." };
+    size_t i;
+    int p;
+    for (i = 0; i < c->o->nmodules; i++) {
+        double n = 0;
+        for (p = 0; p < 3; p++) {
+            char key[96];
+            const res_meas *m;
+            snprintf(key, sizeof key, "%smodule.%zu.mod.refused_ptx", pre[p], i);
+            if ((m = res_find(c->r, LD, key)) && m->stats.max > n) n = m->stats.max;
+        }
+        if (n > 0)
+            fprintf(stderr, "harness: " LD ": --module=%s: %.0f image%s refused as PTX newer than this "
+                    "driver (CUDA %s) takes (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): counted, not an "
+                    "error\n", c->o->modules[i], n, n == 1 ? "" : "s",
+                    tb_env_str(c->r, "driver_cuda_version", "?"));
+    }
+}
+
+int lm_run(sec_ctx *c)
+{
+    static const char *const modes[2] = { "eager", "lazy" };
+    static const char *const effective[2] = { "EAGER", "LAZY" };
+    static const char *const prefix[2] = { "eager.", "lazy." };
+    char why[512];
+    size_t i;
+    int rc, round, mi, r, failed = 0;
+
+    drv_set_phase(LD ": --module inventory");
+    if ((rc = lm_inventory(c)) != SEC_OK) return rc;
+    if (drv_load(why, sizeof why) != 0) {
+        char reason[700];
+        snprintf(reason, sizeof reason, "the GPU part of --module (loading every image, its "
+                 "functions, memory): no CUDA driver: %.500s", why);
+        sec_skip(c, LD, reason);
+        return SEC_NO_GPU;
+    }
+    drv_set_phase(LD ": --module children");
+    for (i = 0; i < c->o->nmodules; i++)
+        for (round = 0; round < c->o->rounds; round++) {
+            if (!c->o->compare_loading) {
+                if ((r = lm_child(c, i, NULL, NULL, "", round)) < 0) return SEC_FAILED;
+                failed |= r;
+                continue;
+            }
+            for (mi = 0; mi < 2; mi++) {
+                if ((r = lm_child(c, i, modes[mi], effective[mi], prefix[mi], round)) < 0)
+                    return SEC_FAILED;
+                failed |= r;
+            }
+        }
+    if ((r = lm_cache_states(c)) < 0) return SEC_FAILED;
+    failed |= r;
+    lm_say_ptx_refused(c);
+    if (c->o->compare_loading) {
+        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
+    } else {
+        res_env_num(c->r, "loading_rounds", c->o->rounds);
+    }
+    if (lm_conclude(c->r) != 0) {
+        fprintf(stderr, "harness: error: " LD ": out of memory storing the conclusions\n");
+        return SEC_FAILED;
+    }
+    return failed ? SEC_FAILED : SEC_OK;
+}
+
+/* ---------------------------------------------------- conclusions --- */
+
+const char *const lm_compare_steps[LM_COMPARE_NSTEPS] = {
+    "load", "jit", "get", "func_load", "later", "mem_load", "mem_all"
+};
+
+typedef struct lm_slow { double ms; size_t fatbin; } lm_slow;
+
+static int lm_slow_cmp(const void *a, const void *b)
+{
+    const lm_slow *x = a, *y = b;
+    return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : (x->fatbin > y->fatbin) - (x->fatbin < y->fatbin);
+}
+
+/* The ten slowest images of module mi under prefix pre. */
+static int lm_slowest(results *r, size_t mi, const char *pre)
+{
+    char head[64], key[96];
+    size_t i, n = 0, hl;
+    lm_slow *s;
+    double total;
+
+    snprintf(head, sizeof head, "%smodule.%zu.mod.fb.", pre, mi);
+    snprintf(key, sizeof key, "%smodule.%zu.mod.load", pre, mi);
+    total = tb_med(r, LD, key);
+    hl = strlen(head);
+    if (!(s = calloc(r->nm ? r->nm : 1, sizeof *s))) return -1;
+    for (i = 0; i < r->nm; i++) {
+        const char *k = r->m[i].key;
+        char *end;
+        unsigned long j;
+        if (strcmp(r->m[i].section, LD) != 0 || strncmp(k, head, hl) != 0) continue;
+        j = strtoul(k + hl, &end, 10);
+        if (strcmp(end, ".load") != 0) continue;
+        s[n].ms = r->m[i].stats.median;
+        s[n].fatbin = j;
+        n++;
+    }
+    qsort(s, n, sizeof *s, lm_slow_cmp);
+    for (i = 0; i < n && i < 10; i++) {
+        char name[96];
+        res_derived *d;
+        snprintf(key, sizeof key, "%smodule.%zu.slowest.%zu", pre, mi, i + 1);
+        snprintf(name, sizeof name, "slowest image %zu by median load time", i + 1);
+        d = res_derive(r, LD, key, name, s[i].ms, "ms", "");
+        if (!d || res_derived_field(d, "fatbin", (double)s[i].fatbin) ||
+            res_derived_field(d, "share_pct", total > 0 ? 100.0 * s[i].ms / total : NAN)) {
+            free(s);
+            return -1;
+        }
+    }
+    free(s);
+    return 0;
+}
+
+/* The median of "<pre>module.<mi>.<step>" (NaN when absent). */
+static double lm_med(const results *r, const char *pre, size_t mi, const char *step)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%smodule.%zu.%s", pre, mi, step);
+    return tb_med(r, LD, key);
+}
+
+/* "module.<mi>.where": where the load's cost went, in words, from the
+ * medians (both modes when the run has them, else the run's one). */
+static int lm_where(results *r, size_t mi)
+{
+    const char *mode = tb_env_str(r, "module_loading_effective", "this run's mode");
+    int both = !isnan(lm_med(r, "eager.", mi, "mod.load")) && !isnan(lm_med(r, "lazy.", mi, "mod.load"));
+    const char *pe = both ? "eager." : "", *pl = both ? "lazy." : "";
+    double el = lm_med(r, pe, mi, "mod.load"), ell = lm_med(r, pe, mi, "mod.later");
+    double ll = lm_med(r, pl, mi, "mod.load"), lll = lm_med(r, pl, mi, "mod.later");
+    double em = lm_med(r, pe, mi, "mod.mem_load"), lm = lm_med(r, pl, mi, "mod.mem_load");
+    double ema = lm_med(r, pe, mi, "mod.mem_all"), lma = lm_med(r, pl, mi, "mod.mem_all");
+    double img = lm_med(r, pe, mi, "mod.loaded") + lm_med(r, pe, mi, "mod.refused_nobin") +
+                 lm_med(r, pe, mi, "mod.refused_ptx") + lm_med(r, pe, mi, "mod.refused_other");
+    double nobin = lm_med(r, pe, mi, "mod.refused_nobin");
+    char text[600], key[48];
+    res_derived *d;
+
+    if (isnan(el)) return 0;
+    if (both)
+        snprintf(text, sizeof text, "EAGER pays %.1f ms at load and %.1f ms later (%.0f MiB of device "
+                 "memory after load, %.0f MiB with every function); LAZY pays %.1f ms at load and "
+                 "%.1f ms later (%.0f MiB after load, %.0f MiB with every function): %s %.1f ms of "
+                 "the load %s; %.0f of %.0f images hold no code for this GPU",
+                 el, ell, em, ema, ll, lll, lm, lma, ll <= el ? "lazy loading moves" : "lazy loading adds",
+                 fabs(el - ll), ll <= el ? "to the first use of each function" : "at load",
+                 nobin, img);
+    else
+        snprintf(text, sizeof text, "%s: %.1f ms at load, %.1f ms later to get and load every "
+                 "function; %.0f MiB of device memory after load, %.0f MiB with every function; "
+                 "%.0f of %.0f images hold no code for this GPU", mode, el, ell, em, ema, nobin, img);
+    snprintf(key, sizeof key, "module.%zu.where", mi);
+    d = res_derive(r, LD, key, "where the cost of loading went", both ? ll - el : el, "ms", text);
+    if (!d || res_derived_field(d, "eager_load", both ? el : NAN) ||
+        res_derived_field(d, "eager_later", both ? ell : NAN) ||
+        res_derived_field(d, "lazy_load", both ? ll : NAN) ||
+        res_derived_field(d, "lazy_later", both ? lll : NAN) ||
+        res_derived_field(d, "load", both ? NAN : el) || res_derived_field(d, "later", both ? NAN : ell) ||
+        res_derived_field(d, "eager_mem_load", em) || res_derived_field(d, "lazy_mem_load", lm) ||
+        res_derived_field(d, "eager_mem_all", ema) || res_derived_field(d, "lazy_mem_all", lma) ||
+        res_derived_field(d, "no_code", nobin) || res_derived_field(d, "images", img))
+        return -1;
+    return 0;
+}
+
+int lm_conclude(results *r)
+{
+    static const char *const pre[3] = { "", "eager.", "lazy." };
+    static const char *const fmts[2] = { "mod", "lib" };
+    double pct = ld_compare_threshold(r);
+    size_t mi, p, f, s;
+    char key[48];
+
+    for (mi = 0;; mi++) {
+        snprintf(key, sizeof key, "module.%zu", mi);
+        if (!res_derived_find(r, LD, key)) break;
+        for (p = 0; p < 3; p++)
+            if (lm_slowest(r, mi, pre[p]) != 0) return -1;
+        if (lm_where(r, mi) != 0) return -1;
+        for (f = 0; f < 2; f++)
+            for (s = 0; s < LM_COMPARE_NSTEPS; s++)
+                if (ld_compare_one(r, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
+    }
+    return 0;
+}
