@@ -1,0 +1,1 @@
+./harness --section=loading --module=/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcublasLt.so.13.1.0.3 --compare-loading --rounds=3 --json=results/h200-libraries-libcublasLt.json --csv=results/h200-libraries-libcublasLt.csv

@@ -1,0 +1,1 @@
+./harness --section=loading --module=/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcurand.so.10.4.0.35 --compare-loading --rounds=3 --json=results/h200-libraries-libcurand.json --csv=results/h200-libraries-libcurand.csv

@@ -1,0 +1,1 @@
+./harness --section=loading --module=/opt/torch/.venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so --compare-loading --rounds=3 --json=results/h200-libraries-libtorch_cuda.json --csv=results/h200-libraries-libtorch_cuda.csv
