@@ -227,6 +227,21 @@ void sec_skip(sec_ctx *c, const char *name, const char *reason)
     fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
 }
 
+int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)
+{
+    CUfunctionLoadingState st;
+    size_t i;
+
+    *count = 0;
+    for (i = 0; i < n; i++) {
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
 int sec_check_elems(sec_ctx *c, const char *section, const char *what,
                     size_t n, const kn_bad *bad)
 {

@@ -144,6 +144,10 @@ char *sec_commas(char *buf, size_t len, double v);
  * (m->bytes per unit over its median); NaN when m is NULL or has none. */
 double sec_gbs(const res_meas *m);
 
+/* How many of fn[0..n-1] cuFuncIsLoaded reports loaded, into *count.
+ * Returns 0, or -1 after reporting a failed call. */
+int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count);
+
 /* Store reps samples as a measurement; returns it (NULL on out of memory). */
 res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,

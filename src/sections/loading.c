@@ -80,19 +80,13 @@ static int ld_one(sec_ctx *c, const char *label, const char *fmt, const char *st
     return m ? 0 : -1;
 }
 
-/* Count the loaded functions among fn[0..n-1]. */
+/* Count the loaded functions among fn[0..n-1] (sec_count_loaded, as a long). */
 static int ld_count_loaded(CUfunction *fn, long n, long *count)
 {
-    CUfunctionLoadingState st;
-    long i;
-    *count = 0;
-    for (i = 0; i < n; i++) {
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
-    }
-    return 0;
-fail:
-    return -1;
+    size_t k = 0;
+    int rc = sec_count_loaded(fn, (size_t)n, &k);
+    *count = (long)k;
+    return rc;
 }
 
 /* Count the loaded functions of mod among the handles

@@ -262,19 +262,13 @@ static const void *lm_image(const mf_module *m, size_t j, void **tmp)
     return img;
 }
 
-/* Count the loaded functions among fn[0..n-1] into *count. */
+/* Count the loaded functions among fn[0..n-1] into *count (sec_count_loaded, as a figure). */
 static int lm_count_loaded(CUfunction *fn, size_t n, double *count)
 {
-    CUfunctionLoadingState st;
-    size_t i;
-    *count = 0;
-    for (i = 0; i < n; i++) {
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
-    }
-    return 0;
-fail:
-    return -1;
+    size_t k = 0;
+    int rc = sec_count_loaded(fn, n, &k);
+    *count = (double)k;
+    return rc;
 }
 
 /* cuFuncLoad of every function not loaded yet, timed, then the count. */
