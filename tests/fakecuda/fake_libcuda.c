@@ -147,10 +147,11 @@ static CUresult fake_image_ok(const void *image)
 CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image)
 {
     static const char *const names[FAKE_MOD_FNS] = { "vectorAdd", "vectorScale" };
-    struct fake_mod *fm = calloc(1, sizeof *fm);
+    struct fake_mod *fm;
     int i;
     CUresult r = fake_image_ok(image);
-    if (r != CUDA_SUCCESS) return r;
+    if (r != CUDA_SUCCESS) return r;     /* refused: nothing allocated */
+    fm = calloc(1, sizeof *fm);
     if (!fm) return CUDA_ERROR_OUT_OF_MEMORY;
     for (i = 0; i < FAKE_MOD_FNS; i++) {
         fm->fn[i].name = names[i];
