@@ -499,6 +499,22 @@ int drv_device_count(int *count, char *why, size_t whylen)
     return DRV_OK;
 }
 
+int drv_device_identity(CUdevice d, char *bus, char *uuid)
+{
+    CUuuid u;
+    const unsigned char *b = (const unsigned char *)u.bytes;
+
+    CK(drv.cuDeviceGetPCIBusId(bus, DRV_BUS_ID_LEN, d));
+    bus[DRV_BUS_ID_LEN - 1] = '\0';
+    CK(drv.cuDeviceGetUuid(&u, d));
+    snprintf(uuid, DRV_UUID_LEN, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+             "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+             b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return 0;
+fail:
+    return -1;
+}
+
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
 {
     char tmp[400];
@@ -530,6 +546,7 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     CK(drv.cuDriverGetVersion(&g->driver_version));
     CK(drv.cuDeviceGet(&g->dev, ordinal));
     CK(drv.cuDeviceGetName(g->name, (int)sizeof g->name, g->dev));
+    if (drv_device_identity(g->dev, g->pci_bus_id, g->uuid) != 0) goto fail;
     if (drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 1, &g->cc_major) ||
         drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 1, &g->cc_minor) ||
         drv_attr(g->dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1, &g->sms) ||

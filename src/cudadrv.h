@@ -15,6 +15,7 @@
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorString)                       \
     X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                     \
     X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                               \
+    X(cuDeviceGetPCIBusId) X(cuDeviceGetUuid)                                 \
     X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)                  \
     X(cuDevicePrimaryCtxGetState)                                             \
     X(cuCtxSetCurrent) X(cuCtxGetFlags)                                   \
@@ -147,12 +148,23 @@ CUresult drv_fault_default(const char *name);
 
 /* One usable GPU: device, primary context (current on this thread), one
  * stream, and what the environment record needs. */
+#define DRV_BUS_ID_LEN 32
+#define DRV_UUID_LEN 48
+
+/* Device d's PCI bus id (cuDeviceGetPCIBusId) into bus and its UUID
+ * (cuDeviceGetUuid, as "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") into
+ * uuid, DRV_BUS_ID_LEN and DRV_UUID_LEN bytes. Returns 0, or -1 after
+ * reporting a failed call. */
+int drv_device_identity(CUdevice d, char *bus, char *uuid);
+
 typedef struct drv_gpu {
     int ordinal;
     CUdevice dev;
     CUcontext ctx;
     CUstream stream;
     char name[256];
+    char pci_bus_id[DRV_BUS_ID_LEN]; /* "0000:19:00.0" */
+    char uuid[DRV_UUID_LEN];         /* "GPU-1a2b3c4d-...", as nvidia-smi writes it */
     int cc_major, cc_minor;
     int sms;
     int l2_bytes;

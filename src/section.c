@@ -27,6 +27,7 @@ static int sec_gpu_env(const drv_gpu *g, results *r)
     snprintf(drvv, sizeof drvv, "%d.%d", g->driver_version / 1000,
              g->driver_version % 1000 / 10);
     if (res_env_str(r, "gpu", g->name) || res_env_num(r, "device", g->ordinal) ||
+        res_env_str(r, "pci_bus_id", g->pci_bus_id) || res_env_str(r, "uuid", g->uuid) ||
         res_env_str(r, "compute_capability", cc) ||
         res_env_str(r, "arch", g->arch) ||
         res_env_num(r, "sms", g->sms) ||

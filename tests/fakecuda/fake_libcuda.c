@@ -13,8 +13,19 @@
  * (CUDA_MODULE_LOADING=EAGER: loaded with the module; otherwise each is
  * loaded by its cuModuleGetFunction, cuFuncLoad or first launch, as
  * cuFuncIsLoaded reports); any other name gets one shared, loaded function.
- * Built by make as build/libfakecuda.so. */
+ * Devices: FAKE_CUDA_DEVICES=N (1..64, default 1) GPUs, each "Fake GPU"
+ * with a bus id and UUID of its own; CUDA_VISIBLE_DEVICES (ordinals, as the
+ * driver reads them: up to the first entry that is not one) picks and
+ * orders the visible ones. FAKE_CUDA_INIT_US=U: cuInit waits U us per
+ * visible device and a primary context's first retain U us (a cold start
+ * that grows with the device count). FAKE_CUDA_KERNEL_US=U: every launch
+ * adds U us to the device's event clock (no waiting), so event-timed
+ * figures are U us per launch; FAKE_CUDA_SLOW=K:F multiplies that for
+ * physical device K by F; FAKE_CUDA_FAIL=K makes every launch on physical
+ * device K fail with CUDA_ERROR_ECC_UNCORRECTABLE (a device that breaks
+ * mid-run). Built by make as build/libfakecuda.so. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +39,12 @@ struct fake_fn { const char *name; int loaded; };
 #define FAKE_MOD_FNS 2
 struct fake_mod { struct fake_fn fn[FAKE_MOD_FNS]; };
 
+#define FAKE_MAX_DEVICES 64
 static unsigned fake_ctx_flags;
-static int fake_ctx_object, fake_kernel_object;
+static int fake_ctx_object[FAKE_MAX_DEVICES], fake_kernel_object;
+static int fake_retained[FAKE_MAX_DEVICES];
+static int fake_cur;            /* the current context's visible ordinal */
+static double fake_added_ms;    /* what launches added to the event clock */
 static struct fake_fn fake_fn_object = { "fake", 1 };
 
 /* 1 when CUDA_MODULE_LOADING asks for eager loading. */
@@ -51,14 +66,89 @@ static void *fake_handle(void)
     return calloc(1, 64);
 }
 
-CUresult CUDAAPI cuInit(unsigned int flags) { (void)flags; return CUDA_SUCCESS; }
+/* The integer value of environment variable name, or def when unset. */
+static long fake_env_long(const char *name, long def)
+{
+    const char *e = getenv(name);
+    return e && *e ? strtol(e, NULL, 10) : def;
+}
+
+/* The physical ordinals of the visible devices into vis (at most
+ * FAKE_MAX_DEVICES); returns their count. */
+static int fake_visible(int *vis)
+{
+    long n = fake_env_long("FAKE_CUDA_DEVICES", 1);
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    int count = 0, i;
+
+    if (n < 1) n = 1;
+    if (n > FAKE_MAX_DEVICES) n = FAKE_MAX_DEVICES;
+    if (!v) {
+        for (i = 0; i < n; i++) vis[i] = i;
+        return (int)n;
+    }
+    while (*v && count < FAKE_MAX_DEVICES) {
+        char *end;
+        long k = strtol(v, &end, 10);
+        if (end == v || k < 0 || k >= n) break;
+        for (i = 0; i < count && vis[i] != k; i++) {}
+        if (i < count) break;               /* named twice: the driver stops */
+        vis[count++] = (int)k;
+        if (*end != ',') break;
+        v = end + 1;
+    }
+    return count;
+}
+
+/* The physical ordinal of visible device d, or -1. */
+static int fake_physical(int d)
+{
+    int vis[FAKE_MAX_DEVICES], n = fake_visible(vis);
+    return d >= 0 && d < n ? vis[d] : -1;
+}
+
+static void fake_wait_us(long us)
+{
+    struct timespec ts;
+    if (us <= 0) return;
+    ts.tv_sec = us / 1000000;
+    ts.tv_nsec = us % 1000000 * 1000;
+    nanosleep(&ts, NULL);
+}
+
+CUresult CUDAAPI cuInit(unsigned int flags)
+{
+    int vis[FAKE_MAX_DEVICES];
+    (void)flags;
+    fake_wait_us(fake_env_long("FAKE_CUDA_INIT_US", 0) * fake_visible(vis));
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuDriverGetVersion(int *v) { *v = CUDA_VERSION; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "fake"; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDeviceGetCount(int *n)
+{
+    int vis[FAKE_MAX_DEVICES];
+    *n = fake_visible(vis);
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal)
 {
-    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
-    *d = 0;
+    if (fake_physical(ordinal) < 0) return CUDA_ERROR_INVALID_DEVICE;
+    *d = ordinal;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
+{
+    int k = fake_physical(d);
+    if (k < 0) return CUDA_ERROR_INVALID_DEVICE;
+    snprintf(bus, (size_t)len, "00000000:%02X:00.0", 0x19 + 0x10 * k);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *u, CUdevice d)
+{
+    int k = fake_physical(d), i;
+    if (k < 0) return CUDA_ERROR_INVALID_DEVICE;
+    for (i = 0; i < 16; i++) u->bytes[i] = (char)(i == 15 ? k : 0xfa);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d)
@@ -87,8 +177,9 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 CUresult CUDAAPI cuDeviceTotalMem(size_t *b, CUdevice d) { (void)d; *b = (size_t)80 << 30; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
-    (void)d;
-    *c = (CUcontext)(void *)&fake_ctx_object;
+    if (fake_physical(d) < 0) return CUDA_ERROR_INVALID_DEVICE;
+    if (!fake_retained[d]++) fake_wait_us(fake_env_long("FAKE_CUDA_INIT_US", 0));
+    *c = (CUcontext)(void *)&fake_ctx_object[d];
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return CUDA_SUCCESS; }
@@ -105,7 +196,11 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned int flags)
     fake_ctx_flags = flags;
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext c)
+{
+    if (c) fake_cur = (int)((int *)(void *)c - fake_ctx_object);
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags) { *flags = fake_ctx_flags; return CUDA_SUCCESS; }
 
 /* Like the driver for a GPU of sm_90: a fatbin (magic 0xBA55ED50) with no
@@ -323,7 +418,7 @@ CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s)
 {
     (void)s;
-    ((struct fake_event *)(void *)e)->ms = fake_now_ms();
+    ((struct fake_event *)(void *)e)->ms = fake_now_ms() + fake_added_ms;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuEventSynchronize(CUevent e)
@@ -337,20 +432,34 @@ CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b)
     *ms = (float)(((struct fake_event *)(void *)b)->ms - ((struct fake_event *)(void *)a)->ms);
     return CUDA_SUCCESS;
 }
+/* A launch on the current device: FAKE_CUDA_FAIL's device fails it, else
+ * the function is loaded and FAKE_CUDA_KERNEL_US (times FAKE_CUDA_SLOW's
+ * factor on its device) is added to the event clock. */
+static CUresult fake_launch(CUfunction f)
+{
+    const char *slow = getenv("FAKE_CUDA_SLOW");
+    int k = fake_physical(fake_cur), sk = -1;
+    double factor = 1;
+
+    if (k >= 0 && k == fake_env_long("FAKE_CUDA_FAIL", -1)) return CUDA_ERROR_ECC_UNCORRECTABLE;
+    if (slow && sscanf(slow, "%d:%lf", &sk, &factor) == 2 && sk != k) factor = 1;
+    ((struct fake_fn *)(void *)f)->loaded = 1;
+    fake_added_ms += (double)fake_env_long("FAKE_CUDA_KERNEL_US", 0) * factor / 1e3;
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                                 unsigned int bx, unsigned int by, unsigned int bz,
                                 unsigned int shmem, CUstream s, void **params, void **extra)
 {
     (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
     (void)shmem; (void)s; (void)params; (void)extra;
-    ((struct fake_fn *)(void *)f)->loaded = 1;
-    return CUDA_SUCCESS;
+    return fake_launch(f);
 }
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
     (void)cfg; (void)params; (void)extra;
-    ((struct fake_fn *)(void *)f)->loaded = 1;
-    return CUDA_SUCCESS;
+    return fake_launch(f);
 }
 CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *st, CUfunction f)
 {
