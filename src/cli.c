@@ -14,7 +14,7 @@
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
     "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
-    "first-launch"
+    "first-launch", "devices", "device"
 };
 
 const char *cli_child_name(cli_child k)
@@ -51,7 +51,13 @@ static const char cli_usage[] =
 "                          loading, jit, launch, fusion, all (default: all)\n"
 "  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
 "                          the report shows the mode requested and in effect\n"
-"  --device=N              CUDA device ordinal (default 0)\n"
+"  --device=N|LIST|all     CUDA device ordinal (default 0); a comma list of\n"
+"                          ordinals, or all: the sections run once per device,\n"
+"                          each device in a child process of its own, one after\n"
+"                          the other; tables per device, then a node summary\n"
+"  --node-threshold=P      with several devices: name a device whose figure lies\n"
+"                          more than P percent from the node's median and beyond\n"
+"                          its own interval (default 5)\n"
 "  --sizes=LIST            sizes in elements for crossover and the fusion n sweep\n"
 "                          (defaults 1024,65536,1048576,4194304,16777216 and\n"
 "                          1024,16384,262144,4194304,16777216,67108864,268435456)\n"
@@ -115,7 +121,7 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
        O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
-       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_LAST };
+       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -150,6 +156,7 @@ static const struct option cli_longopts[] = {
     { "module",         required_argument, NULL, O_MODULE },
     { "source",         required_argument, NULL, O_SOURCE },
     { "nvrtc-option",   required_argument, NULL, O_NVRTC_OPT },
+    { "node-threshold", required_argument, NULL, O_NODE_THRESHOLD },
     { NULL, 0, NULL, 0 }
 };
 
@@ -308,6 +315,7 @@ static void cli_defaults(cli_opts *o)
     o->cache = CLI_CACHE_BOTH;
     o->threshold = 20.0;
     o->kernel_timeout = 30;
+    o->node_threshold = 5.0;
 }
 
 /* Parse --synthetic-kernels: K in 1 .. KN_SYNTH_MAX_K. Returns the count,
@@ -339,6 +347,40 @@ static int cli_synth(const char *s, long *k, size_t max, char *bad, size_t badle
     return n;
 }
 
+int cli_parse_devices(const char *s, int *dev, size_t max, char *bad, size_t badlen)
+{
+    size_t n = 0, i;
+    const char *p = s;
+
+    for (;;) {
+        long v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9' && v <= 1023) v = v * 10 + (*p++ - '0');
+        if (p == start || (*p != ',' && *p != '\0') || v > 1023) {
+            snprintf(bad, badlen, p == start && (*p == ',' || *p == '\0') ? "an empty entry"
+                     : "'%.40s' is not a device ordinal, 0 to 1023", start);
+            return -1;
+        }
+        for (i = 0; i < n; i++)
+            if (dev[i] == (int)v) {
+                snprintf(bad, badlen, "device %ld is named twice", v);
+                return -1;
+            }
+        if (n == max) {
+            snprintf(bad, badlen, "more than %zu devices", max);
+            return -1;
+        }
+        dev[n++] = (int)v;
+        if (*p == '\0') return (int)n;
+        p++;
+    }
+}
+
+int cli_node(const cli_opts *o)
+{
+    return o->device_all || o->ndevices > 0;
+}
+
 /* A usage error: "harness: <what>" and the hint to err (a FILE * in scope),
  * then return CLI_USAGE from the enclosing function. */
 #define CLI_FAIL(...) do {                                                  \
@@ -361,7 +403,6 @@ static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
 {
     char bad[256], list[256];
     const char *why = "";
-    long long v;
     int n;
 
     switch (c) {
@@ -371,9 +412,15 @@ static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
                      cli_join_names(o->section_names, list, sizeof list));
         break;
     case O_DEVICE:
-        if (cli_int(arg, 0, 1023, &v) != 0)
-            CLI_FAIL("--device=%s: expected a device ordinal, 0 to 1023", arg);
-        o->device = (int)v;
+        if (strcmp(arg, "all") == 0) {
+            o->device_all = 1;
+            break;
+        }
+        n = cli_parse_devices(arg, o->devices, CLI_MAX_DEVICES, bad, sizeof bad);
+        if (n < 0) CLI_FAIL("--device=%s: %s; expected a device ordinal, a comma list of "
+                            "them (each once), or all", arg, bad);
+        o->device = o->devices[0];
+        o->ndevices = n > 1 ? (size_t)n : 0;
         break;
     case O_LOADING:
         if (strcmp(arg, "lazy") == 0) o->loading = CLI_LOAD_LAZY;
@@ -499,6 +546,11 @@ static int cli_opt_output(int c, const char *arg, cli_opts *o, FILE *err)
             CLI_FAIL("--threshold=%s: expected a percentage, 0 to 1000", arg);
         o->threshold = d;
         break;
+    case O_NODE_THRESHOLD:
+        if (cli_num(arg, 0, 1000, &d) != 0 || d <= 0)
+            CLI_FAIL("--node-threshold=%s: expected a percentage above 0, at most 1000", arg);
+        o->node_threshold = d;
+        break;
     }
     return CLI_OK;
 }
@@ -582,7 +634,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         return cli_opt_samples(c, arg, o, err);
     case O_CACHE: case O_ROUNDS: case O_QUICK: case O_PROFILE:
         return cli_opt_modes(c, arg, o, err);
-    case O_JSON: case O_CSV: case O_TRACE: case O_QUIET: case O_THRESHOLD:
+    case O_JSON: case O_CSV: case O_TRACE: case O_QUIET: case O_THRESHOLD: case O_NODE_THRESHOLD:
         return cli_opt_output(c, arg, o, err);
     case O_CTIMEOUT: case O_KTIMEOUT: case O_CHILD: case O_CHILD_T0:
         return cli_opt_process(c, arg, o, err);
@@ -618,18 +670,40 @@ static int cli_admit(int c, char **argv, int *seen, FILE *err)
     return CLI_OK;
 }
 
+/* Keep the words argv[from..to-1] of option c for a device child, unless c
+ * is one the node run sets itself (--device, --child, --child-t0) or one
+ * whose files only the parent writes (--json, --csv, --trace). Returns
+ * CLI_OK, or CLI_USAGE when the command line has more than CLI_MAX_ARGS
+ * words. */
+static int cli_keep_for_child(int c, char **argv, int from, int to, cli_opts *o, FILE *err)
+{
+    int i;
+
+    if (c == O_DEVICE || c == O_JSON || c == O_CSV || c == O_TRACE || c == O_CHILD ||
+        c == O_CHILD_T0)
+        return CLI_OK;
+    for (i = from; i < to; i++) {
+        if (o->nchild_args == CLI_MAX_ARGS) CLI_FAIL("more than %d options", CLI_MAX_ARGS);
+        o->child_args[o->nchild_args++] = argv[i];
+    }
+    return CLI_OK;
+}
+
 /* The getopt_long loop: admit and apply each option in order, then refuse
  * a word that is not an option. Returns CLI_OK, or the first CLI_EXIT or
  * CLI_USAGE (printed). */
 static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE *out, FILE *err)
 {
-    int c, idx, rc;
+    int c, idx, rc, from;
 
     opterr = 0;
     optind = 0;     /* 0, not 1: glibc then also forgets a cluster left half read */
-    while ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) != -1) {
+    for (;;) {
+        from = optind < 1 ? 1 : optind;
+        if ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) == -1) break;
         if ((rc = cli_admit(c, argv, seen, err)) != CLI_OK) return rc;
         if ((rc = cli_option(c, optarg, o, out, err)) != CLI_OK) return rc;
+        if ((rc = cli_keep_for_child(c, argv, from, optind, o, err)) != CLI_OK) return rc;
     }
     if (optind < argc) CLI_FAIL("unexpected argument '%s'", argv[optind]);
     return CLI_OK;

@@ -32,6 +32,8 @@ const char *cli_loading_name(cli_loading l);
 #define CLI_MAX_MODULES 32      /* --module=PATH, each once */
 #define CLI_MAX_SOURCES 16      /* --source=FILE.cu */
 #define CLI_MAX_NVRTC_OPTS 32   /* --nvrtc-option=OPT */
+#define CLI_MAX_DEVICES 64      /* --device=LIST */
+#define CLI_MAX_ARGS 512        /* command-line words (what a device child is given) */
 
 typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 
@@ -54,7 +56,9 @@ typedef enum cli_child {
     CLI_CHILD_SCHED_SPIN,    /* launch + sync under CU_CTX_SCHED_SPIN */
     CLI_CHILD_SCHED_YIELD,   /* ... CU_CTX_SCHED_YIELD */
     CLI_CHILD_SCHED_BLOCKING, /* ... CU_CTX_SCHED_BLOCKING_SYNC */
-    CLI_CHILD_FIRST          /* stopwatches: the first launch taken apart, one mode */
+    CLI_CHILD_FIRST,         /* stopwatches: the first launch taken apart, one mode */
+    CLI_CHILD_DEVICES,       /* --device=all|LIST: list the devices (env lines) */
+    CLI_CHILD_DEVICE         /* --device=all|LIST: one device's sections, results as lines */
 } cli_child;
 
 /* The --child=KIND word for a child kind. */
@@ -62,7 +66,16 @@ const char *cli_child_name(cli_child k);
 
 typedef struct cli_opts {
     cli_loading loading;         /* --module-loading */
-    int device;                  /* --device=N, >= 0 */
+    int device;                  /* --device=N, >= 0 (with a LIST: its first) */
+    int device_all;              /* --device=all: every device, one child each */
+    int devices[CLI_MAX_DEVICES]; /* --device=LIST (two or more, each once) */
+    size_t ndevices;             /* 0 unless --device=LIST */
+    double node_threshold;       /* --node-threshold=P: how far, in percent, a device's
+                                    figure may lie from the node's median (default 5) */
+    const char *child_args[CLI_MAX_ARGS]; /* the command line's words a device child
+                                    is given: all but --device, --json, --csv,
+                                    --trace, --child and --child-t0 */
+    size_t nchild_args;
     const char *const *section_names; /* the CLI_NSECTIONS names cli_parse was given */
     int run[CLI_NSECTIONS];      /* --section=LIST: 1 for each section to run */
     size_t sizes[CLI_MAX_SIZES]; /* --sizes=LIST, crossover sizes (elements) */
@@ -121,6 +134,15 @@ enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };
  * 2). Never exits the process itself. */
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
               FILE *err);
+
+/* 1 when o asks for several devices (--device=all or a LIST): the node
+ * run, one child per device. */
+int cli_node(const cli_opts *o);
+
+/* Parse a device list "0,2,5" into dev[] (at most max, each an ordinal 0
+ * to 1023, each once, no empty entry). Returns the count, or -1 with what
+ * is wrong in bad. */
+int cli_parse_devices(const char *s, int *dev, size_t max, char *bad, size_t badlen);
 
 /* Name of a module format: "cubin", "ptx". */
 const char *cli_format_name(cli_format f);

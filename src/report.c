@@ -56,7 +56,19 @@ static void json_key_num(FILE *f, const char *sep, const char *name, double val)
     json_num(f, val);
 }
 
-static void json_meas(FILE *f, const res_meas *m)
+/* `"device": {...}`, preceded by sep, for an entry of device d; nothing
+ * when d is NULL (an entry of the run itself). */
+static void json_device(FILE *f, const char *sep, const res_device *d)
+{
+    if (!d) return;
+    fprintf(f, "%s\"device\": {\"ordinal\": %d", sep, d->ordinal);
+    json_key_str(f, ", ", "name", d->name);
+    json_key_str(f, ", ", "pci_bus_id", d->pci_bus_id);
+    json_key_str(f, ", ", "uuid", d->uuid);
+    putc('}', f);
+}
+
+static void json_meas(FILE *f, const res_meas *m, const res_device *d)
 {
     const st_summary *s = &m->stats;
     size_t i;
@@ -64,6 +76,7 @@ static void json_meas(FILE *f, const res_meas *m)
     fputs("    {\n", f);
     json_key_str(f, "      ", "section", m->section);
     json_key_str(f, ", ", "key", m->key);
+    json_device(f, ",\n      ", d);
     json_key_str(f, ",\n      ", "name", m->name);
     json_key_str(f, ",\n      ", "region", m->region);
     json_key_str(f, ",\n      ", "state", res_state_name(m->state));
@@ -101,13 +114,14 @@ static void json_meas(FILE *f, const res_meas *m)
 }
 
 /* One conclusion: its names, value, unit, text and supporting fields. */
-static void json_derived(FILE *f, const res_derived *d)
+static void json_derived(FILE *f, const res_derived *d, const res_device *dev)
 {
     size_t i;
 
     fputs("    {", f);
     json_key_str(f, "", "section", d->section);
     json_key_str(f, ", ", "key", d->key);
+    json_device(f, ", ", dev);
     json_key_str(f, ", ", "name", d->name);
     json_key_num(f, ", ", "value", d->value);
     json_key_str(f, ", ", "unit", d->unit);
@@ -117,56 +131,95 @@ static void json_derived(FILE *f, const res_derived *d)
     fputs("}}", f);
 }
 
-int rp_json(FILE *f, const results *r)
+/* The environment's fields, each preceded by sep0 (the first) or sep. */
+static void json_env_fields(FILE *f, const results *r, const char *sep0, const char *sep)
 {
     size_t i;
 
-    fprintf(f, "{\n  \"schema_version\": %d,\n  \"incomplete\": %s,\n",
-            RES_SCHEMA_VERSION, r->incomplete ? "true" : "false");
-
-    fputs("  \"environment\": {", f);
     for (i = 0; i < r->nenv; i++) {
         const res_kv *kv = &r->env[i];
-        const char *sep = i ? ",\n    " : "\n    ";
-
-        if (kv->kind == RES_STR) json_key_str(f, sep, kv->key, kv->str);
-        else json_key_num(f, sep, kv->key, kv->num);
+        if (kv->kind == RES_STR) json_key_str(f, i ? sep : sep0, kv->key, kv->str);
+        else json_key_num(f, i ? sep : sep0, kv->key, kv->num);
     }
-    fputs(r->nenv ? "\n  },\n" : "},\n", f);
+}
 
-    fputs("  \"skipped\": [", f);
-    for (i = 0; i < r->nskip; i++) {
-        fputs(i ? ",\n    {" : "\n    {", f);
-        json_key_str(f, "", "section", r->skip[i].section);
-        json_key_str(f, ", ", "reason", r->skip[i].reason);
-        putc('}', f);
-    }
-    fputs(r->nskip ? "\n  ],\n" : "],\n", f);
+/* The environment; a node run's adds "devices": each device's identity
+ * and its own environment record. */
+static void json_environment(FILE *f, const results *r)
+{
+    size_t i;
 
-    fputs("  \"checks\": [", f);
-    for (i = 0; i < r->ncheck; i++) {
-        fputs(i ? ",\n    {" : "\n    {", f);
-        json_key_str(f, "", "section", r->check[i].section);
-        json_key_str(f, ", ", "what", r->check[i].what);
-        fprintf(f, ", \"passed\": %s", r->check[i].passed ? "true" : "false");
-        json_key_str(f, ", ", "detail", r->check[i].detail);
-        putc('}', f);
+    fputs("  \"environment\": {", f);
+    json_env_fields(f, r, "\n    ", ",\n    ");
+    if (r->ndev) {
+        fputs(r->nenv ? ",\n    \"devices\": [" : "\n    \"devices\": [", f);
+        for (i = 0; i < r->ndev; i++) {
+            const res_device *d = &r->dev[i];
+            fprintf(f, "%s{\"ordinal\": %d", i ? ",\n      " : "\n      ", d->ordinal);
+            json_key_str(f, ", ", "name", d->name);
+            json_key_str(f, ", ", "pci_bus_id", d->pci_bus_id);
+            json_key_str(f, ", ", "uuid", d->uuid);
+            fputs(", \"environment\": {", f);
+            json_env_fields(f, d->own, "", ", ");
+            fputs("}}", f);
+        }
+        fputs("\n    ]", f);
     }
-    fputs(r->ncheck ? "\n  ],\n" : "],\n", f);
+    fputs(r->nenv || r->ndev ? "\n  },\n" : "},\n", f);
+}
 
-    fputs("  \"derived\": [", f);
-    for (i = 0; i < r->nd; i++) {
-        fputs(i ? ",\n" : "\n", f);
-        json_derived(f, &r->d[i]);
-    }
-    fputs(r->nd ? "\n  ],\n" : "],\n", f);
+/* The entries of kind `what` of x (the run, d NULL, or device d's own),
+ * each opened with ",\n" after the first of the whole list (*n so far). */
+enum { RP_SKIPS, RP_CHECKS, RP_DERIVED, RP_MEAS };
+static void json_entries(FILE *f, int what, const results *x, const res_device *d, size_t *n)
+{
+    size_t i, count = what == RP_SKIPS ? x->nskip : what == RP_CHECKS ? x->ncheck
+                    : what == RP_DERIVED ? x->nd : x->nm;
 
-    fputs("  \"measurements\": [", f);
-    for (i = 0; i < r->nm; i++) {
-        fputs(i ? ",\n" : "\n", f);
-        json_meas(f, &r->m[i]);
+    for (i = 0; i < count; i++, (*n)++) {
+        fputs(*n ? ",\n" : "\n", f);
+        if (what == RP_SKIPS) {
+            json_key_str(f, "    {", "section", x->skip[i].section);
+            json_device(f, ", ", d);
+            json_key_str(f, ", ", "reason", x->skip[i].reason);
+            putc('}', f);
+        } else if (what == RP_CHECKS) {
+            json_key_str(f, "    {", "section", x->check[i].section);
+            json_device(f, ", ", d);
+            json_key_str(f, ", ", "what", x->check[i].what);
+            fprintf(f, ", \"passed\": %s", x->check[i].passed ? "true" : "false");
+            json_key_str(f, ", ", "detail", x->check[i].detail);
+            putc('}', f);
+        } else if (what == RP_DERIVED) {
+            json_derived(f, &x->d[i], d);
+        } else {
+            json_meas(f, &x->m[i], d);
+        }
     }
-    fputs(r->nm ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* "name": [ the run's entries of kind what, then each device's ]. */
+static void json_list(FILE *f, const char *name, int what, const results *r, int last)
+{
+    size_t n = 0, i;
+
+    fprintf(f, "  \"%s\": [", name);
+    json_entries(f, what, r, NULL, &n);
+    for (i = 0; i < r->ndev; i++) json_entries(f, what, r->dev[i].own, &r->dev[i], &n);
+    fputs(n ? "\n  ]" : "]", f);
+    fputs(last ? "\n" : ",\n", f);
+}
+
+int rp_json(FILE *f, const results *r)
+{
+    fprintf(f, "{\n  \"schema_version\": %d,\n  \"incomplete\": %s,\n",
+            RES_SCHEMA_VERSION, r->incomplete ? "true" : "false");
+    json_environment(f, r);
+    json_list(f, "skipped", RP_SKIPS, r, 0);
+    json_list(f, "checks", RP_CHECKS, r, 0);
+    json_list(f, "derived", RP_DERIVED, r, 0);
+    json_list(f, "measurements", RP_MEAS, r, 1);
+    fputs("}\n", f);
     return ferror(f) ? -1 : 0;
 }
 
@@ -197,14 +250,13 @@ static void csv_num(FILE *f, double x)
     if (isfinite(x)) fprintf(f, "%.9g", x);
 }
 
-static int csv_emit(FILE *f, const results *r)
+/* The rows of x's measurements; device: its ordinal, or -1 (the run's). */
+static void csv_rows(FILE *f, const results *x, int device)
 {
     size_t i;
 
-    fputs("section,key,name,state,unit,n,batch,samples,min,median,mean,max,"
-          "stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock\n", f);
-    for (i = 0; i < r->nm; i++) {
-        const res_meas *m = &r->m[i];
+    for (i = 0; i < x->nm; i++) {
+        const res_meas *m = &x->m[i];
         const st_summary *s = &m->stats;
 
         csv_str(f, m->section);
@@ -230,8 +282,20 @@ static int csv_emit(FILE *f, const results *r)
         csv_num(f, m->flops);
         putc(',', f);
         csv_str(f, m->region);
-        fprintf(f, ",%d,%zu\n", m->noisy, m->low_clock);
+        fprintf(f, ",%d,%zu,", m->noisy, m->low_clock);
+        if (device >= 0) fprintf(f, "%d", device);
+        putc('\n', f);
     }
+}
+
+static int csv_emit(FILE *f, const results *r)
+{
+    size_t i;
+
+    fputs("section,key,name,state,unit,n,batch,samples,min,median,mean,max,"
+          "stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock,device\n", f);
+    csv_rows(f, r, -1);
+    for (i = 0; i < r->ndev; i++) csv_rows(f, r->dev[i].own, r->dev[i].ordinal);
     return ferror(f) ? -1 : 0;
 }
 

@@ -15,14 +15,19 @@
  *                         "stats": { "n", "min", "median", "mean", "max", "stdev",
  *                                    "cv", "ci_low", "ci_high", "ci_level" },
  *                         "samples": [ ... ] }, ... ] }
- * Non-finite numbers are written as null. Returns 0 on success. On error
+ * (and "checks", "derived"). A node run (r->ndev > 0) lists its devices in
+ * the environment ("devices": ordinal, name, pci_bus_id, uuid and each
+ * one's own "environment"), and each device's skips, checks, conclusions
+ * and measurements follow the run's own, each with "device": {ordinal,
+ * name, pci_bus_id, uuid}. Non-finite numbers are written as null. Returns 0 on success. On error
  * returns -1, prints "harness: cannot write PATH: strerror" to stderr, and
  * leaves any earlier file at path untouched (the temporary file is removed). */
 int rp_write_json(const results *r, const char *path);
 
 /* Same contract, one CSV row per measurement with a header line:
  * section,key,name,state,unit,n,batch,samples,min,median,mean,max,stdev,cv,
- * ci_low,ci_high,ci_level,bytes,flops,region. Fields with commas or quotes are
+ * ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock,device (the
+ * device's ordinal in a node run, else empty). Fields with commas or quotes are
  * quoted as RFC 4180 says. */
 int rp_write_csv(const results *r, const char *path);
 

@@ -101,7 +101,40 @@ void res_free(results *r)
     free(r->check);
     for (i = 0; i < r->nd; i++) free_derived(&r->d[i]);
     free(r->d);
+    for (i = 0; i < r->ndev; i++) {
+        free(r->dev[i].name);
+        free(r->dev[i].pci_bus_id);
+        free(r->dev[i].uuid);
+        res_free(r->dev[i].own);
+        free(r->dev[i].own);
+    }
+    free(r->dev);
     res_init(r);
+}
+
+results *res_add_device(results *r, int ordinal, const char *name, const char *pci_bus_id,
+                        const char *uuid)
+{
+    res_device *nd = grow(r->dev, r->ndev, &r->capdev, sizeof *r->dev);
+    res_device d;
+
+    if (!nd) return NULL;
+    r->dev = nd;
+    d.ordinal = ordinal;
+    d.name = copy_str(name);
+    d.pci_bus_id = copy_str(pci_bus_id);
+    d.uuid = copy_str(uuid);
+    d.own = malloc(sizeof *d.own);
+    if (!d.name || !d.pci_bus_id || !d.uuid || !d.own) {
+        free(d.name);
+        free(d.pci_bus_id);
+        free(d.uuid);
+        free(d.own);
+        return NULL;
+    }
+    res_init(d.own);
+    r->dev[r->ndev++] = d;
+    return d.own;
 }
 
 /* Find the slot of an environment key, appending an empty RES_NUM slot

@@ -83,6 +83,19 @@ typedef struct res_derived {
     double fval[RES_MAX_FIELDS];
 } res_derived;
 
+struct results;
+
+/* One device of a node run (--device=all|LIST): who it is, and everything
+ * its child measured (its own environment, checks, skips, conclusions and
+ * measurements), owned here. */
+typedef struct res_device {
+    int ordinal;
+    char *name;         /* "NVIDIA H200" */
+    char *pci_bus_id;   /* "00000000:19:00.0" */
+    char *uuid;         /* "GPU-..." */
+    struct results *own;
+} res_device;
+
 typedef struct results {
     res_kv *env;        /* environment record, in insertion order */
     size_t nenv, capenv;
@@ -94,6 +107,8 @@ typedef struct results {
     size_t ncheck, capcheck;
     res_derived *d;     /* conclusions, in the order derived */
     size_t nd, capd;
+    res_device *dev;    /* a node run's devices, in the order run (none otherwise) */
+    size_t ndev, capdev;
     int incomplete;     /* 1 when the run stopped before all sections finished */
 } results;
 
@@ -159,6 +174,12 @@ const res_derived *res_derived_find(const results *r, const char *section, const
 
 /* A supporting figure of d by name; NaN when d is NULL or has none. */
 double res_derived_num(const res_derived *d, const char *name);
+
+/* Add a device to a node run: its identity (strings copied; NULL as "")
+ * and an empty results object of its own, which it returns (valid while r
+ * lives; NULL on out of memory, nothing changed). res_free frees it. */
+results *res_add_device(results *r, int ordinal, const char *name, const char *pci_bus_id,
+                        const char *uuid);
 
 /* Number of failed checks. */
 size_t res_failed(const results *r);

@@ -192,7 +192,7 @@ void test_report(void)
     char dir[] = "/tmp/harness-test-report.XXXXXX";
     char path[256], bad[256], rodir[256], keep[256], csv[256], errp[256];
     static const char header[] = "section,key,name,state,unit,n,batch,samples,"
-        "min,median,mean,max,stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock\n";
+        "min,median,mean,max,stdev,cv,ci_low,ci_high,ci_level,bytes,flops,region,noisy,low_clock,device\n";
     char cmd[600], num[64];
     char *text = NULL, *before = NULL, *after = NULL;
     const res_kv *kv;
@@ -362,7 +362,7 @@ void test_report(void)
                  strstr(text, "\nstopwatches,row4,\"events, kernel \"\"warm\"\"\",warm,ms,"
                         "1048576,4,7,1,1.5,") != NULL);
         th_check("report: CSV quotes newline",
-                 strstr(text, ",\"clock()\nto clock()\",0,0\n") != NULL);
+                 strstr(text, ",\"clock()\nto clock()\",0,0,\n") != NULL);
         th_check("report: CSV unquoted plain field",
                  strstr(text, "\nstopwatches,row5,extremes,L2-cold,us,0,1,6,") != NULL);
     }
