@@ -218,13 +218,22 @@ const char *drv_get_phase(void)
 }
 
 /* drv_report, told whether the failure was injected. */
+static char drv_first[512];    /* the first error drv_report printed, in words */
+
 static void drv_report_as(CUresult r, const char *call, const char *file, int line,
                           int injected)
 {
-    drv_nerrors++;
+    if (drv_nerrors++ == 0)
+        snprintf(drv_first, sizeof drv_first, "%s: %s failed: %s (%d)%s", drv_phase, call,
+                 drv_result_name(r), (int)r, injected ? " (injected by HARNESS_FAULT)" : "");
     fprintf(stderr, "harness: error: %s: %s failed: %s (%d)%s at %s:%d\n",
             drv_phase, call, drv_result_name(r), (int)r,
             injected ? " (injected by HARNESS_FAULT)" : "", file, line);
+}
+
+const char *drv_first_error(void)
+{
+    return drv_nerrors ? drv_first : NULL;
 }
 
 void drv_report(CUresult r, const char *call, const char *file, int line)

@@ -112,6 +112,10 @@ void drv_report(CUresult r, const char *call, const char *file, int line);
 /* How many errors drv_report has printed in this process. */
 long drv_errors(void);
 
+/* The first of them as "PHASE: CALL failed: NAME (CODE)", or NULL when
+ * none was printed. */
+const char *drv_first_error(void);
+
 /* Make a checked call: r = the call's CUresult, or, when HARNESS_FAULT
  * names this call (fault.h), the injected code, the call then not made.
  * DRV_CALL_AS takes the call's text apart: a macro that passes its argument

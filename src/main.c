@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
+#include "node.h"
 #include "proc.h"
 #include "report.h"
 #include "results.h"
@@ -243,10 +244,18 @@ static void main_section_done(sec_ctx *c, const char *name, int rc, size_t check
     if (rc == SEC_FAILED && unexplained) r->incomplete = 1;
 }
 
+/* 1 when section s runs in this process: in a node run's parent only the
+ * sections that measure the node, in a device's child only the others. */
+static int main_runs_here(const cli_opts *o, int node, const sec_def *s)
+{
+    if (node) return s->node_level;
+    return o->child != CLI_CHILD_DEVICE || !s->node_level;
+}
+
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
-    int i, rc;
+    int i, rc, node;
     main_status st = { 0, 0, 0 };
     long long t_sec;
     double secs[CLI_NSECTIONS] = { 0 };
@@ -283,6 +292,8 @@ int main(int argc, char **argv)
         for (;;) pause();
     }
     if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
+    if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);
+    node = cli_node(&o) && o.child == CLI_CHILD_NONE;
 
     res_init(&r);
     tr_init(t_main, o.trace != NULL, !o.quiet);
@@ -292,9 +303,10 @@ int main(int argc, char **argv)
     c.r = &r;
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
+    if (node) main_section_done(&c, ND_SECTION, nd_plan(&c), 0, 0, &st);
     for (i = 0; i < CLI_NSECTIONS && !st.usage; i++) {
         size_t checks_failed = res_failed(&r), skips = r.nskip;
-        if (!o.run[i]) continue;
+        if (!o.run[i] || !main_runs_here(&o, node, &sec_table[i])) continue;
         sg_check();
         c.child_usage = c.child_no_gpu = 0;
         tr_section_begin(sec_table[i].name);
@@ -309,6 +321,13 @@ int main(int argc, char **argv)
         }
         main_section_done(&c, sec_table[i].name, rc, checks_failed, skips, &st);
     }
+    if (node && !st.usage) {
+        size_t checks_failed = res_failed(&r), skips = r.nskip;
+        t_sec = clk_now_ns();
+        rc = nd_run(&c);
+        res_env_num(&r, "seconds_devices", (double)(clk_now_ns() - t_sec) / 1e9);
+        main_section_done(&c, ND_SECTION, rc, checks_failed, skips, &st);
+    }
     sg_check();
     /* A section, or a part of one, skipped (no GPU, no NVRTC, a usage error
      * found at run time): something asked for was not done. */
@@ -318,21 +337,26 @@ int main(int argc, char **argv)
     if (drv_errors() > 0 || rtc_errors() > 0) {
         r.incomplete = 1;
         st.failed = 1;
+        if (drv_first_error()) res_env_str(&r, "first_error", drv_first_error());
     }
     if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
 
-    if (o.child == CLI_CHILD_RESULTS) {
+    if (o.child == CLI_CHILD_RESULTS || o.child == CLI_CHILD_DEVICE) {
         /* A child hands everything to its parent as lines, no tables. */
         if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
     } else if (!st.usage) {
         tb_config(stdout, &r, &o);
         for (i = 0; i < CLI_NSECTIONS; i++)
-            if (o.run[i]) tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
-        tb_roofline(stdout, &r);
+            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
+                tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
+        if (node) nd_print(stdout, &r, &o);
+        else tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
         fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
         for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
-            if (o.run[i]) fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
+            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
+                fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
+        if (node) fprintf(stdout, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));
         fprintf(stdout, "); exit code %d.\n", exit_code(&st));
     }
     if (fflush(stdout) != 0) st.failed = 1;

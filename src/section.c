@@ -558,15 +558,15 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
 
 const sec_def sec_table[CLI_NSECTIONS] = {
     { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
-      sec_stopwatches_child },
-    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL },
-    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL },
+      sec_stopwatches_child, 0 },
+    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0 },
+    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL, 0 },
     { "jit", sec_jit, jt_print,
       { CLI_CHILD_JIT_FIRST, CLI_CHILD_JIT_LOAD, CLI_CHILD_JIT_OPT, CLI_CHILD_ORDER_INIT,
-        CLI_CHILD_ORDER_COMPILE }, sec_jit_child },
+        CLI_CHILD_ORDER_COMPILE }, sec_jit_child, 0 },
     { "launch", sec_launch, la_print,
-      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child },
-    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL },
+      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child, 0 },
+    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL, 0 },
 };
 
 const char *const *sec_names(void)

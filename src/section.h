@@ -215,7 +215,7 @@ int sec_stopwatches_child(const cli_opts *o, long long t_main_ns);
  * cli_section): the name --section takes, the measurement, the printer, and
  * the child kinds the section starts with the entry point that runs one of
  * them (CLI_CHILD_NONE-terminated; child NULL when it starts none of its
- * own). */
+ * own), and whether it measures the node rather than one device. */
 #define SEC_MAX_CHILDREN 6
 typedef struct sec_def {
     const char *name;
@@ -223,6 +223,8 @@ typedef struct sec_def {
     void (*print)(FILE *f, const results *r);
     cli_child children[SEC_MAX_CHILDREN];
     int (*child)(const cli_opts *o, long long t_main_ns);
+    int node_level;     /* 1: measures the node, not one device: a node run
+                           (--device=all|LIST) runs it once, in the parent */
 } sec_def;
 
 extern const sec_def sec_table[CLI_NSECTIONS];

@@ -29,10 +29,18 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
 
     fprintf(f, "harness %s: the clock around one CUDA program, taken apart\n",
             tb_env_str(r, "harness_version", "?"));
-    if (res_env_get(r, "gpu")) {
-        fprintf(f, "  GPU              %s, device %d: compute capability %s, %.0f SMs, "
+    if (r->ndev) {
+        size_t k;
+        fprintf(f, "  GPUs             %zu device%s, one child process each, one after the other:\n",
+                r->ndev, r->ndev == 1 ? "" : "s");
+        for (k = 0; k < r->ndev; k++)
+            fprintf(f, "                   %d: %s, %s, %s\n", r->dev[k].ordinal, r->dev[k].name,
+                    r->dev[k].pci_bus_id, r->dev[k].uuid);
+    } else if (res_env_get(r, "gpu")) {
+        fprintf(f, "  GPU              %s, device %.0f (%s): compute capability %s, %.0f SMs, "
                 "L2 %.1f MiB, %.1f GiB, %.0f-bit memory bus\n",
-                tb_env_str(r, "gpu", "?"), o->device, tb_env_str(r, "compute_capability", "?"),
+                tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"), tb_env_str(r, "pci_bus_id", "?"),
+                tb_env_str(r, "compute_capability", "?"),
                 tb_env_num(r, "sms"), l2 / 1048576.0, mem / 1073741824.0,
                 tb_env_num(r, "memory_bus_bits"));
         fprintf(f, "  driver           %s (CUDA %s); NVRTC %s\n",
