@@ -81,9 +81,23 @@ def median(m):
     return float(v) if num_ok(v) else None
 
 
-def _index(path, doc, field, what):
-    """{(section, key): entry} of the list doc[field], in file order; raises
-    Bad on an entry without string section and key, or a repeated one."""
+def entry_device(e):
+    """The ordinal of the device an entry of a node run belongs to, or None
+    (an entry of the run itself, or of a one-device run)."""
+    d = e.get("device") if isinstance(e, dict) else None
+    if d is None:
+        return None
+    o = d.get("ordinal") if isinstance(d, dict) else None
+    if type(o) is not int:
+        raise ValueError("device is not an object with an integer ordinal")
+    return o
+
+
+def _index(path, doc, field, what, device):
+    """{(section, key): entry} of the list doc[field] that belong to device
+    (its entries and the run's own; device None: the run's own), in file
+    order; raises Bad on an entry without string section and key, a bad
+    device, or a repeated one."""
     items = doc.get(field, [])
     if not isinstance(items, list):
         raise Bad("%s: %s is not a list" % (path, field))
@@ -92,6 +106,12 @@ def _index(path, doc, field, what):
         if not (isinstance(e, dict) and isinstance(e.get("section"), str)
                 and isinstance(e.get("key"), str)):
             raise Bad("%s: %s[%d] is not a %s" % (path, field, i, what))
+        try:
+            d = entry_device(e)
+        except ValueError as err:
+            raise Bad("%s: %s[%d]: %s" % (path, field, i, err))
+        if d is not None and d != device:
+            continue
         sk = (e["section"], e["key"])
         if sk in out:
             raise Bad("%s: %s[%d] repeats %s/%s" % (path, field, i, sk[0], sk[1]))
@@ -99,18 +119,55 @@ def _index(path, doc, field, what):
     return out
 
 
+def _devices(path, env):
+    """The node run's devices ({ordinal: entry of environment.devices}), in
+    order; {} for a run of one device."""
+    devs = env.get("devices")
+    if devs is None:
+        return {}
+    if not isinstance(devs, list):
+        raise Bad("%s: environment.devices is not a list" % path)
+    out = {}
+    for i, d in enumerate(devs):
+        if not (isinstance(d, dict) and type(d.get("ordinal")) is int):
+            raise Bad("%s: environment.devices[%d] has no integer ordinal" % (path, i))
+        if d["ordinal"] in out:
+            raise Bad("%s: environment.devices[%d] repeats device %d" % (path, i, d["ordinal"]))
+        out[d["ordinal"]] = d
+    return out
+
+
 class Run:
     """One results document: its path, the document, its environment, its
     measurements and conclusions (derived entries) by (section, key), in
-    file order."""
+    file order. A node run (--device=all|LIST) is read as one of its
+    devices: that device's entries and the run's own, the environment with
+    the device's own record laid over it; devices lists the ordinals and
+    device is the one read (None: the run's own entries only)."""
 
-    def __init__(self, path, doc):
+    def __init__(self, path, doc, device=None):
         self.path = path
         self.doc = doc
         env = doc.get("environment")
-        self.env = env if isinstance(env, dict) else {}
-        self.meas = _index(path, doc, "measurements", "measurement")
-        self.derived = _index(path, doc, "derived", "derived entry")
+        env = env if isinstance(env, dict) else {}
+        self.node = _devices(path, env)
+        self.devices = list(self.node)
+        if device is not None and self.node and device not in self.node:
+            raise Bad("%s: no device %d in this node run (it has %s)"
+                      % (path, device, ", ".join(str(d) for d in self.devices)))
+        if device is None and len(self.devices) == 1:
+            device = self.devices[0]
+        self.device = device if self.node else None
+        self.env = dict(env)
+        if self.device is not None:
+            own = self.node[self.device].get("environment")
+            self.env.update(own if isinstance(own, dict) else {})
+        self.meas = _index(path, doc, "measurements", "measurement", self.device)
+        self.derived = _index(path, doc, "derived", "derived entry", self.device)
+
+    def view(self, device):
+        """The same document read as device `device` of the node run."""
+        return Run(self.path, self.doc, device)
 
     def get(self, section, key):
         """The measurement, or None."""
@@ -152,18 +209,22 @@ class Run:
             parts.append("driver " + str(self.env["driver_version"]))
         if self.env.get("harness_version"):
             parts.append("harness " + str(self.env["harness_version"]))
+        if self.device is not None:
+            parts.append("device %d" % self.device)
         parts.append(os.path.basename(self.path))
         return ", ".join(parts)
 
 
-def load(path):
-    """The Run of the results file at path; raises Bad with a one-line reason
-    (see read_json; not schema_version 1; measurements not a list of entries
-    with section and key; a repeated measurement or conclusion)."""
+def load(path, device=None):
+    """The Run of the results file at path (a node run read as device
+    `device`, or as its one device; see Run); raises Bad with a one-line
+    reason (see read_json; not schema_version 1; measurements not a list of
+    entries with section and key; a repeated measurement or conclusion; a
+    device the node run does not have)."""
     doc = read_json(path)
     sv = doc.get("schema_version") if isinstance(doc, dict) else None
     if type(sv) is not int or sv != SCHEMA_VERSION:     # not true, not 1.0
         raise Bad("%s: not a harness JSON document (schema_version %d)" % (path, SCHEMA_VERSION))
     if not isinstance(doc.get("measurements"), list):
         raise Bad("%s: measurements is not a list" % path)
-    return Run(path, doc)
+    return Run(path, doc, device)

@@ -356,7 +356,7 @@ int nd_summarize(results *r, double threshold_pct)
         const results *own = r->dev[i].own;
         for (j = 0; j < own->nm; j++) {
             const res_meas *m = &own->m[j];
-            if (nd_done(r, m->section, m->key)) continue;
+            if (m->host_only || nd_done(r, m->section, m->key)) continue;
             nd_gather(r, m->section, m->key, g);
             if (g->n < 2) continue;
             rc = nd_figure(r, m->section, m->key, g, threshold_pct, per);

@@ -44,7 +44,8 @@ int nd_plan(sec_ctx *c);
 int nd_run(sec_ctx *c);
 
 /* The node summary of r's devices, stored as conclusions of section node:
- * one per figure (section/key) measured on two or more devices, key
+ * one per figure (section/key) measured on two or more devices (a figure
+ * of the host alone, host_only, is no device's and is left out), key
  * "SECTION/KEY", value the median across the devices' medians, fields
  * devices, min, max, spread_pct (max - min over the median), outliers,
  * worst_ordinal, worst_pct; text naming each outlier ("device 2

@@ -94,8 +94,8 @@ static void json_meas(FILE *f, const res_meas *m, const res_device *d)
     json_key_num(f, ", ", "ci_low", s->ci_low);
     json_key_num(f, ", ", "ci_high", s->ci_high);
     json_key_num(f, ", ", "ci_level", s->ci_level);
-    fprintf(f, "},\n      \"noisy\": %s, \"low_clock_samples\": %zu",
-            m->noisy ? "true" : "false", m->low_clock);
+    fprintf(f, "},\n      \"noisy\": %s, \"low_clock_samples\": %zu, \"host_only\": %s",
+            m->noisy ? "true" : "false", m->low_clock, m->host_only ? "true" : "false");
     fputs(",\n      \"samples\": [", f);
     for (i = 0; i < m->nsamples; i++) {
         if (i) fputs(", ", f);

@@ -494,6 +494,12 @@ static int write_meas(FILE *f, const res_meas *m)
         if (i > 0 && putc(',', f) == EOF) return -1;
         if (put_num(f, m->samples[i]) != 0) return -1;
     }
+    if (fprintf(f, "\t%d\t%zu\t%d\t", m->noisy != 0, m->low_clock, m->host_only != 0) < 0)
+        return -1;
+    for (i = 0; m->mhz && i < m->nsamples; i++) {
+        if (i > 0 && putc(',', f) == EOF) return -1;
+        if (put_num(f, m->mhz[i]) != 0) return -1;
+    }
     return putc('\n', f) == EOF ? -1 : 0;
 }
 
@@ -538,7 +544,7 @@ typedef struct ln_field {
 } ln_field;
 
 /* One more than the most fields of any record, so that an extra one shows. */
-#define LN_MAXF 13
+#define LN_MAXF 16
 
 /* Split [p, end) at tabs into f (at most maxf stored); returns the number of
  * fields the line has, which may exceed maxf. */
@@ -744,6 +750,46 @@ out:
     return rc;
 }
 
+/* The m record's fields 12-15 into m: noisy, low_clock, host_only, and
+ * the clock readings (none, or one per sample). Returns 0, or -1 with
+ * what is wrong in msg. */
+static int read_meas_marks(res_meas *m, const ln_field *f, char *msg, size_t msglen)
+{
+    long low;
+    double *mhz = NULL;
+    float *fl;
+    size_t nmhz = 0, i;
+    int prc;
+
+    if ((!field_is(&f[12], "0") && !field_is(&f[12], "1")) ||
+        (!field_is(&f[14], "0") && !field_is(&f[14], "1")) ||
+        parse_long(&f[13], &low) != 0 || low < 0 || (size_t)low > m->nsamples) {
+        snprintf(msg, msglen, "m record: noisy, low_clock or host_only is not what it can be");
+        return -1;
+    }
+    m->noisy = field_is(&f[12], "1");
+    m->host_only = field_is(&f[14], "1");
+    m->low_clock = (size_t)low;
+    if ((prc = parse_samples(&f[15], &mhz, &nmhz)) != 0 || (nmhz && nmhz != m->nsamples)) {
+        snprintf(msg, msglen, prc == -1 ? "out of memory"
+                 : "m record: the clock readings are not one number per sample");
+        free(mhz);
+        return -1;
+    }
+    if (!nmhz) return 0;
+    if ((fl = malloc(nmhz * sizeof *fl)) == NULL) {
+        free(mhz);
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < nmhz; i++) fl[i] = (float)mhz[i];
+    prc = res_set_clock(m, fl);
+    free(fl);
+    free(mhz);
+    if (prc != 0) snprintf(msg, msglen, "out of memory");
+    return prc;
+}
+
 static int read_meas(results *r, const ln_field *f, char *msg, size_t msglen)
 {
     /* section, key, name, region, unit: fields 1, 2, 3, 4 and 6 */
@@ -798,7 +844,7 @@ static int read_meas(results *r, const ln_field *f, char *msg, size_t msglen)
     m->n = n;
     m->bytes = bytes;
     m->flops = flops;
-    rc = 0;
+    rc = read_meas_marks(m, f, msg, msglen);
 
 out:
     for (i = 0; i < 5; i++) free(s[i]);
@@ -902,7 +948,7 @@ int res_read_lines(results *r, const char *text, char *why, size_t whylen)
         { "env", 4, read_env },
         { "skip", 3, read_skip },
         { "check", 5, read_check },
-        { "m", 12, read_meas },
+        { "m", 16, read_meas },
         { "d", 8, read_derived },
         { "incomplete", 2, read_incomplete },
     };

@@ -40,6 +40,10 @@ typedef struct res_meas {
     double *mhz;        /* the SM clock just before each sample (NaN where not read),
                            nsamples values; NULL when no clock was read */
     int noisy;          /* the stopping rule ended on a limit, interval still too wide */
+    int host_only;      /* the region times the CPU alone (no driver call in it): a
+                           figure of the host, not of the device (a node run's
+                           summary leaves it out; comparisons use it as the host's
+                           speed) */
     size_t low_clock;   /* samples taken below 75% of the device's SM clock */
 } res_meas;
 
@@ -191,6 +195,8 @@ size_t res_failed(const results *r);
  *   check <TAB> section <TAB> what <TAB> 0|1 <TAB> detail
  *   m <TAB> section <TAB> key <TAB> name <TAB> region <TAB> state <TAB> unit
  *     <TAB> batch <TAB> n <TAB> bytes <TAB> flops <TAB> v1,v2,... (%.17g)
+ *     <TAB> noisy 0|1 <TAB> low_clock <TAB> host_only 0|1 <TAB> mhz1,mhz2,...
+ *     (the clock readings, one per sample; empty when none were read)
  *   d <TAB> section <TAB> key <TAB> name <TAB> value <TAB> unit <TAB> text
  *     <TAB> name1=v1,name2=v2,... (the fields; empty when none)
  *   incomplete <TAB> 0|1

@@ -81,6 +81,13 @@ static int build(results *r)
     m->n = 123;
     m->bytes = 12.5;
     m->flops = 1;
+    m->noisy = 1;
+    m->low_clock = 2;
+    m->host_only = 1;
+    {
+        static const float mhz[] = { 1980, 1755.5f, NAN, 1980, 345 };
+        if (res_set_clock(m, mhz) != 0) return -1;
+    }
     r->incomplete = 1;
     return 0;
 }
@@ -258,6 +265,11 @@ void test_lines(void)
              b.nm == 2 && b.m[1].batch == 7 && b.m[1].n == 123 &&
              b.m[1].bytes == 12.5 && b.m[1].flops == 1.0 &&
              b.m[1].state == RES_L2_COLD && b.m[0].batch == 1 && b.m[0].n == 0);
+    th_check("lines: noisy, low_clock 2, host_only and the five clock readings (NaN kept)",
+             b.nm == 2 && b.m[1].noisy == 1 && b.m[1].low_clock == 2 && b.m[1].host_only == 1 &&
+             b.m[1].mhz && b.m[1].mhz[1] == 1755.5f && isnan(b.m[1].mhz[2]) &&
+             b.m[1].mhz[4] == 345.0f && b.m[0].mhz == NULL && b.m[0].noisy == 0 &&
+             b.m[0].host_only == 0);
     th_check("lines: incomplete flag read back", b.incomplete == 1);
 
     /* Appending to an object that already holds records. */
@@ -292,13 +304,13 @@ void test_lines(void)
 
     /* Malformed records. */
     th_check("lines: rejects an unknown state",
-             rejects("m\ts\tk\tn\tr\thot\tms\t1\t0\t0\t0\t1\n", "line 1:"));
+             rejects("m\ts\tk\tn\tr\thot\tms\t1\t0\t0\t0\t1\t0\t0\t0\t\n", "line 1:"));
     th_check("lines: rejects a non-numeric sample",
-             rejects("skip\ta\tb\nm\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,x\n", "line 2:"));
+             rejects("skip\ta\tb\nm\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,x\t0\t0\t0\t\n", "line 2:"));
     th_check("lines: rejects a sample with trailing garbage or an empty item",
-             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1.5e\n", "line 1:") &&
-             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,,2\n", "line 1:") &&
-             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,\n", "line 1:"));
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1.5e\t0\t0\t0\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,,2\t0\t0\t0\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,\t0\t0\t0\t\n", "line 1:"));
     th_check("lines: rejects a wrong field count",
              rejects("\nskip\ta\n", "line 2:") &&
              rejects("check\ts\tw\t1\td\textra\n", "line 1:") &&
@@ -307,8 +319,19 @@ void test_lines(void)
              rejects("skip\ta\\q\tb\n", "line 1:") &&
              rejects("env\tk\ts\tends in \\\n", "line 1:"));
     th_check("lines: rejects batch 1.5 and n with a leading space",
-             rejects("m\ts\tk\tn\tr\twarm\tms\t1.5\t0\t0\t0\t1\n", "line 1:") &&
-             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t 5\t0\t0\t1\n", "line 1:"));
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1.5\t0\t0\t0\t1\t0\t0\t0\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t 5\t0\t0\t1\t0\t0\t0\t\n", "line 1:"));
+    th_check("lines: rejects noisy 2, host_only x, low_clock above the samples, a clock "
+             "reading count unlike the samples'",
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1\t2\t0\t0\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1\t0\t0\tx\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1\t0\t2\t0\t\n", "line 1:") &&
+             rejects("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,2\t0\t0\t0\t1500\n", "line 1:"));
+    th_check("lines: a well-formed m record with every mark is read",
+             read_fresh("m\ts\tk\tn\tr\twarm\tms\t1\t0\t0\t0\t1,2\t1\t1\t1\t1500,nan\n", why,
+                        sizeof(why), &c) == 1 && c.m[0].low_clock == 1 && c.m[0].mhz &&
+             c.m[0].mhz[0] == 1500.0f);
+    res_free(&c);
     th_check("lines: rejects a bad env kind, passed flag, incomplete value",
              rejects("env\tk\tx\tv\n", "line 1:") &&
              rejects("env\tk\tn\t\n", "line 1:") &&

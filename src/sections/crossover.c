@@ -40,8 +40,10 @@ static int xo_size(sec_ctx *c, CUfunction add, size_t n)
     /* CPU, one thread. */
     if (tm_work_init(&w[0], sec_vec_cpu, &v, 0) != 0 || tm_host(&w[0], c->o->warmup) != 0)
         goto out;
-    if (!xo_store(c, n, "cpu", "CPU, one thread", "host clock around the C loop", RES_WARM, &w[0]))
+    if ((m = xo_store(c, n, "cpu", "CPU, one thread", "host clock around the C loop", RES_WARM,
+                      &w[0])) == NULL)
         goto out;
+    m->host_only = 1;
     tm_work_free(&w[0]);
     kn_check_add(v.ha, v.hb, v.hout, n, &bad);
     snprintf(what, sizeof what, "n = %zu, CPU loop vs double reference", n);

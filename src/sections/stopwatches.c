@@ -753,16 +753,18 @@ static int sw_cpu(sw_rows *S)
 {
     sec_ctx *c = S->c;
     sec_vec *v = &S->B.v;
+    res_meas *m;
     kn_bad bad;
 
     drv_set_phase(SW ": CPU");
     kn_poison(v->hout, v->n);
     if (tm_work_init(&S->w[0], sec_vec_cpu, v, 0) != 0 || tm_host(&S->w[0], c->o->warmup) != 0)
         return -1;
-    if (!sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
-                        "host clock around one C loop over n floats (the compiler's -O2 code)",
-                        RES_WARM, &S->w[0]))
+    if ((m = sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
+                            "host clock around one C loop over n floats (the compiler's -O2 code)",
+                            RES_WARM, &S->w[0])) == NULL)
         return -1;
+    m->host_only = 1;
     tm_work_free(&S->w[0]);
     kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
     if (!sec_check_elems(c, SW, "CPU loop, all elements vs double reference", v->n, &bad)) S->failed = 1;
