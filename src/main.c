@@ -73,6 +73,7 @@ static void env_host(results *r, const cli_opts *o)
     if (uname(&u) == 0) {
         snprintf(host, sizeof host, "%s %s %s", u.sysname, u.release, u.machine);
         res_env_str(r, "host_os", host);
+        res_env_str(r, "hostname", u.nodename);
     }
     env_driver_version(r);
 }

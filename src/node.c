@@ -125,17 +125,17 @@ int nd_plan(sec_ctx *c)
         return rc;
     }
     res_env_num(c->r, "device_count", n);
-    for (i = 0; rc == SEC_OK && i < (o->device_all ? (size_t)n : o->ndevices); i++) {
-        int k = o->device_all ? (int)i : o->devices[i];
-        if (k >= n) {
+    for (i = 0; rc == SEC_OK && i < o->ndevices; i++)
+        if (o->devices[i] >= n) {
             snprintf(why, sizeof why, "device %d does not exist: this machine has %d CUDA device%s "
-                     "(0..%d)", k, n, n == 1 ? "" : "s", n - 1);
+                     "(0..%d)", o->devices[i], n, n == 1 ? "" : "s", n - 1);
             rc = nd_usage(c, asked, why);
-        } else if (nd_add(c, &list, k) != 0) {
+        }
+    for (i = 0; rc == SEC_OK && i < (o->device_all ? (size_t)n : o->ndevices); i++)
+        if (nd_add(c, &list, o->device_all ? (int)i : o->devices[i]) != 0) {
             fprintf(stderr, "harness: --device=%s: out of memory\n", asked);
             rc = SEC_FAILED;
         }
-    }
     res_free(&list);
     return rc;
 }

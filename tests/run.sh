@@ -20,6 +20,7 @@ sh tests/test_compare.sh
 sh tests/test_plot.sh
 sh tests/test_modules.sh
 sh tests/test_sources.sh
+sh tests/test_node.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
