@@ -27,6 +27,9 @@
 #              directories and children checked (about 6 default runs long;
 #              STORM_ONLY=I,J,.. runs some of them, STORM_DURATION=S skips
 #              the run that measures the length)
+#   node       --device=all against --device=0, default runs (the same figures
+#              within scripts/compare's noise; the node summary of one device;
+#              the visible-devices table's one row)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -119,6 +122,12 @@ for part in $parts; do
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
+    node)
+        reference h200-node --device=all
+        reference h200-device0 --device=0
+        scripts/compare results/h200-device0.json results/h200-node.json \
+            >results/h200-node-compare.txt 2>&1
+        tail -4 results/h200-node-compare.txt ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     storm)
@@ -126,7 +135,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries, node)" >&2
         exit 2 ;;
     esac
 done
