@@ -9,6 +9,7 @@
 #include "proc.h"
 #include "sig.h"
 #include "table.h"
+#include "trace.h"
 
 /* ------------------------------------------------------ the listing --- */
 
@@ -156,7 +157,8 @@ static void nd_run_device(sec_ctx *c, res_device *d, nd_tally *t)
 {
     const cli_opts *o = c->o;
     const char *args[CLI_MAX_ARGS + 2];
-    char dev[32], why[512], detail[1200], what[200];
+    char dev[32], why[512], detail[1200], what[200], span[32];
+    double start;
     pr_result pr;
     size_t i, n = 0;
     int ok;
@@ -168,12 +170,15 @@ static void nd_run_device(sec_ctx *c, res_device *d, nd_tally *t)
     snprintf(what, sizeof what, "device %d (%s) ran its sections", d->ordinal, d->pci_bus_id);
     /* A whole run of the sections: no time limit of its own (every wait on
      * the device and every child inside it has one). */
+    start = tr_now();
     if (pr_run_self(args, n, NULL, 0, ND_NO_LIMIT_S, &pr, why, sizeof why) != 0) {
         snprintf(detail, sizeof detail, "its child could not be started: %s", why);
         res_check_add(c->r, ND_SECTION, what, 0, detail);
         t->failed = 1;
         return;
     }
+    snprintf(span, sizeof span, "device %d", d->ordinal);
+    tr_host(span, start, tr_now() - start);
     ok = sec_child_outcome(c, &pr, "--child=device", detail, sizeof detail);
     if (!pr.signal && pr.exit_code == 2) {
         t->usage = 1;               /* printed by the child; the same for every device */
