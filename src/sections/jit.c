@@ -490,7 +490,7 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
     case CLI_CHILD_NONE: case CLI_CHILD_WATERFALL: case CLI_CHILD_RESULTS:
     case CLI_CHILD_SCHED_SPIN: case CLI_CHILD_SCHED_YIELD: case CLI_CHILD_SCHED_BLOCKING:
-    case CLI_CHILD_FIRST: break;
+    case CLI_CHILD_FIRST: case CLI_CHILD_VISIBLE: break;
     }
     if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
     res_free(&r);
