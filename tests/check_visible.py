@@ -9,8 +9,9 @@ contexts on the others only where k > 1), R samples each, and each child
 counted k; no other count is measured. With --init-us: cuInit's median at
 least 0.8 of U k and below 2 U k + 100 ms, growing from count to count;
 the context on device 0 at least 0.8 U; the others at least 0.8 U (k - 1),
-and per extra device at least 0.8 U. With --saving: the saving entry is
-there, positive, its fields the two totals' medians and N. One line per
+and per extra device at least 0.8 U. With --saving: the saving entries are
+there (saving: the totals; saving_one_gpu: the cold start to context 0),
+positive, each the difference of the two medians its fields hold, with N. One line per
 problem, exit 1 when there is any; else "ok: ..." and exit 0."""
 
 import argparse
@@ -21,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness_json as hj  # noqa: E402  (the one JSON reader)
 
 VI = "visible"
-FIGURES = ("load", "init", "count", "ctx0", "total", "devices")
+FIGURES = ("load", "init", "count", "ctx0", "ready", "total", "devices")
 
 
 def check_counts(r, n, counts, rounds, problems):
@@ -70,16 +71,18 @@ def check_times(r, counts, us, problems):
 
 
 def check_saving(r, n, problems):
-    d = r.conclusion(VI, "saving")
-    one, all_ = r.med(VI, "k1.total"), r.med(VI, "k%d.total" % n)
-    if d is None:
-        problems.append("no saving entry")
-    elif not hj.num_ok(d.get("value")) or d["value"] <= 0:
-        problems.append("the saving is %s, not positive" % d.get("value"))
-    elif d["fields"].get("total_1") != one or d["fields"].get("total_n") != all_ \
-            or d["fields"].get("n") != n or abs(d["value"] - (all_ - one)) > 1e-9:
-        problems.append("the saving %s does not rest on total(1) %s and total(%d) %s"
-                        % (d["value"], one, n, all_))
+    """Both savings: positive, each the difference of its figure's medians."""
+    for key, fig in (("saving", "total"), ("saving_one_gpu", "ready")):
+        d = r.conclusion(VI, key)
+        one, all_ = r.med(VI, "k1.%s" % fig), r.med(VI, "k%d.%s" % (n, fig))
+        if d is None:
+            problems.append("no %s entry" % key)
+        elif not hj.num_ok(d.get("value")) or d["value"] <= 0:
+            problems.append("%s is %s, not positive" % (key, d.get("value")))
+        elif d["fields"].get(fig + "_1") != one or d["fields"].get(fig + "_n") != all_ \
+                or d["fields"].get("n") != n or abs(d["value"] - (all_ - one)) > 1e-9:
+            problems.append("%s %s does not rest on %s(1) %s and %s(%d) %s"
+                            % (key, d["value"], fig, one, fig, n, all_))
 
 
 def main():

@@ -153,7 +153,8 @@ fail:
     return 1;
 }
 
-/* Store one sample of every part that ended, of the total when every part
+/* Store one sample of every part that ended, of the cold start to device
+ * 0's context (ready) once it is current, of the total when every part
  * did, and of the count when it was answered. Returns 0, or -1 on out of
  * memory. */
 static int vi_child_store(vi_child *C)
@@ -172,6 +173,13 @@ static int vi_child_store(vi_child *C)
         if (!res_add(&C->r, VI, vi_parts[i].key, name, vi_parts[i].region, RES_PROCESS, "ms", &v, 1))
             return -1;
     }
+    v = (double)(C->mark[VI_NPARTS - 1] - C->mark[0]) / 1e6;
+    snprintf(name, sizeof name, "cold start to device 0's context, %s", seen);
+    if (C->nmarks >= VI_NPARTS &&
+        !res_add(&C->r, VI, "ready", name, "child's host clock from before dlopen of libcuda.so.1 "
+                 "to device 0's context current: the cold start of a process that uses device 0 "
+                 "alone (process start not included)", RES_PROCESS, "ms", &v, 1))
+        return -1;
     v = (double)(C->mark[C->nmarks - 1] - C->mark[0]) / 1e6;
     snprintf(name, sizeof name, "cold start to the last context, %s", seen);
     if (all && !res_add(&C->r, VI, "total", name, "child's host clock from before dlopen of "
@@ -532,9 +540,22 @@ static const char *vi_verdict(const st_summary *one, const st_summary *all)
                                                                     : "intervals overlap";
 }
 
-/* "saving" when N is 1, or a count of the two is not measured: a text. */
-static int vi_saving_text(results *r, int n)
+/* The two savings: of a process that uses device 0 alone (to its context
+ * current) and of one that makes a context on every device it sees (the
+ * total). */
+static const struct {
+    const char *key, *figure, *name;
+} vi_savings[2] = {
+    { "saving_one_gpu", "ready", "what restricting to one visible device saves a process that "
+      "uses device 0 alone: to its context current, N visible minus one" },
+    { "saving", "total", "what restricting to one visible device saves a process that makes a "
+      "context on every device it sees: the total, N visible minus one" },
+};
+
+/* Saving i when N is 1, or a count of the two is not measured: a text. */
+static int vi_saving_text(results *r, int n, int i)
 {
+    int missing = vi_m(r, 1, vi_savings[i].figure) ? n : 1;
     char text[512];
     res_derived *d;
 
@@ -543,30 +564,40 @@ static int vi_saving_text(results *r, int n)
                  "nothing to restrict. On a node of several, this section measures each count "
                  "with CUDA_VISIBLE_DEVICES, which the driver respects.");
     else
-        snprintf(text, sizeof text, "No saving: %s has no figures (its children failed).",
-                 vi_m(r, 1, "total") ? "the count of all visible devices" : "the count of one");
-    d = res_derive(r, VI, "saving", "what restricting to one visible device saves", NAN, "ms", text);
+        snprintf(text, sizeof text, "No saving: %d visible has no figures (its children failed, "
+                 "or did not count %d: see the checks).", missing, missing);
+    d = res_derive(r, VI, vi_savings[i].key, vi_savings[i].name, NAN, "ms", text);
     return d && res_derived_field(d, "n", n) == 0 ? 0 : -1;
 }
 
-static int vi_saving(results *r, int n)
+/* Field "<figure><suffix>" of d. */
+static int vi_field(res_derived *d, const char *figure, const char *suffix, double v)
 {
-    const res_meas *one = vi_m(r, 1, "total"), *all = vi_m(r, n, "total");
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", figure, suffix);
+    return res_derived_field(d, name, v);
+}
+
+/* Saving i: the figure's median with N visible minus with one. */
+static int vi_saving(results *r, int n, int i)
+{
+    const char *fig = vi_savings[i].figure;
+    const res_meas *one = vi_m(r, 1, fig), *all = vi_m(r, n, fig);
     double save;
     res_derived *d;
 
-    if (n == 1 || !one || !all) return vi_saving_text(r, n);
+    if (n == 1 || !one || !all) return vi_saving_text(r, n, i);
     save = all->stats.median - one->stats.median;
-    d = res_derive(r, VI, "saving", "what restricting to one visible device saves: total with all "
-                   "visible minus total with one", save, "ms", vi_verdict(&one->stats, &all->stats));
+    d = res_derive(r, VI, vi_savings[i].key, vi_savings[i].name, save, "ms",
+                   vi_verdict(&one->stats, &all->stats));
     if (!d || res_derived_field(d, "n", n) != 0 ||
-        res_derived_field(d, "total_1", one->stats.median) != 0 ||
-        res_derived_field(d, "total_n", all->stats.median) != 0 ||
         res_derived_field(d, "pct", 100.0 * save / all->stats.median) != 0 ||
-        res_derived_field(d, "total_1_low", one->stats.ci_low) != 0 ||
-        res_derived_field(d, "total_1_high", one->stats.ci_high) != 0 ||
-        res_derived_field(d, "total_n_low", all->stats.ci_low) != 0 ||
-        res_derived_field(d, "total_n_high", all->stats.ci_high) != 0)
+        vi_field(d, fig, "_1", one->stats.median) != 0 ||
+        vi_field(d, fig, "_n", all->stats.median) != 0 ||
+        vi_field(d, fig, "_1_low", one->stats.ci_low) != 0 ||
+        vi_field(d, fig, "_1_high", one->stats.ci_high) != 0 ||
+        vi_field(d, fig, "_n_low", all->stats.ci_low) != 0 ||
+        vi_field(d, fig, "_n_high", all->stats.ci_high) != 0)
         return -1;
     return 0;
 }
@@ -582,5 +613,5 @@ int vi_conclude(results *r)
     nk = vi_counts(n, k, VI_MAX_COUNTS);
     if (nk == 0) return 0;
     if (vi_per_device(r, k, nk) != 0) return -1;
-    return vi_saving(r, n);
+    return vi_saving(r, n, 0) != 0 || vi_saving(r, n, 1) != 0 ? -1 : 0;
 }

@@ -26,6 +26,9 @@
  *   ctx0        cuDeviceGet(0) + cuDevicePrimaryCtxRetain + cuCtxSetCurrent
  *   ctx_others  the same for devices 1..k-1, one after another, together
  *               (absent when the child sees one device)
+ *   ready       from before the dlopen to device 0's context current: the
+ *               cold start of a process that uses device 0 alone (load +
+ *               init + count + ctx0)
  *   total       from before the dlopen to the last context current: the
  *               sum of the parts (process start and exit not included)
  *   devices     the count cuDeviceGetCount answered ("devices")
@@ -42,15 +45,21 @@
  *   k<k>.per_device (k > 1) the contexts on devices 1..k-1 per extra
  *                   device: median of k<k>.ctx_others / (k - 1), "ms";
  *                   fields k, ctx_others (its median)
- *   saving          what restricting to one visible device saves: N > 1,
- *                   median of k<N>.total - median of k1.total, "ms"; text
- *                   "intervals apart" (the two medians' intervals do not
- *                   meet), "intervals overlap" or "one round"; fields n,
- *                   total_1, total_n, pct (the saving over total_n, in
- *                   percent), total_1_low, total_1_high, total_n_low,
+ *   saving          what restricting to one visible device saves a
+ *                   process that makes a context on every device it sees:
+ *                   N > 1, median of k<N>.total - median of k1.total, "ms";
+ *                   text "intervals apart" (the two medians' intervals do
+ *                   not meet), "intervals overlap" or "one round"; fields n,
+ *                   pct (the saving over total_n, in percent), total_1,
+ *                   total_n, total_1_low, total_1_high, total_n_low,
  *                   total_n_high. N == 1: NaN, the text says there is
  *                   nothing to restrict; a count without figures: NaN, the
  *                   text names it.
+ *   saving_one_gpu  the same of a process that uses device 0 alone: from
+ *                   k<N>.ready and k1.ready (its cold start does not hold
+ *                   the other devices' contexts, only what cuInit and the
+ *                   rest pay for them); fields n, pct, ready_1, ready_n,
+ *                   ready_1_low, ready_1_high, ready_n_low, ready_n_high.
  */
 #ifndef VISIBLE_H
 #define VISIBLE_H
@@ -72,9 +81,9 @@ size_t vi_counts(int n, int *k, size_t cap);
  * when k < 1, parent has fewer than k entries, or the text does not fit. */
 int vi_visible_prefix(const char *parent, int k, char *buf, size_t len, const char **why);
 
-/* Store the conclusions above (per_device, saving) from the section's
- * "devices" entry and k<k>.* measurements in r; nothing when "devices" is
- * absent. Returns 0, or -1 on out of memory. */
+/* Store the conclusions above (per_device, saving_one_gpu, saving) from
+ * the section's "devices" entry and k<k>.* measurements in r; nothing when
+ * "devices" is absent. Returns 0, or -1 on out of memory. */
 int vi_conclude(results *r);
 
 #endif

@@ -86,7 +86,7 @@ static void vi_print_row(FILE *f, const results *r, int k)
     }
     tb_num(f, 10, 3, per ? per->value : NAN);
     if (total) fprintf(f, " %4zu\n", total->stats.n);
-    else fprintf(f, " %4s  (no child of this count ran)\n", "0");
+    else fprintf(f, " %4s  (no figures: see the failed checks)\n", "0");
     if (!intervals) return;
     fprintf(f, "  %5s", "");
     for (i = 0; i < VI_NCOLS; i++) vi_interval(f, vi_m(r, k, vi_cols[i].key));
@@ -104,37 +104,66 @@ static void vi_print_own(FILE *f, const results *r, const res_derived *dev)
             dev->text, dev->value, dev->value == 1 ? "" : "s", t->stats.median);
 }
 
-/* The saving, in words, from its entry. */
-static void vi_print_saving(FILE *f, const res_derived *s)
+/* What saving d of figure fig ("ready", "total") comes to, in words: what
+ * it saves of what, or that it saves nothing. */
+static const char *vi_saves(char *buf, size_t len, const res_derived *d, const char *fig,
+                            const char *what)
 {
-    double n = res_derived_num(s, "n");
+    char k1[32], kn[32];
 
-    if (isnan(s->value)) {
-        tb_wrap(f, "  ", "  ", VI_WIDTH, "%s", s->text);
-        return;
-    }
-    tb_wrap(f, "  ", "  ", VI_WIDTH, "Restricting a process that uses one GPU to it (one entry "
-            "in CUDA_VISIBLE_DEVICES) %s %.3f ms of its %.3f ms cold start (%.0f%%): the total "
-            "with %.0f visible devices against 1 visible, %.3f ms (medians; %s).",
-            s->value >= 0 ? "saves" : "saves nothing: it adds", fabs(s->value),
-            res_derived_num(s, "total_n"), fabs(res_derived_num(s, "pct")), n,
-            res_derived_num(s, "total_1"), s->text);
+    snprintf(k1, sizeof k1, "%s_1", fig);
+    snprintf(kn, sizeof kn, "%s_n", fig);
+    if (d->value >= 0)
+        snprintf(buf, len, "%.3f ms of its %.3f ms %s (%.0f%%; %.3f ms with 1 visible; %s)",
+                 d->value, res_derived_num(d, kn), what, res_derived_num(d, "pct"),
+                 res_derived_num(d, k1), d->text);
+    else
+        snprintf(buf, len, "nothing: its %.3f ms %s is %.3f ms less than with 1 visible (%s)",
+                 res_derived_num(d, kn), what, -d->value, d->text);
+    return buf;
 }
 
-/* What each column's region is, from the first count that has it. */
+/* The savings, in words, from their entries. */
+static void vi_print_saving(FILE *f, const results *r)
+{
+    const res_derived *one = vi_d(r, "saving_one_gpu"), *all = vi_d(r, "saving");
+    char a[256], b[256];
+
+    if (!all) return;
+    if (isnan(all->value) || !one || isnan(one->value)) {
+        tb_wrap(f, "  ", "  ", VI_WIDTH, "%s", all->text);
+        return;
+    }
+    tb_wrap(f, "  ", "  ", VI_WIDTH, "Restricting CUDA_VISIBLE_DEVICES from %.0f devices to the "
+            "one a process uses saves a process that uses only that device %s, and one that makes "
+            "a context on every device it sees %s. Medians.", res_derived_num(all, "n"),
+            vi_saves(a, sizeof a, one, "ready", "to that device's context"),
+            vi_saves(b, sizeof b, all, "total", "total"));
+}
+
+/* Figure key's region, from the first count that has it, as head's line. */
+static void vi_print_region(FILE *f, const results *r, const int *k, size_t nk, const char *key,
+                            const char *head)
+{
+    size_t j;
+
+    for (j = 0; j < nk; j++) {
+        const res_meas *m = vi_m(r, k[j], key);
+        if (!m) continue;
+        tb_wrap(f, "    ", "                     ", VI_WIDTH, "%-16s %s", head, m->region);
+        return;
+    }
+}
+
+/* What each column's region is, and the cold start to context 0 that the
+ * first saving rests on. */
 static void vi_print_regions(FILE *f, const results *r, const int *k, size_t nk)
 {
-    size_t i, j;
+    size_t i;
 
     fprintf(f, "  regions (one fresh process each; parts follow one another on one clock):\n");
-    for (i = 0; i < VI_NCOLS; i++)
-        for (j = 0; j < nk; j++) {
-            const res_meas *m = vi_m(r, k[j], vi_cols[i].key);
-            if (!m) continue;
-            tb_wrap(f, "    ", "                     ", VI_WIDTH, "%-16s %s", vi_cols[i].head,
-                    m->region);
-            break;
-        }
+    for (i = 0; i < VI_NCOLS; i++) vi_print_region(f, r, k, nk, vi_cols[i].key, vi_cols[i].head);
+    vi_print_region(f, r, k, nk, "ready", "to context 0");
     if (nk > 1)
         fprintf(f, "    %-16s the contexts on devices 1..k-1 over k-1 (their median's)\n",
                 "per extra");
@@ -142,7 +171,7 @@ static void vi_print_regions(FILE *f, const results *r, const int *k, size_t nk)
 
 void vi_print(FILE *f, const results *r)
 {
-    const res_derived *dev = vi_d(r, "devices"), *s = vi_d(r, "saving");
+    const res_derived *dev = vi_d(r, "devices");
     int k[VI_MAX_COUNTS];
     size_t nk, i;
 
@@ -151,6 +180,6 @@ void vi_print(FILE *f, const results *r)
     vi_print_header(f, dev);
     for (i = 0; i < nk; i++) vi_print_row(f, r, k[i]);
     vi_print_own(f, r, dev);
-    if (s) vi_print_saving(f, s);
+    vi_print_saving(f, r);
     vi_print_regions(f, r, k, nk);
 }
