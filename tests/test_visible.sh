@@ -191,5 +191,8 @@ check "no driver: the JSON names the skip and is incomplete" \
     python3 tests/check_json.py "$T/nd.json" --expect-skipped visible --expect-incomplete --expect-measurements 0
 run_harness "$T/help.out" "$T/help.err" --help
 expect_grep "--help lists visible first among the sections" "in order: visible, stopwatches" "$T/help.out"
+# Under make sanitize: no sanitizer report from any run above, children included.
+check "no AddressSanitizer, LeakSanitizer or UBSan report in any run" \
+    sh -c "! cat '$T'/*.err | grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:'"
 } >"$T/log" 2>&1
 summary "$T/log" visible
