@@ -331,16 +331,19 @@ static const char *vi_own_words(const vi_run *R, char *buf, size_t len)
     return buf;
 }
 
-/* The invariant the section rests on: this process has not loaded libcuda
- * (so it holds no device while the children start). */
+/* The invariant the section rests on, recorded as a check: this process
+ * has not loaded libcuda (so it holds no device while the children start).
+ * Returns 0, or -1 on out of memory (said). */
 static int vi_parent_clean(vi_run *R)
 {
     int clean = drv.cuInit == NULL;
 
     if (res_check_add(R->c->r, VI, "this process had not loaded libcuda when the children ran",
                       clean, clean ? "libcuda not loaded in the parent" : "libcuda was loaded "
-                      "in the parent before the section ran") != 0)
+                      "in the parent before the section ran") != 0) {
+        fprintf(stderr, "harness: error: " VI ": out of memory\n");
         return -1;
+    }
     if (!clean) {
         fprintf(stderr, "harness: " VI ": libcuda was loaded in this process before the section ran\n");
         R->failed = 1;
