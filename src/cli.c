@@ -14,7 +14,7 @@
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
     "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
-    "first-launch", "devices", "device"
+    "first-launch", "devices", "device", "visible"
 };
 
 const char *cli_child_name(cli_child k)
@@ -47,8 +47,9 @@ static const char cli_usage[] =
 "Times one CUDA program step by step: driver load, init, context, compile,\n"
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
 "\n"
-"  --section=LIST          sections to run, in order: stopwatches, crossover,\n"
-"                          loading, jit, launch, fusion, all (default: all)\n"
+"  --section=LIST          sections to run, in order: visible, stopwatches,\n"
+"                          crossover, loading, jit, launch, fusion, all\n"
+"                          (default: all)\n"
 "  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
 "                          the report shows the mode requested and in effect\n"
 "  --device=N|LIST|all     CUDA device ordinal (default 0); a comma list of\n"

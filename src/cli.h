@@ -11,6 +11,7 @@
  * printers and child kinds; cli_parse is handed the names (so the parser
  * does not depend on the sections). */
 typedef enum cli_section {
+    CLI_SEC_VISIBLE,
     CLI_SEC_STOPWATCHES,
     CLI_SEC_CROSSOVER,
     CLI_SEC_LOADING,
@@ -58,7 +59,8 @@ typedef enum cli_child {
     CLI_CHILD_SCHED_BLOCKING, /* ... CU_CTX_SCHED_BLOCKING_SYNC */
     CLI_CHILD_FIRST,         /* stopwatches: the first launch taken apart, one mode */
     CLI_CHILD_DEVICES,       /* --device=all|LIST: list the devices (env lines) */
-    CLI_CHILD_DEVICE         /* --device=all|LIST: one device's sections, results as lines */
+    CLI_CHILD_DEVICE,        /* --device=all|LIST: one device's sections, results as lines */
+    CLI_CHILD_VISIBLE        /* visible: libcuda, cuInit, the contexts, as it sees devices */
 } cli_child;
 
 /* The --child=KIND word for a child kind. */

@@ -556,7 +556,10 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
 
 /* ---------------------------------------------------------- the table --- */
 
+/* visible first: its children must start before this process loads libcuda
+ * (every other section does). */
 const sec_def sec_table[CLI_NSECTIONS] = {
+    { "visible", sec_visible, vi_print, { CLI_CHILD_VISIBLE }, sec_visible_child, 1 },
     { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
       sec_stopwatches_child, 0 },
     { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0 },

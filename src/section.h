@@ -181,6 +181,7 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
                    const results *child);
 
 /* The sections' measurements. Each returns a SEC_ code. */
+int sec_visible(sec_ctx *c);
 int sec_stopwatches(sec_ctx *c);
 int sec_crossover(sec_ctx *c);
 int sec_loading(sec_ctx *c);
@@ -190,6 +191,7 @@ int sec_fusion(sec_ctx *c);
 
 /* The sections' printers (src/sections/X_table.c): each prints its tables
  * from the results alone, nothing when the section stored nothing. */
+void vi_print(FILE *f, const results *r);
 void sw_print(FILE *f, const results *r);
 void xo_print(FILE *f, const results *r);
 void ld_print(FILE *f, const results *r);
@@ -204,6 +206,14 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns);
 /* The jit section's children (--child=jit-*, order-*): each does its one
  * job and prints its results as lines. Returns the process exit code. */
 int sec_jit_child(const cli_opts *o, long long t_main_ns);
+
+/* The visible section's child (--child=visible, sections/visible.h): in a
+ * fresh process whose CUDA_VISIBLE_DEVICES the parent set, libcuda,
+ * cuInit, cuDeviceGetCount and the primary context on every visible
+ * device, each timed on the host clock, results as lines. Returns the
+ * process exit code: 0, 1 when a call failed (reported; the lines hold
+ * what was timed before it), 3 without a driver or a usable device. */
+int sec_visible_child(const cli_opts *o, long long t_main_ns);
 
 /* The stopwatches section's children: --child=waterfall (row 1: the
  * lesson's whole program once, printing its waterfall on stdout) and

@@ -96,7 +96,7 @@ fi
 
 [ -x "$HARNESS" ] || { echo "FAILED fault walk: no $HARNESS (make builds it)"; exit 1; }
 [ -e "$FAKECUDA" ] || { echo "FAILED fault walk: no $FAKECUDA (make builds it)"; exit 1; }
-SECTIONS=${*:-stopwatches crossover loading jit launch fusion}
+SECTIONS=${*:-visible stopwatches crossover loading jit launch fusion}
 JOBS=${FAULT_WALK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 W=$(mktemp -d) || exit 1
 trap 'rm -rf "$W"' EXIT

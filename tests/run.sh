@@ -4,7 +4,8 @@
 # src/, every bad command line, the no-driver and stub-driver paths of the
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
-# builds and on the toolkit's libraries (tests/test_modules.sh).
+# builds and on the toolkit's libraries (tests/test_modules.sh), section
+# visible on the stand-in driver (tests/test_visible.sh).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -416,6 +417,9 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # last: a clear error, the JSON marked incomplete, no crash, and under
     # make sanitize no sanitizer report (make sanitize walks every section).
     HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/fault_walk_fake.sh crossover
+    # Section visible against figures worked out by hand: 1, 2 and 8
+    # devices, a CUDA_VISIBLE_DEVICES of its own, failed and hung children.
+    HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_visible.sh
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi

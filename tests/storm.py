@@ -379,9 +379,13 @@ def plan_ci(where, args):
     cases = []
     fake = os.environ.get("FAKECUDA")
     if fake and os.path.exists(fake):
-        for s in ("stopwatches", "crossover", "loading", "jit", "launch", "fusion"):
-            cases.append(Case("fake-driver " + s, ["--section=" + s, "--sizes=1024"] + quick,
-                              {"HARNESS_LIBCUDA": os.path.abspath(fake)}, args.section_delays))
+        # Section visible's children take 20 ms a device of 4 (cuInit and the
+        # contexts: FAKE_CUDA_INIT_US), so that signals land while one runs.
+        slow = {"visible": {"FAKE_CUDA_DEVICES": "4", "FAKE_CUDA_INIT_US": "20000"}}
+        for s in ("visible", "stopwatches", "crossover", "loading", "jit", "launch", "fusion"):
+            env = dict(slow.get(s, {}), HARNESS_LIBCUDA=os.path.abspath(fake))
+            cases.append(Case("fake-driver " + s, ["--section=" + s, "--sizes=1024"] + quick, env,
+                              args.section_delays))
     else:
         print("FAILED storm: the stand-in driver (FAKECUDA) is missing")
     cases.append(Case("jit NVRTC", ["--section=jit"] + quick, {"HARNESS_LIBCUDA": NO_DRIVER},

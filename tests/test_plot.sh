@@ -3,7 +3,9 @@
 # as a real PNG with one line each, a figure without its data skipped with the
 # reason, bad input exit 2. The bad-input checks run everywhere (the files are
 # read before matplotlib is imported); the figure checks need matplotlib and
-# are skipped with a message without it. Run from the repository root.
+# are skipped with a message without it. Where the stand-in driver is
+# (FAKECUDA, HARNESS): the figures of fresh fusion, --module and visible
+# runs on it. Run from the repository root.
 # Ends with "plot: N passed, N failed".
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -81,7 +83,9 @@ else
             "^skipped $f.png: .*a file from before derived entries has" "$T/o.out"
     done
     check "one line per figure, nothing on stderr" \
-        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 7 && test ! -s '$T/p.err'"
+        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 8 && test ! -s '$T/p.err'"
+    expect_grep "a file without section visible: visible.png is skipped, saying so" \
+        "^skipped visible.png: no visible section in the files" "$T/p.out"
     expect_grep "the loading figure takes EAGER and LAZY from the two files" \
         "loading-k.png: EAGER from results/h200-eager.json, LAZY from results/h200.json$" "$T/p.out"
 
@@ -105,6 +109,18 @@ else
         expect_exit "plot on a --module --compare-loading run (stand-in driver)" 0
         expect_grep "the modules figure: both modules" "^wrote $T/mod/modules.png: 2 modules" "$T/m2.out"
         check "modules.png is a PNG of more than 10 kB" is_png "$T/mod/modules.png"
+        # Section visible on 8 stand-in devices at 3 ms each: the figure of
+        # its four counts, and the one of a single device.
+        HARNESS_LIBCUDA="$FAKECUDA" FAKE_CUDA_DEVICES=8 FAKE_CUDA_INIT_US=3000 "$HARNESS" \
+            --section=visible --json="$T/vis.json" >"$T/vis.out" 2>&1
+        run_plot "$T/v.out" "$T/v.err" "$T/vis.json" --out "$T/vis"
+        expect_exit "plot on a fresh visible run, 8 devices (stand-in driver)" 0
+        expect_grep "the visible figure: four counts of 8" "^wrote $T/vis/visible.png: 4 counts (N = 8)" "$T/v.out"
+        check "visible.png is a PNG of more than 10 kB" is_png "$T/vis/visible.png"
+        HARNESS_LIBCUDA="$FAKECUDA" "$HARNESS" --section=visible --rounds=1 --json="$T/vis1.json" \
+            >"$T/vis1.out" 2>&1
+        run_plot "$T/v1.out" "$T/v1.err" "$T/vis1.json" --out "$T/vis1"
+        expect_grep "the visible figure of one device: one count" "^wrote $T/vis1/visible.png: 1 count (N = 1)" "$T/v1.out"
     else
         echo "SKIPPED plot of a fresh fusion run: no stand-in driver (FAKECUDA) or harness"
     fi
@@ -121,7 +137,7 @@ else
     expect_grep "a --compare-loading run holds both modes" \
         "^wrote $T/cmp/loading-k.png: EAGER and LAZY from results/h200-compare.json$" "$T/c.out"
     check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
-    check "the other six are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 6
+    check "the other seven are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 7
 
     : >"$T/file"
     run_plot "$T/w.out" "$T/w.err" results/h200.json --out "$T/file/sub"

@@ -27,5 +27,6 @@ void test_fault(void);
 void test_loading(void);
 void test_firstlaunch(void);
 void test_modfile(void);
+void test_visible(void);
 
 #endif

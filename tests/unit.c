@@ -16,6 +16,7 @@ int main(void)
     test_loading();
     test_firstlaunch();
     test_modfile();
+    test_visible();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -46,7 +46,7 @@ vg "--help" 0 "$HARNESS" --help
 vg "a bad option" 2 "$HARNESS" --reps=0
 export HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
 vg "no driver: every section skipped, JSON and CSV written" 3 "$HARNESS" \
-    --json="$T/n.json" --csv="$T/n.csv" --section=stopwatches,crossover,loading,launch,fusion
+    --json="$T/n.json" --csv="$T/n.csv" --section=visible,stopwatches,crossover,loading,launch,fusion
 vg "no driver: section jit's NVRTC part" 3 "$HARNESS" --section=jit --reps=1 --rounds=1 \
     --synthetic-kernels=1 --json="$T/j.json"
 vg "an unwritable --json" 1 "$HARNESS" --section=stopwatches --json=/nonexistent-dir/x.json
@@ -60,11 +60,14 @@ if [ -e "$FAKECUDA" ]; then
     export HARNESS_LIBCUDA="$FAKECUDA"
     # The stand-in's kernels do nothing, so every check fails: exit 1.
     vg "stand-in driver: every GPU section's host code" 1 "$HARNESS" \
-        --section=stopwatches,crossover,loading,launch,fusion --sizes=1024 --reps=2 --warmup=1 \
+        --section=visible,stopwatches,crossover,loading,launch,fusion --sizes=1024 --reps=2 --warmup=1 \
         --rounds=1 --synthetic-kernels=1 --json="$T/f.json" --csv="$T/f.csv"
     # The parent's children run without valgrind: the first-launch child
     # directly (about a minute under memcheck: its 11 outputs are checked
     # at the lesson's n).
+    export FAKE_CUDA_DEVICES=2
+    vg "stand-in driver: the visible child, two devices" 0 "$HARNESS" --child=visible
+    unset FAKE_CUDA_DEVICES
     vg "stand-in driver: the first-launch child" 0 "$HARNESS" --child=first-launch \
         --module-loading=eager --reps=2 --warmup=1
 

@@ -16,9 +16,10 @@
  * Devices: FAKE_CUDA_DEVICES=N (1..64, default 1) GPUs, each "Fake GPU"
  * with a bus id and UUID of its own; CUDA_VISIBLE_DEVICES (ordinals, as the
  * driver reads them: up to the first entry that is not one) picks and
- * orders the visible ones. FAKE_CUDA_INIT_US=U: cuInit waits U us per
- * visible device and a primary context's first retain U us (a cold start
- * that grows with the device count). FAKE_CUDA_KERNEL_US=U: every launch
+ * orders the visible ones, unless FAKE_CUDA_IGNORE_VISIBLE=1 (a driver
+ * that does not honour it: every device visible). FAKE_CUDA_INIT_US=U:
+ * cuInit waits U us per visible device and a primary context's first
+ * retain U us (a cold start that grows with the device count). FAKE_CUDA_KERNEL_US=U: every launch
  * adds U us to the device's event clock (no waiting), so event-timed
  * figures are U us per launch; FAKE_CUDA_SLOW=K:F multiplies that for
  * physical device K by F; FAKE_CUDA_FAIL=K makes every launch on physical
@@ -83,7 +84,7 @@ static int fake_visible(int *vis)
 
     if (n < 1) n = 1;
     if (n > FAKE_MAX_DEVICES) n = FAKE_MAX_DEVICES;
-    if (!v) {
+    if (!v || fake_env_long("FAKE_CUDA_IGNORE_VISIBLE", 0) == 1) {
         for (i = 0; i < n; i++) vis[i] = i;
         return (int)n;
     }

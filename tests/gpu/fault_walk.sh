@@ -37,7 +37,7 @@ trap 'rm -rf "$W"' EXIT
 : >"$LOG"
 OPTS=(--reps=2 --warmup=1 --rounds=1 "--sizes=1024,65536" --synthetic-kernels=1
       --child-timeout=60 --quiet)
-SECTIONS=(stopwatches crossover loading jit launch fusion)
+SECTIONS=(visible stopwatches crossover loading jit launch fusion)
 say() { echo "$*" | tee -a "$LOG"; }
 now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }

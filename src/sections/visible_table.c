@@ -1,0 +1,185 @@
+/* visible_table.c: the visible section's table: the cold start's parts by
+ * visible-device count, each a median over the rounds with its interval,
+ * what restricting to one device saves, and what each region is. Formats
+ * the measurements and the conclusions visible.c stored; computes none of
+ * them. */
+#include <math.h>
+#include <string.h>
+
+#include "section.h"
+#include "table.h"
+#include "visible.h"
+
+#define VI "visible"
+#define VI_NCOLS 6
+#define VI_COL 14               /* a figure's column */
+#define VI_WIDTH 100            /* the sentences' lines */
+
+/* The columns: each figure's key and heading. */
+static const struct {
+    const char *key, *head;
+} vi_cols[VI_NCOLS] = {
+    { "load", "libcuda" }, { "init", "cuInit" }, { "count", "GetCount" },
+    { "ctx0", "context 0" }, { "ctx_others", "others 1..k-1" }, { "total", "total" },
+};
+
+static const res_meas *vi_m(const results *r, int k, const char *figure)
+{
+    char key[64];
+    snprintf(key, sizeof key, "k%d.%s", k, figure);
+    return res_find(r, VI, key);
+}
+
+static const res_derived *vi_d(const results *r, const char *key)
+{
+    return res_derived_find(r, VI, key);
+}
+
+static void vi_print_header(FILE *f, const res_derived *dev)
+{
+    int i, rounds = (int)res_derived_num(dev, "rounds");
+
+    fprintf(f, "\nvisible: the cold start against the number of visible devices; this process "
+            "sees %.0f (%s)\n", dev->value, dev->text);
+    fprintf(f, "  one fresh child per count and round, %d round%s, the counts rotated; the "
+            "child's host clock;\n  medians in ms, state process%s\n", rounds, rounds == 1 ? "" : "s",
+            rounds > 1 ? ", the 95% interval of each median below it" : " (1 run each)");
+    fprintf(f, "  %5s", "k");
+    for (i = 0; i < VI_NCOLS; i++) fprintf(f, " %*s", VI_COL, vi_cols[i].head);
+    fprintf(f, " %10s %4s\n", "per extra", "runs");
+}
+
+/* An interval in a column: "[lo, hi]" at the precision that fits. */
+static void vi_interval(FILE *f, const res_meas *m)
+{
+    char buf[64];
+    int prec;
+
+    if (!m || m->stats.n < 2) {
+        fprintf(f, " %*s", VI_COL, "");
+        return;
+    }
+    for (prec = 3; prec > 0; prec--) {
+        snprintf(buf, sizeof buf, "[%.*f, %.*f]", prec, m->stats.ci_low, prec, m->stats.ci_high);
+        if (strlen(buf) <= VI_COL) break;
+    }
+    if (prec == 0) snprintf(buf, sizeof buf, "[%.0f, %.0f]", m->stats.ci_low, m->stats.ci_high);
+    fprintf(f, " %*s", VI_COL, buf);
+}
+
+/* Count k's row: the medians, the contexts per extra device, the runs; the
+ * intervals on a line below it. */
+static void vi_print_row(FILE *f, const results *r, int k)
+{
+    char key[64];
+    const res_meas *total = vi_m(r, k, "total");
+    const res_derived *per;
+    int i, intervals = 0;
+
+    snprintf(key, sizeof key, "k%d.per_device", k);
+    per = vi_d(r, key);
+    fprintf(f, "  %5d", k);
+    for (i = 0; i < VI_NCOLS; i++) {
+        const res_meas *m = vi_m(r, k, vi_cols[i].key);
+        tb_num(f, VI_COL, 3, m ? m->stats.median : NAN);
+        if (m && m->stats.n > 1) intervals = 1;
+    }
+    tb_num(f, 10, 3, per ? per->value : NAN);
+    if (total) fprintf(f, " %4zu\n", total->stats.n);
+    else fprintf(f, " %4s  (no figures: see the failed checks)\n", "0");
+    if (!intervals) return;
+    fprintf(f, "  %5s", "");
+    for (i = 0; i < VI_NCOLS; i++) vi_interval(f, vi_m(r, k, vi_cols[i].key));
+    fprintf(f, "\n");
+}
+
+/* The first child's line: this process's own visibility. */
+static void vi_print_own(FILE *f, const results *r, const res_derived *dev)
+{
+    const res_meas *t = res_find(r, VI, "own.total");
+
+    if (!t) return;
+    tb_wrap(f, "  ", "  ", VI_WIDTH, "The first child, with this process's own visibility (%s), "
+            "counted %.0f device%s: total %.3f ms (1 run, before the rounds; not in the rows).",
+            dev->text, dev->value, dev->value == 1 ? "" : "s", t->stats.median);
+}
+
+/* What saving d of figure fig ("ready", "total") comes to, in words: what
+ * it saves of what, or that it saves nothing. */
+static const char *vi_saves(char *buf, size_t len, const res_derived *d, const char *fig,
+                            const char *what)
+{
+    char k1[32], kn[32];
+
+    snprintf(k1, sizeof k1, "%s_1", fig);
+    snprintf(kn, sizeof kn, "%s_n", fig);
+    if (d->value >= 0)
+        snprintf(buf, len, "%.3f ms of its %.3f ms %s (%.0f%%; %.3f ms with 1 visible; %s)",
+                 d->value, res_derived_num(d, kn), what, res_derived_num(d, "pct"),
+                 res_derived_num(d, k1), d->text);
+    else
+        snprintf(buf, len, "nothing: its %.3f ms %s is %.3f ms less than with 1 visible (%s)",
+                 res_derived_num(d, kn), what, -d->value, d->text);
+    return buf;
+}
+
+/* The savings, in words, from their entries. */
+static void vi_print_saving(FILE *f, const results *r)
+{
+    const res_derived *one = vi_d(r, "saving_one_gpu"), *all = vi_d(r, "saving");
+    char a[256], b[256];
+
+    if (!all) return;
+    if (isnan(all->value) || !one || isnan(one->value)) {
+        tb_wrap(f, "  ", "  ", VI_WIDTH, "%s", all->text);
+        return;
+    }
+    tb_wrap(f, "  ", "  ", VI_WIDTH, "Restricting CUDA_VISIBLE_DEVICES from %.0f devices to the "
+            "one a process uses saves a process that uses only that device %s, and one that makes "
+            "a context on every device it sees %s. Medians.", res_derived_num(all, "n"),
+            vi_saves(a, sizeof a, one, "ready", "to that device's context"),
+            vi_saves(b, sizeof b, all, "total", "total"));
+}
+
+/* Figure key's region, from the first count that has it, as head's line. */
+static void vi_print_region(FILE *f, const results *r, const int *k, size_t nk, const char *key,
+                            const char *head)
+{
+    size_t j;
+
+    for (j = 0; j < nk; j++) {
+        const res_meas *m = vi_m(r, k[j], key);
+        if (!m) continue;
+        tb_wrap(f, "    ", "                     ", VI_WIDTH, "%-16s %s", head, m->region);
+        return;
+    }
+}
+
+/* What each column's region is, and the cold start to context 0 that the
+ * first saving rests on. */
+static void vi_print_regions(FILE *f, const results *r, const int *k, size_t nk)
+{
+    size_t i;
+
+    fprintf(f, "  regions (one fresh process each; parts follow one another on one clock):\n");
+    for (i = 0; i < VI_NCOLS; i++) vi_print_region(f, r, k, nk, vi_cols[i].key, vi_cols[i].head);
+    vi_print_region(f, r, k, nk, "ready", "to context 0");
+    if (nk > 1)
+        fprintf(f, "    %-16s the contexts on devices 1..k-1 over k-1 (their median's)\n",
+                "per extra");
+}
+
+void vi_print(FILE *f, const results *r)
+{
+    const res_derived *dev = vi_d(r, "devices");
+    int k[VI_MAX_COUNTS];
+    size_t nk, i;
+
+    if (!dev) return;
+    nk = vi_counts((int)dev->value, k, VI_MAX_COUNTS);
+    vi_print_header(f, dev);
+    for (i = 0; i < nk; i++) vi_print_row(f, r, k[i]);
+    vi_print_own(f, r, dev);
+    vi_print_saving(f, r);
+    vi_print_regions(f, r, k, nk);
+}
