@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
@@ -734,6 +736,22 @@ static int cli_check_outputs(const cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
+/* --kernels-dir names a directory this process can list and read: a usage
+ * error now, not a failed compile later. Returns CLI_OK, or CLI_USAGE after
+ * printing what is wrong to err. */
+static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
+{
+    struct stat st;
+
+    if (!o->kernels_dir) return CLI_OK;
+    if (stat(o->kernels_dir, &st) != 0)
+        CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) CLI_FAIL("--kernels-dir=%s: not a directory", o->kernels_dir);
+    if (access(o->kernels_dir, R_OK | X_OK) != 0)
+        CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
+    return CLI_OK;
+}
+
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
  * environment records one mode), and section launch (it times launches,
@@ -762,7 +780,8 @@ static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
 /* Options that cannot go together: --compare-loading with --module-loading;
  * --module without section loading, --source without section jit,
  * --nvrtc-option without --source; outputs that name a directory or one
- * file twice (cli_check_outputs);
+ * file twice (cli_check_outputs); a --kernels-dir that is not a readable
+ * directory;
  * --reps with the stopping rule; --profile with what it fixes
  * (cli_check_profile). Returns CLI_OK, or CLI_USAGE after printing the
  * first conflict to err. */
@@ -773,6 +792,7 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if ((rc = cli_check_outputs(o, err)) != CLI_OK) return rc;
+    if ((rc = cli_check_kernels_dir(o, err)) != CLI_OK) return rc;
     if (o->reps_given && (cli_given(seen, O_MINS) || cli_given(seen, O_NOISE) ||
                           cli_given(seen, O_MAXTIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "

@@ -222,6 +222,16 @@ int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
     return SEC_OK;
 }
 
+int sec_need_driver(sec_ctx *c, const char *section, const char *part)
+{
+    char why[512], reason[800];
+
+    if (drv_load(why, sizeof why) == 0) return 0;
+    snprintf(reason, sizeof reason, "%s%sno CUDA driver: %s", part ? part : "", part ? ": " : "", why);
+    sec_skip(c, section, reason);
+    return -1;
+}
+
 void sec_skip(sec_ctx *c, const char *name, const char *reason)
 {
     res_skip_section(c->r, name, reason);

@@ -82,6 +82,12 @@ int sec_need_rtc(sec_ctx *c);
  * found only now, such as --device=3 on a machine of one, included). */
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc);
 
+/* Load the driver library (no cuInit) for a part of section `section`
+ * that runs children which need it. Returns 0 when it loaded; -1 after
+ * recording the skip "PART: no CUDA driver: <why>" (part NULL: "no CUDA
+ * driver: <why>"), the section to return SEC_NO_GPU. */
+int sec_need_driver(sec_ctx *c, const char *section, const char *part);
+
 /* Record that section `name` was skipped, with reason, in the results. */
 void sec_skip(sec_ctx *c, const char *name, const char *reason);
 

@@ -971,7 +971,6 @@ static int jt_sources_driver(sec_ctx *c)
 
 int sec_jit(sec_ctx *c)
 {
-    char why[512];
     int rc, failed = 0;
 
     if ((rc = sec_begin(c, JT, 0, 1)) != SEC_OK) return rc;
@@ -986,10 +985,7 @@ int sec_jit(sec_ctx *c)
             drv_set_phase(NULL);
             return rc;
         }
-        if (drv_load(why, sizeof why) != 0) {
-            char r[600];
-            snprintf(r, sizeof r, "the driver JIT part of --source: no CUDA driver: %.450s", why);
-            sec_skip(c, JT, r);
+        if (sec_need_driver(c, JT, "the driver JIT part of --source") != 0) {
             drv_set_phase(NULL);
             return SEC_NO_GPU;
         }
@@ -1009,10 +1005,7 @@ int sec_jit(sec_ctx *c)
         if (r > 0) failed = 1;
     }
     /* The driver's JIT needs a driver; the children find the GPU themselves. */
-    if (drv_load(why, sizeof why) != 0) {
-        char r[600];
-        snprintf(r, sizeof r, "the driver JIT part: no CUDA driver: %.450s", why);
-        sec_skip(c, JT, r);
+    if (sec_need_driver(c, JT, "the driver JIT part") != 0) {
         drv_set_phase(NULL);
         return failed ? SEC_FAILED : SEC_NO_GPU;
     }

@@ -692,19 +692,13 @@ int sec_loading(sec_ctx *c)
     int rc;
     if (c->o->child != CLI_CHILD_RESULTS) {
         /* The parent: the section runs in children (a child is one round). */
-        char why[512];
         if (c->o->nmodules) {
             /* --module: the files' inventory, then children for them alone. */
             rc = lm_run(c);
             drv_set_phase(NULL);
             return rc;
         }
-        if (drv_load(why, sizeof why) != 0) {
-            char r[600];
-            snprintf(r, sizeof r, "no CUDA driver: %.500s", why);
-            sec_skip(c, LD, r);
-            return SEC_NO_GPU;
-        }
+        if (sec_need_driver(c, LD, NULL) != 0) return SEC_NO_GPU;
         drv_set_phase(c->o->compare_loading ? LD ": compare" : LD ": children");
         rc = c->o->compare_loading ? ld_compare(c) : ld_rounds(c);
         drv_set_phase(NULL);

@@ -723,19 +723,14 @@ int lm_run(sec_ctx *c)
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
     static const char *const prefix[2] = { "eager.", "lazy." };
-    char why[512];
     size_t i;
     int rc, round, mi, r, failed = 0;
 
     drv_set_phase(LD ": --module inventory");
     if ((rc = lm_inventory(c)) != SEC_OK) return rc;
-    if (drv_load(why, sizeof why) != 0) {
-        char reason[700];
-        snprintf(reason, sizeof reason, "the GPU part of --module (loading every image, its "
-                 "functions, memory): no CUDA driver: %.500s", why);
-        sec_skip(c, LD, reason);
+    if (sec_need_driver(c, LD, "the GPU part of --module (loading every image, its functions, "
+                        "memory)") != 0)
         return SEC_NO_GPU;
-    }
     drv_set_phase(LD ": --module children");
     for (i = 0; i < c->o->nmodules; i++)
         for (round = 0; round < c->o->rounds; round++) {
