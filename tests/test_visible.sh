@@ -177,7 +177,7 @@ sys.exit(0 if len(c) == 1 and c[0]['passed'] else 1)"
     expect_exit "--child=visible: exit 0" 0
     check "--child=visible: its figures as lines, the count 2" sh -c "
         grep -q '^m	visible	load	' '$T/child.out' && grep -q '^m	visible	ctx_others	' '$T/child.out' &&
-        grep -q '^m	visible	devices	.*	2\$' '$T/child.out'"
+        grep -q '^m	visible	devices	.*	2	0	0	0	\$' '$T/child.out'"
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1 run_harness "$T/cn.out" "$T/cn.err" --child=visible
     expect_exit "--child=visible without a driver: exit 3" 3
 fi
