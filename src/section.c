@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "devices.h"
+#include "clock.h"
 #include "proc.h"
 #include "rtc.h"
 #include "timing.h"
@@ -251,6 +252,39 @@ int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)
     return 0;
 fail:
     return -1;
+}
+
+int sec_load_rest(const CUfunction *fn, size_t n, double *ms)
+{
+    CUfunctionLoadingState st;
+    size_t i;
+    double t0;
+
+    for (i = 0; i < n; i++) {
+        CK(drv.cuFuncIsLoaded(&st, fn[i]));
+        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
+        t0 = clk_now_ms();
+        CK(drv.cuFuncLoad(fn[i]));
+        *ms += clk_now_ms() - t0;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+int sec_private_cache(const char *section, const char *what, char *dir, size_t dirlen,
+                      char *pathvar, size_t pvlen, const char **env)
+{
+    char why[512];
+
+    if (pr_mkdtemp(what, dir, dirlen, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: %s: %s\n", section, why);
+        return -1;
+    }
+    snprintf(pathvar, pvlen, "CUDA_CACHE_PATH=%s", dir);
+    env[0] = "CUDA_CACHE_DISABLE=0";
+    env[1] = pathvar;
+    return 0;
 }
 
 int sec_check_elems(sec_ctx *c, const char *section, const char *what,

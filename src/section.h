@@ -154,6 +154,18 @@ double sec_gbs(const res_meas *m);
  * Returns 0, or -1 after reporting a failed call. */
 int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count);
 
+/* cuFuncLoad each of fn[0..n-1] that cuFuncIsLoaded does not report
+ * loaded, adding the host clock around each cuFuncLoad to *ms. Returns 0,
+ * or -1 after reporting a failed call. */
+int sec_load_rest(const CUfunction *fn, size_t n, double *ms);
+
+/* A private, empty JIT cache for children: a new temporary directory
+ * (pr_mkdtemp "what") into dir, and env[0..1] set to "CUDA_CACHE_DISABLE=0"
+ * and "CUDA_CACHE_PATH=<dir>" (pathvar holds the second). Remove dir with
+ * pr_rmtree. Returns 0, or -1 after printing "harness: SECTION: <why>". */
+int sec_private_cache(const char *section, const char *what, char *dir, size_t dirlen,
+                      char *pathvar, size_t pvlen, const char **env);
+
 /* Store reps samples as a measurement; returns it (NULL on out of memory). */
 res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
                     const char *name, const char *region, res_state state,

@@ -201,8 +201,8 @@ static int jt_child_source_load(const cli_opts *o, results *r)
     rtc_out code;
     CUmodule mod = NULL;
     CUfunction *fn = NULL;
-    unsigned n = 0, i;
-    double load, jit, t0, fload = 0, nf;
+    unsigned n = 0;
+    double load, jit, fload = 0, nf;
     int rc = -1;
 
     memset(&c, 0, sizeof c);
@@ -215,14 +215,7 @@ static int jt_child_source_load(const cli_opts *o, results *r)
     CK(drv.cuModuleGetFunctionCount(&n, mod));
     if (!(fn = calloc(n ? n : 1, sizeof *fn))) goto out;
     CK(drv.cuModuleEnumerateFunctions(fn, n, mod));
-    for (i = 0; i < n; i++) {
-        CUfunctionLoadingState st;
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
-        t0 = clk_now_ms();
-        CK(drv.cuFuncLoad(fn[i]));
-        fload += clk_now_ms() - t0;
-    }
+    if (sec_load_rest(fn, n, &fload) != 0) goto out;
     nf = n;
     if (jt_one(r, "load", "module load (cuModuleLoadDataEx)", "host clock around it",
                RES_PROCESS, load) ||
@@ -756,7 +749,7 @@ static int jt_children_of(sec_ctx *c, cli_child kind, const char *prefix,
 /* The driver's part, in children. */
 static int jt_driver(sec_ctx *c)
 {
-    char dir[512], why[512], pathvar[600];
+    char dir[512], pathvar[600];
     const char *env[3];
     long k = 0;
     size_t i;
@@ -773,13 +766,8 @@ static int jt_driver(sec_ctx *c)
         if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.disabled.", env, 1, "eager", k, 1)) < 0)
             return -1;
         failed |= r;
-        if (pr_mkdtemp("jit-cache", dir, sizeof dir, why, sizeof why) != 0) {
-            fprintf(stderr, "harness: " JT ": %s\n", why);
+        if (sec_private_cache(JT, "jit-cache", dir, sizeof dir, pathvar, sizeof pathvar, env) != 0)
             return -1;
-        }
-        snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
-        env[0] = "CUDA_CACHE_DISABLE=0";
-        env[1] = pathvar;
         r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.empty.", env, 2, "eager", k, 1);
         if (r >= 0) {
             failed |= r;
@@ -932,7 +920,7 @@ out:
  * (a child failed) or -1. */
 static int jt_sources_driver(sec_ctx *c)
 {
-    char dir[512], why[512], pathvar[600], pre[96];
+    char dir[512], pathvar[600], pre[96];
     const char *env[2];
     size_t i;
     int round, r, failed = 0;
@@ -944,13 +932,8 @@ static int jt_sources_driver(sec_ctx *c)
             snprintf(pre, sizeof pre, "src.%zu.cache.disabled.", i);
             if ((r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 1, "eager", 0, 1, src)) < 0) return -1;
             failed |= r;
-            if (pr_mkdtemp("jit-cache", dir, sizeof dir, why, sizeof why) != 0) {
-                fprintf(stderr, "harness: " JT ": %s\n", why);
+            if (sec_private_cache(JT, "jit-cache", dir, sizeof dir, pathvar, sizeof pathvar, env) != 0)
                 return -1;
-            }
-            snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
-            env[0] = "CUDA_CACHE_DISABLE=0";
-            env[1] = pathvar;
             snprintf(pre, sizeof pre, "src.%zu.cache.empty.", i);
             r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 2, "eager", 0, 1, src);
             if (r >= 0) {

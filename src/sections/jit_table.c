@@ -8,21 +8,25 @@
 #include "section.h"
 #include "table.h"
 
+/* The NVRTC option sets (key suffix, the option) and the driver JIT's cache
+ * states (key prefix, words), in the order printed: for the built-in
+ * sources and for --source alike. */
+static const char *const sets[][2] = {
+    { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
+    { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
+    { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
+};
+static const char *const states[][2] = {
+    { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
+    { "cache.empty.", "EAGER, empty private cache" },
+    { "cache.warm.", "EAGER, the same cache, warm" },
+    { "lazy.disabled.", "LAZY, cache disabled" },
+};
+
 /* --source: each file's NVRTC figures, its first compile in a process and
  * the driver's JIT of its PTX by cache state. */
 static void jt_print_sources(FILE *f, const results *r)
 {
-    static const char *const sets[][2] = {
-        { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
-        { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
-        { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
-    };
-    static const char *const states[][2] = {
-        { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
-        { "cache.empty.", "EAGER, empty private cache" },
-        { "cache.warm.", "EAGER, the same cache, warm" },
-        { "lazy.disabled.", "LAZY, cache disabled" },
-    };
     char key[128], pre[32];
     size_t i, q;
     const res_derived *d;
@@ -81,17 +85,6 @@ static void jt_print_sources(FILE *f, const results *r)
 
 void jt_print(FILE *f, const results *r)
 {
-    static const char *const sets[][2] = {
-        { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
-        { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
-        { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
-    };
-    static const char *const states[][2] = {
-        { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
-        { "cache.empty.", "EAGER, empty private cache" },
-        { "cache.warm.", "EAGER, the same cache, warm" },
-        { "lazy.disabled.", "LAZY, cache disabled" },
-    };
     static const char *const orders[][2] = {
         { "order.init_first.", "cuInit first" },
         { "order.compile_first.", "first compile first" },

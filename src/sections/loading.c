@@ -153,14 +153,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     }
     get_others = clk_now_ms() - t0;
     if (ld_count_loaded(fn, m->k, &after_others) != 0) goto out;
-    for (i = 0; i < m->k; i++) {
-        CUfunctionLoadingState st;
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
-        t0 = clk_now_ms();
-        CK(drv.cuFuncLoad(fn[i]));
-        fload += clk_now_ms() - t0;
-    }
+    if (sec_load_rest(fn, (size_t)m->k, &fload) != 0) goto out;
     if (ld_count_loaded(fn, m->k, &after_load) != 0) goto out;
     if (drv_mem_info(&f2, &total) != 0) goto out;
 

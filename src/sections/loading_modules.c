@@ -274,20 +274,10 @@ static int lm_count_loaded(CUfunction *fn, size_t n, double *count)
 /* cuFuncLoad of every function not loaded yet, timed, then the count. */
 static int lm_load_functions(lm_pass *p)
 {
-    CUfunctionLoadingState st;
-    size_t i;
-    double t0;
-    if (lm_count_loaded(p->fn, p->nfn, &p->loaded_get) != 0) return -1;
-    for (i = 0; i < p->nfn; i++) {
-        CK(drv.cuFuncIsLoaded(&st, p->fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
-        t0 = clk_now_ms();
-        CK(drv.cuFuncLoad(p->fn[i]));
-        p->func_load_ms += clk_now_ms() - t0;
-    }
+    if (lm_count_loaded(p->fn, p->nfn, &p->loaded_get) != 0 ||
+        sec_load_rest(p->fn, p->nfn, &p->func_load_ms) != 0)
+        return -1;
     return lm_count_loaded(p->fn, p->nfn, &p->loaded_all);
-fail:
-    return -1;
 }
 
 /* Memory after the load step, before the functions. */
@@ -666,7 +656,7 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
  * themselves ran with the cache disabled). Returns 0, 1 or -1. */
 static int lm_cache_states(sec_ctx *c)
 {
-    char key[48], dir[512], why[512], pathvar[600];
+    char key[48], dir[512], pathvar[600];
     const char *env[2];
     size_t i;
     int round, r, failed = 0;
@@ -675,13 +665,9 @@ static int lm_cache_states(sec_ctx *c)
         snprintf(key, sizeof key, "module.%zu", i);
         if (!(res_derived_num(res_derived_find(c->r, LD, key), "ptx_only") > 0)) continue;
         for (round = 0; round < c->o->rounds; round++) {
-            if (pr_mkdtemp("module-cache", dir, sizeof dir, why, sizeof why) != 0) {
-                fprintf(stderr, "harness: " LD ": %s\n", why);
+            if (sec_private_cache(LD, "module-cache", dir, sizeof dir, pathvar, sizeof pathvar,
+                                  env) != 0)
                 return -1;
-            }
-            snprintf(pathvar, sizeof pathvar, "CUDA_CACHE_PATH=%s", dir);
-            env[0] = "CUDA_CACHE_DISABLE=0";
-            env[1] = pathvar;
             r = lm_child_env(c, i, "eager", "EAGER", "cache.empty.", round, env, 2);
             if (r >= 0) {
                 failed |= r;
