@@ -33,7 +33,7 @@
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
-# Logs and results are gathered into one archive, $OUT/logs.tgz.
+# Logs and results are gathered into one archive, $OUT/logs.tgz, after each part.
 set -u
 OUT=${OUT:-/tmp/harness-out}
 L="$OUT/logs"
@@ -48,7 +48,15 @@ reference() {
     sh scripts/reference.sh --run "$@"
 }
 
+# pack: the logs and results so far into $OUT/logs.tgz (after every part,
+# so a call cut short by its time limit still brings back what finished).
+pack() {
+    cp results/h200* "$L/results/" 2>/dev/null
+    tar -C "$OUT" -czf "$OUT/logs.tgz.tmp" logs && mv "$OUT/logs.tgz.tmp" "$OUT/logs.tgz"
+}
+
 for part in $parts; do
+    echo "run.sh: part $part from $(date +%T)"
     case $part in
     test)
         GPU_KEEP="$L/gpu" make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
@@ -138,6 +146,7 @@ for part in $parts; do
         echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries, node)" >&2
         exit 2 ;;
     esac
+    pack
 done
-cp results/h200* "$L/results/"
-tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
+echo "run.sh: done at $(date +%T)"
+pack && rm -rf "$L"
