@@ -1,1 +1,1 @@
-./build/harness --section=launch,fusion --json=results/h200-launch-fusion-1.json --csv=results/h200-launch-fusion-1.csv
+./harness --section=launch,fusion --json=results/h200-launch-fusion-1.json --csv=results/h200-launch-fusion-1.csv

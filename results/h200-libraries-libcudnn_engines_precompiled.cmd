@@ -1,0 +1,1 @@
+./harness --section=loading --module=/usr/lib/x86_64-linux-gnu/libcudnn_engines_precompiled.so.9.14.0 --compare-loading --rounds=3 --json=results/h200-libraries-libcudnn_engines_precompiled.json --csv=results/h200-libraries-libcudnn_engines_precompiled.csv
