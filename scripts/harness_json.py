@@ -10,9 +10,11 @@ the file.
     load(path)        a Run: a results document (schema_version 1), checked
 """
 
+import gzip
 import json
 import math
 import os
+import zlib
 
 SCHEMA_VERSION = 1
 
@@ -50,16 +52,20 @@ def _bounded_int(s):
 
 
 def read_json(path):
-    """The document in the file at path; raises Bad (unreadable, not UTF-8,
-    not JSON, a NaN/Infinity constant or a number beyond a double's range,
-    nested too deeply for the parser, a repeated key in an object)."""
+    """The document in the file at path (gzip-compressed when its name ends
+    in .gz, as the stored reference runs are); raises Bad (unreadable, not
+    gzip where .gz, not UTF-8, not JSON, a NaN/Infinity constant or a number
+    beyond a double's range, nested too deeply for the parser, a repeated
+    key in an object)."""
     try:
-        with open(path, "rb") as f:
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as f:
             text = f.read().decode("utf-8")
         return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeats,
                           parse_float=_finite_float, parse_int=_bounded_int)
     except RecursionError:
         raise Bad("%s: not valid JSON: nested too deeply" % path)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise Bad("%s: not gzip-compressed JSON: %s" % (path, e))
     except OSError as e:
         raise Bad("%s: %s" % (path, e.strerror or e))
     except UnicodeDecodeError as e:

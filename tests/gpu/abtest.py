@@ -113,16 +113,16 @@ def splits(runs):
 
 
 def aa(rule, sets):
-    """(Tally one run a side, Tally of the splits, k and R - k) over the sets of runs."""
-    one, many, size = Tally(), Tally(), None
+    """(Tally one run a side, {(k, R - k): Tally of those splits}) over the
+    sets of runs (sets of different sizes are kept apart)."""
+    one, many = Tally(), {}
     for runs in sets:
         for x, y in itertools.combinations(runs, 2):
             one.add(cmp.Result([x], [y], 0.0, rule))
         if rule != "interval":
             for x, y in splits(runs):
-                many.add(cmp.Result(x, y, 0.0, rule))
-                size = (len(x), len(y))
-    return one, many, size
+                many.setdefault((len(x), len(y)), Tally()).add(cmp.Result(x, y, 0.0, rule))
+    return one, many
 
 
 def ab(rule, comparisons):
@@ -165,14 +165,16 @@ def report(label, runs_a, runs_b):
     pairs = [([x], [y]) for x in runs_a for y in runs_b]
     for rule, title in RULES:
         print("\nrule %s" % title)
-        one, many, size = aa(rule, [runs_a, runs_b])
+        one, manys = aa(rule, [runs_a, runs_b])
         print("  A/A, one run a side: " + one.line())
         if one.names:
             print("    most often: " + one.most())
-        if size:
-            print("  A/A, %s: %s" % (against(*size), many.line()))
-            if many.names:
-                print("    most often: " + many.most())
+        for size in sorted(manys):
+            print("  A/A, %s: %s" % (against(*size), manys[size].line()))
+            if manys[size].names:
+                print("    most often: " + manys[size].most())
+        size = max(manys) if manys else None
+        many = manys[size] if size else None
         cells = []
         for scope, comps in (("one run a side", pairs),
                              (against(len(runs_a), len(runs_b)), [(runs_a, runs_b)])):

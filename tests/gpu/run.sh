@@ -51,7 +51,7 @@ reference() {
 # pack: the logs and results so far into $OUT/logs.tgz (after every part,
 # so a call cut short by its time limit still brings back what finished).
 pack() {
-    cp results/h200* "$L/results/" 2>/dev/null
+    cp -r results/h200* "$L/results/" 2>/dev/null
     tar -C "$OUT" -czf "$OUT/logs.tgz.tmp" logs && mv "$OUT/logs.tgz.tmp" "$OUT/logs.tgz"
 }
 
@@ -83,7 +83,10 @@ for part in $parts; do
     ab)
         # A/A and A/B: the share flagged between runs of one build, and
         # whether a planted +50% and +10% are flagged SLOWER.
-        OUT="$L" sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt ;;
+        OUT="$L" sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt
+        # The runs themselves, so the rates can be recomputed from them.
+        rm -rf results/h200-ab && mkdir -p results/h200-ab &&
+            for f in "$L"/ab/*.json; do gzip -9 -c "$f" >"results/h200-ab/$(basename "$f").gz"; done ;;
     modes)
         reference h200-eager --section=loading --module-loading=eager
         reference h200-lazy --section=loading --module-loading=lazy ;;
