@@ -84,8 +84,15 @@ else
     done
     check "one line per figure, nothing on stderr" \
         sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 8 && test ! -s '$T/p.err'"
+    expect_grep "the H200 run's section visible: visible.png of its one count" \
+        "^wrote $T/figs/visible.png: 1 count (N = 1) from results/h200.json$" "$T/p.out"
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+for k in ("measurements", "derived", "checks"):
+    d[k] = [m for m in d.get(k, []) if m.get("section") != "visible"]
+json.dump(d, open(sys.argv[2], "w"))' results/h200.json "$T/novis.json"
+    run_plot "$T/nv.out" "$T/nv.err" "$T/novis.json" --out "$T/novis"
     expect_grep "a file without section visible: visible.png is skipped, saying so" \
-        "^skipped visible.png: no visible section in the files" "$T/p.out"
+        "^skipped visible.png: no visible section in the files" "$T/nv.out"
     expect_grep "the loading figure takes EAGER and LAZY from the two files" \
         "loading-k.png: EAGER from results/h200-eager.json, LAZY from results/h200.json$" "$T/p.out"
 
