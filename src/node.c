@@ -389,8 +389,8 @@ static void nd_print_summary(FILE *f, const results *r)
     size_t i, rows = 0, flagged;
 
     if (!s || r->ndev == 0) return;
-    fprintf(f, "\nnode summary: %zu devices, %.0f figures measured on more than one\n", r->ndev,
-            res_derived_num(s, "figures"));
+    fprintf(f, "\nnode summary: %zu device%s, %.0f figures measured on more than one\n", r->ndev,
+            r->ndev == 1 ? "" : "s", res_derived_num(s, "figures"));
     if (r->ndev < 2) {
         fprintf(f, "  one device: nothing to compare it with\n");
         return;

@@ -54,12 +54,20 @@ void tm_work_free(tm_work *w)
     w->mhz = NULL;
 }
 
-/* Units needed for one region to span TM_MIN_REGION_MS, given one unit's time. */
-static long tm_batch_for(double unit_ms)
+long tm_batch(const double *unit_ms, size_t n)
 {
-    double b;
-    if (!(unit_ms > 0)) return 1000;
-    b = ceil(TM_MIN_REGION_MS / unit_ms);
+    double x[TM_CALIBRATE], v, med, b;
+    size_t i, j;
+
+    if (n < 1 || n > TM_CALIBRATE) return 1;
+    for (i = 0; i < n; i++) {                   /* insertion sort of a copy */
+        v = unit_ms[i];
+        for (j = i; j > 0 && x[j - 1] > v; j--) x[j] = x[j - 1];
+        x[j] = v;
+    }
+    med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
+    if (!(med > 0)) return 1000;
+    b = ceil(TM_MIN_REGION_MS / med);
     if (b < 1) b = 1;
     if (b > 100000) b = 100000;
     return (long)b;
@@ -158,6 +166,33 @@ fail:
     return rc;
 }
 
+/* w's batch (1 for a cold work): tm_batch over one-unit regions timed with
+ * events a and b on s, each behind one untimed unit, until TM_CALIBRATE of
+ * them or TM_CALIBRATE_MS in all. Returns 0, or -1 after reporting. */
+static int tm_calibrate(tm_work *w, CUstream s, CUevent a, CUevent b)
+{
+    double unit[TM_CALIBRATE], sum = 0;
+    size_t n = 0;
+
+    w->batch = 1;
+    if (w->cold) return 0;
+    while (n < TM_CALIBRATE && sum < TM_CALIBRATE_MS) {
+        float ms = 0;
+        if (tm_run(w->fn, w->arg, s, 1) != 0) return -1;
+        CK(drv.cuEventRecord(a, s));
+        if (tm_run(w->fn, w->arg, s, 1) != 0) return -1;
+        CK(drv.cuEventRecord(b, s));
+        CK(drv.cuEventSynchronize(b));
+        CK(drv.cuEventElapsedTime(&ms, a, b));
+        unit[n++] = ms;
+        sum += ms;
+    }
+    w->batch = tm_batch(unit, n);
+    return 0;
+fail:
+    return -1;
+}
+
 int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
 {
     CUevent a = NULL, b = NULL;
@@ -196,17 +231,8 @@ int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
     for (j = 0; j < k; j++)
         if (tm_run(w[j].fn, w[j].arg, s, warmup) != 0) goto fail;
     CK(drv.cuStreamSynchronize(s));
-    /* Calibrate: one unit each, behind one untimed unit. */
-    for (j = 0; j < k; j++) {
-        float ms = 0;
-        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
-        CK(drv.cuEventRecord(a, s));
-        if (tm_run(w[j].fn, w[j].arg, s, 1) != 0) goto fail;
-        CK(drv.cuEventRecord(b, s));
-        CK(drv.cuEventSynchronize(b));
-        CK(drv.cuEventElapsedTime(&ms, a, b));
-        w[j].batch = w[j].cold ? 1 : tm_batch_for(ms);
-    }
+    for (j = 0; j < k; j++)
+        if (tm_calibrate(&w[j], s, a, b) != 0) goto fail;
     c = tm_cfg.fixed ? tm_cfg.fixed : (tm_cfg.rule.min_samples ? tm_cfg.rule.min_samples : 1);
     t0 = clk_now_ms();
     for (;;) {
@@ -255,17 +281,20 @@ fail:
 
 int tm_host(tm_work *w, int warmup)
 {
-    double t0, unit, start;
-    size_t cap = tm_capacity();
+    double t0, unit[TM_CALIBRATE], sum = 0, start;
+    size_t cap = tm_capacity(), n = 0;
 
     w->n = 0;
     w->noisy = 0;
     w->low_clock = 0;
     if (tm_run(w->fn, w->arg, NULL, warmup) != 0) return -1;
-    t0 = clk_now_ms();
-    if (tm_run(w->fn, w->arg, NULL, 1) != 0) return -1;
-    unit = clk_now_ms() - t0;
-    w->batch = tm_batch_for(unit);
+    while (n < TM_CALIBRATE && sum < TM_CALIBRATE_MS) {
+        t0 = clk_now_ms();
+        if (tm_run(w->fn, w->arg, NULL, 1) != 0) return -1;
+        unit[n] = clk_now_ms() - t0;
+        sum += unit[n++];
+    }
+    w->batch = tm_batch(unit, n);
     start = clk_now_ms();
     do {
         t0 = clk_now_ms();

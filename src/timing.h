@@ -13,6 +13,19 @@
  * 0.5 us. Shorter work is batched until one region spans this much. */
 #define TM_MIN_REGION_MS 0.010
 
+/* The calibration of a work's batch: up to TM_CALIBRATE regions of one
+ * unit each, fewer once they add up to TM_CALIBRATE_MS (a long unit is far
+ * from any batch's edge); the batch is chosen at their median, so one slow
+ * region (a glitch, a first touch) does not double the batch or halve it. */
+#define TM_CALIBRATE 9
+#define TM_CALIBRATE_MS 1.0
+
+/* The units per timed region for a work whose one-unit regions took
+ * unit_ms[0..n) (1 <= n <= TM_CALIBRATE): ceil(TM_MIN_REGION_MS / their
+ * median), 1 to 100000; 1000 when the median is not above 0 (a clock too
+ * coarse to see one unit), 1 when n is outside 1..TM_CALIBRATE. */
+long tm_batch(const double *unit_ms, size_t n);
+
 /* How many samples a measurement takes, and what runs beside them. Set once
  * per process with tm_configure (the defaults: a fixed 10 samples, no flush
  * buffer, no clock kernel). */
@@ -68,7 +81,8 @@ void tm_work_free(tm_work *w);
 
 /* Time k pieces of work with event pairs on stream s, interleaved A B A B:
  * each work gets `warmup` untimed runs (then a sync), a calibration that sets
- * its batch so one region spans at least TM_MIN_REGION_MS (cold works: 1),
+ * its batch from the median of up to TM_CALIBRATE one-unit regions, each
+ * behind one untimed unit (tm_batch; cold works: 1, uncalibrated),
  * then timed regions in rounds of all k works. Rounds are queued in chunks
  * behind one untimed unit, so the device never waits on the host inside a
  * chunk (unless the work itself blocks the host, as pageable copies do);

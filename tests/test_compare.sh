@@ -321,6 +321,23 @@ expect_grep "abtest.py: ... the earlier rule too" '^| interval | ' "$T/ab.out"
 python3 tests/gpu/abtest.py --a "$T/ab-a1.json" --b "$T/ab-b1.json" "$T/ab-b2.json" >"$T/ab.out" 2>"$T/ab.err"
 rc=$?
 expect_exit "abtest.py with one run of A: usage error" 2
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" "$T/ab-a2.json" --b "$T/ab-b1.json" "$T/ab-b2.json" --c "$T/ab-a1.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py with one run of C: usage error" 2
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" --b "$T/ab-b1.json" "$T/ab-b2.json" --c "$T/ab-a1.json" "$T/ab-a2.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py with one run of A and two of C: usage error" 2
+python3 tests/gpu/abtest.py --a "$T/ab-a1.json" "$T/ab-a2.json" --b "$T/ab-b1.json" "$T/ab-b2.json" --c "$T/ab-a2.json" "$T/ab-a1.json" >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+expect_exit "abtest.py with a control" 0
+expect_grep "abtest.py with a control: C/B finds both planted slowdowns" \
+    '^  C/B, one run a side (4 comparisons):' "$T/ab.out"
+expect_grep "abtest.py with a control: C/B copy4 16 of 16" \
+    '^    copy4, +50% predicted: 16 of 16 target verdicts SLOWER' "$T/ab.out"
+expect_grep "abtest.py with a control: A and C joined, 2 runs against 2" \
+    '^  A and C as one build, 2 runs against 2: ' "$T/ab.out"
+expect_grep "abtest.py with a control: the README line's several-runs cell names A and C" \
+    '^| noise | [0-9.]*% | [0-9.]*% | [0-9.]*% | [0-9.]*% (2 runs against 2, A and C) | 16/16 | 16/16 | ' "$T/ab.out"
 # tests/gpu/abtest.sh end to end on a stand-in harness that records its
 # arguments and writes a crafted run: the kernel edits take, A and B
 # alternate, B gets --kernels-dir, and the report follows.
@@ -329,7 +346,7 @@ mkdir -p "$T/abt"
 printf '#!/bin/sh\necho "$*" >>"%s/abt/args"\nfor a in "$@"; do case $a in --json=*) cp "%s/%s/noise_a.json" "${a#--json=}" ;; esac; done\n' \
     "$T" "$ROOT" "$C" >"$T/abt/h"
 chmod +x "$T/abt/h"
-HARNESS="$T/abt/h" OUT="$T/abt" RUNS=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+HARNESS="$T/abt/h" OUT="$T/abt" AB_KEEP="$T/abt/keep" RUNS=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
 rc=$?
 expect_exit "abtest.sh on a stand-in harness" 0
 expect_grep "abtest.sh: copyFloat4's edit took (shown as a diff)" \
@@ -337,9 +354,23 @@ expect_grep "abtest.sh: copyFloat4's edit took (shown as a diff)" \
 expect_grep "abtest.sh: chainFusedWide<4>'s edit took" '^+    if (K == 4) { /\* planted' "$T/abt/out"
 check "abtest.sh: only copy.cu and fusion.cu differ from kernels/" sh -c \
     "cd kernels && for f in *.cu; do case \$f in copy.cu|fusion.cu) ! cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; *) cmp -s \$f '$T/abt/ab/kernels-b/'\$f || exit 1 ;; esac; done"
-check "abtest.sh: A B A B, B with --kernels-dir, each its own JSON" sh -c \
-    "sed -n 1p '$T/abt/args' | grep -q '^--json=.*/a1\.json\$' && sed -n 2p '$T/abt/args' | grep -q '^--kernels-dir=.*kernels-b --json=.*/b1\.json\$' && sed -n 3p '$T/abt/args' | grep -q 'a2\.json' && sed -n 4p '$T/abt/args' | grep -q 'kernels-b --json=.*b2\.json' && test \$(wc -l <'$T/abt/args') -eq 4"
-expect_grep "abtest.sh: then the report" '^| noise | ' "$T/abt/out"
+check "abtest.sh: the control's kernels are kernels/ unchanged" sh -c \
+    "cd kernels && for f in *.cu; do cmp -s \$f '$T/abt/ab/kernels-c/'\$f || exit 1; done"
+check "abtest.sh: A C B, then C B A; B and C with their --kernels-dir, each its own JSON" sh -c \
+    "printf '%s\n' '--json=.*/a1\.json' '--kernels-dir=.*kernels-c --json=.*/c1\.json' '--kernels-dir=.*kernels-b --json=.*/b1\.json' '--kernels-dir=.*kernels-c --json=.*/c2\.json' '--kernels-dir=.*kernels-b --json=.*/b2\.json' '--json=.*/a2\.json' >'$T/abt/want' && test \$(wc -l <'$T/abt/args') -eq 6 && i=1 && while read -r w; do sed -n \${i}p '$T/abt/args' | grep -q \"^\$w\\\$\" || exit 1; i=\$((i + 1)); done <'$T/abt/want'"
+check "abtest.sh: AB_KEEP holds each run gzipped" sh -c \
+    "cd '$T/abt/keep' && test \$(ls | wc -l) -eq 6 && for f in a1 a2 b1 b2 c1 c2; do gzip -dc \$f.json.gz | cmp -s - '$T/abt/ab/'\$f.json || exit 1; done"
+expect_grep "abtest.sh: then the report, with the control" '^  A/C, one run a side (the same code' "$T/abt/out"
+expect_grep "abtest.sh: ... and its README line" '^| noise | .* | [0-9.]*% | [0-9.]*% |$' "$T/abt/out"
+rm -f "$T/abt/args"
+HARNESS="$T/abt/h" OUT="$T/abt" CONTROL=0 RUNS=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+rc=$?
+expect_exit "abtest.sh with CONTROL=0" 0
+check "abtest.sh with CONTROL=0: A B, then B A, no control" sh -c \
+    "test \$(wc -l <'$T/abt/args') -eq 4 && ! grep -q kernels-c '$T/abt/args' && sed -n 3p '$T/abt/args' | grep -q 'kernels-b --json=.*/b2\.json' && ! grep -q '^  A/C' '$T/abt/out'"
+CONTROL=2 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
+rc=$?
+expect_exit "abtest.sh with CONTROL=2: usage error" 2
 RUNS=1 sh tests/gpu/abtest.sh >"$T/abt/out" 2>"$T/abt/err"
 # shellcheck disable=SC2034  # read by expect_exit in tests/lib.sh
 rc=$?

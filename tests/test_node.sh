@@ -54,6 +54,7 @@ FAKE_CUDA_DEVICES=1 run_harness "$T/a1.out" "$T/a1.err" --device=all $RUN --json
 expect_exit "1 device, --device=all: the run's own exit code (the stand-in's checks fail)" 1
 expect_grep "1 device: its tables under its header" "^======== device 0: Fake GPU (00000000:19:00.0) ========" "$T/a1.out"
 expect_grep "1 device: the node summary has nothing to compare" "one device: nothing to compare it with" "$T/a1.out"
+expect_grep "1 device: the summary says 1 device, not 1 devices" "^node summary: 1 device, " "$T/a1.out"
 FAKE_CUDA_DEVICES=1 run_harness "$T/s1.out" "$T/s1.err" $RUN --json="$T/s1.json"
 check "1 device: the same figures as --device=0 (scripts/compare --threshold=2: both kernel figures SAME)" sh -c "
 scripts/compare --threshold=2 '$T/s1.json' '$T/a1.json' >'$T/c1.out' &&

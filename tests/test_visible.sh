@@ -82,7 +82,14 @@ sys.exit(0 if 0.8 * 21 <= f['ready_n'] - f['ready_1'] < 42 and f['pct'] > 60 els
 import json, sys
 c = [x['what'].split(':')[0] for x in json.load(open('$T/eight.json'))['checks'] if 'visible, round' in x['what']]
 sys.exit(0 if [c[0], c[4], c[8]] == ['1 visible, round 1', '2 visible, round 2', '4 visible, round 3'] else 1)"
+    check "8 devices: the first child is the entry first_child, total about 48 ms (cuInit 24, 8 contexts 24), no own.* measurement" python3 -c "
+import sys; sys.path.insert(0, 'scripts'); import harness_json as hj
+r = hj.load('$T/eight.json'); d = r.conclusion('visible', 'first_child')
+own = [k for (s, k) in r.meas if s == 'visible' and k.startswith('own.')]
+sys.exit(0 if d and 48 <= d['value'] < 48 * 1.5 and d['fields']['init'] >= 24 and not own else 1)"
     flat eight
+    expect_grep "8 devices: the first child's line" \
+        "The first child, with this process's own visibility (CUDA_VISIBLE_DEVICES unset), counted 8 devices: total [0-9.]* ms (1 run, before the rounds; not in the rows)" "$T/eight.flat"
     expect_grep "8 devices: the table names N and the visibility" \
         "this process sees 8 (CUDA_VISIBLE_DEVICES unset)" "$T/eight.flat"
     expect_grep "8 devices: one row per count, k = 8 with 3 runs" "^ *8  .* 3$" "$T/eight.out"

@@ -28,5 +28,6 @@ void test_loading(void);
 void test_firstlaunch(void);
 void test_modfile(void);
 void test_visible(void);
+void test_timing(void);
 
 #endif

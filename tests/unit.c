@@ -17,6 +17,7 @@ int main(void)
     test_firstlaunch();
     test_modfile();
     test_visible();
+    test_timing();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -33,15 +33,20 @@
  *               sum of the parts (process start and exit not included)
  *   devices     the count cuDeviceGetCount answered ("devices")
  * The parent keeps each child's figure as one more sample of
- * "k<k>.<figure>" ("k1.init", "k2.ctx_others", "k8.total"; the first
- * child's as "own.<figure>"), so sample i of a count comes from its child
- * of round i; a child that failed, or counted other than k devices, adds
- * none (a failed check names it).
+ * "k<k>.<figure>" ("k1.init", "k2.ctx_others", "k8.total"), so sample i
+ * of a count comes from its child of round i; a child that failed, or
+ * counted other than k devices, adds none (a failed check names it). The
+ * first child's figures are one process's, which row N measures --rounds
+ * times: they are kept as the entry first_child, not as measurements.
  *
  * The entries, all in section "visible" (value, unit; text; fields):
  *   devices         N, "devices"; text "CUDA_VISIBLE_DEVICES=<the
  *                   parent's>" or "CUDA_VISIBLE_DEVICES unset"; fields n,
  *                   rounds, counts (how many counts the rounds run)
+ *   first_child     the first child's total, "ms" (NaN when it did not
+ *                   reach every context); text as devices'; fields load,
+ *                   init, count, ctx0, ctx_others (N > 1), ready, total:
+ *                   its figures above, where it stored them
  *   k<k>.per_device (k > 1) the contexts on devices 1..k-1 per extra
  *                   device: median of k<k>.ctx_others / (k - 1), "ms";
  *                   fields k, ctx_others (its median)

@@ -96,12 +96,12 @@ static void vi_print_row(FILE *f, const results *r, int k)
 /* The first child's line: this process's own visibility. */
 static void vi_print_own(FILE *f, const results *r, const res_derived *dev)
 {
-    const res_meas *t = res_find(r, VI, "own.total");
+    const res_derived *t = vi_d(r, "first_child");
 
-    if (!t) return;
+    if (!t || isnan(t->value)) return;
     tb_wrap(f, "  ", "  ", VI_WIDTH, "The first child, with this process's own visibility (%s), "
             "counted %.0f device%s: total %.3f ms (1 run, before the rounds; not in the rows).",
-            dev->text, dev->value, dev->value == 1 ? "" : "s", t->stats.median);
+            dev->text, dev->value, dev->value == 1 ? "" : "s", t->value);
 }
 
 /* What saving d of figure fig ("ready", "total") comes to, in words: what

@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
 """abtest.py: scripts/compare's own error rates, from runs of two builds.
 
-Usage: abtest.py --a A1.json A2.json ... --b B1.json B2.json ... [--label TEXT]
+Usage: abtest.py --a A1.json A2.json ... --b B1.json B2.json ... [--c C1.json ...]
+                 [--label TEXT]
 
 A is a build as it is, B the same build with kernels slowed on purpose
 (tests/gpu/abtest.sh plants them; PLANTED below names them, with the slowdown
-the byte model predicts where it holds). For each verdict rule of
-scripts/compare it prints:
+the byte model predicts where it holds), C (optional) the control: the build
+as it is, reading its kernel sources from an unchanged copy the way B reads
+its changed ones (--kernels-dir), so C against B differs in the planted
+edits alone. For each verdict rule of scripts/compare it prints:
 
   A/A   every pair of runs of one build (A with A, B with B): the share of the
         figures compared that were flagged FASTER or SLOWER (false alarms),
         UNCLEAR and HOST; then the same with several runs a side (each set of
         R >= 3 runs split every way into k = R // 2 runs against the other R - k)
+  A/C   (with C) every pair of an A run and a C run: the same code, its
+        sources read two ways; then A and C together as one build of the
+        several-runs splits
   A/B   every pair of an A run and a B run, then all A runs against all B
         runs: how often each planted figure was flagged SLOWER, its measured
         change, how the slowed kernels' other figures went, and the share of
-        every other figure flagged (against the A/A share)
+        every other figure flagged (against the A/A share); with C the same
+        for C against B
 
 and at the end the lines for the README's table. Exit 0 when it could read
 and compare the files; 2 on a usage error or a file it cannot read.
@@ -150,38 +157,65 @@ def against(m, n):
     return "%d run%s against %d" % (m, "" if m == 1 else "s", n)
 
 
-def report(label, runs_a, runs_b):
+def report(label, runs_a, runs_b, runs_c=()):
     """Print the experiment; returns the README lines."""
     print("scripts/compare's error rates%s: %d runs of A (the build as it is), %d of B (the same "
-          "with the planted slowdowns)" % (" (%s)" % label if label else "", len(runs_a), len(runs_b)))
+          "with the planted slowdowns)%s" % (" (%s)" % label if label else "", len(runs_a), len(runs_b),
+                                             ", %d of C (the build as it is, its sources read from "
+                                             "an unchanged copy as B reads its own)" % len(runs_c)
+                                             if runs_c else ""))
     for name, what, pred, keys in PLANTED:
         print("  planted in B, %s: %s; the byte model predicts +%.0f%% on %s"
               % (name, what, pred, ", ".join(k.split("/", 1)[1] for k in keys)))
     readme = ["| rule | A/A flagged, 1 run a side | A/A UNCLEAR | A/A HOST | A/A flagged, several "
               "runs a side | %s | other figures flagged in A/B: 1 run a side, %s |"
               % (" | ".join("+%.0f%% (%s) SLOWER, 1 run a side" % (p, n) for n, _, p, _ in PLANTED),
-                 against(len(runs_a), len(runs_b))),
-              "|---|---|---|---|---|%s---|" % ("---|" * len(PLANTED))]
+                 against(len(runs_a), len(runs_b))) + (" A/C flagged, 1 run a side | other figures "
+                                                        "flagged in C/B, 1 run a side |" if runs_c else ""),
+              "|---|---|---|---|---|%s---|%s" % ("---|" * len(PLANTED), "---|---|" if runs_c else "")]
     pairs = [([x], [y]) for x in runs_a for y in runs_b]
+    scopes = [("one run a side", "A/B", pairs),
+              (against(len(runs_a), len(runs_b)), "A/B", [(runs_a, runs_b)])]
+    if runs_c:
+        scopes += [("one run a side", "C/B", [([x], [y]) for x in runs_c for y in runs_b]),
+                   (against(len(runs_c), len(runs_b)), "C/B", [(runs_c, runs_b)])]
     for rule, title in RULES:
         print("\nrule %s" % title)
-        one, manys = aa(rule, [runs_a, runs_b])
+        one, manys = aa(rule, [runs_a, runs_b] + ([runs_c] if runs_c else []))
         print("  A/A, one run a side: " + one.line())
         if one.names:
             print("    most often: " + one.most())
+        extra, joined = [], {}
+        if runs_c:
+            ac = Tally()
+            for x in runs_a:
+                for y in runs_c:
+                    ac.add(cmp.Result([x], [y], 0.0, rule))
+            print("  A/C, one run a side (the same code, its sources read two ways): " + ac.line())
+            if ac.names:
+                print("    most often: " + ac.most())
+            extra.append("%.1f%%" % ac.share(ac.flagged))
+            if rule != "interval":
+                _, joined = aa(rule, [list(runs_a) + list(runs_c)])
+                for size in sorted(joined):
+                    print("  A and C as one build, %s: %s" % (against(*size), joined[size].line()))
+                    if joined[size].names:
+                        print("    most often: " + joined[size].most())
         for size in sorted(manys):
             print("  A/A, %s: %s" % (against(*size), manys[size].line()))
             if manys[size].names:
                 print("    most often: " + manys[size].most())
-        size = max(manys) if manys else None
-        many = manys[size] if size else None
+        several = dict(joined)
+        several.update(manys)
+        size = max(several) if several else None
+        many = several[size] if size else None
+        of = "" if size in manys else ", A and C"
         cells = []
-        for scope, comps in (("one run a side", pairs),
-                             (against(len(runs_a), len(runs_b)), [(runs_a, runs_b)])):
+        for scope, which, comps in scopes:
             if rule == "interval" and scope != "one run a side":
                 continue
             targets, changes, others_k, rest = ab(rule, comps)
-            print("  A/B, %s (%d comparison%s):" % (scope, len(comps), "" if len(comps) == 1 else "s"))
+            print("  %s, %s (%d comparison%s):" % (which, scope, len(comps), "" if len(comps) == 1 else "s"))
             for name, _, pred, keys in PLANTED:
                 got = [v for k in keys for v in targets[name][k]]
                 slower = sum(v == "SLOWER" for v in got)
@@ -196,23 +230,28 @@ def report(label, runs_a, runs_b):
                 o = others_k[name]
                 print("      its other figures (other sizes): %d of %d verdicts flagged%s"
                       % (o.flagged, o.n, ": " + o.most() if o.names else ""))
-                if scope == "one run a side":
+                if scope == "one run a side" and which == "A/B":
                     cells.append("%d/%d" % (slower, len(got)))
             print("    every other figure (the same code on both sides, so an A/A too): " + rest.line())
             if rest.names:
                 print("      most often: " + rest.most())
             share = "%.1f%%" % rest.share(rest.flagged)
-            other = share if scope == "one run a side" else other + ", " + share
-        readme.append("| %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |"
+            if which == "C/B":
+                if scope == "one run a side":
+                    extra.append(share)
+            else:
+                other = share if scope == "one run a side" else other + ", " + share
+        readme.append("| %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |%s"
                       % (rule, one.share(one.flagged), one.share(one.unclear), one.share(one.host),
-                         "%.1f%% (%s)" % (many.share(many.flagged), against(*size))
+                         "%.1f%% (%s%s)" % (many.share(many.flagged), against(*size), of)
                          if size and rule != "interval" else "n/a",
-                         " | ".join(cells), other if rule != "interval" else other + ", n/a"))
+                         " | ".join(cells), other if rule != "interval" else other + ", n/a",
+                         "".join(" %s |" % e for e in extra)))
     return readme
 
 
 def main(argv):
-    a, b, label, where = [], [], "", None
+    a, b, c, label, where = [], [], [], "", None
     args = iter(argv)
     for arg in args:
         if arg in ("-h", "--help"):
@@ -222,6 +261,8 @@ def main(argv):
             where = a
         elif arg == "--b":
             where = b
+        elif arg == "--c":
+            where = c
         elif arg == "--label":
             label = next(args, "")
         elif arg.startswith("-") or where is None:
@@ -230,17 +271,18 @@ def main(argv):
             return 2
         else:
             where.append(arg)
-    if len(a) < 2 or len(b) < 2:
-        print("abtest.py: needs at least 2 runs of A and 2 of B (got %d and %d)" % (len(a), len(b)),
-              file=sys.stderr)
+    if len(a) < 2 or len(b) < 2 or len(c) == 1:
+        print("abtest.py: needs at least 2 runs of A and 2 of B, and of C none or 2 (got %d, %d "
+              "and %d)" % (len(a), len(b), len(c)), file=sys.stderr)
         return 2
     try:
         runs_a = [cmp.Run(p) for p in a]
         runs_b = [cmp.Run(p) for p in b]
+        runs_c = [cmp.Run(p) for p in c]
     except cmp.Bad as e:
         print("abtest.py: %s" % e, file=sys.stderr)
         return 2
-    lines = report(label, runs_a, runs_b)
+    lines = report(label, runs_a, runs_b, runs_c)
     print("\nfor the README (scripts/compare's rules, measured on these runs):")
     print("\n".join(lines))
     return 0

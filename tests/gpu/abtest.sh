@@ -1,11 +1,14 @@
 #!/bin/sh
 # abtest.sh: scripts/compare's own error rates on this GPU. RUNS runs of the
-# built harness as it is (A) and RUNS with --kernels-dir at a copy of
-# kernels/ in which two kernels move more bytes (B), alternating A B A B so
-# that a drift of the machine falls on both; then tests/gpu/abtest.py over
-# them: for each verdict rule, the share of figures flagged between runs of
-# one build (A/A), whether each planted slowdown was flagged SLOWER (A/B),
-# and what else was flagged.
+# built harness as it is (A), RUNS with --kernels-dir at a copy of kernels/
+# in which two kernels move more bytes (B), and RUNS with --kernels-dir at an
+# unchanged copy (C, the control: it differs from B in the planted edits
+# alone; CONTROL=0 leaves it out), in rounds of one run of each, the order
+# rotated by one each round (A C B, C B A, B A C) so that neither a drift of
+# the machine nor a place in the round falls on one side; then
+# tests/gpu/abtest.py over them: for each verdict rule, the share of figures
+# flagged between runs of one build (A/A, A/C), whether each planted
+# slowdown was flagged SLOWER (A/B, C/B), and what else was flagged.
 #
 # The planted slowdowns, made here from kernels/*.cu with sed (nothing else
 # differs; the results stay the same, so every check still passes):
@@ -22,23 +25,29 @@
 # their time does not follow the byte model: vectorAdd moves 1.5x
 # vectorScale's bytes in 1.16x its time (results/h200.json).
 #
-# Device time: 2 x RUNS runs of ./harness $AB_ARGS; a default run takes about
-# 45 s on the H200, so RUNS=3 (the default) about 4.5 minutes; RUNS=6 gives
-# A/A at 3 runs a side for 9 minutes.
-# Usage: [RUNS=3] [AB_ARGS=...] [OUT=DIR] sh tests/gpu/abtest.sh   (from the
-# repository root, after make). The runs and the kernels stay in $OUT/ab (OUT
-# a new temporary directory unless given); the report goes to stdout. Exit 1
-# when a run failed or a kernel edit did not take, 2 on a bad RUNS.
+# Device time: 3 x RUNS runs of ./harness $AB_ARGS (2 x RUNS with CONTROL=0);
+# a default run takes about 50 s on the H200, so RUNS=3 (the default) about
+# 7.5 minutes, and A with C gives A/A at 3 runs a side.
+# Usage: [RUNS=3] [CONTROL=1] [AB_ARGS=...] [AB_KEEP=DIR] [OUT=DIR]
+#        sh tests/gpu/abtest.sh   (from the repository root, after make).
+# The runs and the kernels stay in $OUT/ab (OUT a new temporary directory
+# unless given), and with AB_KEEP each run is also copied there gzipped as
+# it ends; the report goes to stdout. Exit 1 when a run failed or a kernel
+# edit did not take, 2 on a bad RUNS or CONTROL.
 set -u
 H=${HARNESS:-./harness}
 RUNS=${RUNS:-3}
+CONTROL=${CONTROL:-1}
 case $RUNS in '' | *[!0-9]* | 0 | 1) echo "abtest.sh: RUNS=$RUNS: expected 2 or more" >&2; exit 2 ;; esac
+case $CONTROL in 0) sides="a b" ;; 1) sides="a c b" ;; *) echo "abtest.sh: CONTROL=$CONTROL: expected 0 or 1" >&2; exit 2 ;; esac
 D=${OUT:-$(mktemp -d)}/ab
 K="$D/kernels-b"
+KC="$D/kernels-c"
 [ -x "$H" ] || { echo "abtest.sh: $H is not built (make)" >&2; exit 1; }
 rm -rf "$D"
-mkdir -p "$K" || exit 1
-cp kernels/*.cu "$K/" || exit 1
+mkdir -p "$K" "$KC" || exit 1
+cp kernels/*.cu "$K/" && cp kernels/*.cu "$KC/" || exit 1
+if [ -n "${AB_KEEP:-}" ]; then rm -rf "$AB_KEEP" && mkdir -p "$AB_KEEP" || exit 1; fi
 
 # copyFloat4: its one statement becomes a copy with a second, far read whose
 # value is used only when it holds a NaN payload no input has.
@@ -51,19 +60,34 @@ done
 diff -u kernels/copy.cu "$K/copy.cu"
 diff -u kernels/fusion.cu "$K/fusion.cu"
 
+# rotate LIST: its first word moved to the end.
+rotate() {
+    first=$1
+    shift
+    echo "$* $first"
+}
+
 failed=0
 i=1
+order=$sides
 while [ "$i" -le "$RUNS" ]; do
-    for side in a b; do
-        if [ $side = a ]; then dir=; else dir=--kernels-dir=$K; fi
+    for side in $order; do
+        case $side in a) dir= ;; b) dir=--kernels-dir=$K ;; c) dir=--kernels-dir=$KC ;; esac
         s=$(date +%s)
         # shellcheck disable=SC2086  # AB_ARGS and dir are lists of words
         "$H" ${AB_ARGS:-} $dir --json="$D/$side$i.json" >"$D/$side$i.txt" 2>&1
         rc=$?
         echo "run $side$i: exit $rc, $(($(date +%s) - s)) s"
         [ $rc -eq 0 ] || { failed=1; tail -5 "$D/$side$i.txt"; }
+        [ -z "${AB_KEEP:-}" ] || [ ! -e "$D/$side$i.json" ] ||
+            gzip -9 -c "$D/$side$i.json" >"$AB_KEEP/$side$i.json.gz"
     done
+    # shellcheck disable=SC2086  # order is a list of words
+    order=$(rotate $order)
     i=$((i + 1))
 done
 [ $failed -eq 0 ] || { echo "abtest.sh: a run failed; no rates from it" >&2; exit 1; }
-python3 tests/gpu/abtest.py --label "${AB_ARGS:-default runs}" --a "$D"/a[0-9]*.json --b "$D"/b[0-9]*.json
+control=
+[ "$CONTROL" = 0 ] || control="--c $(echo "$D"/c[0-9]*.json)"
+# shellcheck disable=SC2086  # control is a list of words
+python3 tests/gpu/abtest.py --label "${AB_ARGS:-default runs}" --a "$D"/a[0-9]*.json --b "$D"/b[0-9]*.json $control

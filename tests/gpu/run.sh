@@ -8,7 +8,10 @@
 #              and whether their verdicts agree, scripts/ncu-bytes
 #   compare    two --compare-loading runs alone and whether their verdicts agree
 #   ab         tests/gpu/abtest.sh: scripts/compare's error rates, from 3 default
-#              runs as built and 3 with two kernels slowed (about 4.5 min)
+#              runs as built, 3 with two kernels slowed and 3 controls (the
+#              kernels read from an unchanged copy), about 7.5 min; each run
+#              kept in results/h200-ab/ as it ends, the archive packed every
+#              minute while they run
 #   modes      section loading eager and lazy alone
 #   first      section stopwatches with --module-loading=lazy and =eager,
 #              10 rounds each (10 whole-process children and 20 first-launch
@@ -83,10 +86,14 @@ for part in $parts; do
     ab)
         # A/A and A/B: the share flagged between runs of one build, and
         # whether a planted +50% and +10% are flagged SLOWER.
-        OUT="$L" sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt
-        # The runs themselves, so the rates can be recomputed from them.
-        rm -rf results/h200-ab && mkdir -p results/h200-ab &&
-            for f in "$L"/ab/*.json; do gzip -9 -c "$f" >"results/h200-ab/$(basename "$f").gz"; done ;;
+        # The runs themselves (results/h200-ab/), so the rates can be
+        # recomputed from them, packed while they run: a call cut short
+        # still brings back the runs that ended.
+        ( while sleep 60; do pack; done ) &
+        packer=$!
+        OUT="$L" AB_KEEP=results/h200-ab sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt
+        kill "$packer" 2>/dev/null
+        wait "$packer" 2>/dev/null ;;
     modes)
         reference h200-eager --section=loading --module-loading=eager
         reference h200-lazy --section=loading --module-loading=lazy ;;
