@@ -36,11 +36,13 @@
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
-# Logs and results are gathered into one archive, $OUT/logs.tgz, after each part.
+# The results this call wrote go to $OUT/results.tgz, the logs to $OUT/logs.tgz,
+# after each part.
 set -u
 OUT=${OUT:-/tmp/harness-out}
 L="$OUT/logs"
-mkdir -p "$L/results" results
+mkdir -p "$L" results
+touch "$L/.start"
 parts=${*:-test reference loading repeat}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv >"$L/nvidia-smi.txt" 2>&1
@@ -51,11 +53,20 @@ reference() {
     sh scripts/reference.sh --run "$@"
 }
 
-# pack: the logs and results so far into $OUT/logs.tgz (after every part,
-# so a call cut short by its time limit still brings back what finished).
+# pack: the results this call wrote into $OUT/results.tgz, and the logs so
+# far (less the ab runs' raw JSON, kept gzipped in the results) into
+# $OUT/logs.tgz: after every part, so a call cut short by its time limit
+# still brings back what finished; two archives, each well under the 16 MiB
+# a file that comes back may hold.
 pack() {
-    cp -r results/h200* "$L/results/" 2>/dev/null
-    tar -C "$OUT" -czf "$OUT/logs.tgz.tmp" logs && mv "$OUT/logs.tgz.tmp" "$OUT/logs.tgz"
+    find results -type f -newer "$L/.start" | while read -r f; do
+        mkdir -p "$OUT/res/$(dirname "$f")" && cp "$f" "$OUT/res/$f"
+    done
+    [ ! -d "$OUT/res" ] ||
+        { tar -C "$OUT/res" -czf "$OUT/results.tgz.tmp" . && mv "$OUT/results.tgz.tmp" "$OUT/results.tgz"; }
+    tar -C "$OUT" --exclude='logs/ab/*.json' -czf "$OUT/logs.tgz.tmp" logs &&
+        mv "$OUT/logs.tgz.tmp" "$OUT/logs.tgz"
+    find "$OUT" -maxdepth 1 -name '*.tgz' -size +15M -exec echo "run.sh: {} is over 15 MiB: it will not come back" \;
 }
 
 for part in $parts; do
