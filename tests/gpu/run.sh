@@ -7,6 +7,7 @@
 #   loading    section loading eager and lazy, two --compare-loading runs
 #              and whether their verdicts agree, scripts/ncu-bytes
 #   compare    two --compare-loading runs alone and whether their verdicts agree
+#   compare-one  one more, and whether it agrees with each of the stored two
 #   ab         tests/gpu/abtest.sh: scripts/compare's error rates, from 3 default
 #              runs as built, 3 with two kernels slowed and 3 controls (the
 #              kernels read from an unchanged copy), about 7.5 min; each run
@@ -120,6 +121,12 @@ for part in $parts; do
         reference h200-compare-2 --section=loading --compare-loading --rounds=40
         python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
             tee results/h200-compare-verdicts.txt ;;
+    compare-one)
+        # One more --compare-loading run against the two stored ones.
+        reference h200-compare-3 --section=loading --compare-loading --rounds=40
+        for f in h200-compare h200-compare-2; do
+            python3 tests/gpu_checks.py verdicts "results/$f.json" results/h200-compare-3.json
+        done | tee results/h200-compare-verdicts-3.txt ;;
     repeat)
         reference h200-launch-fusion-1 --section=launch,fusion
         reference h200-launch-fusion-2 --section=launch,fusion
@@ -164,7 +171,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
