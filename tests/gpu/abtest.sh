@@ -57,8 +57,9 @@ sed -i '/^__global__ void chainFusedWide(/,/^}/ s|^    float v\[K\];$|    float 
 for f in copy.cu fusion.cu; do
     grep -q 'planted' "$K/$f" || { echo "abtest.sh: the edit of kernels/$f did not take" >&2; exit 1; }
 done
-diff -u kernels/copy.cu "$K/copy.cu"
-diff -u kernels/fusion.cu "$K/fusion.cu"
+for f in copy.cu fusion.cu; do
+    diff -u --label "kernels/$f" --label "kernels-b/$f" "kernels/$f" "$K/$f"
+done
 
 # rotate LIST: its first word moved to the end.
 rotate() {
