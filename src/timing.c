@@ -56,16 +56,10 @@ void tm_work_free(tm_work *w)
 
 long tm_batch(const double *unit_ms, size_t n)
 {
-    double x[TM_CALIBRATE], v, med, b;
-    size_t i, j;
+    double med, b;
 
     if (n < 1 || n > TM_CALIBRATE) return 1;
-    for (i = 0; i < n; i++) {                   /* insertion sort of a copy */
-        v = unit_ms[i];
-        for (j = i; j > 0 && x[j - 1] > v; j--) x[j] = x[j - 1];
-        x[j] = v;
-    }
-    med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
+    med = st_median(unit_ms, n);
     if (!(med > 0)) return 1000;
     b = ceil(TM_MIN_REGION_MS / med);
     if (b < 1) b = 1;

@@ -22,8 +22,9 @@
 
 /* The units per timed region for a work whose one-unit regions took
  * unit_ms[0..n) (1 <= n <= TM_CALIBRATE): ceil(TM_MIN_REGION_MS / their
- * median), 1 to 100000; 1000 when the median is not above 0 (a clock too
- * coarse to see one unit), 1 when n is outside 1..TM_CALIBRATE. */
+ * median (st_median)), 1 to 100000; 1000 when the median is not above 0
+ * (a clock too coarse to see one unit) or is NaN (st_median out of memory),
+ * 1 when n is outside 1..TM_CALIBRATE. */
 long tm_batch(const double *unit_ms, size_t n);
 
 /* How many samples a measurement takes, and what runs beside them. Set once

@@ -352,14 +352,12 @@ static int vi_parent_clean(vi_run *R)
 }
 
 /* The first child's figures as derived "first_child" (its total, and each
- * part as a field): one process, before the rounds, with this process's own
- * visibility, so a figure of one sample that row N of the rounds measures
- * --rounds times; kept for what it shows, not as a measurement to compare.
- * Returns 0, or -1 on out of memory. */
+ * of its figures in ms as a field): one process, before the rounds, with
+ * this process's own visibility, so a figure of one sample that row N of
+ * the rounds measures --rounds times; kept for what it shows, not as a
+ * measurement to compare. Returns 0, or -1 on out of memory. */
 static int vi_first_child(vi_run *R, const results *child)
 {
-    static const char *const figs[] = { "load", "init", "count", "ctx0", "ctx_others", "ready",
-                                        "total" };
     const res_meas *t = res_find(child, VI, "total");
     char words[400];
     res_derived *d;
@@ -369,9 +367,10 @@ static int vi_first_child(vi_run *R, const results *child)
                    "current: one process, before the rounds", t ? t->stats.median : NAN, "ms",
                    vi_own_words(R, words, sizeof words));
     if (!d) return -1;
-    for (i = 0; i < sizeof figs / sizeof figs[0]; i++) {
-        const res_meas *m = res_find(child, VI, figs[i]);
-        if (m && res_derived_field(d, figs[i], m->stats.median) != 0) return -1;
+    for (i = 0; i < child->nm; i++) {
+        const res_meas *m = &child->m[i];
+        if (strcmp(m->unit, "ms") == 0 && res_derived_field(d, m->key, m->stats.median) != 0)
+            return -1;
     }
     return 0;
 }

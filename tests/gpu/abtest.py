@@ -105,6 +105,13 @@ class Tally:
         top = sorted(self.names.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         return ", ".join("%s %dx" % kv for kv in top)
 
+    def show(self, indent, title):
+        """Print "<indent><title>: <line>", then the figures flagged most often
+        (when any were), two spaces further in."""
+        print("%s%s: %s" % (indent, title, self.line()))
+        if self.names:
+            print("%s  most often: %s" % (indent, self.most()))
+
 
 def splits(runs):
     """Every split of runs into k = len // 2 against the rest, once each; none
@@ -182,29 +189,21 @@ def report(label, runs_a, runs_b, runs_c=()):
     for rule, title in RULES:
         print("\nrule %s" % title)
         one, manys = aa(rule, [runs_a, runs_b] + ([runs_c] if runs_c else []))
-        print("  A/A, one run a side: " + one.line())
-        if one.names:
-            print("    most often: " + one.most())
+        one.show("  ", "A/A, one run a side")
         extra, joined = [], {}
         if runs_c:
             ac = Tally()
             for x in runs_a:
                 for y in runs_c:
                     ac.add(cmp.Result([x], [y], 0.0, rule))
-            print("  A/C, one run a side (the same code, its sources read two ways): " + ac.line())
-            if ac.names:
-                print("    most often: " + ac.most())
+            ac.show("  ", "A/C, one run a side (the same code, its sources read two ways)")
             extra.append("%.1f%%" % ac.share(ac.flagged))
             if rule != "interval":
                 _, joined = aa(rule, [list(runs_a) + list(runs_c)])
                 for size in sorted(joined):
-                    print("  A and C as one build, %s: %s" % (against(*size), joined[size].line()))
-                    if joined[size].names:
-                        print("    most often: " + joined[size].most())
+                    joined[size].show("  ", "A and C as one build, " + against(*size))
         for size in sorted(manys):
-            print("  A/A, %s: %s" % (against(*size), manys[size].line()))
-            if manys[size].names:
-                print("    most often: " + manys[size].most())
+            manys[size].show("  ", "A/A, " + against(*size))
         several = dict(joined)
         several.update(manys)
         size = max(several) if several else None
@@ -232,9 +231,7 @@ def report(label, runs_a, runs_b, runs_c=()):
                       % (o.flagged, o.n, ": " + o.most() if o.names else ""))
                 if scope == "one run a side" and which == "A/B":
                     cells.append("%d/%d" % (slower, len(got)))
-            print("    every other figure (the same code on both sides, so an A/A too): " + rest.line())
-            if rest.names:
-                print("      most often: " + rest.most())
+            rest.show("    ", "every other figure (the same code on both sides, so an A/A too)")
             share = "%.1f%%" % rest.share(rest.flagged)
             if which == "C/B":
                 if scope == "one run a side":

@@ -177,4 +177,4 @@ for part in $parts; do
     pack
 done
 echo "run.sh: done at $(date +%T)"
-pack && rm -rf "$L"
+rm -rf "$L" "$OUT/res"    # packed after the last part; the archives alone come back
