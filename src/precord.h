@@ -1,0 +1,139 @@
+/* precord.h: the program record: what the probe (src/probe/) writes for each
+ * CUDA process of a user's program, and what the parent reads back, checks
+ * and refuses when it is truncated or forged. One schema, here, for both.
+ *
+ * The record is the harness's line form (results.h, res_write_lines) with
+ * every figure in section PRC_SECTION, one sample each, state process,
+ * followed by the line
+ *     end <TAB> <pid> <TAB> <records>
+ * (records: the number of env, m and d lines above it). Lines that start
+ * with "span" carry the driver calls for --trace:
+ *     span <TAB> <thread id> <TAB> <call name> <TAB> <start ms> <TAB> <ms>
+ * (res_read_lines passes over them; prc_read reads them).
+ *
+ * The probe writes it to "<HARNESS_PROBE_DIR>/<pid>.rec", atomically (a
+ * temporary file renamed over it): once at the first kernel launch (env
+ * "written" "first kernel"), again at exit ("exit"), so that a process that
+ * ends without running exit handlers (os._exit, a worker of fork) keeps
+ * its record. */
+#ifndef PRECORD_H
+#define PRECORD_H
+
+#include <stddef.h>
+#include "results.h"
+
+#define PRC_SECTION "program"
+#define PRC_FORMAT  "harness-probe 1"   /* env "record" */
+
+/* The environment variables the parent sets for the probe. */
+#define PRC_ENV_DIR    "HARNESS_PROBE_DIR"     /* where records go (required) */
+#define PRC_ENV_T0     "HARNESS_PROBE_T0_NS"   /* CLOCK_MONOTONIC ns at the spawn:
+                                                  every "at." figure is ms after it
+                                                  (absent: after the probe's load) */
+#define PRC_ENV_CUPTI  "HARNESS_PROBE_CUPTI"   /* the libcupti the parent found (optional) */
+#define PRC_ENV_SPANS  "HARNESS_PROBE_SPANS"   /* keep up to N driver calls as spans */
+#define PRC_ENV_ONLY_SUBSCRIBE "HARNESS_PROBE_ONLY_SUBSCRIBE" /* "1": subscribe, enable
+                                                  no callback (the subscription's cost) */
+
+/* The env fields of a record (all strings unless said):
+ *   record        PRC_FORMAT
+ *   version       the harness version the probe was built with
+ *   pid, ppid     numbers
+ *   command       the process's first two words of /proc/self/cmdline
+ *   written       "first kernel" or "exit"
+ *   cupti         "ok", or why not: "not found: looked in ...", "another
+ *                 client is subscribed (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)",
+ *                 "failed: <call> <error>"
+ *   loading_mode  "LAZY", "EAGER" (cuModuleGetLoadingMode, read in the process
+ *                 at its first kernel launch), or "unread"
+ *   mem_source    "nvml process" (NVML's figure for this pid), "device-wide"
+ *                 (cuMemGetInfo: counts every process on the device), "none"
+ *   device        the first context's device: PCI bus id ("" when none) */
+#define PRC_ENV_FIELDS \
+    X(record) X(version) X(pid) X(ppid) X(command) X(written) X(cupti) \
+    X(loading_mode) X(mem_source) X(device)
+
+/* The figures: key, unit, what it is. Counts are "count"; times inside
+ * calls are the host clock from the call's entry to its exit, summed; "at."
+ * figures are ms after PRC_ENV_T0. A figure the process never reached (no
+ * kernel launched: no at.first_kernel) is absent, never zero. */
+typedef struct prc_fig {
+    const char *key;
+    const char *unit;
+    const char *name;       /* what it is, for the table */
+    const char *region;     /* where its clock starts and stops */
+} prc_fig;
+
+#define PRC_NFIGS 27
+extern const prc_fig prc_figs[PRC_NFIGS];
+/* In order:
+ *   at.probe            ms    the driver loaded the probe (inside the first cuInit)
+ *   at.context          ms    the first context was created
+ *   at.first_kernel     ms    the first kernel launch was entered
+ *   at.exit             ms    the probe's exit handler ran
+ *   contexts.n          count contexts created
+ *   module_load.n, .ms        cuModuleLoad, cuModuleLoadData(Ex), cuModuleLoadFatBinary
+ *   library_load.n, .ms       cuLibraryLoadData, cuLibraryLoadFromFile
+ *   loaded.n, loaded.mib      modules the driver reported loaded (CUPTI's resource
+ *                             callback), and their images' MiB (cubinSize)
+ *   ptx.n               count images handed to a load that hold PTX and no machine
+ *                             code the driver can run as it is (it JIT-compiles them)
+ *   get_function.n, .ms       cuModuleGetFunction
+ *   get_kernel.n, .ms         cuLibraryGetKernel
+ *   kernel_function.n, .ms    cuKernelGetFunction (under LAZY it holds the loads)
+ *   func_load.n, .ms          cuFuncLoad
+ *   launch_first.n, .ms       each kernel's first launch (n: kernels launched)
+ *   launch_later.n, .ms       every later launch
+ *   mem.first_kernel    MiB   device memory of the process at its first launch
+ *   mem.exit            MiB   at the probe's exit handler (where it still answers)
+ *   rss.peak            MiB   host peak resident set (getrusage) at exit
+ * The probe stores .ms figures only where .n > 0. */
+
+/* The slowest first uses: derived entries "slowest.<rank>" (rank 1 to
+ * PRC_SLOWEST, slowest first): name the kernel's symbol, value its first
+ * use in ms (its cuKernelGetFunction or cuModuleGetFunction time and its
+ * first launch's host time), fields get_ms and launch_ms. */
+#define PRC_SLOWEST 10
+
+/* The most span lines a record may carry, and the longest record file the
+ * parent reads. */
+#define PRC_MAX_SPANS 100000
+#define PRC_MAX_BYTES ((size_t)32 << 20)
+
+/* The figure of key, or NULL. */
+const prc_fig *prc_fig_find(const char *key);
+
+/* One span (a driver call) of a record. */
+typedef struct prc_span {
+    long tid;
+    char name[48];
+    double start_ms, ms;
+} prc_span;
+
+/* A record read and checked. */
+typedef struct prc_record {
+    long pid, ppid;
+    results r;              /* its env, figures and slowest entries */
+    prc_span *spans;        /* NULL when none */
+    size_t nspans;
+} prc_record;
+
+/* Read the record text[0..len) (not necessarily NUL-terminated) of process
+ * pid (from its file name; -1: take the record's own) into *out
+ * (initialised here). Refuses, with a one-line reason in why, anything that
+ * is not a whole record of this schema: no end line or one whose pid or
+ * count disagrees (truncated), another format or version, a pid that is
+ * not the file's, a malformed line, a record of another section, a figure
+ * or env field this schema does not have, a figure with other than one
+ * sample or not its unit, a value that is negative, not finite, beyond its
+ * bounds (a count not a whole number; times beyond 1e9 ms; MiB beyond
+ * 1e8), "at." figures out of order, a slowest entry out of order or with
+ * an empty name, or more than PRC_MAX_SPANS spans. Returns 0, or -1 (out
+ * freed). */
+int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
+             size_t whylen);
+
+/* Free what a record holds. */
+void prc_free(prc_record *rec);
+
+#endif
