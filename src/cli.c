@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "atomicfile.h"
 #include "kernels.h"
+#include "stats.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,6 +47,7 @@ const char *cli_loading_name(cli_loading l)
 
 static const char cli_usage[] =
 "usage: harness [options]\n"
+"       harness [options] -- CMD [ARGS...]\n"
 "Times one CUDA program step by step: driver load, init, context, compile,\n"
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
 "\n"
@@ -108,9 +110,17 @@ static const char cli_usage[] =
 "                          of the built-in sources; repeatable\n"
 "  --nvrtc-option=OPT      an NVRTC option for every --source compile (-I, -D,\n"
 "                          -std=); repeatable\n"
+"  --program-output=DIR    -- CMD: keep each run's stdout and stderr in DIR\n"
+"                          (default: beside --json, else not kept)\n"
+"  --show-output           -- CMD: print the first run's stdout and stderr\n"
 "  --quiet                 no progress lines on stderr\n"
 "  --help                  this text\n"
 "  --version               the harness version\n"
+"\n"
+"-- CMD [ARGS...]: run your own program (no shell), --rounds times a side, in\n"
+"fresh processes: with the probe (CUPTI, loaded by the driver) and without it,\n"
+"in the mode --module-loading sets, or both with --compare-loading; where its\n"
+"cold start, device memory and first uses went, side by side.\n"
 "\n"
 "Exit codes: 0 all ran and validated; 1 a validation or invariant failed, an\n"
 "error stopped a section, or a kernel ran past --kernel-timeout; 2 usage error;\n"
@@ -124,7 +134,8 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
        O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
-       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_LAST };
+       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
+       O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -160,6 +171,8 @@ static const struct option cli_longopts[] = {
     { "source",         required_argument, NULL, O_SOURCE },
     { "nvrtc-option",   required_argument, NULL, O_NVRTC_OPT },
     { "node-threshold", required_argument, NULL, O_NODE_THRESHOLD },
+    { "program-output", required_argument, NULL, O_PROG_OUT },
+    { "show-output",    no_argument,       NULL, O_SHOW_OUT },
     { NULL, 0, NULL, 0 }
 };
 
@@ -613,6 +626,8 @@ static int cli_opt_code(int c, const char *arg, cli_opts *o, FILE *err)
             CLI_FAIL("--nvrtc-option: at most %d options", CLI_MAX_NVRTC_OPTS);
         o->nvrtc_opts[o->nnvrtc_opts++] = arg;
         break;
+    case O_PROG_OUT: o->program_output = arg; break;
+    case O_SHOW_OUT: o->show_output = 1; break;
     }
     return CLI_OK;
 }
@@ -641,7 +656,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         return cli_opt_output(c, arg, o, err);
     case O_CTIMEOUT: case O_KTIMEOUT: case O_CHILD: case O_CHILD_T0:
         return cli_opt_process(c, arg, o, err);
-    case O_MODULE: case O_SOURCE: case O_NVRTC_OPT:
+    case O_MODULE: case O_SOURCE: case O_NVRTC_OPT: case O_PROG_OUT: case O_SHOW_OUT:
         return cli_opt_code(c, arg, o, err);
     }
     /* Only an option in cli_longopts without a handler above comes here. */
@@ -836,6 +851,115 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
     if (!o->reps_given) o->reps = o->min_samples;
 }
 
+/* The user's program: the words after the first "--" (o->cmd, o->ncmd;
+ * cmd set, ncmd 0, for a "--" with nothing after it). Returns the count of
+ * the words before it, what getopt_long reads. */
+static int cli_split_command(int argc, char **argv, cli_opts *o)
+{
+    int i;
+
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            o->cmd = (const char *const *)(argv + i + 1);
+            o->ncmd = (size_t)(argc - i - 1);
+            return i;
+        }
+    return argc;
+}
+
+int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, char *why,
+                     size_t whylen)
+{
+    const char *p, *end;
+    struct stat st;
+    int denied = 0;
+
+    if (!*cmd) {
+        snprintf(why, whylen, "an empty command name");
+        return -1;
+    }
+    if (strchr(cmd, '/')) {
+        if ((size_t)snprintf(buf, len, "%s", cmd) >= len) {
+            snprintf(why, whylen, "the name is too long");
+            return -1;
+        }
+        if (stat(buf, &st) != 0) {
+            snprintf(why, whylen, "%s", strerror(errno));
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(why, whylen, "is a directory");
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode) || access(buf, X_OK) != 0) {
+            snprintf(why, whylen, "not an executable file");
+            return -1;
+        }
+        return 0;
+    }
+    if (!path || !*path) path = "/usr/bin:/bin";
+    for (p = path;; p = end + 1) {
+        size_t dl;
+        end = strchr(p, ':');
+        if (!end) end = p + strlen(p);
+        dl = (size_t)(end - p);
+        /* An empty entry is the current directory, as for execvp. */
+        if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, p, dl ? "/" : "./", cmd) < len &&
+            stat(buf, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (access(buf, X_OK) == 0) return 0;
+            denied = 1;
+        }
+        if (!*end) break;
+    }
+    snprintf(why, whylen, denied ? "found in PATH, but not executable" : "not found in PATH");
+    return -1;
+}
+
+/* -- CMD: a command after "--", found and executable; none of the options
+ * that only the built-in sections read (the program's own code is what is
+ * run); --program-output and --show-output only with a command. The
+ * default --rounds is the smallest count a side at which the comparison
+ * can reach its level. Returns CLI_OK, or CLI_USAGE after printing what is
+ * wrong to err. */
+static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
+{
+    static const struct { int opt; const char *name; } sections_only[] = {
+        { O_SECTION, "--section" }, { O_DEVICE, "--device" }, { O_SIZES, "--sizes" },
+        { O_WARMUP, "--warmup" }, { O_REPS, "--reps" }, { O_KDIR, "--kernels-dir" },
+        { O_ARCH, "--arch" }, { O_FORMAT, "--module-format" }, { O_SYNTH, "--synthetic-kernels" },
+        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" }, { O_MAXTIME, "--max-time" },
+        { O_CACHE, "--cache" }, { O_PROFILE, "--profile" }, { O_MODULE, "--module" },
+        { O_SOURCE, "--source" }, { O_NVRTC_OPT, "--nvrtc-option" },
+        { O_KTIMEOUT, "--kernel-timeout" }, { O_NODE_THRESHOLD, "--node-threshold" },
+    };
+    char why[256];
+    size_t i;
+
+    if (!o->cmd) {
+        if (o->program_output) CLI_FAIL("--program-output keeps the output of a program given "
+                                        "after --; none is given");
+        if (o->show_output) CLI_FAIL("--show-output prints the output of a program given after "
+                                     "--; none is given");
+        return CLI_OK;
+    }
+    if (o->ncmd == 0) CLI_FAIL("-- needs a command after it: harness [options] -- CMD [ARGS...]");
+    for (i = 0; i < sizeof sections_only / sizeof sections_only[0]; i++)
+        if (cli_given(seen, sections_only[i].opt))
+            CLI_FAIL("%s applies to the built-in sections; it cannot be combined with -- CMD "
+                     "(the program runs as it is)", sections_only[i].name);
+    if (cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
+                         sizeof why) != 0)
+        CLI_FAIL("-- %s: %s", o->cmd[0], why);
+    if (o->program_output && af_names_directory(o->program_output) == 0) {
+        struct stat st;
+        if (stat(o->program_output, &st) == 0)
+            CLI_FAIL("--program-output=%s: not a directory", o->program_output);
+    }
+    if (!cli_given(seen, O_ROUNDS) && !cli_given(seen, O_QUICK))
+        o->rounds = (int)st_u_min_n(CLI_ALPHA);
+    return CLI_OK;
+}
+
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
               FILE *err)
 {
@@ -845,8 +969,10 @@ int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, F
     cli_defaults(o);
     o->section_names = sections;
     memset(seen, 0, sizeof seen);
+    argc = cli_split_command(argc, argv, o);
     if ((rc = cli_read_options(argc, argv, o, seen, out, err)) != CLI_OK) return rc;
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
+    if ((rc = cli_check_program(o, seen, err)) != CLI_OK) return rc;
     cli_apply_modes(o, seen);
     return CLI_OK;
 }

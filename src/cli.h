@@ -41,6 +41,9 @@ typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 /* Cache states timed for each kernel (the first launch is always its own figure). */
 typedef enum cli_cache { CLI_CACHE_BOTH, CLI_CACHE_WARM, CLI_CACHE_COLD } cli_cache;
 
+/* The significance level every comparison's U test needs for a verdict. */
+#define CLI_ALPHA 0.01
+
 /* The most samples the stopping rule takes for one measurement. */
 #define CLI_MAX_SAMPLES 2000
 
@@ -123,6 +126,14 @@ typedef struct cli_opts {
     /* Internal: set when the harness runs as its own child. */
     cli_child child;             /* --child=KIND */
     long long child_t0_ns;       /* --child-t0=NS: parent's CLOCK_MONOTONIC at spawn */
+    /* The user's program: everything after "--", run without a shell. */
+    const char *const *cmd;      /* its words (cmd[0] as typed), NULL when none */
+    size_t ncmd;
+    char cmd_path[4096];         /* cmd[0] found: as given when it has a '/', else
+                                    the first executable of that name on PATH */
+    const char *program_output;  /* --program-output=DIR or NULL: keep each run's
+                                    stdout and stderr there */
+    int show_output;             /* --show-output: print the first run's output */
 } cli_opts;
 
 /* Result of cli_parse. */
@@ -136,6 +147,14 @@ enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };
  * 2). Never exits the process itself. */
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
               FILE *err);
+
+/* Find cmd (a program's name) as execvp would: a name with a '/' is taken
+ * as it is, another is looked for in each directory of path (PATH; NULL or
+ * empty: "/usr/bin:/bin"). Writes the file into buf. Returns 0 when it is a
+ * regular file this process may execute, or -1 with the reason in why
+ * ("not found in PATH", "Permission denied", "is a directory"). */
+int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, char *why,
+                     size_t whylen);
 
 /* 1 when o asks for several devices (--device=all or a LIST): the node
  * run, one child per device. */

@@ -15,6 +15,7 @@
 #include "results.h"
 #include "rtc.h"
 #include "section.h"
+#include "sections/program.h"
 #include "sig.h"
 #include "table.h"
 #include "trace.h"
@@ -305,7 +306,16 @@ int main(int argc, char **argv)
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
     if (node) main_section_done(&c, ND_SECTION, nd_plan(&c), 0, 0, &st);
-    for (i = 0; i < CLI_NSECTIONS && !st.usage; i++) {
+    if (o.cmd) {
+        /* -- CMD: the user's program instead of the built-in sections. */
+        t_sec = clk_now_ns();
+        tr_section_begin(PG);
+        rc = pg_run(&c);
+        tr_section_end();
+        res_env_num(&r, "seconds_program", (double)(clk_now_ns() - t_sec) / 1e9);
+        main_section_done(&c, PG, rc, 0, 0, &st);
+    }
+    for (i = 0; i < CLI_NSECTIONS && !st.usage && !o.cmd; i++) {
         size_t checks_failed = res_failed(&r), skips = r.nskip;
         if (!o.run[i] || !main_runs_here(&o, node, &sec_table[i])) continue;
         sg_check();
@@ -347,14 +357,16 @@ int main(int argc, char **argv)
         if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
     } else if (!st.usage) {
         tb_config(stdout, &r, &o);
-        for (i = 0; i < CLI_NSECTIONS; i++)
+        if (o.cmd) tb_section(stdout, &r, PG, pg_print);
+        for (i = 0; i < CLI_NSECTIONS && !o.cmd; i++)
             if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
                 tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
         if (node) nd_print(stdout, &r, &o);
         else tb_roofline(stdout, &r);
         tb_checks(stdout, &r);
         fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
-        for (i = 0, rc = 0; i < CLI_NSECTIONS; i++)
+        if (o.cmd) fprintf(stdout, "program %.1f", tb_env_num(&r, "seconds_program"));
+        for (i = 0, rc = 0; i < CLI_NSECTIONS && !o.cmd; i++)
             if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
                 fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
         if (node) fprintf(stdout, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,10 +31,15 @@ static char pr_dirs[PR_MAXDIRS][512];
  * signal thread reads it. */
 static atomic_int pr_child;
 
+/* The process group of the program pr_run_program runs (0: none). */
+static atomic_int pr_group;
+
 void pr_kill_child(void)
 {
     pid_t pid = (pid_t)atomic_load(&pr_child);
+    pid_t group = (pid_t)atomic_load(&pr_group);
     if (pid > 0) kill(pid, SIGKILL);
+    if (group > 0) kill(-group, SIGKILL);
 }
 
 /* poll fds[0 .. 1) and the signal's wake-up descriptor, for at most ms;
@@ -246,6 +253,158 @@ out:
         res->out = NULL;
     }
     /* A signal came while the child ran: it is killed and reaped; stop. */
+    sg_check();
+    return rc;
+}
+
+/* The spawn of a program: its files (stdin /dev/null, stdout and stderr to
+ * the paths given), a process group of its own, the signal mask this
+ * process started with. Returns 0, or an errno value with the call named
+ * in why. */
+static int pr_program_attrs(posix_spawn_file_actions_t *fa, posix_spawnattr_t *sa,
+                            const char *out_path, const char *err_path, char *why, size_t whylen)
+{
+    sigset_t mask;
+    int err;
+
+    if ((err = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) != 0 ||
+        (err = posix_spawn_file_actions_addopen(fa, STDOUT_FILENO, out_path,
+                                                O_WRONLY | O_CREAT | O_TRUNC, 0644)) != 0 ||
+        (err = posix_spawn_file_actions_addopen(fa, STDERR_FILENO, err_path,
+                                                O_WRONLY | O_CREAT | O_TRUNC, 0644)) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions_addopen: %s", strerror(err));
+        return err;
+    }
+    sg_child_mask(&mask);
+    if ((err = posix_spawnattr_setsigmask(sa, &mask)) != 0 ||
+        (err = posix_spawnattr_setpgroup(sa, 0)) != 0 ||
+        (err = posix_spawnattr_setflags(sa, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr: %s", strerror(err));
+        return err;
+    }
+    return 0;
+}
+
+/* Wait for the program's main process pid: until its pidfd is readable
+ * (exit), the deadline (its group killed, *timed_out set) or a signal
+ * (its group killed). Returns the ms from t0_ns to its exit, measured
+ * before it is reaped. */
+static double pr_program_wait(pid_t pid, long long t0_ns, double deadline, int *timed_out)
+{
+    double ms = -1;
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        for (;;) {
+            struct pollfd pfd = { fd, POLLIN, 0 };
+            double left = deadline - clk_now_ms();
+            if (sg_pending() || left <= 0) {
+                if (left <= 0 && !sg_pending()) *timed_out = 1;
+                kill(-pid, SIGKILL);
+                break;
+            }
+            if (pr_poll(&pfd, left > 1000 ? 1000 : (int)left + 1) > 0 && pfd.revents) break;
+        }
+        ms = (double)(clk_now_ns() - t0_ns) / 1e6;
+        close(fd);
+        return ms;
+    }
+#endif
+    /* No pidfd: poll every millisecond. */
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+            break;
+        if (sg_pending() || clk_now_ms() >= deadline) {
+            if (!sg_pending()) *timed_out = 1;
+            kill(-pid, SIGKILL);
+            break;
+        }
+        usleep(1000);
+    }
+    return (double)(clk_now_ns() - t0_ns) / 1e6;
+}
+
+/* Reap the main process pid (its status and rusage), then give the rest
+ * of its group 2 s to end before killing it; 1 when it had to be killed. */
+static int pr_program_reap(pid_t pid, int *status, struct rusage *ru)
+{
+    double until;
+    while (wait4(pid, status, 0, ru) < 0) {
+        if (errno != EINTR) {
+            *status = 0;
+            break;
+        }
+    }
+    until = clk_now_ms() + 2000.0;
+    while (kill(-pid, 0) == 0) {
+        if (clk_now_ms() >= until || sg_pending()) {
+            kill(-pid, SIGKILL);
+            return 1;
+        }
+        usleep(5000);
+    }
+    return 0;
+}
+
+int pr_run_program(const char *path, const char *const *argv, const char *const *set_env,
+                   size_t nset, const char *t0_env, const char *out_path, const char *err_path,
+                   double timeout_s, void (*spawned)(int pid, void *arg), void *arg,
+                   pr_program *res, char *why, size_t whylen)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t sa;
+    char **env = NULL;
+    const char **all = NULL;
+    char t0var[128];
+    int fa_init = 0, sa_init = 0, status = 0, err, rc = -1;
+    struct rusage ru;
+    pid_t pid;
+    size_t i;
+
+    memset(res, 0, sizeof *res);
+    memset(&ru, 0, sizeof ru);
+    if (!(all = calloc(nset + 1, sizeof *all))) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < nset; i++) all[i] = set_env[i];
+    t0var[0] = '\0';
+    if (t0_env) all[nset] = t0var;
+    if ((err = posix_spawn_file_actions_init(&fa)) != 0 || !(fa_init = 1) ||
+        (err = posix_spawnattr_init(&sa)) != 0 || !(sa_init = 1)) {
+        snprintf(why, whylen, "posix_spawn init: %s", strerror(err));
+        goto out;
+    }
+    if (pr_program_attrs(&fa, &sa, out_path, err_path, why, whylen) != 0) goto out;
+    fflush(NULL);
+    res->t0_ns = clk_now_ns();
+    if (t0_env) snprintf(t0var, sizeof t0var, "%s=%lld", t0_env, res->t0_ns);
+    if (!(env = pr_env(all, nset + (t0_env != NULL)))) {
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    err = posix_spawn(&pid, path, &fa, &sa, (char *const *)(uintptr_t)argv, env);
+    if (err != 0) {
+        snprintf(why, whylen, "posix_spawn %s: %s", path, strerror(err));
+        goto out;
+    }
+    atomic_store(&pr_group, (int)pid);
+    res->pid = (int)pid;
+    if (spawned) spawned((int)pid, arg);
+    res->ms = pr_program_wait(pid, res->t0_ns, clk_now_ms() + timeout_s * 1000.0, &res->timed_out);
+    res->stragglers = pr_program_reap(pid, &status, &ru);
+    atomic_store(&pr_group, 0);
+    res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    res->rss_mib = (double)ru.ru_maxrss / 1024.0;
+    rc = 0;
+out:
+    if (fa_init) posix_spawn_file_actions_destroy(&fa);
+    if (sa_init) posix_spawnattr_destroy(&sa);
+    free(env);
+    free(all);
     sg_check();
     return rc;
 }

@@ -32,7 +32,40 @@ typedef struct pr_result {
 int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
                 size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen);
 
-/* Kill (SIGKILL) the child pr_run_self is waiting on, if any: for a process
+/* What became of a user's program run by pr_run_program. */
+typedef struct pr_program {
+    int pid;              /* its main process, also its process group */
+    int exit_code;        /* the main process's exit status; -1 when a signal ended it */
+    int signal;           /* the signal that ended it (SIGKILL at the time limit), or 0 */
+    int timed_out;        /* 1 when its group was killed at the time limit */
+    long long t0_ns;      /* CLOCK_MONOTONIC just before posix_spawn */
+    double ms;            /* spawn to the main process's exit (its pidfd readable) */
+    double rss_mib;       /* the main process's peak resident set (wait4's ru_maxrss,
+                             which counts the children it waited for too) */
+    int stragglers;       /* 1 when processes of its group were still there 2 s after
+                             the main process exited (they were killed) */
+} pr_program;
+
+/* Run the program at path with argv (argv[0] as the user typed it,
+ * NULL-terminated), no shell, in a process group of its own, stdin from
+ * /dev/null, stdout to out_path and stderr to err_path (created or
+ * truncated, mode 0644), the environment of this process changed by
+ * set_env (as pr_run_self) and, when t0_env is not NULL, with
+ * "<t0_env>=<t0_ns>" (the spawn time on CLOCK_MONOTONIC). spawned(pid, arg)
+ * is called (when not NULL) right after the spawn. Waits for the main
+ * process within timeout_s seconds (then its group is killed: SIGKILL,
+ * timed_out 1), then up to 2 s for the rest of its group (then killed,
+ * stragglers 1). When SIGINT or SIGTERM arrives meanwhile (sg_pending), the
+ * group is killed and reaped, and the run stops (sg_check: this call does
+ * not return). Returns 0 when the program ran (whatever its exit), or -1
+ * with a reason in why when it could not be started. */
+int pr_run_program(const char *path, const char *const *argv, const char *const *set_env,
+                   size_t nset, const char *t0_env, const char *out_path, const char *err_path,
+                   double timeout_s, void (*spawned)(int pid, void *arg), void *arg,
+                   pr_program *res, char *why, size_t whylen);
+
+/* Kill (SIGKILL) the child pr_run_self is waiting on, if any, and the
+ * process group of the program pr_run_program runs: for a process
  * about to end at once (sg_on_kill), so that no child outlives it.
  * Async-signal-safe. */
 void pr_kill_child(void);

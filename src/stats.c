@@ -340,3 +340,16 @@ double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, dou
     z = erfc(z / sqrt(2.0));
     return z < 1.0 ? z : 1.0;
 }
+
+size_t st_u_min_n(double alpha)
+{
+    double c = 2.0;     /* C(2n, n), from n = 1 */
+    size_t n;
+
+    if (!(alpha > 0)) return 0;
+    for (n = 1; n < 64; n++) {
+        if (n > 1) c = c * (double)(2 * n) * (double)(2 * n - 1) / ((double)n * (double)n);
+        if (2.0 / c < alpha) return n;
+    }
+    return 0;
+}

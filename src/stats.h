@@ -109,4 +109,10 @@ double st_half_band(const double *x, size_t n, double cover);
  */
 double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, double *u_a);
 
+/* The smallest n for which n samples against n can reach a two-sided
+ * exact U test's p below alpha: the least n with 2 / C(2n, n) < alpha
+ * (both sides wholly apart). 0.01 -> 5, 0.05 -> 4, 0.1 -> 4 (at 3 a side
+ * the least p is 0.1, not below it). alpha <= 0 or NaN: 0 (none). */
+size_t st_u_min_n(double alpha);
+
 #endif

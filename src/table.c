@@ -56,6 +56,14 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
                 tb_env_str(r, "gpu_unusable", "not opened (no section run in this process needed one)"));
         fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
     }
+    if (o->cmd) {
+        /* -- CMD: the program is timed whole and from inside; nothing of
+         * the sections' sampling applies. */
+        fprintf(f, "  program          %s\n", tb_env_str(r, "program_command", "?"));
+        fprintf(f, "  runs             %.0f a side (%s); --child-timeout=%.0f s each\n",
+                tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"), o->child_timeout);
+        return;
+    }
     fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
     if (o->profile)
         fprintf(f, "  timing           --profile: every kernel version once, no warm-up, no "

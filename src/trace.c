@@ -16,7 +16,9 @@
 typedef struct tr_span {
     char *name;
     double start, dur;   /* ms on the axis */
-    int track;
+    int track;           /* 5: a span of another process (pid, tid); 6: that process's name */
+    int pid;
+    long tid;
 } tr_span;
 
 static struct {
@@ -62,6 +64,8 @@ static size_t tr_add(const char *name, double start, double dur, int track)
     T.s[T.n].start = start;
     T.s[T.n].dur = dur;
     T.s[T.n].track = track;
+    T.s[T.n].pid = 1;
+    T.s[T.n].tid = track;
     return T.n++;
 }
 
@@ -126,6 +130,20 @@ void tr_host(const char *name, double start_ms, double dur_ms)
     tr_add(name, start_ms, dur_ms, 4);
 }
 
+void tr_process_span(int pid, const char *pname, long tid, const char *name, double start_ms,
+                     double dur_ms)
+{
+    size_t i, at;
+    int named = 0;
+    if (!T.record) return;
+    for (i = 0; i < T.n && !named; i++) named = T.s[i].track == 6 && T.s[i].pid == pid;
+    if (!named && (at = tr_add(pname, 0, 0, 6)) != (size_t)-1) T.s[at].pid = pid;
+    if ((at = tr_add(name, start_ms, dur_ms, 5)) != (size_t)-1) {
+        T.s[at].pid = pid;
+        T.s[at].tid = tid;
+    }
+}
+
 /* One JSON string, escaped. */
 static void tr_str(FILE *f, const char *s)
 {
@@ -161,11 +179,18 @@ static int tr_emit(FILE *f, const void *unused)
                 "\"args\": {\"name\": \"%s\"}}", t, tracks[t]);
     for (i = 0; i < T.n; i++) {
         const tr_span *s = &T.s[i];
+        if (s->track == 6) {
+            fprintf(f, ",\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": "
+                    "{\"name\": ", s->pid);
+            tr_str(f, s->name);
+            fputs("}}", f);
+            continue;
+        }
         fputs(",\n{\"name\": ", f);
         tr_str(f, s->name);
-        fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.3f, "
-                "\"dur\": %.3f}", s->track == 3 ? "device" : "host", s->track,
-                s->start * 1000.0, (s->dur > 0 ? s->dur : 0) * 1000.0);
+        fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %ld, \"ts\": %.3f, "
+                "\"dur\": %.3f}", s->track == 3 ? "device" : s->track == 5 ? "driver" : "host",
+                s->pid, s->tid, s->start * 1000.0, (s->dur > 0 ? s->dur : 0) * 1000.0);
     }
     fputs("\n]}\n", f);
     return ferror(f) ? -1 : 0;

@@ -31,6 +31,12 @@ void tr_device(const char *name, double start_ms, double dur_ms);
  * track of its own. */
 void tr_host(const char *name, double start_ms, double dur_ms);
 
+/* A span of another process (a user's program: pid, its thread tid), drawn
+ * as a process of its own named pname (the first name given for a pid is
+ * kept): a driver call from start_ms on the axis, lasting dur_ms. */
+void tr_process_span(int pid, const char *pname, long tid, const char *name, double start_ms,
+                     double dur_ms);
+
 /* Milliseconds on the axis now. */
 double tr_now(void);
 

@@ -1,0 +1,53 @@
+/* program.h: the user's own program (-- CMD): what its measurement
+ * (program.c) and its printer (program_table.c) share. */
+#ifndef PROGRAM_H
+#define PROGRAM_H
+
+#include <stdio.h>
+#include "results.h"
+#include "section.h"
+
+#define PG "program"
+
+/* The sides a run can be on, in the order a round starts them (rotated by
+ * one each round): the probed sides and, for the probe's own cost, the
+ * same modes without the probe ("bare.<side>"). */
+#define PG_MAX_SIDES 4
+
+/* The most CUDA processes of one run kept apart (per process figures
+ * "proc<i>.<side>.<figure>", i from 1 by the order the probe was loaded). */
+#define PG_MAX_PROCS 16
+
+/* The run-level figures every side has (besides the record's, prc_figs,
+ * on probed sides): key, unit, name. */
+#define PG_NRUNFIGS 4
+typedef struct pg_runfig {
+    const char *key, *unit, *name, *region;
+} pg_runfig;
+extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
+
+/* Run the program --rounds times a side and store (section PG):
+ *   measurements "<side>.<figure>" (one sample per run that exited 0;
+ *     side "lazy", "eager", "default", "bare.lazy", ...; figure one of
+ *     pg_runfigs or, on probed sides, prc_figs: at.* the earliest of the
+ *     run's CUDA processes, the others summed over them), and
+ *     "proc<i>.<side>.<figure>" where a run had several CUDA processes;
+ *   derived "compare.<figure>" (EAGER against LAZY, verdict.h),
+ *     "probe_cost.<side>.<wall|mem.peak>" (bare against probed),
+ *     "slowest.<side>.<rank>" (the slowest first uses, median over runs),
+ *     "answer.<what>" (the sentences);
+ *   checks: each run exited 0, each record read;
+ *   env: program_* (the command, sides, rounds, probe, CUPTI, outputs).
+ * Returns SEC_OK; SEC_FAILED when a run failed or a record was refused;
+ * SEC_NO_GPU when no CUDA driver is there (the program still ran). */
+int pg_run(sec_ctx *c);
+
+/* The tables: each figure per side with its interval, the verdicts, the
+ * probe's cost, per process, the slowest first uses, the sentences. */
+void pg_print(FILE *f, const results *r);
+
+/* Print the first run's stdout and stderr (--show-output), as kept in the
+ * env field program_first_output. */
+void pg_print_output(FILE *f, const results *r);
+
+#endif

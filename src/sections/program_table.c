@@ -1,0 +1,211 @@
+/* program_table.c: the tables of the user's own program (-- CMD): each
+ * figure per side with its interval and the verdict, the probe's own cost,
+ * each process where there are several, the slowest first uses and the
+ * sentences. Reads the results only. */
+#include <math.h>
+#include <string.h>
+
+#include "precord.h"
+#include "program.h"
+#include "table.h"
+
+/* The probed sides stored, in order ("lazy", "eager", or "default"). */
+static size_t pt_sides(const results *r, const char **key, const char **label)
+{
+    static const char *const keys[6] = { "lazy", "eager", "default", "bare.lazy", "bare.eager",
+                                         "bare.default" };
+    static const char *const labels[6] = { "LAZY", "EAGER", "as set", "LAZY bare", "EAGER bare",
+                                           "as set, bare" };
+    size_t i, n = 0;
+    /* The probed sides; without a probe, the bare ones. */
+    for (i = 0; i < 6 && !(i == 3 && n); i++) {
+        char k[64];
+        snprintf(k, sizeof k, "%s.wall", keys[i]);
+        if (res_find(r, PG, k)) {
+            key[n] = keys[i];
+            label[n++] = labels[i];
+        }
+    }
+    return n;
+}
+
+/* A value in its unit's format into buf. */
+static const char *pt_fmt(char *buf, size_t len, double v, const char *unit)
+{
+    if (isnan(v)) snprintf(buf, len, "-");
+    else if (strcmp(unit, "count") == 0 || strcmp(unit, "MiB") == 0 || fabs(v) >= 100)
+        snprintf(buf, len, "%.0f", v);
+    else snprintf(buf, len, "%.2f", v);
+    return buf;
+}
+
+/* One cell: the median and its interval, "330 [321, 345]". */
+static void pt_cell(FILE *f, const res_meas *m)
+{
+    char a[32], b[32], c[32], cell[100];
+    if (!m) {
+        fprintf(f, " %-26s", "-");
+        return;
+    }
+    if (m->stats.n < 2)
+        snprintf(cell, sizeof cell, "%s", pt_fmt(a, sizeof a, m->stats.median, m->unit));
+    else
+        snprintf(cell, sizeof cell, "%s [%s, %s]", pt_fmt(a, sizeof a, m->stats.median, m->unit),
+                 pt_fmt(b, sizeof b, m->stats.ci_low, m->unit), pt_fmt(c, sizeof c, m->stats.ci_high, m->unit));
+    fprintf(f, " %-26s", cell);
+}
+
+/* One figure's row over the sides, and its verdict when there is one. */
+static void pt_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
+                   const char *key, const char *name, const char *unit)
+{
+    char k[160];
+    const res_derived *d;
+    size_t i, any = 0;
+    for (i = 0; i < n; i++) {
+        snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
+        any |= res_find(r, PG, k) != NULL;
+    }
+    if (!any) return;
+    fprintf(f, "  %-34s %-5s", name, unit);
+    for (i = 0; i < n; i++) {
+        snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
+        pt_cell(f, res_find(r, PG, k));
+    }
+    snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "",
+             strncmp(sides[0], "bare.", 5) == 0 ? "bare." : "", key);
+    if ((d = res_derived_find(r, PG, k))) fprintf(f, " %s", d->text);
+    fprintf(f, "\n");
+}
+
+static void pt_header(FILE *f, const char **label, size_t n, int verdict)
+{
+    size_t i;
+    fprintf(f, "  %-34s %-5s", "figure", "unit");
+    for (i = 0; i < n; i++) fprintf(f, " %-26s", label[i]);
+    fprintf(f, "%s\n", verdict ? " EAGER against LAZY" : "");
+}
+
+/* Every figure of the runs, per side. */
+static void pt_figures(FILE *f, const results *r, const char **side, const char **label, size_t n,
+                       const char *prefix)
+{
+    size_t i;
+    pt_header(f, label, n, n == 2);
+    for (i = 0; i < PG_NRUNFIGS; i++)
+        pt_row(f, r, prefix, side, n, pg_runfigs[i].key, pg_runfigs[i].name, pg_runfigs[i].unit);
+    for (i = 0; i < PRC_NFIGS; i++)
+        pt_row(f, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
+}
+
+/* The probe's own cost: bare against probed per mode. */
+static void pt_cost(FILE *f, const results *r, const char **side, const char **label, size_t n)
+{
+    static const char *const figs[2][2] = { { "wall", "whole process, ms" },
+                                            { "mem.peak", "device memory peak, MiB" } };
+    size_t i, j, shown = 0;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < 2; j++) {
+            char k[128], a[32], b[32];
+            const res_derived *d;
+            snprintf(k, sizeof k, "probe_cost.%s.%s", side[i], figs[j][0]);
+            if (!(d = res_derived_find(r, PG, k))) continue;
+            if (!shown++) fprintf(f, "\n  the probe's own cost: the same program bare (no probe) "
+                                  "against probed, medians\n");
+            fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], figs[j][1],
+                    pt_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j ? "MiB" : "ms"),
+                    pt_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j ? "MiB" : "ms"),
+                    res_derived_num(d, "pct_of_bare"), d->text);
+        }
+}
+
+/* Each process where a run had several. */
+static void pt_processes(FILE *f, const results *r, const char **side, const char **label, size_t n)
+{
+    static const char *const keys[] = { "at.probe", "at.first_kernel", "library_load.n",
+                                        "library_load.ms", "module_load.n", "kernel_function.ms",
+                                        "launch_first.n", "mem.first_kernel", "mem.peak", "rss.peak" };
+    size_t p, i;
+    for (p = 1; p <= PG_MAX_PROCS; p++) {
+        char prefix[32], env[64], k[128];
+        int any = 0;
+        snprintf(prefix, sizeof prefix, "proc%zu.", p);
+        for (i = 0; i < n && !any; i++) {
+            snprintf(k, sizeof k, "proc%zu.%s.at.probe", p, side[i]);
+            any = res_find(r, PG, k) != NULL;
+        }
+        if (!any) break;
+        snprintf(env, sizeof env, "program_proc%zu_command", p);
+        fprintf(f, "\n  process %zu (%s), in the runs that had several CUDA processes\n", p,
+                tb_env_str(r, env, "?"));
+        pt_header(f, label, n, n == 2);
+        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            const prc_fig *fig = prc_fig_find(keys[i]);
+            pt_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfigs[2].name,
+                   fig ? fig->unit : "MiB");
+        }
+    }
+}
+
+/* The slowest first uses per side. */
+static void pt_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++)
+        for (k = 1; k <= PRC_SLOWEST; k++) {
+            char key[64];
+            const res_derived *d;
+            snprintf(key, sizeof key, "slowest.%s.%zu", side[i], k);
+            if (!(d = res_derived_find(r, PG, key))) break;
+            if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
+                                "median over the runs it was in)\n", label[i]);
+            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  in %.0f run%s  %.90s\n", k, d->value,
+                    res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"),
+                    res_derived_num(d, "runs"), res_derived_num(d, "runs") == 1 ? "" : "s", d->name);
+        }
+}
+
+void pg_print(FILE *f, const results *r)
+{
+    const char *side[3], *label[3];
+    size_t n = pt_sides(r, side, label), i;
+    const char *out = tb_env_str(r, "program_output", NULL);
+
+    if (!res_env_get(r, "program_command")) return;
+    fprintf(f, "\nprogram: %s\n", tb_env_str(r, "program_command", "?"));
+    tb_wrap(f, "  ", "  ", 100, "%.0f runs a side, each a fresh process, the sides alternating (%s), "
+            "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
+            "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: NVML %s.",
+            tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
+            tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
+            tb_env_str(r, "program_nvml", "?"));
+    if (n) pt_figures(f, r, side, label, n, "");
+    pt_cost(f, r, side, label, n);
+    pt_processes(f, r, side, label, n);
+    pt_slowest(f, r, side, label, n);
+    fprintf(f, "\n");
+    for (i = 0; i < r->nd; i++)
+        if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, "answer.", 7) == 0)
+            tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
+    tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
+            : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");
+}
+
+/* The file at path, whole, to f. */
+static void pt_cat(FILE *f, const char *title, const char *path)
+{
+    FILE *in = path ? fopen(path, "r") : NULL;
+    char buf[4096];
+    size_t n;
+    fprintf(f, "\n--- the first run's %s (%s) ---\n", title, path ? path : "?");
+    if (!in) return;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, f);
+    fclose(in);
+}
+
+void pg_print_output(FILE *f, const results *r)
+{
+    pt_cat(f, "stdout", tb_env_str(r, "program_first_stdout", NULL));
+    pt_cat(f, "stderr", tb_env_str(r, "program_first_stderr", NULL));
+    fprintf(f, "--- end of the first run's output ---\n");
+}
