@@ -22,6 +22,7 @@ sh tests/test_plot.sh
 sh tests/test_modules.sh
 sh tests/test_sources.sh
 sh tests/test_node.sh
+sh tests/test_program.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""A stand-in for a user's CUDA program, for the CPU tests of `-- CMD`.
+
+Where the probe would be loaded (HARNESS_PROBE_DIR set: a probed run), it
+writes the record the probe would write for each of its processes, with the
+figures the options give for the mode in CUDA_MODULE_LOADING; then it
+sleeps, exits, hangs or dies as asked. Standard library only.
+
+Options (a value "LAZY=a,EAGER=b" depends on the mode; a plain number is
+for both):
+  --version V          the harness version the records name (required for records)
+  --sleep S            seconds before exiting
+  --first-kernel MS    at.first_kernel of the main process
+  --mem MIB            mem.first_kernel
+  --effective MODE     the loading mode the record says was in effect
+  --workers N          N more CUDA processes (forked), each with a record
+  --exit N             exit status
+  --fail-every K       exit 1 on every K-th call (a counter file in $STANDIN_STATE)
+  --hang               sleep forever (a worker that hangs too, its pid in $STANDIN_STATE/hung)
+  --signal SIG         kill itself with SIG
+  --no-cuda            write no record
+  --truncate           write the record without its end line
+  --forge-pid          write the record under another pid than its own
+  --spans N            N span lines
+"""
+import os
+import random
+import signal
+import sys
+import time
+
+
+def by_mode(spec, mode):
+    if spec is None:
+        return None
+    if "=" not in spec:
+        return float(spec)
+    for part in spec.split(","):
+        k, v = part.split("=")
+        if k == mode:
+            return float(v)
+    return None
+
+
+def esc(s):
+    return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def record(opts, mode, pid, first_kernel, worker):
+    t0 = int(os.environ.get("HARNESS_PROBE_T0_NS", "0"))
+    now_ms = (time.clock_gettime_ns(time.CLOCK_MONOTONIC) - t0) / 1e6 if t0 else 1.0
+    env = [
+        ("record", "s", "harness-probe 1"), ("version", "s", opts["version"]),
+        ("pid", "n", str(pid)), ("ppid", "n", str(os.getppid())),
+        ("command", "s", "standin worker" if worker else "standin main"),
+        ("written", "s", "exit"), ("cupti", "s", "ok"),
+        ("loading_mode", "s", opts.get("effective") or mode or "unread"),
+        ("mem_source", "s", "nvml process"), ("device", "s", "00000000:00:00.0"),
+    ]
+    jitter = random.uniform(0, 3)
+    figs = [
+        ("at.probe", "ms", now_ms),
+        ("at.context", "ms", now_ms + 1),
+        ("at.first_kernel", "ms", now_ms + 2 + first_kernel + jitter),
+        ("at.exit", "ms", now_ms + 3 + first_kernel + jitter),
+        ("contexts.n", "count", 1),
+        ("library_load.n", "count", 3424 if mode == "EAGER" else 11),
+        ("library_load.ms", "ms", (3000 if mode == "EAGER" else 64) + jitter),
+        ("kernel_function.n", "count", 8),
+        ("kernel_function.ms", "ms", (0.5 if mode == "EAGER" else 9.5) + jitter / 10),
+        ("launch_first.n", "count", 2),
+        ("launch_first.ms", "ms", 1.5 + jitter / 10),
+        ("launch_later.n", "count", 1),
+        ("launch_later.ms", "ms", 0.01),
+        ("mem.first_kernel", "MiB", (opts.get("mem") or 0) + jitter),
+        ("rss.peak", "MiB", 100 + jitter),
+    ]
+    lines = ["env\t%s\t%s\t%s" % (k, t, esc(v)) for k, t, v in env]
+    for key, unit, v in figs:
+        lines.append("m\tprogram\t%s\t%s\t%s\tprocess\t%s\t1\t0\t0\t0\t%.17g\t0\t0\t0\t" %
+                     (key, key, "stand-in", unit, v))
+    lines.append("d\tprogram\tslowest.1\tvoid kernelA(float*)\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
+                 (1 + (9 if mode == "LAZY" else 0.5), 9 if mode == "LAZY" else 0.5))
+    lines.append("d\tprogram\tslowest.2\tkernelB\t0.5\tms\t\tget_ms=0.25,launch_ms=0.25")
+    n = len(lines)
+    for i in range(int(opts.get("spans") or 0)):
+        lines.append("span\t%d\tcuLibraryLoadData\t%.3f\t%.3f" % (pid, now_ms + i, 0.5))
+    if not opts.get("truncate"):
+        lines.append("end\t%d\t%d" % (pid, n))
+    name = pid + 1 if opts.get("forge_pid") else pid
+    d = os.environ["HARNESS_PROBE_DIR"]
+    tmp = os.path.join(d, ".%d.tmp" % pid)
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.rename(tmp, os.path.join(d, "%d.rec" % name))
+
+
+def main(argv):
+    opts, i = {}, 1
+    flags = {"--hang", "--no-cuda", "--truncate", "--forge-pid"}
+    while i < len(argv):
+        a = argv[i]
+        if a in flags:
+            opts[a[2:].replace("-", "_")] = True
+            i += 1
+        else:
+            opts[a[2:].replace("-", "_")] = argv[i + 1]
+            i += 2
+    mode = os.environ.get("CUDA_MODULE_LOADING")
+    state = os.environ.get("STANDIN_STATE")
+    if opts.get("fail_every") and state:
+        path = os.path.join(state, "count")
+        n = int(open(path).read()) + 1 if os.path.exists(path) else 1
+        open(path, "w").write(str(n))
+        if n % int(opts["fail_every"]) == 0:
+            sys.exit(1)
+    probed = "HARNESS_PROBE_DIR" in os.environ and not opts.get("no_cuda")
+    opts["mem"] = by_mode(opts.get("mem"), mode)
+    fk = by_mode(opts.get("first_kernel"), mode) or 0.0
+    sleep = by_mode(opts.get("sleep"), mode) or 0.0
+    workers = []
+    for w in range(int(opts.get("workers") or 0)):
+        pid = os.fork()
+        if pid == 0:
+            if probed:
+                record(opts, mode, os.getpid(), fk + 5, True)
+            if opts.get("hang"):
+                if state:
+                    open(os.path.join(state, "hung"), "w").write(str(os.getpid()))
+                while True:
+                    time.sleep(1)
+            os._exit(0)
+        workers.append(pid)
+    if opts.get("hang") and state and not workers:
+        pid = os.fork()
+        if pid == 0:
+            open(os.path.join(state, "hung"), "w").write(str(os.getpid()))
+            while True:
+                time.sleep(1)
+    if probed:
+        record(opts, mode, os.getpid(), fk, False)
+    print("stand-in ran in mode %s" % mode)
+    sys.stderr.write("stand-in's stderr\n")
+    sys.stdout.flush()
+    for pid in workers:
+        if not opts.get("hang"):
+            os.waitpid(pid, 0)
+    if opts.get("hang"):
+        while True:
+            time.sleep(1)
+    time.sleep(sleep)
+    if opts.get("signal"):
+        os.kill(os.getpid(), getattr(signal, opts["signal"]))
+    sys.exit(int(opts.get("exit") or 0))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

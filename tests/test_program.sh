@@ -1,0 +1,175 @@
+#!/bin/sh
+# test_program.sh: -- CMD, the user's own program, on the CPU: a stand-in
+# program (tests/standin_program.py) writes the records the probe would
+# write, with figures set per mode, so that the figures, verdicts and
+# sentences can be checked against values chosen here; then every bad input:
+# no command, a command not found or not executable, runs that fail, hang
+# (their whole process group ended), die of a signal, never call CUDA, fork
+# workers, write truncated or forged records; SIGTERM to the harness during
+# a run; the outputs (--json, --csv, --trace, --program-output,
+# --show-output) and scripts/compare on two such files. No driver here:
+# a run that otherwise succeeds exits 3 (no CUDA device was used).
+: "${HARNESS:=./harness}"
+. tests/lib.sh
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+V=$("$HARNESS" --version | cut -d' ' -f2)
+SP="python3 tests/standin_program.py --version $V"
+export HARNESS_PROBE=/dev/null
+export STANDIN_STATE="$T/state"
+mkdir -p "$STANDIN_STATE"
+
+# gone PID: no such process, or only its zombie (ended, not yet reaped by
+# the process it was handed to).
+gone() {
+    sleep 0.2
+    [ ! -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+}
+
+# py FILE CODE: python3 on the JSON FILE as d (scripts/harness_json), CODE's asserts.
+py() {
+    python3 -c "import json, sys
+d = json.load(open('$1'))
+def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k]
+def dv(k):
+    r = [x for x in d['derived'] if x['section'] == 'program' and x['key'] == k]
+    return r[0] if r else None
+$2" >/dev/null 2>&1
+}
+
+# Both modes, figures set per mode: EAGER sleeps longer and reaches its
+# first kernel 2.6 s later, with 1,060 MiB more at it.
+# shellcheck disable=SC2086
+run_harness "$T/c.out" "$T/c.err" --compare-loading --json="$T/c.json" --csv="$T/c.csv" \
+    --trace="$T/c.trace" -- $SP --sleep LAZY=0.02,EAGER=0.7 --first-kernel LAZY=300,EAGER=2900 \
+    --mem LAZY=900,EAGER=1960 --spans 3
+expect_exit "-- CMD --compare-loading: no driver here: the program ran, exit 3" 3
+check "-- CMD: 5 runs a side by default (the least that can reach p < 0.01)" \
+    py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 5 and len(m('bare.eager.wall')[0]['samples']) == 5"
+check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \
+    py "$T/c.json" "assert min(m('eager.at.first_kernel')[0]['samples']) > 2900 and max(m('lazy.at.first_kernel')[0]['samples']) < 2900"
+check "-- CMD: verdict on the first kernel: EAGER higher" \
+    py "$T/c.json" "assert dv('compare.at.first_kernel')['text'] == 'EAGER higher'"
+check "-- CMD: verdict on the whole process: EAGER higher (it sleeps 0.68 s longer)" \
+    py "$T/c.json" "assert dv('compare.wall')['text'] == 'EAGER higher' and dv('compare.bare.wall')['text'] == 'EAGER higher'"
+check "-- CMD: verdict on library loads (3,424 against 11): EAGER higher" \
+    py "$T/c.json" "assert dv('compare.library_load.n')['text'] == 'EAGER higher'"
+check "-- CMD: memory at the first kernel, medians 900-903 and 1960-1963" \
+    py "$T/c.json" "x = dv('compare.mem.first_kernel')['fields']; assert 900 <= x['lazy_median'] <= 903 and 1960 <= x['eager_median'] <= 1963"
+check "-- CMD: the slowest first use under LAZY named (kernelA, 10 ms)" \
+    py "$T/c.json" "x = dv('slowest.lazy.1'); assert x['name'] == 'void kernelA(float*)' and x['value'] == 10"
+check "-- CMD: the probe's cost stored per mode" \
+    py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
+check "-- CMD: the sides alternate: each round starts one side later" \
+    py "$T/c.json" "assert d['environment']['program_sides'] == 'LAZY, EAGER, LAZY bare, EAGER bare'"
+expect_grep "-- CMD: the table's first-kernel row" "before the first kernel" "$T/c.out"
+check "-- CMD: the cold-start sentence" \
+    py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
+expect_grep "-- CMD: the probe's cost row" "the probe's own cost" "$T/c.out"
+expect_grep "-- CMD: no driver: said" "no CUDA device was used" "$T/c.out"
+expect_grep "-- CMD --csv: program rows" "program,lazy.at.first_kernel" "$T/c.csv"
+check "-- CMD --trace: the spans of a probed run drawn as a process of their own" \
+    python3 -c "import json; t = json.load(open('$T/c.trace'))['traceEvents']; assert [e for e in t if e.get('cat') == 'driver' and e['name'] == 'cuLibraryLoadData']; assert [e for e in t if e['name'] == 'process_name' and 'standin main' in e['args']['name']]"
+check "-- CMD: the output kept beside --json" test -s "$T/c.json.program/run01-lazy.out"
+check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/compare '$T/c.json' '$T/c.json' >'$T/cmp.out' 2>&1; grep -q 'program' '$T/cmp.out'"
+
+# Fewer runs than the level needs: the verdict says so.
+# shellcheck disable=SC2086
+run_harness "$T/r3.out" "$T/r3.err" --compare-loading --rounds=3 --json="$T/r3.json" -- \
+    $SP --first-kernel LAZY=300,EAGER=2900
+check "-- CMD --rounds=3: out of reach, not unclear" \
+    py "$T/r3.json" "assert dv('compare.at.first_kernel')['text'].startswith('out of reach at 3 a side')"
+
+# LAZY asked for, EAGER in effect.
+# shellcheck disable=SC2086
+run_harness "$T/e.out" "$T/e.err" --module-loading=lazy --rounds=2 --json="$T/e.json" -- \
+    $SP --effective EAGER
+expect_grep "-- CMD: LAZY requested but EAGER in effect: said" "LAZY was requested, but EAGER was in effect in 2 of 2" "$T/e.out"
+
+# Bad command lines: exit 2 before any run.
+run_harness "$T/b1.out" "$T/b1.err" --compare-loading --
+expect_exit "-- with no command: usage error" 2
+expect_grep "-- with no command: says so" "needs a command after it" "$T/b1.err"
+run_harness "$T/b2.out" "$T/b2.err" -- no-such-program-here
+expect_exit "-- CMD not found: usage error" 2
+expect_grep "-- CMD not found: names it" "no-such-program-here: not found in PATH" "$T/b2.err"
+printf 'x\n' >"$T/noexec"
+run_harness "$T/b3.out" "$T/b3.err" -- "$T/noexec"
+expect_exit "-- CMD not executable: usage error" 2
+expect_grep "-- CMD not executable: says so" "not an executable file" "$T/b3.err"
+run_harness "$T/b4.out" "$T/b4.err" --section=jit -- true
+expect_exit "-- CMD with --section: usage error" 2
+run_harness "$T/b5.out" "$T/b5.err" --show-output
+expect_exit "--show-output without a command: usage error" 2
+check "-- CMD not found: nothing run, nothing written" test ! -s "$T/b2.out"
+
+# Runs that fail: every second exits 1; the others are still compared.
+rm -f "$STANDIN_STATE/count"
+# shellcheck disable=SC2086
+run_harness "$T/f.out" "$T/f.err" --module-loading=eager --rounds=3 --json="$T/f.json" -- \
+    $SP --fail-every 2
+expect_exit "-- CMD, runs that exit 1: exit 1" 1
+expect_grep "-- CMD, runs that exit 1: how many failed" "3 of 6 runs failed" "$T/f.out"
+check "-- CMD, runs that exit 1: the others' figures kept" \
+    py "$T/f.json" "assert len(m('eager.wall')[0]['samples']) + len(m('bare.eager.wall')[0]['samples']) == 3"
+
+# A program that hangs, with a worker that hangs: --child-timeout ends its
+# whole process group.
+rm -f "$STANDIN_STATE/hung"
+# shellcheck disable=SC2086
+run_harness "$T/h.out" "$T/h.err" --rounds=1 --child-timeout=1 -- $SP --hang
+expect_exit "-- CMD that hangs: exit 1" 1
+expect_grep "-- CMD that hangs: the time limit named" "ran past --child-timeout=1 s; its process group was killed" "$T/h.out"
+check "-- CMD that hangs: its worker is gone too" gone "$(cat "$STANDIN_STATE/hung")"
+
+# Killed by a signal.
+# shellcheck disable=SC2086
+run_harness "$T/k.out" "$T/k.err" --rounds=1 -- $SP --signal SIGKILL
+expect_exit "-- CMD killed by a signal: exit 1" 1
+expect_grep "-- CMD killed by a signal: named" "killed by signal 9" "$T/k.out"
+
+# Never calls CUDA: said, not an error of the harness (exit 3: no driver here).
+# shellcheck disable=SC2086
+run_harness "$T/n.out" "$T/n.err" --rounds=1 -- $SP --no-cuda
+expect_exit "-- CMD without CUDA: not a failure" 3
+expect_grep "-- CMD without CUDA: said" "No CUDA process" "$T/n.out"
+
+# Workers: each process's record kept, figures per process.
+# shellcheck disable=SC2086
+run_harness "$T/w.out" "$T/w.err" --module-loading=lazy --rounds=2 --json="$T/w.json" -- \
+    $SP --workers 2
+check "-- CMD with 2 workers: 3 CUDA processes a run, none lost" \
+    py "$T/w.json" "assert m('lazy.processes')[0]['samples'] == [3, 3]"
+check "-- CMD with 2 workers: figures per process" \
+    py "$T/w.json" "e = d['environment']; assert m('proc3.lazy.at.first_kernel') and sorted(e['program_proc%d_command' % i] for i in (1, 2, 3)) == ['standin main', 'standin worker', 'standin worker']"
+expect_grep "-- CMD with 2 workers: a table per process" "process 3 (standin" "$T/w.out"
+
+# Truncated and forged records: refused with the reason.
+# shellcheck disable=SC2086
+run_harness "$T/t.out" "$T/t.err" --rounds=1 -- $SP --truncate
+expect_exit "-- CMD, a truncated record: exit 1" 1
+expect_grep "-- CMD, a truncated record: refused, why" "truncated: no end line" "$T/t.out"
+# shellcheck disable=SC2086
+run_harness "$T/g.out" "$T/g.err" --rounds=1 -- $SP --forge-pid
+expect_exit "-- CMD, a forged record: exit 1" 1
+expect_grep "-- CMD, a forged record: refused, why" "end line's pid" "$T/g.out"
+
+# --show-output prints the first run's output.
+# shellcheck disable=SC2086
+run_harness "$T/o.out" "$T/o.err" --rounds=1 --show-output -- $SP
+expect_grep "--show-output: the first run's stdout" "stand-in ran in mode" "$T/o.out"
+expect_grep "--show-output: its stderr" "stand-in's stderr" "$T/o.out"
+# shellcheck disable=SC2086
+run_harness "$T/p.out" "$T/p.err" --rounds=1 --program-output="$T/outs" -- $SP
+check "--program-output=DIR: each run's stdout and stderr there" \
+    sh -c "test -s '$T/outs/run01-default.out' && test -s '$T/outs/run02-bare.default.err'"
+
+# SIGTERM to the harness while the program runs: its group ended, the
+# results so far written, marked incomplete.
+rm -f "$STANDIN_STATE/hung"
+# shellcheck disable=SC2086
+signal_run TERM "$STANDIN_STATE/hung" "$T/s" --rounds=1 --json="$T/s.json" -- $SP --hang
+expect_exit "-- CMD, SIGTERM to the harness: exit 143" 143
+check "-- CMD, SIGTERM to the harness: the JSON marked incomplete" \
+    py "$T/s.json" "assert d['incomplete'] is True"
+check "-- CMD, SIGTERM to the harness: the program's group ended" gone "$(cat "$STANDIN_STATE/hung")"
