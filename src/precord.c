@@ -297,10 +297,6 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
         snprintf(why, whylen, "truncated: %d records where the end line counts %ld", n, records);
         goto bad;
     }
-    if (out->r.nskip || out->r.ncheck || out->r.incomplete || out->r.ndev) {
-        snprintf(why, whylen, "a record of the results' kind that the probe never writes");
-        goto bad;
-    }
     if (prc_check_env(&out->r, end_pid, why, whylen) != 0 ||
         prc_check_figs(&out->r, why, whylen) != 0 ||
         prc_check_slowest(&out->r, why, whylen) != 0 ||
