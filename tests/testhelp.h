@@ -29,5 +29,6 @@ void test_firstlaunch(void);
 void test_modfile(void);
 void test_visible(void);
 void test_timing(void);
+void test_nvml(void);
 
 #endif

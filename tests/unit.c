@@ -18,6 +18,7 @@ int main(void)
     test_modfile();
     test_visible();
     test_timing();
+    test_nvml();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
