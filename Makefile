@@ -1,6 +1,8 @@
 # harness: build, test, install. `make` links the program as ./harness at the
-# top (sources in src/, objects in build/); a sanitizer build links
-# build/san-<name>/harness beside its own objects.
+# top (sources in src/, objects in build/), and the probe as
+# ./harness-probe.so beside it; a sanitizer build links
+# build/san-<name>/harness beside its own objects (the probe stays the plain
+# build's).
 CUDA_HOME ?= /usr/local/cuda
 PREFIX    ?= /usr/local
 CC        ?= cc
@@ -36,17 +38,22 @@ LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
-TEST_SRCS := $(wildcard tests/*.c)
+TEST_SRCS := $(filter-out tests/probe_host.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
+# The probe's sources (see its rule below).
+PROBE := harness-probe.so
+PROBE_SRCS := src/probe/probe.c src/nvml.c src/precord.c src/results.c src/stats.c src/clock.c
+PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
+PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
 .PHONY: all test test-gpu sanitize fault-walk valgrind sanitize-gpu install clean fuzz
-all: $(BIN)
+all: $(BIN) $(PROBE)
 
 $(BIN): $(OBJS)
 	@if [ -d $@ ]; then echo "make: $@ is a directory (left from the layout before src/); move it away, then make" >&2; exit 1; fi
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/unit: $(TEST_OBJS) $(LIB_OBJS)
+$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/obj/%.o: %.c
@@ -58,14 +65,30 @@ $(B)/obj/src/kernels_src.o: src/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
 
+# The probe (src/probe/): the library the driver loads into a user's program
+# (CUDA_INJECTION64_PATH). Position-independent objects of its own, every
+# symbol hidden but InitializeInjection; libcupti and libcuda are reached
+# through dlopen. The plain build only: a sanitizer build tests this one.
+$(PROBE): $(PROBE_OBJS)
+	$(CC) $(PIC_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -ldl -lpthread -lm
+
+build/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The CPU test's host program: loads the probe as the driver would.
+build/probe_host: tests/probe_host.c build/pic/src/results.o build/pic/src/stats.o
+	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
+
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
 $(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(BIN) $(B)/unit $(B)/libfakecuda.so
-	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so sh tests/run.sh
+test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(PROBE) build/probe_host
+	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
+	    PROBE_HOST=build/probe_host sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(BIN)
@@ -116,11 +139,12 @@ fuzz:
 	build/fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/records \
 	    >build/fuzz/record.log 2>&1; rc=$$?; tail -3 build/fuzz/record.log; exit $$rc
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: $(BIN) $(PROBE)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
+	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
 
 clean:
-	rm -rf build harness
+	rm -rf build harness $(PROBE)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(B)/obj/src/probe/probe.d

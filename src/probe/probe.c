@@ -1,0 +1,984 @@
+/* probe.c: the probe: inside a user's CUDA process, CUPTI's callbacks of
+ * the driver calls that carry its cold start, counted and timed on the host
+ * clock, and the process's record (precord.h) written at its first kernel
+ * and at its exit. Silent unless a record cannot be written. */
+#include "probe/probe.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fatbinary_section.h>
+/* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
+
+#include "clock.h"
+#include "nvml.h"
+#include "precord.h"
+#include "results.h"
+
+#define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
+#define PB_KERNELS (1u << 15)    /* functions tracked (half the slots: short probes);
+                                    the launches of any beyond count as later ones */
+#define PB_NAME    128           /* a kernel's name kept, truncated */
+#define PB_WHY     1024          /* env cupti */
+#define PB_FATBIN_MAGIC 0xBA55ED50u
+#define PB_MAX_FATBIN   ((uint64_t)4 << 30)  /* a fatbin that says it is larger: not read */
+#define PB_TEXT_SCAN    4096     /* whitespace skipped before a PTX text's first word */
+
+/* ------------------------------------------------------------- state --- */
+
+/* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
+ * launch is told first or later at its exit. */
+typedef enum pb_kind {
+    PB_MODULE_LOAD, PB_LIBRARY_LOAD, PB_GET_FUNCTION, PB_GET_KERNEL,
+    PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS
+} pb_kind;
+#define PB_LAUNCH PB_LAUNCH_FIRST
+
+static const char *const pb_kind_key[PB_NKINDS] = {
+    "module_load", "library_load", "get_function", "get_kernel",
+    "kernel_function", "func_load", "launch_first", "launch_later"
+};
+
+/* The driver calls enabled, and what each one counts as (cupti_driver_cbid.h
+ * has no _v2 of these; the per-thread-stream launches are _ptsz). */
+typedef struct pb_cb {
+    CUpti_CallbackId cbid;
+    pb_kind kind;
+} pb_cb;
+
+static const pb_cb pb_cbs[] = {
+    { CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, PB_MODULE_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, PB_MODULE_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx, PB_MODULE_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary, PB_MODULE_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, PB_LIBRARY_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile, PB_LIBRARY_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, PB_GET_FUNCTION },
+    { CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel, PB_GET_KERNEL },
+    { CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction, PB_KERNEL_FUNCTION },
+    { CUPTI_DRIVER_TRACE_CBID_cuFuncLoad, PB_FUNC_LOAD },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, PB_LAUNCH },
+};
+#define PB_NCBS (sizeof pb_cbs / sizeof pb_cbs[0])
+
+/* One function (CUfunction) seen got or launched. */
+typedef struct pb_kernel {
+    const void *fn;
+    double get_ms;          /* its gets (cuModuleGetFunction, cuKernelGetFunction)
+                               before its first launch, summed */
+    double launch_ms;       /* its first launch's host time */
+    int launched;
+    char name[PB_NAME];     /* the launch's symbolName, else the get's name */
+} pb_kernel;
+
+/* Everything the record holds; pb.lock guards what changes after set-up. */
+typedef struct pb_state {
+    pthread_mutex_t lock;
+    long pid;                   /* the process the probe was set up in */
+    long long t0_ns;            /* the origin of every "at." figure */
+    int counting;               /* the callbacks are enabled: counts are known */
+    char path[PATH_MAX + 32];   /* the record; "" when too long (path_error) */
+    int path_error;
+    char command[256], cupti[PB_WHY], loading_mode[8], mem_source[16], device[32];
+    double at_probe, at_context, at_first_kernel, at_exit;  /* NaN: not reached */
+    double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
+    double n[PB_NKINDS], ms[PB_NKINDS];
+    double contexts, loaded, loaded_mib, ptx;
+    uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
+    pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
+    size_t nkernels;
+    prc_span *spans;            /* maxspans, the first nspans used (then never changed) */
+    size_t nspans, maxspans;
+    int exit_written;           /* the "exit" record is written: no later one */
+} pb_state;
+
+static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static pthread_mutex_t pb_write_lock = PTHREAD_MUTEX_INITIALIZER;  /* one record write at a time */
+static atomic_int pb_on;        /* 1 once set up in this process; 0 before and in a forked child */
+static atomic_int pb_first;     /* 1 once the first launch has entered */
+static pthread_once_t pb_fork_once = PTHREAD_ONCE_INIT;
+static long long (*pb_now)(void) = clk_now_ns;
+static _Thread_local int pb_busy;        /* the probe runs on this thread */
+static _Thread_local int pb_first_here;  /* this thread's launch is the process's first */
+static _Thread_local long pb_tid;
+
+/* ms after the origin of the clock's reading ns. */
+static double pb_ms(long long ns)
+{
+    return (double)(ns - pb.t0_ns) / 1e6;
+}
+
+/* Copy src (NULL: "") into dst of len bytes, truncated, control characters
+ * as '?' (a span line is tab-separated). */
+static void pb_copy_name(char *dst, size_t len, const char *src)
+{
+    size_t i;
+    if (!src) src = "";
+    for (i = 0; i + 1 < len && src[i]; i++)
+        dst[i] = (unsigned char)src[i] < 0x20 ? '?' : src[i];
+    dst[i] = '\0';
+}
+
+/* ------------------------------------------------------ the functions --- */
+
+static uint32_t pb_hash(const void *fn)
+{
+    uint64_t x = (uint64_t)(uintptr_t)fn;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (uint32_t)(x & (PB_SLOTS - 1));
+}
+
+/* The entry of function fn, added when new; NULL for a NULL fn or when
+ * PB_KERNELS are tracked already. Under pb.lock. */
+static pb_kernel *pb_kernel_of(const void *fn)
+{
+    uint32_t h, s;
+    if (!fn || !pb.slots) return NULL;
+    for (h = pb_hash(fn); (s = pb.slots[h]) != 0; h = (h + 1) & (PB_SLOTS - 1))
+        if (pb.kernels[s - 1].fn == fn) return &pb.kernels[s - 1];
+    if (pb.nkernels == PB_KERNELS) return NULL;
+    pb.kernels[pb.nkernels].fn = fn;
+    pb.slots[h] = (uint32_t)++pb.nkernels;
+    return &pb.kernels[pb.nkernels - 1];
+}
+
+/* ------------------------------------------------------------ images --- */
+
+static unsigned pb_u16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+static uint64_t pb_u32(const unsigned char *p) { return pb_u16(p) | (uint64_t)pb_u16(p + 2) << 16; }
+static uint64_t pb_u64(const unsigned char *p) { return pb_u32(p) | pb_u32(p + 4) << 32; }
+
+/* 1 when b starts with the little-endian magic m, compared byte by byte
+ * (a shorter NUL-terminated text stops at its first difference). */
+static int pb_has_magic(const unsigned char *b, uint32_t m)
+{
+    return b[0] == (m & 0xff) && b[1] == (m >> 8 & 0xff) && b[2] == (m >> 16 & 0xff) &&
+           b[3] == (m >> 24);
+}
+
+/* 1 when the fatbin at b holds a PTX entry and no ELF one. Its header is
+ * u32 magic, u16 version, u16 header size, u64 size of its entries; each
+ * entry starts u16 kind (1 PTX, 2 ELF), u16, u32 header size, u64 payload
+ * size. Every size is checked against the fatbin's own (itself at most
+ * PB_MAX_FATBIN); one that does not fit counts as no PTX. */
+static int pb_fatbin_ptx_only(const unsigned char *b)
+{
+    uint64_t hs = pb_u16(b + 6), size = pb_u64(b + 8), end, q;
+    int ptx = 0;
+
+    if (hs < 16 || size > PB_MAX_FATBIN) return 0;
+    end = hs + size;
+    for (q = hs; end - q >= 16;) {
+        unsigned kind = pb_u16(b + q);
+        uint64_t eh = pb_u32(b + q + 4), payload = pb_u64(b + q + 8);
+        if (eh < 16 || eh > end - q || payload > end - q - eh || kind == 2) return 0;
+        ptx |= kind == 1;
+        q += eh + payload;
+    }
+    return ptx;
+}
+
+/* 1 when s is PTX text: after whitespace, a comment or ".version". */
+static int pb_ptx_text(const char *s)
+{
+    size_t i = 0;
+    while (i < PB_TEXT_SCAN && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    return strncmp(s + i, ".version", 8) == 0 || strncmp(s + i, "//", 2) == 0 ||
+           strncmp(s + i, "/*", 2) == 0;
+}
+
+/* 1 when the image handed to a load is PTX the driver must JIT-compile:
+ * PTX text, a fatbin of PTX and no ELF, or the runtime's fatbin wrapper
+ * (FATBINC_MAGIC) around such a fatbin. A cubin (ELF) is not. */
+static int pb_image_ptx(const void *image)
+{
+    const unsigned char *b = image;
+    if (pb_has_magic(b, PB_FATBIN_MAGIC)) return pb_fatbin_ptx_only(b);
+    if (pb_has_magic(b, FATBINC_MAGIC)) {
+        const __fatBinC_Wrapper_t *w = image;
+        const unsigned char *fb = (const unsigned char *)w->data;
+        return fb && pb_has_magic(fb, PB_FATBIN_MAGIC) && pb_fatbin_ptx_only(fb);
+    }
+    return pb_ptx_text(image);
+}
+
+/* The image a load is handed, or NULL (a load from a file). */
+static const void *pb_image_of(CUpti_CallbackId cbid, const void *params)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
+        return ((const cuModuleLoadData_params *)params)->image;
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
+        return ((const cuModuleLoadDataEx_params *)params)->image;
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
+        return ((const cuModuleLoadFatBinary_params *)params)->fatCubin;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+        return ((const cuLibraryLoadData_params *)params)->code;
+    default:
+        return NULL;
+    }
+}
+
+/* --------------------------------------------------------- the calls --- */
+
+/* What cbid counts as, or -1 when it is not one of the calls enabled. */
+static int pb_kind_of(CUpti_CallbackId cbid)
+{
+    size_t i;
+    for (i = 0; i < PB_NCBS; i++)
+        if (pb_cbs[i].cbid == cbid) return (int)pb_cbs[i].kind;
+    return -1;
+}
+
+/* The function a launch is handed (NULL when its parameters are not there). */
+static const void *pb_launch_fn(CUpti_CallbackId cbid, const void *params)
+{
+    if (!params) return NULL;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        return ((const cuLaunchKernel_params *)params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return ((const cuLaunchKernel_ptsz_params *)params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        return ((const cuLaunchKernelEx_params *)params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return ((const cuLaunchKernelEx_ptsz_params *)params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        return ((const cuLaunchCooperativeKernel_params *)params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return ((const cuLaunchCooperativeKernel_ptsz_params *)params)->f;
+    default:
+        return NULL;
+    }
+}
+
+/* The function a get returned at its exit (NULL when it failed or is not a
+ * get), and for cuModuleGetFunction the name asked for into *name. */
+static const void *pb_got_fn(pb_kind kind, const CUpti_CallbackData *cd, const char **name)
+{
+    const CUresult *rv = cd->functionReturnValue;
+    const void *p = cd->functionParams;
+
+    *name = NULL;
+    if (!p || (rv && *rv != CUDA_SUCCESS)) return NULL;
+    if (kind == PB_GET_FUNCTION) {
+        const cuModuleGetFunction_params *g = p;
+        *name = g->name;
+        return g->hfunc ? *g->hfunc : NULL;
+    }
+    if (kind == PB_KERNEL_FUNCTION) {
+        const cuKernelGetFunction_params *g = p;
+        return g->pFunc ? *g->pFunc : NULL;
+    }
+    return NULL;
+}
+
+/* A get of fn that took ms: counted, and its time kept for fn's first use
+ * while fn has not been launched. Under pb.lock. */
+static void pb_count_call(pb_kind kind, const void *fn, double ms, const char *name)
+{
+    pb_kernel *k = pb_kernel_of(fn);
+    pb.n[kind] += 1;
+    pb.ms[kind] += ms;
+    if (!k || k->launched) return;
+    k->get_ms += ms;
+    if (!k->name[0]) pb_copy_name(k->name, sizeof k->name, name);
+}
+
+/* A launch of fn (named sym) that took ms: fn's first, or a later one (also
+ * every launch of a function beyond the table). Under pb.lock. */
+static void pb_count_launch(const void *fn, double ms, const char *sym)
+{
+    pb_kernel *k = pb_kernel_of(fn);
+    pb_kind kind = PB_LAUNCH_LATER;
+    if (k && !k->launched) {
+        k->launched = 1;
+        k->launch_ms = ms;
+        if (sym && *sym) pb_copy_name(k->name, sizeof k->name, sym);
+        kind = PB_LAUNCH_FIRST;
+    }
+    pb.n[kind] += 1;
+    pb.ms[kind] += ms;
+}
+
+/* One driver call as a span, while there is room. Under pb.lock. */
+static void pb_add_span(const char *name, long long start, double ms)
+{
+    prc_span *s;
+    if (pb.nspans >= pb.maxspans) return;
+    s = &pb.spans[pb.nspans];
+    if (!pb_tid) pb_tid = (long)syscall(SYS_gettid);
+    s->tid = pb_tid;
+    pb_copy_name(s->name, sizeof s->name, name);
+    s->start_ms = pb_ms(start);
+    s->ms = ms;
+    pb.nspans++;
+}
+
+/* A launch entered: the process's first (of any thread) stamps at.first_kernel. */
+static void pb_launch_enter(long long now)
+{
+    int none = 0;
+    if (atomic_load_explicit(&pb_first, memory_order_relaxed) != 0 ||
+        !atomic_compare_exchange_strong(&pb_first, &none, 1))
+        return;
+    pb_first_here = 1;
+    pthread_mutex_lock(&pb.lock);
+    pb.at_first_kernel = pb_ms(now);
+    pthread_mutex_unlock(&pb.lock);
+}
+
+/* A load entered: its image looked at (before the clock starts). */
+static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
+{
+    const void *image = params ? pb_image_of(cbid, params) : NULL;
+    if (!image || !pb_image_ptx(image)) return;
+    pthread_mutex_lock(&pb.lock);
+    pb.ptx += 1;
+    pthread_mutex_unlock(&pb.lock);
+}
+
+static void pb_first_kernel_done(void);
+
+/* A call's ENTER: its clock started in its correlationData. */
+static void pb_call_enter(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    long long now;
+    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) pb_load_enter(cbid, cd->functionParams);
+    now = pb_now();
+    if (cd->correlationData) *cd->correlationData = (uint64_t)now;
+    if (kind == PB_LAUNCH) pb_launch_enter(now);
+}
+
+/* A call's EXIT: its time from the ENTER's stamp (0 when there was none),
+ * counted under its kind, with a span. */
+static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    long long now = pb_now();
+    long long start = cd->correlationData ? (long long)*cd->correlationData : 0;
+    double ms = start > 0 && start <= now ? (double)(now - start) / 1e6 : 0;
+    const char *name = NULL;
+    const void *fn = kind == PB_LAUNCH ? pb_launch_fn(cbid, cd->functionParams)
+                                       : pb_got_fn(kind, cd, &name);
+
+    pthread_mutex_lock(&pb.lock);
+    if (kind == PB_LAUNCH) pb_count_launch(fn, ms, cd->symbolName);
+    else pb_count_call(kind, fn, ms, name);
+    pb_add_span(cd->functionName, start > 0 ? start : now, ms);
+    pthread_mutex_unlock(&pb.lock);
+    if (kind == PB_LAUNCH && pb_first_here) {
+        pb_first_here = 0;
+        pb_first_kernel_done();
+    }
+}
+
+/* A resource event: a context created, a module loaded. */
+static void pb_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    long long now = pb_now();
+    const CUpti_ModuleResourceData *mod = rd->resourceDescriptor;
+
+    pthread_mutex_lock(&pb.lock);
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        if (pb.contexts == 0) pb.at_context = pb_ms(now);
+        pb.contexts += 1;
+    } else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+        pb.loaded += 1;
+        if (mod) pb.loaded_mib += (double)mod->cubinSize / 1048576.0;
+    }
+    pthread_mutex_unlock(&pb.lock);
+}
+
+void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                 const void *cbdata)
+{
+    (void)userdata;
+    if (pb_busy || !cbdata || !atomic_load_explicit(&pb_on, memory_order_acquire)) return;
+    pb_busy = 1;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        const CUpti_CallbackData *cd = cbdata;
+        int kind = pb_kind_of(cbid);
+        if (kind >= 0 && cd->callbackSite == CUPTI_API_ENTER) pb_call_enter((pb_kind)kind, cbid, cd);
+        else if (kind >= 0) pb_call_exit((pb_kind)kind, cbid, cd);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        pb_resource(cbid, cbdata);
+    }
+    pb_busy = 0;
+}
+
+/* ------------------------------------------- the device, from inside --- */
+
+/* The driver's entry points the probe calls itself (from the process's
+ * libcuda.so.1, never loaded here); each NULL when not there. */
+typedef struct pb_drv {
+    CUresult (*loading_mode)(CUmoduleLoadingMode *);
+    CUresult (*ctx_device)(CUdevice *);
+    CUresult (*bus_id)(char *, int, CUdevice);
+    CUresult (*mem_info)(size_t *, size_t *);
+} pb_drv;
+
+/* dlsym of name into *slot (a function pointer's storage; NULL if absent). */
+static void pb_sym(void *lib, const char *name, void *slot, size_t size)
+{
+    void *p = dlsym(lib, name);
+    memcpy(slot, &p, size);
+}
+
+/* The process's driver, where it has loaded one (the reference taken is
+ * kept: the driver stays loaded as long as the process uses it anyway). */
+static void pb_driver(pb_drv *d)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
+    memset(d, 0, sizeof *d);
+    if (!lib) return;
+    pb_sym(lib, "cuModuleGetLoadingMode", &d->loading_mode, sizeof d->loading_mode);
+    pb_sym(lib, "cuCtxGetDevice", &d->ctx_device, sizeof d->ctx_device);
+    pb_sym(lib, "cuDeviceGetPCIBusId", &d->bus_id, sizeof d->bus_id);
+    pb_sym(lib, "cuMemGetInfo_v2", &d->mem_info, sizeof d->mem_info);
+}
+
+/* "LAZY", "EAGER" or "unread". */
+static const char *pb_loading_mode(const pb_drv *d)
+{
+    CUmoduleLoadingMode mode;
+    if (!d->loading_mode || d->loading_mode(&mode) != CUDA_SUCCESS) return "unread";
+    return mode == CU_MODULE_LAZY_LOADING ? "LAZY" : mode == CU_MODULE_EAGER_LOADING ? "EAGER"
+                                                                                  : "unread";
+}
+
+/* The PCI bus id of the current context's device into bus ("" when none). */
+static void pb_bus_id(const pb_drv *d, char *bus, size_t len)
+{
+    CUdevice dev;
+    bus[0] = '\0';
+    if (!d->ctx_device || !d->bus_id || d->ctx_device(&dev) != CUDA_SUCCESS ||
+        d->bus_id(bus, (int)len, dev) != CUDA_SUCCESS)
+        bus[0] = '\0';
+}
+
+/* The process's device memory in *mib and whose figure it is. */
+static const char *pb_memory(const pb_drv *d, const char *bus, double *mib)
+{
+    char why[256];
+    size_t free_b, total_b;
+    if (nv_process_mib(bus[0] ? bus : NULL, pb.pid, mib, why, sizeof why) == 0) return "nvml process";
+    if (d->mem_info && d->mem_info(&free_b, &total_b) == CUDA_SUCCESS && total_b >= free_b) {
+        *mib = (double)(total_b - free_b) / 1048576.0;
+        return "device-wide";
+    }
+    *mib = NAN;
+    return "none";
+}
+
+/* The first launch returned: what the process is running on, then the
+ * record "first kernel". */
+static void pb_first_kernel_done(void)
+{
+    pb_drv d;
+    char bus[32];
+    double mib;
+    const char *mode, *source;
+
+    pb_driver(&d);
+    mode = pb_loading_mode(&d);
+    pb_bus_id(&d, bus, sizeof bus);
+    source = pb_memory(&d, bus, &mib);
+    pthread_mutex_lock(&pb.lock);
+    snprintf(pb.loading_mode, sizeof pb.loading_mode, "%s", mode);
+    snprintf(pb.device, sizeof pb.device, "%s", bus);
+    snprintf(pb.mem_source, sizeof pb.mem_source, "%s", source);
+    pb.mem_first_kernel = mib;
+    pthread_mutex_unlock(&pb.lock);
+    pb_write_record("first kernel");
+}
+
+/* ------------------------------------------------------------ record --- */
+
+/* Figure key's value into v (indexed as prc_figs). */
+static void pb_put(double *v, const char *key, double x)
+{
+    const prc_fig *f = prc_fig_find(key);
+    if (f) v[f - prc_figs] = x;
+}
+
+/* Every figure's value, NaN where absent: counts only where the calls were
+ * seen, a call's .ms only where it was made. Under pb.lock. */
+static void pb_figures(double *v)
+{
+    char key[64];
+    size_t i;
+
+    for (i = 0; i < PRC_NFIGS; i++) v[i] = NAN;
+    pb_put(v, "at.probe", pb.at_probe);
+    pb_put(v, "at.context", pb.at_context);
+    pb_put(v, "at.first_kernel", pb.at_first_kernel);
+    pb_put(v, "at.exit", pb.at_exit);
+    pb_put(v, "mem.first_kernel", pb.mem_first_kernel);
+    pb_put(v, "mem.exit", pb.mem_exit);
+    pb_put(v, "rss.peak", pb.rss_peak);
+    if (!pb.counting) return;
+    pb_put(v, "contexts.n", pb.contexts);
+    pb_put(v, "loaded.n", pb.loaded);
+    pb_put(v, "loaded.mib", pb.loaded_mib);
+    pb_put(v, "ptx.n", pb.ptx);
+    for (i = 0; i < PB_NKINDS; i++) {
+        snprintf(key, sizeof key, "%s.n", pb_kind_key[i]);
+        pb_put(v, key, pb.n[i]);
+        snprintf(key, sizeof key, "%s.ms", pb_kind_key[i]);
+        if (pb.n[i] > 0) pb_put(v, key, pb.ms[i]);
+    }
+}
+
+static double pb_first_use(const pb_kernel *k)
+{
+    return k->get_ms + k->launch_ms;
+}
+
+/* The PRC_SLOWEST launched functions of the slowest first use into top,
+ * slowest first (ties: the one seen first); returns how many. */
+static size_t pb_slowest(const pb_kernel **top)
+{
+    size_t n = 0, i, j;
+    for (i = 0; i < pb.nkernels; i++) {
+        const pb_kernel *k = &pb.kernels[i];
+        double use = pb_first_use(k);
+        if (!k->launched || (n == PRC_SLOWEST && pb_first_use(top[n - 1]) >= use)) continue;
+        j = n < PRC_SLOWEST ? n++ : n - 1;
+        for (; j > 0 && pb_first_use(top[j - 1]) < use; j--) top[j] = top[j - 1];
+        top[j] = k;
+    }
+    return n;
+}
+
+/* The record's env fields into r. 0, or -1 on out of memory. */
+static int pb_build_env(results *r, const char *written)
+{
+    if (res_env_str(r, "record", PRC_FORMAT) != 0 || res_env_str(r, "version", HARNESS_VERSION) != 0 ||
+        res_env_num(r, "pid", (double)pb.pid) != 0 || res_env_num(r, "ppid", (double)getppid()) != 0 ||
+        res_env_str(r, "command", pb.command) != 0 || res_env_str(r, "written", written) != 0 ||
+        res_env_str(r, "cupti", pb.cupti) != 0 ||
+        res_env_str(r, "loading_mode", pb.loading_mode) != 0 ||
+        res_env_str(r, "mem_source", pb.mem_source) != 0 || res_env_str(r, "device", pb.device) != 0)
+        return -1;
+    return 0;
+}
+
+/* The figures and slowest first uses into r. 0, or -1 on out of memory. */
+static int pb_build_figures(results *r)
+{
+    double v[PRC_NFIGS];
+    const pb_kernel *top[PRC_SLOWEST];
+    size_t i, n;
+
+    pb_figures(v);
+    for (i = 0; i < PRC_NFIGS; i++) {
+        const prc_fig *f = &prc_figs[i];
+        if (!isnan(v[i]) && !res_add(r, PRC_SECTION, f->key, f->name, f->region, RES_PROCESS,
+                                     f->unit, &v[i], 1))
+            return -1;
+    }
+    n = pb_slowest(top);
+    for (i = 0; i < n; i++) {
+        char key[32];
+        res_derived *d;
+        snprintf(key, sizeof key, "slowest.%zu", i + 1);
+        d = res_derive(r, PRC_SECTION, key, top[i]->name[0] ? top[i]->name : "(unnamed)",
+                       pb_first_use(top[i]), "ms", "");
+        if (!d || res_derived_field(d, "get_ms", top[i]->get_ms) != 0 ||
+            res_derived_field(d, "launch_ms", top[i]->launch_ms) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The record's lines: the results, the spans[0..nspans), the end line. */
+static int pb_emit(FILE *f, const results *r, size_t nspans)
+{
+    size_t i;
+    if (res_write_lines(f, r) != 0) return -1;
+    for (i = 0; i < nspans; i++) {
+        const prc_span *s = &pb.spans[i];
+        if (fprintf(f, "span\t%ld\t%s\t%.17g\t%.17g\n", s->tid, s->name, s->start_ms, s->ms) < 0)
+            return -1;
+    }
+    if (fprintf(f, "end\t%ld\t%zu\n", pb.pid, r->nenv + r->nm + r->nd) < 0) return -1;
+    return 0;
+}
+
+/* Write the record to pb.path through a temporary file beside it, renamed
+ * over it (no fsync: whole against the process's death, which is what the
+ * parent reads after). 0, or -1 with errno set (the temporary removed). */
+static int pb_save(const results *r, size_t nspans)
+{
+    char tmp[sizeof pb.path + 16];
+    FILE *f;
+    int fd, err, rc;
+
+    if (pb.path_error) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", pb.path);
+    if ((fd = mkstemp(tmp)) < 0) return -1;
+    if (fchmod(fd, 0644) != 0 || (f = fdopen(fd, "w")) == NULL) {
+        err = errno;
+        close(fd);
+        unlink(tmp);
+        errno = err;
+        return -1;
+    }
+    errno = 0;
+    rc = pb_emit(f, r, nspans) != 0 || fflush(f) != 0;
+    err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !rc) {
+        rc = 1;
+        err = errno ? errno : EIO;
+    }
+    if (!rc && rename(tmp, pb.path) == 0) return 0;
+    if (!rc) err = errno;
+    unlink(tmp);
+    errno = err;
+    return -1;
+}
+
+/* 1 when the probe is set up in this very process. */
+static int pb_mine(void)
+{
+    return atomic_load_explicit(&pb_on, memory_order_acquire) && (long)getpid() == pb.pid;
+}
+
+int pb_write_record(const char *written)
+{
+    results r;
+    size_t nspans;
+    int rc = 0, err = ENOMEM;
+
+    if (!pb_mine()) return 1;
+    pthread_mutex_lock(&pb_write_lock);
+    if (pb.exit_written) goto done;
+    res_init(&r);
+    pthread_mutex_lock(&pb.lock);
+    rc = pb_build_env(&r, written) != 0 || pb_build_figures(&r) != 0 ? -1 : 0;
+    nspans = pb.nspans;     /* the spans below it no longer change */
+    pthread_mutex_unlock(&pb.lock);
+    if (rc == 0 && (rc = pb_save(&r, nspans)) != 0) err = errno;
+    res_free(&r);
+    if (rc != 0)
+        fprintf(stderr, "harness-probe: cannot write %s: %s\n",
+                pb.path_error ? "the record (its directory's path is too long)" : pb.path,
+                strerror(err));
+    else if (strcmp(written, "exit") == 0)
+        pb.exit_written = 1;
+done:
+    pthread_mutex_unlock(&pb_write_lock);
+    return rc;
+}
+
+void pb_exit(void)
+{
+    struct rusage ru;
+    double rss = NAN, mib = NAN;
+    char why[256], bus[32];
+    long long now;
+    int ask;
+
+    if (!pb_mine()) return;
+    now = pb_now();
+    if (getrusage(RUSAGE_SELF, &ru) == 0) rss = (double)ru.ru_maxrss / 1024.0;
+    pthread_mutex_lock(&pb.lock);
+    ask = pb.contexts > 0 || atomic_load(&pb_first);     /* it had a device to ask about */
+    snprintf(bus, sizeof bus, "%s", pb.device);
+    pthread_mutex_unlock(&pb.lock);
+    if (ask && nv_process_mib(bus[0] ? bus : NULL, pb.pid, &mib, why, sizeof why) != 0) mib = NAN;
+    pthread_mutex_lock(&pb.lock);
+    pb.at_exit = pb_ms(now);
+    pb.rss_peak = rss;
+    pb.mem_exit = mib;
+    if (!isnan(mib) && strcmp(pb.mem_source, "none") == 0)
+        snprintf(pb.mem_source, sizeof pb.mem_source, "nvml process");
+    pthread_mutex_unlock(&pb.lock);
+    pb_write_record("exit");
+}
+
+/* ------------------------------------------------------------ set-up --- */
+
+/* The first two words of /proc/self/cmdline, joined by a space. */
+static void pb_read_command(char *out, size_t len)
+{
+    char buf[4096];
+    ssize_t n = 0;
+    size_t first;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+    out[0] = '\0';
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+    }
+    if (n <= 0) return;
+    buf[n] = '\0';
+    first = strlen(buf);
+    if (first + 1 < (size_t)n) buf[first] = ' ';     /* a second word follows */
+    pb_copy_name(out, len, buf);
+}
+
+/* fork: the lock is held across it, so that the child's copy is whole;
+ * the child keeps no record of its parent's. */
+static void pb_fork_prepare(void) { pthread_mutex_lock(&pb.lock); }
+static void pb_fork_parent(void) { pthread_mutex_unlock(&pb.lock); }
+static void pb_fork_child(void)
+{
+    pthread_mutex_unlock(&pb.lock);
+    atomic_store(&pb_on, 0);
+}
+
+static void pb_register_fork(void)
+{
+    pthread_atfork(pb_fork_prepare, pb_fork_parent, pb_fork_child);
+}
+
+/* The tables, allocated once (calloc: untouched pages cost nothing). */
+static int pb_alloc(long max_spans)
+{
+    pb.maxspans = max_spans > 0 ? (size_t)(max_spans < PRC_MAX_SPANS ? max_spans : PRC_MAX_SPANS) : 0;
+    pb.slots = calloc(PB_SLOTS, sizeof *pb.slots);
+    pb.kernels = calloc(PB_KERNELS, sizeof *pb.kernels);
+    pb.spans = pb.maxspans ? calloc(pb.maxspans, sizeof *pb.spans) : NULL;
+    if (pb.slots && pb.kernels && (pb.spans || !pb.maxspans)) return 0;
+    free(pb.slots);
+    free(pb.kernels);
+    free(pb.spans);
+    pb.slots = NULL;
+    pb.kernels = NULL;
+    pb.spans = NULL;
+    pb.maxspans = 0;
+    return -1;
+}
+
+/* Everything before the first callback: the process, the origin of the
+ * clock, at.probe, the record's path, the tables. 0, or -1 when the tables
+ * cannot be allocated (the probe is still set up: the record says so). */
+static int pb_setup(const char *dir, long long t0_ns, long max_spans)
+{
+    long long now = pb_now();
+    int w, rc;
+
+    pb.pid = (long)getpid();
+    pb.t0_ns = t0_ns > 0 && t0_ns <= now ? t0_ns : now;
+    w = snprintf(pb.path, sizeof pb.path, "%s/%ld.rec", dir, pb.pid);
+    pb.path_error = w < 0 || (size_t)w >= sizeof pb.path;
+    pb.at_probe = pb_ms(now);
+    pb.at_context = pb.at_first_kernel = pb.at_exit = NAN;
+    pb.mem_first_kernel = pb.mem_exit = pb.rss_peak = NAN;
+    snprintf(pb.loading_mode, sizeof pb.loading_mode, "unread");
+    snprintf(pb.mem_source, sizeof pb.mem_source, "none");
+    pb.device[0] = '\0';
+    pb_read_command(pb.command, sizeof pb.command);
+    rc = pb_alloc(max_spans);
+    snprintf(pb.cupti, sizeof pb.cupti, "%s", rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
+    pthread_once(&pb_fork_once, pb_register_fork);
+    atomic_store(&pb_on, 1);
+    return rc;
+}
+
+/* --------------------------------------------------------------- CUPTI --- */
+
+typedef struct pb_cupti {
+    CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+    CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                   CUpti_CallbackId);
+    CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
+    CUptiResult (*result_string)(CUptiResult, const char **);
+} pb_cupti;
+
+/* Append the place tried to the list in looked (len bytes). */
+static void pb_looked(char *looked, size_t len, const char *where, const char *note)
+{
+    size_t used = strlen(looked);
+    if (used < len)
+        snprintf(looked + used, len - used, "%s%s%s", used ? ", " : "", where, note);
+}
+
+/* dlopen CUPTI from the first of the places it may be; NULL with
+ * "not found: looked in ..." in why. */
+static void *pb_cupti_open(char *why, size_t whylen)
+{
+    char home[PATH_MAX], looked[PB_WHY - 32] = "";
+    const char *env = getenv(PRC_ENV_CUPTI), *cuda_home = getenv("CUDA_HOME");
+    const char *tries[6], *notes[6];
+    size_t n = 0, i;
+    void *lib;
+
+    if (env && *env) { tries[n] = env; notes[n++] = " (" PRC_ENV_CUPTI ")"; }
+    tries[n] = "libcupti.so.13"; notes[n++] = "";
+    tries[n] = "libcupti.so"; notes[n++] = " (the loader's path)";
+    if (cuda_home && *cuda_home &&
+        snprintf(home, sizeof home, "%s/lib64/libcupti.so", cuda_home) < (int)sizeof home &&
+        strcmp(home, "/usr/local/cuda/lib64/libcupti.so") != 0) {
+        tries[n] = home; notes[n++] = " ($CUDA_HOME)";
+    }
+    tries[n] = "/usr/local/cuda/lib64/libcupti.so"; notes[n++] = "";
+    tries[n] = "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"; notes[n++] = "";
+    for (i = 0; i < n; i++) {
+        if ((lib = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return lib;
+        pb_looked(looked, sizeof looked, tries[i], notes[i]);
+    }
+    snprintf(why, whylen, "not found: looked in %s", looked);
+    return NULL;
+}
+
+/* Resolve CUPTI's entry points; 0, or -1 with why. */
+static int pb_cupti_resolve(void *lib, pb_cupti *c, char *why, size_t whylen)
+{
+    pb_sym(lib, "cuptiSubscribe", &c->subscribe, sizeof c->subscribe);
+    pb_sym(lib, "cuptiEnableCallback", &c->enable_callback, sizeof c->enable_callback);
+    pb_sym(lib, "cuptiUnsubscribe", &c->unsubscribe, sizeof c->unsubscribe);
+    pb_sym(lib, "cuptiGetResultString", &c->result_string, sizeof c->result_string);
+    if (c->subscribe && c->enable_callback && c->unsubscribe && c->result_string) return 0;
+    snprintf(why, whylen, "failed: the libcupti found lacks %s",
+             !c->subscribe ? "cuptiSubscribe" : !c->enable_callback ? "cuptiEnableCallback"
+             : !c->unsubscribe ? "cuptiUnsubscribe" : "cuptiGetResultString");
+    return -1;
+}
+
+/* "failed: <call> <CUPTI's name of r> (<r>)" into why. */
+static void pb_cupti_failed(const pb_cupti *c, const char *call, CUptiResult r, char *why,
+                            size_t whylen)
+{
+    const char *s = NULL;
+    if (c->result_string(r, &s) != CUPTI_SUCCESS || !s) s = "CUPTI error";
+    snprintf(why, whylen, "failed: %s %s (%d)", call, s, (int)r);
+}
+
+/* Enable every driver call of pb_cbs and the two resource events. */
+static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub)
+{
+    CUptiResult r;
+    size_t i;
+    for (i = 0; i < PB_NCBS; i++)
+        if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_cbs[i].cbid)) != CUPTI_SUCCESS)
+            return r;
+    if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) != CUPTI_SUCCESS)
+        return r;
+    return c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+}
+
+/* Open CUPTI, subscribe, enable (unless only_subscribe); env cupti says
+ * how it went. Sets pb.counting when the callbacks are on. */
+static void pb_cupti_start(int only_subscribe)
+{
+    char why[PB_WHY];
+    pb_cupti c;
+    CUpti_SubscriberHandle sub;
+    CUptiResult r;
+    void *lib = pb_cupti_open(why, sizeof why);
+
+    if (!lib || pb_cupti_resolve(lib, &c, why, sizeof why) != 0) goto done;
+    r = c.subscribe(&sub, pb_callback, NULL);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        snprintf(why, sizeof why, "another client is subscribed "
+                 "(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)");
+        goto done;
+    }
+    if (r != CUPTI_SUCCESS) {
+        pb_cupti_failed(&c, "cuptiSubscribe", r, why, sizeof why);
+        goto done;
+    }
+    if (!only_subscribe && (r = pb_cupti_enable(&c, sub)) != CUPTI_SUCCESS) {
+        pb_cupti_failed(&c, "cuptiEnableCallback", r, why, sizeof why);
+        c.unsubscribe(sub);
+        goto done;
+    }
+    snprintf(why, sizeof why, "ok");
+    pthread_mutex_lock(&pb.lock);
+    pb.counting = !only_subscribe;
+    pthread_mutex_unlock(&pb.lock);
+done:
+    pthread_mutex_lock(&pb.lock);
+    snprintf(pb.cupti, sizeof pb.cupti, "%s", why);
+    pthread_mutex_unlock(&pb.lock);
+}
+
+/* A whole number from the environment variable name, or def. */
+static long long pb_env_num(const char *name, long long def)
+{
+    const char *s = getenv(name);
+    char *end;
+    long long v;
+    if (!s || !*s) return def;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    return errno || *end ? def : v;
+}
+
+int InitializeInjection(void)
+{
+    const char *dir = getenv(PRC_ENV_DIR), *only = getenv(PRC_ENV_ONLY_SUBSCRIBE);
+    long long spans;
+
+    if (!dir || !*dir || atomic_load(&pb_on)) return 1;
+    spans = pb_env_num(PRC_ENV_SPANS, 0);
+    if (pb_setup(dir, pb_env_num(PRC_ENV_T0, 0),
+                 spans > PRC_MAX_SPANS ? PRC_MAX_SPANS : (long)(spans < 0 ? 0 : spans)) == 0)
+        pb_cupti_start(only && strcmp(only, "1") == 0);
+    atexit(pb_exit);
+    return 1;
+}
+
+/* ------------------------------------------------------------- tests --- */
+
+/* Forget everything, as before set-up (the clock kept). */
+static void pb_forget(void)
+{
+    atomic_store(&pb_on, 0);
+    atomic_store(&pb_first, 0);
+    pb_first_here = 0;
+    pthread_mutex_lock(&pb.lock);
+    free(pb.slots);
+    free(pb.kernels);
+    free(pb.spans);
+    memset((char *)&pb + offsetof(pb_state, pid), 0, sizeof pb - offsetof(pb_state, pid));
+    pthread_mutex_unlock(&pb.lock);
+}
+
+int pb_init_for_test(const char *dir, long long t0_ns, long max_spans)
+{
+    pb_forget();
+    if (pb_setup(dir, t0_ns, max_spans) != 0) return -1;
+    snprintf(pb.cupti, sizeof pb.cupti, "failed: a unit test (no subscription)");
+    pb.counting = 1;
+    return 0;
+}
+
+void pb_set_clock_for_test(long long (*now)(void))
+{
+    pb_now = now ? now : clk_now_ns;
+}
+
+void pb_reset_for_test(void)
+{
+    pb_forget();
+    pb_now = clk_now_ns;
+}

@@ -1,0 +1,63 @@
+/* probe.h: the probe (harness-probe.so), a library the CUDA driver loads
+ * into each CUDA process of a user's program (CUDA_INJECTION64_PATH) and
+ * which writes that process's record (precord.h). Only InitializeInjection
+ * is exported from the library; the rest is the probe's own API, declared
+ * here for the unit test (tests/test_probe.c), which drives its
+ * bookkeeping with constructed CUPTI callback data and a fake clock. */
+#ifndef PROBE_H
+#define PROBE_H
+
+#include <cupti.h>
+
+/* Called by the driver inside the process's first cuInit. Without
+ * HARNESS_PROBE_DIR it does nothing. Otherwise it takes the clock's origin
+ * (HARNESS_PROBE_T0_NS, else now), stamps at.probe, opens CUPTI
+ * (HARNESS_PROBE_CUPTI, the loader's libcupti.so.13 and libcupti.so, then
+ * $CUDA_HOME/lib64, /usr/local/cuda/lib64 and /usr/local/cuda/extras/CUPTI/lib64),
+ * subscribes pb_callback and enables the driver calls and resource events
+ * of precord.h's figures (none with HARNESS_PROBE_ONLY_SUBSCRIBE=1), and
+ * registers pb_exit with atexit. A CUPTI that is missing or refuses is no
+ * failure: the record says why in env cupti. Always returns 1 (the driver
+ * reads anything else as a failed injection). */
+__attribute__((visibility("default"))) int InitializeInjection(void);
+
+/* The CUPTI callback: driver-API ENTER and EXIT of the calls enabled, and
+ * the resource events CONTEXT_CREATED and MODULE_LOADED; every other
+ * domain or call id is ignored, and so is every call made while the probe
+ * itself runs on that thread. Thread-safe; a launch takes one lock and one
+ * hash lookup, and allocates nothing. The first launch's EXIT (of any
+ * thread) reads the loading mode, device and device memory, and writes the
+ * record "first kernel". Does nothing before set-up or in a forked child. */
+void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                 const void *cbdata);
+
+/* The exit handler: stamps at.exit, reads rss.peak and (where a context
+ * was seen) mem.exit from NVML, and writes the record "exit". Does nothing
+ * in a process other than the one set up (a forked child keeps no record
+ * of its parent's). */
+void pb_exit(void);
+
+/* Write the record now to "<dir>/<pid>.rec", atomically (a temporary file
+ * beside it, renamed over it), with env written as given ("first kernel"
+ * or "exit"). Once "exit" is written, later calls write nothing. Returns
+ * 0 when written (or skipped after "exit"), 1 when the probe is not set up
+ * in this process (nothing written), -1 on failure: then the one line
+ * "harness-probe: cannot write PATH: REASON" goes to stderr and an earlier
+ * record at PATH is left as it was. Thread-safe. */
+int pb_write_record(const char *written);
+
+/* For tests: set the probe up as InitializeInjection does, without CUPTI
+ * (env cupti says it is a test) and without atexit: records to dir, times
+ * after t0_ns on the probe's clock, up to max_spans spans (capped at
+ * PRC_MAX_SPANS). The calls are counted as if every callback were
+ * enabled. Returns 0, or -1 when the tables cannot be allocated. */
+int pb_init_for_test(const char *dir, long long t0_ns, long max_spans);
+
+/* For tests: the probe's clock (CLOCK_MONOTONIC ns); NULL restores it. */
+void pb_set_clock_for_test(long long (*now)(void));
+
+/* For tests: free the tables and forget everything, as before set-up;
+ * the clock is restored. */
+void pb_reset_for_test(void);
+
+#endif
