@@ -34,6 +34,9 @@
 #   node       --device=all against --device=0, default runs (the same figures
 #              within scripts/compare's noise; the node summary of one device;
 #              the visible-devices table's one row)
+#   program    tests/gpu/program.sh: -- CMD on a PyTorch program, the lesson's
+#              program built by nvcc and a program of two CUDA processes,
+#              the tables as results/h200-program-*
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -156,6 +159,8 @@ for part in $parts; do
     racecheck-launch)
         OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
+    program)
+        L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
