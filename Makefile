@@ -77,7 +77,7 @@ build/pic/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The CPU test's host program: loads the probe as the driver would.
-build/probe_host: tests/probe_host.c build/pic/src/results.o build/pic/src/stats.o
+build/probe_host: tests/probe_host.c build/pic/src/precord.o build/pic/src/results.o build/pic/src/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).

@@ -66,14 +66,15 @@ static int prc_starts(const char *p, const char *end, const char *word)
 /* Every line is a record of the line form (env, m, d), a span or the end
  * line, which is the last; the end line's fields into *pid and *records,
  * the spans counted into *nspans. Returns 0, or -1 with why. */
-static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, char *why,
-                    size_t whylen)
+static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, int *nincomplete,
+                    char *why, size_t whylen)
 {
     const char *p, *end;
     size_t lineno = 0;
     int ended = 0;
 
     *nspans = 0;
+    *nincomplete = 0;
     for (p = text; *p; p = *end ? end + 1 : end) {
         char *stop;
         if (!(end = strchr(p, '\n'))) end = p + strlen(p);
@@ -84,6 +85,13 @@ static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, 
         }
         if (prc_starts(p, end, "span")) {
             (*nspans)++;
+        } else if (prc_starts(p, end, "incomplete")) {
+            /* res_write_lines ends its records so; a probe's is never 1. */
+            if (end - p != 12 || p[11] != '0' || (*nincomplete)++) {
+                snprintf(why, whylen, "line %zu: an incomplete line other than one \"incomplete 0\"",
+                         lineno);
+                return -1;
+            }
         } else if (prc_starts(p, end, "end")) {
             *pid = strtol(p + 4, &stop, 10);
             if (*stop != '\t') goto bad_end;
@@ -265,7 +273,7 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
     char *buf = NULL;
     long end_pid = -1, records = -1;
     size_t nspans = 0;
-    int n;
+    int n, nincomplete = 0;
 
     memset(out, 0, sizeof *out);
     res_init(&out->r);
@@ -283,7 +291,7 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
     }
     memcpy(buf, text, len);
     buf[len] = '\0';
-    if (prc_scan(buf, &end_pid, &records, &nspans, why, whylen) != 0) goto bad;
+    if (prc_scan(buf, &end_pid, &records, &nspans, &nincomplete, why, whylen) != 0) goto bad;
     if (pid >= 0 && end_pid != pid) {
         snprintf(why, whylen, "its end line's pid %ld is not the file's %ld", end_pid, pid);
         goto bad;
@@ -293,8 +301,9 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
         goto bad;
     }
     if ((n = res_read_lines(&out->r, buf, why, whylen)) < 0) goto bad;
-    if ((long)n != records) {
-        snprintf(why, whylen, "truncated: %d records where the end line counts %ld", n, records);
+    if ((long)(n - nincomplete) != records) {
+        snprintf(why, whylen, "truncated: %d records where the end line counts %ld", n - nincomplete,
+                 records);
         goto bad;
     }
     if (prc_check_env(&out->r, end_pid, why, whylen) != 0 ||

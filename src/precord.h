@@ -6,7 +6,8 @@
  * every figure in section PRC_SECTION, one sample each, state process,
  * followed by the line
  *     end <TAB> <pid> <TAB> <records>
- * (records: the number of env, m and d lines above it). Lines that start
+ * (records: the number of env, m and d lines above it; the line form's own
+ * "incomplete <TAB> 0" may stand among them, uncounted). Lines that start
  * with "span" carry the driver calls for --trace:
  *     span <TAB> <thread id> <TAB> <call name> <TAB> <start ms> <TAB> <ms>
  * (res_read_lines passes over them; prc_read reads them).

@@ -83,6 +83,7 @@ static int host_check(const char *path, long pid)
     char *text = host_slurp(path);
     const char *bad;
     const res_kv *cupti;
+    prc_record rec;
     results r;
     int rc = 1;
 
@@ -93,7 +94,10 @@ static int host_check(const char *path, long pid)
     res_init(&r);
     if (res_read_lines(&r, text, why, sizeof why) < 0) printf("res_read_lines: %s\n", why);
     else if ((bad = host_whole(&r, text, pid)) != NULL) printf("%s\n", bad);
+    else if (prc_read(text, strlen(text), pid, &rec, why, sizeof why) != 0)
+        printf("the parent's reader refuses it: %s\n", why);
     else {
+        prc_free(&rec);
         cupti = res_env_get(&r, "cupti");
         printf("ok: cupti=%s\n", cupti && cupti->str ? cupti->str : "(none)");
         rc = 0;

@@ -130,6 +130,14 @@ void test_precord(void)
                                                       4242, "after the end line"));
     th_check("precord: a malformed span", refused(forge(buf, sizeof buf, "\t121\t5.5", "\t121\tx"), 4242,
                                                   "span 1: malformed"));
+    th_check("precord: the line form's own \"incomplete 0\" line, uncounted",
+             prc_read(REC_HEAD REC_FIGS REC_SLOW "incomplete\t0\n" "end\t4242\t14\n",
+                      strlen(REC_HEAD REC_FIGS REC_SLOW "incomplete\t0\n" "end\t4242\t14\n"), 4242,
+                      &rec, why, sizeof why) == 0);
+    prc_free(&rec);
+    th_check("precord: \"incomplete 1\" refused",
+             refused(REC_HEAD REC_FIGS REC_SLOW "incomplete\t1\n" "end\t4242\t14\n", 4242,
+                     "an incomplete line other than"));
     th_check("precord: a NUL byte", prc_read("env\0x", 5, 1, &rec, why, sizeof why) == -1 &&
                                         strstr(why, "NUL") != NULL);
 }

@@ -48,5 +48,14 @@ check "killed after CUDA started: its first-kernel record read" \
 run_harness "$L/forge.out" "$L/forge.err" --rounds=1 -- python3 "$P/app_torch.py" --forge-record
 expect_exit "a record forged by the program: exit 1" 1
 expect_grep "a record forged by the program: refused, why" "record read" "$L/forge.out"
+# The probe's own cost (PROGRAM_COST=1): a benchmark, not a timed test:
+# LAZY, --rounds=10 probed and bare, kept as results/h200-program-cost.*
+if [ "${PROGRAM_COST:-0}" = 1 ]; then
+    run_harness "$L/cost.out" "$L/cost.err" --module-loading=lazy --rounds=10 --json="$L/cost.json" \
+        -- python3 "$P/app_torch.py"
+    expect_exit "the probe's cost, LAZY, 10 runs a side: exit 0" 0
+    cp "$L/cost.out" results/h200-program-cost.txt
+    cp "$L/cost.json" results/h200-program-cost.json
+fi
 } >"$L/log" 2>&1
 summary "$L/log" "program"
