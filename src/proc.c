@@ -399,6 +399,8 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
     res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     res->rss_mib = (double)ru.ru_maxrss / 1024.0;
+    res->cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                  (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     rc = 0;
 out:
     if (fa_init) posix_spawn_file_actions_destroy(&fa);

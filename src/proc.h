@@ -42,6 +42,8 @@ typedef struct pr_program {
     double ms;            /* spawn to the main process's exit (its pidfd readable) */
     double rss_mib;       /* the main process's peak resident set (wait4's ru_maxrss,
                              which counts the children it waited for too) */
+    double cpu_ms;        /* its user and system CPU time (wait4's ru_utime and
+                             ru_stime, the children it waited for included) */
     int stragglers;       /* 1 when processes of its group were still there 2 s after
                              the main process exited (they were killed) */
 } pr_program;

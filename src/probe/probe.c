@@ -294,16 +294,33 @@ static const void *pb_got_fn(pb_kind kind, const CUpti_CallbackData *cd, const c
     return NULL;
 }
 
+/* The CUkernel of a cuKernelGetFunction, or NULL: the runtime may launch
+ * the kernel by that handle (a CUkernel passes as a CUfunction) rather
+ * than by the function the get returned. */
+static const void *pb_got_kernel(pb_kind kind, const CUpti_CallbackData *cd)
+{
+    const CUresult *rv = cd->functionReturnValue;
+    if (kind != PB_KERNEL_FUNCTION || !cd->functionParams || (rv && *rv != CUDA_SUCCESS)) return NULL;
+    return ((const cuKernelGetFunction_params *)cd->functionParams)->kernel;
+}
+
+/* A get's time kept for the first use of fn (a function or a kernel
+ * handle) while fn has not been launched. Under pb.lock. */
+static void pb_count_get(const void *fn, double ms, const char *name)
+{
+    pb_kernel *k = fn ? pb_kernel_of(fn) : NULL;
+    if (!k || k->launched) return;
+    k->get_ms += ms;
+    if (!k->name[0]) pb_copy_name(k->name, sizeof k->name, name);
+}
+
 /* A get of fn that took ms: counted, and its time kept for fn's first use
  * while fn has not been launched. Under pb.lock. */
 static void pb_count_call(pb_kind kind, const void *fn, double ms, const char *name)
 {
-    pb_kernel *k = pb_kernel_of(fn);
     pb.n[kind] += 1;
     pb.ms[kind] += ms;
-    if (!k || k->launched) return;
-    k->get_ms += ms;
-    if (!k->name[0]) pb_copy_name(k->name, sizeof k->name, name);
+    pb_count_get(fn, ms, name);
 }
 
 /* A launch of fn (named sym) that took ms: fn's first, or a later one (also
@@ -383,8 +400,12 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
                                        : pb_got_fn(kind, cd, &name);
 
     pthread_mutex_lock(&pb.lock);
-    if (kind == PB_LAUNCH) pb_count_launch(fn, ms, cd->symbolName);
-    else pb_count_call(kind, fn, ms, name);
+    if (kind == PB_LAUNCH) {
+        pb_count_launch(fn, ms, cd->symbolName);
+    } else {
+        pb_count_call(kind, fn, ms, name);
+        pb_count_get(pb_got_kernel(kind, cd), ms, name);
+    }
     pb_add_span(cd->functionName, start > 0 ? start : now, ms);
     pthread_mutex_unlock(&pb.lock);
     if (kind == PB_LAUNCH && pb_first_here) {

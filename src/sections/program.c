@@ -27,6 +27,8 @@
 const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "wall", "ms", "whole process",
       "from the spawn of the program to its main process's exit (the parent's clock)" },
+    { "cpu", "ms", "host CPU time, main process",
+      "user and system CPU time of the main process and of the children it waited for (wait4)" },
     { "rss.main", "MiB", "host peak RSS, main process",
       "the main process's peak resident set, and of the children it waited for (wait4)" },
     { "mem.peak", "MiB", "device memory, peak",
@@ -286,6 +288,8 @@ static size_t pg_read_records(pg_state *s, const char *dir, const char *what, pr
     DIR *d = opendir(dir);
     struct dirent *e;
     size_t n = 0;
+    int refused = s->refused;
+    char said[64];
 
     if (!d) return 0;
     while ((e = readdir(d)) && n < max) {
@@ -311,6 +315,10 @@ static size_t pg_read_records(pg_state *s, const char *dir, const char *what, pr
     }
     closedir(d);
     qsort(recs, n, sizeof *recs, pg_rec_cmp);
+    if (s->refused == refused) {
+        snprintf(said, sizeof said, "%zu record%s read", n, n == 1 ? "" : "s");
+        res_check_add(s->c->r, PG, what, 1, said);
+    }
     return n;
 }
 
@@ -325,6 +333,21 @@ static void pg_put(pg_state *s, const char *prefix, const char *key, const char 
         fprintf(stderr, "harness: " PG ": out of memory storing %s\n", k);
 }
 
+const pg_runfig *pg_runfig_of(const char *key)
+{
+    size_t i;
+    for (i = 0; i < PG_NRUNFIGS && strcmp(pg_runfigs[i].key, key) != 0; i++)
+        ;
+    return &pg_runfigs[i < PG_NRUNFIGS ? i : 0];
+}
+
+/* One more sample of the run-level figure key, as "<prefix><key>". */
+static void pg_put_run(pg_state *s, const char *prefix, const char *key, double v)
+{
+    const pg_runfig *f = pg_runfig_of(key);
+    pg_put(s, prefix, f->key, f->name, f->region, f->unit, v);
+}
+
 /* The run's figures from its records: "at." the earliest, the others
  * summed; then each process's own where the run had several. */
 static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
@@ -333,7 +356,7 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
     size_t i, j;
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
-    pg_put(s, prefix, "processes", pg_runfigs[3].name, pg_runfigs[3].region, "count", (double)n);
+    pg_put_run(s, prefix, "processes", (double)n);
     for (j = 0; j < PRC_NFIGS; j++) {
         const prc_fig *f = &prc_figs[j];
         int at = strncmp(f->key, "at.", 3) == 0;
@@ -365,12 +388,12 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
  * where the run had several. */
 static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
 {
-    const pg_runfig *f = &pg_runfigs[2];
+    const pg_runfig *f = pg_runfig_of("mem.peak");
     char prefix[64];
     size_t i, j;
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
-    if (s->smp.peak_sum >= 0) pg_put(s, prefix, f->key, f->name, f->region, f->unit, s->smp.peak_sum);
+    if (s->smp.peak_sum >= 0) pg_put_run(s, prefix, f->key, s->smp.peak_sum);
     if (n < 2) return;
     for (i = 0; i < n && i < PG_MAX_PROCS; i++)
         for (j = 0; j < s->smp.npid; j++)
@@ -530,8 +553,9 @@ static int pg_one(pg_state *s, pg_side *sd, int round)
     if (ok) {
         char prefix[40];
         snprintf(prefix, sizeof prefix, "%s.", sd->key);
-        pg_put(s, prefix, "wall", pg_runfigs[0].name, pg_runfigs[0].region, "ms", p.ms);
-        pg_put(s, prefix, "rss.main", pg_runfigs[1].name, pg_runfigs[1].region, "MiB", p.rss_mib);
+        pg_put_run(s, prefix, "wall", p.ms);
+        pg_put_run(s, prefix, "cpu", p.cpu_ms);
+        pg_put_run(s, prefix, "rss.main", p.rss_mib);
         pg_put_memory(s, sd, recs, nrec);
         if (sd->probed && s->probe[0]) {
             pg_put_records(s, sd, recs, nrec);
@@ -654,14 +678,14 @@ static void pg_compare_modes(pg_state *s)
  * share of the bare median. */
 static void pg_probe_cost(pg_state *s)
 {
-    static const char *const figs[2] = { "wall", "mem.peak" };
+    static const char *const figs[3] = { "wall", "cpu", "mem.peak" };
     results *r = s->c->r;
     size_t i, f;
 
     for (i = 0; i < s->nsides; i++) {
         const pg_side *sd = &s->side[i];
         if (!sd->probed) continue;
-        for (f = 0; f < 2; f++) {
+        for (f = 0; f < 3; f++) {
             char kb[128], kp[128], key[128], name[200];
             const res_meas *b, *p;
             res_derived *d;

@@ -20,11 +20,14 @@
 
 /* The run-level figures every side has (besides the record's, prc_figs,
  * on probed sides): key, unit, name. */
-#define PG_NRUNFIGS 4
+#define PG_NRUNFIGS 5
 typedef struct pg_runfig {
     const char *key, *unit, *name, *region;
 } pg_runfig;
 extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
+
+/* The run-level figure of key; the first (wall) for a key it does not know. */
+const pg_runfig *pg_runfig_of(const char *key);
 
 /* Run the program --rounds times a side and store (section PG):
  *   measurements "<side>.<figure>" (one sample per run that exited 0;

@@ -101,11 +101,12 @@ static void pt_figures(FILE *f, const results *r, const char **side, const char 
 /* The probe's own cost: bare against probed per mode. */
 static void pt_cost(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
-    static const char *const figs[2][2] = { { "wall", "whole process, ms" },
+    static const char *const figs[3][2] = { { "wall", "whole process, ms" },
+                                            { "cpu", "host CPU time, ms" },
                                             { "mem.peak", "device memory peak, MiB" } };
     size_t i, j, shown = 0;
     for (i = 0; i < n; i++)
-        for (j = 0; j < 2; j++) {
+        for (j = 0; j < 3; j++) {
             char k[128], a[32], b[32];
             const res_derived *d;
             snprintf(k, sizeof k, "probe_cost.%s.%s", side[i], figs[j][0]);
@@ -113,8 +114,8 @@ static void pt_cost(FILE *f, const results *r, const char **side, const char **l
             if (!shown++) fprintf(f, "\n  the probe's own cost: the same program bare (no probe) "
                                   "against probed, medians\n");
             fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], figs[j][1],
-                    pt_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j ? "MiB" : "ms"),
-                    pt_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j ? "MiB" : "ms"),
+                    pt_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j == 2 ? "MiB" : "ms"),
+                    pt_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j == 2 ? "MiB" : "ms"),
                     res_derived_num(d, "pct_of_bare"), d->text);
         }
 }
@@ -141,8 +142,8 @@ static void pt_processes(FILE *f, const results *r, const char **side, const cha
         pt_header(f, label, n, n == 2);
         for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             const prc_fig *fig = prc_fig_find(keys[i]);
-            pt_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfigs[2].name,
-                   fig ? fig->unit : "MiB");
+            pt_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfig_of(keys[i])->name,
+                   fig ? fig->unit : pg_runfig_of(keys[i])->unit);
         }
     }
 }
