@@ -17,20 +17,18 @@ import glob, os, re, sys
 root = sys.argv[1]
 LIMIT = 15000
 
-def lines_outside_fences(text):
-    """The lines of a markdown text outside fenced code blocks."""
-    out, fence = [], None
-    for line in text.split("\n"):
+def outside_fences(text):
+    """(line number, line) of a markdown text's lines outside fenced code blocks."""
+    fence = None
+    for no, line in enumerate(text.split("\n"), 1):
         m = re.match(r"^ {0,3}(`{3,}|~{3,})", line)
         if m:
             if fence is None:
                 fence = m.group(1)[0] * len(m.group(1))
             elif m.group(1).startswith(fence):
                 fence = None
-            continue
-        if fence is None:
-            out.append(line)
-    return out
+        elif fence is None:
+            yield no, line
 
 def anchor(heading):
     """GitHub's anchor for a heading's text."""
@@ -44,7 +42,7 @@ def anchors(path):
     if path not in anchors_of:
         seen, names = {}, set()
         with open(path, encoding="utf-8") as f:
-            for line in lines_outside_fences(f.read()):
+            for _, line in outside_fences(f.read()):
                 m = re.match(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
                 if not m:
                     continue
@@ -59,17 +57,8 @@ def links(path):
     """(line number, target) of every inline link and image outside code."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    out, fence = [], None
-    for no, line in enumerate(text.split("\n"), 1):
-        m = re.match(r"^ {0,3}(`{3,}|~{3,})", line)
-        if m:
-            if fence is None:
-                fence = m.group(1)[0] * len(m.group(1))
-            elif m.group(1).startswith(fence):
-                fence = None
-            continue
-        if fence is not None:
-            continue
+    out = []
+    for no, line in outside_fences(text):
         line = re.sub(r"(`+)(?!`).*?(?<!`)\1(?!`)", "", line)      # code spans
         for m in re.finditer(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", line):
             out.append((no, m.group(1)))
