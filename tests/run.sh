@@ -5,7 +5,8 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh).
+# visible on the stand-in driver (tests/test_visible.sh), the README and
+# docs/: size, the two commands, every link (tests/test_docs.sh).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -23,6 +24,7 @@ sh tests/test_modules.sh
 sh tests/test_sources.sh
 sh tests/test_node.sh
 sh tests/test_program.sh
+sh tests/test_docs.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do

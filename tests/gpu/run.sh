@@ -24,7 +24,7 @@
 #   sanitize-rest  the children under both tools, then racecheck of jit,
 #              launch and fusion (the slow ones), as two runs of it
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
-#   quick      ./harness --quick twice, timed (the README promises 10 s)
+#   quick      ./harness --quick twice, timed (docs/build.md promises 10 s)
 #   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
 #   storm      tests/storm.py gpu: SIGINT and SIGTERM at STORM_DELAYS (default 10)
 #              moments of a default run, each run's exit, files, temporary
