@@ -273,8 +273,9 @@ static const void *pb_launch_fn(CUpti_CallbackId cbid, const void *params)
     }
 }
 
-/* The function a get returned at its exit (NULL when it failed or is not a
- * get), and for cuModuleGetFunction the name asked for into *name. */
+/* The function (or, for cuLibraryGetKernel, the kernel handle) a get
+ * returned at its exit (NULL when it failed or is not a get), and for
+ * cuModuleGetFunction and cuLibraryGetKernel the name asked for into *name. */
 static const void *pb_got_fn(pb_kind kind, const CUpti_CallbackData *cd, const char **name)
 {
     const CUresult *rv = cd->functionReturnValue;
@@ -290,6 +291,11 @@ static const void *pb_got_fn(pb_kind kind, const CUpti_CallbackData *cd, const c
     if (kind == PB_KERNEL_FUNCTION) {
         const cuKernelGetFunction_params *g = p;
         return g->pFunc ? *g->pFunc : NULL;
+    }
+    if (kind == PB_GET_KERNEL) {
+        const cuLibraryGetKernel_params *g = p;
+        *name = g->name;
+        return g->pKernel ? (const void *)*g->pKernel : NULL;
     }
     return NULL;
 }
