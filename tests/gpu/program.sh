@@ -59,8 +59,9 @@ if [ "${PROGRAM_COST:-0}" = 1 ]; then
     # The lesson's program: the probe, and a probe that only subscribes.
     run_harness "$L/costv.out" "$L/costv.err" --module-loading=lazy --rounds=10 -- "$L/vector"
     expect_exit "the probe's cost, nvcc program, 10 runs a side: exit 0" 0
-    HARNESS_PROBE_ONLY_SUBSCRIBE=1 run_harness "$L/costs.out" "$L/costs.err" --module-loading=lazy \
-        --rounds=10 -- "$L/vector"
+    export HARNESS_PROBE_ONLY_SUBSCRIBE=1
+    run_harness "$L/costs.out" "$L/costs.err" --module-loading=lazy --rounds=10 -- "$L/vector"
+    unset HARNESS_PROBE_ONLY_SUBSCRIBE
     expect_exit "a probe that only subscribes, nvcc program: exit 0" 0
     cat "$L/costv.out" "$L/costs.out" >results/h200-program-cost-vector.txt
 fi
