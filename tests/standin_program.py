@@ -22,6 +22,7 @@ for both):
   --truncate           write the record without its end line
   --forge-pid          write the record under another pid than its own
   --spans N            N span lines
+  --cupti WHY          the record's cupti field (default "ok")
 """
 import os
 import random
@@ -53,7 +54,7 @@ def record(opts, mode, pid, first_kernel, worker):
         ("record", "s", "harness-probe 1"), ("version", "s", opts["version"]),
         ("pid", "n", str(pid)), ("ppid", "n", str(os.getppid())),
         ("command", "s", "standin worker" if worker else "standin main"),
-        ("written", "s", "exit"), ("cupti", "s", "ok"),
+        ("written", "s", "exit"), ("cupti", "s", opts.get("cupti") or "ok"),
         ("loading_mode", "s", opts.get("effective") or mode or "unread"),
         ("mem_source", "s", "nvml process"), ("device", "s", "00000000:00:00.0"),
     ]

@@ -86,6 +86,12 @@ run_harness "$T/e.out" "$T/e.err" --module-loading=lazy --rounds=2 --json="$T/e.
     $SP --effective EAGER
 expect_grep "-- CMD: LAZY requested but EAGER in effect: said" "LAZY was requested, but EAGER was in effect in 2 of 2" "$T/e.out"
 
+# CUPTI already had a subscriber inside the program: said.
+# shellcheck disable=SC2086
+run_harness "$T/u.out" "$T/u.err" --rounds=1 --json="$T/u.json" -- $SP --cupti "another client is subscribed"
+check "-- CMD, CUPTI taken by another client inside: said" \
+    py "$T/u.json" "assert 'CUPTI did not answer inside 1 of 1' in dv('answer.cupti')['text'] and 'another client' in dv('answer.cupti')['text']"
+
 # Bad command lines: exit 2 before any run.
 run_harness "$T/b1.out" "$T/b1.err" --compare-loading --
 expect_exit "-- with no command: usage error" 2

@@ -81,6 +81,8 @@ typedef struct pg_state {
     pg_kernel kern[PG_MAX_SIDES][PG_MAX_KERNELS];
     size_t nkern[PG_MAX_SIDES];
     int mode_seen[PG_MAX_SIDES][3];  /* records that read LAZY, EAGER, unread */
+    int records, no_cupti;  /* records read; those whose CUPTI was not "ok" */
+    char cupti_why[256];    /* the first such record's reason */
     pg_sampler smp;
 } pg_state;
 
@@ -436,14 +438,20 @@ static void pg_gather_kernels(pg_state *s, size_t si, const prc_record *recs, si
         }
 }
 
-/* Which loading mode the records read in their processes. */
+/* Which loading mode the records read in their processes, and whether
+ * CUPTI answered in each (another client subscribed, say). */
 static void pg_tally_modes(pg_state *s, size_t si, const prc_record *recs, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++) {
         const res_kv *kv = res_env_get(&recs[i].r, "loading_mode");
+        const res_kv *cu = res_env_get(&recs[i].r, "cupti");
         const char *m = kv && kv->kind == RES_STR && kv->str ? kv->str : "";
+        const char *c = cu && cu->kind == RES_STR && cu->str ? cu->str : "not said";
         s->mode_seen[si][strcmp(m, "LAZY") == 0 ? 0 : strcmp(m, "EAGER") == 0 ? 1 : 2]++;
+        s->records++;
+        if (strcmp(c, "ok") != 0 && !s->no_cupti++)
+            snprintf(s->cupti_why, sizeof s->cupti_why, "%s", c);
     }
 }
 
@@ -886,6 +894,12 @@ static void pg_conclude(pg_state *s)
                  "program never called cuInit, or no CUDA driver is there); only its whole-process "
                  "time and host memory are measured.");
         pg_answer(s, "answer.cuda", "whether the program used CUDA", 0, "", t);
+    }
+    if (s->no_cupti) {
+        snprintf(t, sizeof t, "CUPTI did not answer inside %d of %d CUDA processes (the first said: "
+                 "%s): their records hold what is measured without callbacks (the probe's load, "
+                 "exit, host memory).", s->no_cupti, s->records, s->cupti_why);
+        pg_answer(s, "answer.cupti", "whether CUPTI answered inside", s->no_cupti, "", t);
     }
     if (s->failed) {
         snprintf(t, sizeof t, "%d of %d runs failed (their figures are left out; the rest are "
