@@ -5,7 +5,8 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh).
+# visible on the stand-in driver (tests/test_visible.sh); the environment
+# as found at the end (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -13,8 +14,12 @@
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
+# The environment as this script found it (an empty TMPDIR unset by lib.sh),
+# to compare with the one its last steps see.
+env_snapshot "$T/env.start"
 {
 "$UNIT" || echo "FAILED unit tests exited non-zero"
+sh tests/test_env.sh
 sh tests/abi.sh
 sh tests/include_cycles.sh
 sh tests/test_compare.sh
@@ -41,7 +46,7 @@ expect_exit "--version" 0
 expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
 
 # No driver: a library that is not there, then the toolkit's stub.
-export HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
 run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
 expect_exit "no driver: GPU sections skipped" 3
 expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
@@ -89,10 +94,9 @@ check "a jit child killed by SIGABRT: the JSON is marked incomplete" \
 # A SIGINT while section jit compiles (no driver): exit 130, the results so
 # far written and marked incomplete, NVRTC's temporary directory gone.
 mkdir "$T/tmp1"
-tmpdir_was=${TMPDIR-}
-export TMPDIR="$T/tmp1"
+env_set TMPDIR "$T/tmp1"
 signal_run INT 1 "$T/si" --section=jit --reps=3 --rounds=1 --json="$T/si.json" --csv="$T/si.csv"
-TMPDIR=$tmpdir_was
+env_restore TMPDIR
 expect_exit "SIGINT during section jit: exit 130" 130
 check "SIGINT: the run ended within 10 s of the signal" test "$secs" -le 10
 expect_grep "SIGINT: the stop is reported with the files written" "stopped: interrupted by SIGINT; exit code 130; the results so far, marked incomplete, are in" "$T/si.err"
@@ -192,10 +196,10 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # is killed and reaped, the directory removed.
     mkdir "$T/tmp2"
     export HARNESS_TEST_CHILD_HANG=1
-    export TMPDIR="$T/tmp2"
+    env_set TMPDIR "$T/tmp2"
     signal_run INT "$T/tmp2/harness-jit-cache-*" "$T/sj" --section=jit --reps=1 \
         --rounds=1 --synthetic-kernels=1 --child-timeout=2 --json="$T/sj.json"
-    TMPDIR=$tmpdir_was
+    env_restore TMPDIR
     unset HARNESS_TEST_CHILD_HANG
     expect_exit "SIGINT while a child runs: exit 130" 130
     check "SIGINT: a child was running when the signal came" test -n "$kids"
@@ -429,7 +433,13 @@ expect_exit "unwritable --json: exit 1" 1
 expect_grep "unwritable --json: path and reason" "cannot write /nonexistent-dir/x.json: No such file or directory" "$T/w.err"
 expect_grep "unwritable --json: the tables still print" "stopwatches: skipped" "$T/w.out"
 
-unset HARNESS_LIBCUDA
+env_restore HARNESS_LIBCUDA
+env_snapshot "$T/env.end"
+if cmp -s "$T/env.start" "$T/env.end"; then
+    echo "PASSED the steps leave the environment as they found it (TMPDIR: ${TMPDIR-unset})"
+else
+    echo "FAILED the steps leave the environment as they found it: $(diff "$T/env.start" "$T/env.end" | grep '^[<>]' | tr '\n' ' ')"
+fi
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
 
