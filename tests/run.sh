@@ -21,7 +21,7 @@ env_snapshot "$T/env.start"
 "$UNIT" || echo "FAILED unit tests exited non-zero"
 sh tests/test_env.sh
 sh tests/abi.sh
-sh tests/include_cycles.sh
+OBJDIR="${OBJDIR:-$(dirname "$UNIT")/obj}" sh tests/include_cycles.sh
 sh tests/test_compare.sh
 sh tests/test_plot.sh
 sh tests/test_modules.sh

@@ -858,7 +858,7 @@ int lm_conclude(results *r)
 {
     static const char *const pre[3] = { "", "eager.", "lazy." };
     static const char *const fmts[2] = { "mod", "lib" };
-    double pct = ld_compare_threshold(r);
+    double pct = vd_threshold(r);
     size_t mi, p, f, s;
     char key[48];
 
@@ -870,7 +870,7 @@ int lm_conclude(results *r)
         if (lm_where(r, mi) != 0) return -1;
         for (f = 0; f < 2; f++)
             for (s = 0; s < LM_COMPARE_NSTEPS; s++)
-                if (ld_compare_one(r, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
+                if (vd_compare_one(r, LD, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
     }
     return 0;
 }

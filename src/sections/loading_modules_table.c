@@ -185,11 +185,11 @@ static void lm_print_verdicts(FILE *f, const results *r, size_t mi)
     for (t = 0; t < 2; t++)
         for (s = 0; s < LM_COMPARE_NSTEPS; s++) {
             const res_derived *d;
-            ld_compare_key(key, sizeof key, mod, fmts[t], lm_compare_steps[s]);
+            vd_key(key, sizeof key, mod, fmts[t], lm_compare_steps[s]);
             if (!(d = res_derived_find(r, LD, key))) continue;
             if (!shown++)
                 fprintf(f, "\n    eager against lazy (medians, p of the U test, verdict at p < %.2f and "
-                        "%.0f%%):\n", LD_COMPARE_ALPHA, ld_compare_threshold(r));
+                        "%.0f%%):\n", VD_ALPHA, vd_threshold(r));
             fprintf(f, "    %-4s %-10s EAGER %10.3f  LAZY %10.3f  %+10.3f  p %.4f  %s\n", fmts[t],
                     lm_compare_steps[s], res_derived_num(d, "eager_median"),
                     res_derived_num(d, "lazy_median"), res_derived_num(d, "diff"),
