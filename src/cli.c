@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "atomicfile.h"
 #include "kernels.h"
+#include "verdict.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,7 +69,7 @@ static const char cli_usage[] =
 "  --reps=N                exactly N timed samples per measurement (default: the\n"
 "                          stopping rule below)\n"
 "  --min-samples=N         stopping rule: at least N samples (default 10), then\n"
-"  --max-noise=P           stop once the median's 95% interval is within P percent\n"
+"  --max-noise=P           stop once the median's 95%% interval is within P percent\n"
 "                          of it (default 1)\n"
 "  --max-time=S            or after S seconds of one measurement (default 2); a\n"
 "                          measurement stopped that way is flagged noisy\n"
@@ -94,8 +95,10 @@ static const char cli_usage[] =
 "  --compare-loading       run section loading in child processes, eager and lazy\n"
 "                          alternating, and compare the modes side by side\n"
 "  --rounds=N              repeats of every once-per-process figure: whole-process\n"
-"                          and loading children, cache states, JIT levels,\n"
-"                          children per mode (default 3)\n"
+"                          and loading children, cache states, JIT levels\n"
+"                          (default 3), and --compare-loading's children per mode\n"
+"                          (default %d, --quick too: the fewest at which its U test\n"
+"                          can reach p < %.2f; fewer are 'out of reach')\n"
 "  --child-timeout=S       seconds a child process may run (default 300)\n"
 "  --kernel-timeout=S      seconds any wait for the device may take before the\n"
 "                          run is stopped as stuck (default 30)\n"
@@ -624,7 +627,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     switch (c) {
     case O_HELP:
-        fputs(cli_usage, out);
+        fprintf(out, cli_usage, vd_children(), VD_ALPHA);   /* its one format: --rounds */
         return CLI_EXIT;
     case O_VERSION:
         fprintf(out, "harness %s\n", HARNESS_VERSION);
@@ -834,6 +837,9 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
         o->run[CLI_SEC_LAUNCH] = 0;
     }
     if (!o->reps_given) o->reps = o->min_samples;
+    /* --compare-loading: enough children a mode for a verdict to be
+     * reachable (also under --quick), unless --rounds says how many. */
+    o->compare_rounds = cli_given(seen, O_ROUNDS) || o->profile ? o->rounds : vd_children();
 }
 
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,

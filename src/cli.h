@@ -109,6 +109,9 @@ typedef struct cli_opts {
     int compare_loading;         /* --compare-loading */
     int rounds;                  /* --rounds=N (>= 1): repeats of each once-per-process
                                     figure (children, cache states, JIT levels) */
+    int compare_rounds;          /* --compare-loading's children per mode: --rounds where
+                                    given (--profile: 1), else vd_children(), the fewest
+                                    at which its U test can reach its level */
     double child_timeout;        /* --child-timeout=S, seconds */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     const char *modules[CLI_MAX_MODULES]; /* --module=PATH (repeatable): section loading

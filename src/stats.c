@@ -340,3 +340,25 @@ double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, dou
     z = erfc(z / sqrt(2.0));
     return z < 1.0 ? z : 1.0;
 }
+
+double st_mw_min_p(size_t m, size_t n)
+{
+    double *x, p;
+    size_t i;
+
+    if (m == 0 || n == 0 || m > SIZE_MAX / sizeof *x - n) return NAN;
+    if (!(x = malloc((m + n) * sizeof *x))) return NAN;
+    for (i = 0; i < m + n; i++) x[i] = (double)i;     /* a below b, no ties */
+    p = st_mann_whitney(x, m, x + m, n, NULL);
+    free(x);
+    return p;
+}
+
+size_t st_mw_min_n(double alpha)
+{
+    size_t n;
+    if (!(alpha > 0)) return 0;
+    for (n = 1; n <= 1000; n++)
+        if (st_mw_min_p(n, n) < alpha) return n;
+    return 0;
+}

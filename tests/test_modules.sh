@@ -97,6 +97,20 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         expect_grep "--module on the stand-in driver: where the cost went, in words" \
             "where the cost went: EAGER pays .* ms at load" "$T/fk.out"
         expect_grep "--module on the stand-in driver: eager against lazy" "mod  load  *EAGER" "$T/fk.out"
+        expect_grep "--module --compare-loading --rounds=2: a difference is out of reach at 2 a side, not unclear" \
+            "out of reach at 2 a side: the U test's smallest p is 0.333$" "$T/fk.out"
+        # No --rounds: as many children a mode as the U test needs to reach
+        # p < 0.01 (5: 2/252), so no verdict is out of reach.
+        HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/f5.out" "$T/f5.err" --section=loading \
+            --module="$T/k3.fatbin" --compare-loading --json="$T/f5.json"
+        expect_exit "--module --compare-loading, no --rounds, on the stand-in driver: exit 0" 0
+        check "--compare-loading, no --rounds: 5 children a mode, every verdict on 5 a side, none out of reach" \
+            python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+v = [x for x in d["derived"] if x["section"] == "loading" and x["key"].startswith("compare.")]
+assert d["environment"]["compare_loading_rounds"] == 5
+assert v and all(x["fields"]["eager_n"] == 5 and x["fields"]["lazy_n"] == 5 for x in v), v
+assert not any(x["text"].startswith("out of reach") for x in v)' "$T/f5.json"
         expect_grep "--module on the stand-in driver: the slowest images, with their entries" \
             " 1. image     0 .*ELF sm_80" "$T/fk.out"
         HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/fp.out" "$T/fp.err" --section=loading \

@@ -555,7 +555,7 @@ static int ld_compare_rounds(sec_ctx *c)
     static const char *const prefix[2] = { "eager.", "lazy." };
     int round, mi, r, failed = 0;
 
-    for (round = 0; round < c->o->rounds; round++)
+    for (round = 0; round < c->o->compare_rounds; round++)
         for (mi = 0; mi < 2; mi++) {
             if ((r = ld_child(c, modes[mi], effective[mi], prefix[mi], round)) < 0)
                 return -1;
@@ -571,7 +571,7 @@ static int ld_compare(sec_ctx *c)
     int r = ld_compare_rounds(c);
 
     if (r >= 0) {
-        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_loading_rounds", c->o->compare_rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     }
     if (ld_compare_verdicts(c->r) != 0 || ld_loaded_by(c->r) != 0) {

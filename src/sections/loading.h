@@ -90,8 +90,8 @@ int lm_inventory(sec_ctx *c);
 int lm_measure(sec_ctx *c);
 
 /* The parent's part: the inventory, then --rounds children per module
- * (both modes alternating with --compare-loading), JIT cache disabled,
- * gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
+ * (with --compare-loading, o->compare_rounds a mode, the modes alternating),
+ * JIT cache disabled, gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
  * that hold only PTX for the target, --rounds EAGER pairs over a private
  * cache, "cache.empty.module.<i>.<key>" then "cache.warm.module.<i>.<key>";
  * then lm_conclude. Returns a SEC_ code: SEC_NO_GPU after the inventory

@@ -711,6 +711,7 @@ int lm_run(sec_ctx *c)
     static const char *const prefix[2] = { "eager.", "lazy." };
     size_t i;
     int rc, round, mi, r, failed = 0;
+    int rounds = c->o->compare_loading ? c->o->compare_rounds : c->o->rounds;
 
     drv_set_phase(LD ": --module inventory");
     if ((rc = lm_inventory(c)) != SEC_OK) return rc;
@@ -719,7 +720,7 @@ int lm_run(sec_ctx *c)
         return SEC_NO_GPU;
     drv_set_phase(LD ": --module children");
     for (i = 0; i < c->o->nmodules; i++)
-        for (round = 0; round < c->o->rounds; round++) {
+        for (round = 0; round < rounds; round++) {
             if (!c->o->compare_loading) {
                 if ((r = lm_child(c, i, NULL, NULL, "", round)) < 0) return SEC_FAILED;
                 failed |= r;
@@ -735,7 +736,7 @@ int lm_run(sec_ctx *c)
     failed |= r;
     lm_say_ptx_refused(c);
     if (c->o->compare_loading) {
-        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_loading_rounds", c->o->compare_rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     } else {
         res_env_num(c->r, "loading_rounds", c->o->rounds);

@@ -179,8 +179,10 @@ static void ld_print_compare(FILE *f, const results *r)
             "  Mann-Whitney U test of the children's values. A side is 'higher' when the difference is past\n"
             "  the noise, p < %.2f and its median is at least %.0f%% above the other's (--threshold); 'no\n"
             "  difference' within the noise or the threshold; 'unclear' past both with p >= %.2f, or with\n"
-            "  fewer than %d children a mode (scripts/compare's rule on one run a side).\n",
-            VD_ALPHA, pct, VD_ALPHA, VD_MIN_NOISE);
+            "  fewer than %d children a mode; 'out of reach' where the counts cannot give p < %.2f (the\n"
+            "  least p of n a side is 2/C(2n,n): %d a side are the fewest that can; scripts/compare's\n"
+            "  rule on one run a side).\n",
+            VD_ALPHA, pct, VD_ALPHA, VD_MIN_NOISE, VD_ALPHA, vd_children());
 }
 
 void ld_print(FILE *f, const results *r)
