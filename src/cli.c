@@ -716,20 +716,27 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
 }
 
 /* The output files, --json, --csv and --trace: none names a directory,
- * and no two name one file, however spelled (r.json and ./r.json, a
- * symbolic link and the file it names; the same path twice, a device's
- * included): the second write would replace the first. Returns CLI_OK, or
- * CLI_USAGE after printing what is wrong to err. */
+ * each can be written (its directory is there and takes new files:
+ * af_check_target), and no two name one file, however spelled (r.json and
+ * ./r.json, a symbolic link and the file it names; the same path twice, a
+ * device's included): the second write would replace the first. All before
+ * any section runs. Returns CLI_OK, or CLI_USAGE after printing what is
+ * wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     const struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
     };
     size_t i, j, n = sizeof out / sizeof out[0];
+    char why[PATH_MAX + 64];
+
 
     for (i = 0; i < n; i++)
         if (out[i].path && af_names_directory(out[i].path))
             CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
+    for (i = 0; i < n; i++)
+        if (out[i].path && af_check_target(out[i].path, why, sizeof why) != 0)
+            CLI_FAIL("--%s=%s: cannot be written: %s", out[i].name, out[i].path, why);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
             if (out[i].path && out[j].path &&

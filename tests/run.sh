@@ -76,8 +76,11 @@ run_harness "$T/tr.out" "$T/tr.err" --section=jit --reps=1 --synthetic-kernels=1
 expect_exit "no driver: --trace of section jit" 3
 check "--trace writes a Chrome trace-event document" python3 tests/check_trace.py "$T/tr.json"
 run_harness "$T/trw.out" "$T/trw.err" --section=jit --reps=1 --synthetic-kernels=1 --trace=/nonexistent-dir/t.json
-expect_exit "--trace to a path that cannot be written" 1
-expect_grep "--trace: it names the path and the reason" "cannot write /nonexistent-dir/t.json" "$T/trw.err"
+expect_exit "--trace to a path that cannot be written: a usage error" 2
+expect_grep "--trace: it names the option, the path and the reason" \
+    "^harness: --trace=/nonexistent-dir/t.json: cannot be written: /nonexistent-dir: No such file or directory\$" "$T/trw.err"
+check "--trace that cannot be written: nothing ran (no table, no progress line)" \
+    sh -c "test ! -s '$T/trw.out' && test \"\$(grep -vc '^Try ' '$T/trw.err')\" -eq 1"
 export HARNESS_TEST_CHILD_HANG=1
 run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
 expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exit 1" 1
@@ -428,10 +431,37 @@ else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
-run_harness "$T/w.out" "$T/w.err" --json=/nonexistent-dir/x.json
-expect_exit "unwritable --json: exit 1" 1
-expect_grep "unwritable --json: path and reason" "cannot write /nonexistent-dir/x.json: No such file or directory" "$T/w.err"
-expect_grep "unwritable --json: the tables still print" "stopwatches: skipped" "$T/w.out"
+# An output whose directory is not there: exit 2 at once, one line naming
+# the option, the path and the reason; no section ran (it took every
+# section, then failed with exit 1, before).
+mkdir "$T/ro"
+for w in "--json=/nonexistent-dir/x.json|/nonexistent-dir: No such file or directory" \
+         "--csv=$T/prev.json/x.csv|$T/prev.json: Not a directory" \
+         "--trace=$T/o/ld-missing/t.json|$T/o/ld-missing: No such file or directory"; do
+    arg=${w%%|*}
+    run_harness "$T/w.out" "$T/w.err" "$arg"
+    expect_exit "$arg: a usage error before any section" 2
+    expect_grep "$arg: one line names the option, the path and the reason" \
+        "^harness: $arg: cannot be written: ${w#*|}\$" "$T/w.err"
+    check "$arg: nothing ran (no table, no progress line, no file)" \
+        sh -c "test ! -s '$T/w.out' && test \"\$(grep -vc '^Try ' '$T/w.err')\" -eq 1"
+done
+# A link to a file in a directory that is not there: the same, for the link.
+ln -s "$T/gone/d.json" "$T/o/lgone.json"
+run_harness "$T/w.out" "$T/w.err" --json="$T/o/lgone.json"
+expect_exit "--json through a link into a missing directory: a usage error" 2
+expect_grep "--json through a link into a missing directory: names the directory" \
+    "^harness: --json=$T/o/lgone.json: cannot be written: $T/gone: No such file or directory\$" "$T/w.err"
+if [ "$(id -u)" -ne 0 ]; then
+    chmod 555 "$T/ro"
+    run_harness "$T/w.out" "$T/w.err" --json="$T/ro/x.json"
+    expect_exit "--json in a directory this user cannot write: a usage error" 2
+    expect_grep "--json in a read-only directory: says so" \
+        "^harness: --json=$T/ro/x.json: cannot be written: $T/ro: Permission denied\$" "$T/w.err"
+    chmod 755 "$T/ro"
+else
+    echo "SKIPPED --json in a read-only directory: root writes everywhere"
+fi
 
 env_restore HARNESS_LIBCUDA
 env_snapshot "$T/env.end"
