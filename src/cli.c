@@ -297,6 +297,21 @@ static int cli_valid_arch(const char *s)
     return s[i] == '\0';
 }
 
+/* The suffixes of a valid sm_XY[a|f] NVRTC takes: 'a' (architecture-
+ * specific features) from sm_90 on, 'f' (family-specific) from sm_100 on;
+ * NVRTC 13.0 refuses sm_89a and sm_90f with "invalid or no value specified
+ * with --nv_arch", after the run has begun. Which numbers this NVRTC
+ * compiles for is rtc_arch_check's, once it is loaded. Returns 1 when s
+ * keeps the rule, else 0 with the smallest number its suffix takes in
+ * *from. */
+static int cli_arch_suffix_ok(const char *s, unsigned *from)
+{
+    size_t n = strlen(s);
+    unsigned v = (unsigned)strtoul(s + 3, NULL, 10);
+    *from = s[n - 1] == 'a' ? 90 : s[n - 1] == 'f' ? 100 : 0;
+    return v >= *from;
+}
+
 static void cli_defaults(cli_opts *o)
 {
     static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
@@ -455,10 +470,17 @@ static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
  * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
 static int cli_opt_build(int c, const char *arg, cli_opts *o, FILE *err)
 {
+    unsigned from;
+
     switch (c) {
     case O_ARCH:
         if (!cli_valid_arch(arg))
             CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", arg);
+        if (!cli_arch_suffix_ok(arg, &from))
+            CLI_FAIL("--arch=%s: NVRTC takes the '%c' suffix (%s) from sm_%u on; not for %.*s",
+                     arg, arg[strlen(arg) - 1],
+                     from == 90 ? "architecture-specific" : "family-specific", from,
+                     (int)strlen(arg) - 1, arg);
         o->arch = arg;
         break;
     case O_FORMAT:

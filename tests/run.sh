@@ -64,13 +64,23 @@ expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh pr
 check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
 # --arch that NVRTC does not compile for: a usage error naming --arch, found
 # when NVRTC is loaded; the JSON says the run is incomplete and why.
-for a in sm_00 sm_10 sm_999; do
+for a in sm_00 sm_10 sm_999 sm_101a; do
     rm -f "$T/a.json"
     run_harness "$T/a.out" "$T/a.err" --arch=$a --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --json="$T/a.json"
     expect_exit "--arch=$a: usage error" 2
     expect_grep "--arch=$a: one line names --arch and what NVRTC compiles for" "^harness: --arch=$a: this NVRTC compiles for sm_.*; not $a\$" "$T/a.err"
     check "--arch=$a: the JSON is marked incomplete and names the skip" sh -c \
         "python3 tests/check_json.py '$T/a.json' --expect-incomplete --expect-skipped jit && grep -q 'arch=$a' '$T/a.json'"
+done
+# A suffix NVRTC does not take for that number (sm_89a, sm_90f): found
+# before any compile (NVRTC refused it at the first compile, exit 1).
+for a in sm_89a sm_90f; do
+    run_harness "$T/a.out" "$T/a.err" --arch=$a --section=jit --reps=1 --rounds=1 --synthetic-kernels=1
+    expect_exit "--arch=$a: a usage error" 2
+    expect_grep "--arch=$a: one line names --arch and the suffix's first architecture" \
+        "^harness: --arch=$a: NVRTC takes the '.' suffix (.*) from sm_[0-9]* on; not for ${a%?}\$" "$T/a.err"
+    check "--arch=$a: nothing compiled, nothing printed" \
+        sh -c "test ! -s '$T/a.out' && ! grep -q 'nv_arch\|compil' '$T/a.err'"
 done
 run_harness "$T/tr.out" "$T/tr.err" --section=jit --reps=1 --synthetic-kernels=1 --trace="$T/tr.json"
 expect_exit "no driver: --trace of section jit" 3

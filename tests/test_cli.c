@@ -97,6 +97,8 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--device=-1",                        { "--device=-1", NULL },           "--device=-1" },
     { "--arch=90",                          { "--arch=90", NULL },             "--arch=90" },
     { "--arch=sm_9",                        { "--arch=sm_9", NULL },           "--arch=sm_9" },
+    { "--arch=sm_89a ('a' from sm_90 on)",  { "--arch=sm_89a", NULL },         "'a' suffix (architecture-specific) from sm_90 on; not for sm_89" },
+    { "--arch=sm_90f ('f' from sm_100 on)", { "--arch=sm_90f", NULL },         "'f' suffix (family-specific) from sm_100 on; not for sm_90" },
     { "unknown option --bogus",             { "--bogus", NULL },               "--bogus" },
     { "a positional argument",              { "--quiet", "extra", NULL },      "'extra'" },
     { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
@@ -285,6 +287,20 @@ void test_cli(void)
         th_check("cli: --arch=sm_90a --device=1",
                  r.rc == CLI_OK && r.o.arch && strcmp(r.o.arch, "sm_90a") == 0 &&
                  r.o.device == 1);
+    }
+    {
+        static const char *const takes[] = { "sm_90a", "sm_100a", "sm_100f", "sm_103f", "sm_120a",
+                                             "sm_121f", "sm_75", "sm_89" };
+        size_t k;
+        int all = 1;
+        for (k = 0; k < sizeof takes / sizeof takes[0]; k++) {
+            char opt[32];
+            const char *a[] = { opt, NULL };
+            snprintf(opt, sizeof opt, "--arch=%s", takes[k]);
+            cli_t_parse(&r, a);
+            all = all && r.rc == CLI_OK && strcmp(r.o.arch, takes[k]) == 0;
+        }
+        th_check("cli: --arch takes sm_90a, sm_100a, sm_100f, sm_103f, sm_120a, sm_121f, sm_75, sm_89", all);
     }
     {
         static const char *const a[] = { "--json=a.json", "--quiet", NULL };
