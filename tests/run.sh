@@ -56,6 +56,9 @@ check "no driver: the JSON is written and reads back" \
 check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \
     python3 tests/check_json.py "$T/n.json" --expect-incomplete
 check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
+check "no driver: the JSON says no device was opened, and names none" sh -c \
+    "python3 tests/check_json.py '$T/n.json' --expect-env device_opened='\"none\"' &&
+     ! grep -q '\"uuid\"\\|\"pci_bus_id\"' '$T/n.json'"
 run_harness "$T/j.out" "$T/j.err" --section=jit --reps=2 --synthetic-kernels=1,10 --json="$T/j.json"
 expect_exit "no driver: section jit runs its NVRTC part, then exit 3" 3
 expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver JIT part: no CUDA driver" "$T/j.err"
@@ -394,6 +397,11 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         expect_exit "fake driver, section $s: its checks fail, exit 1" 1
         check "fake driver, section $s: every step ran, the JSON is not marked incomplete" \
             python3 tests/check_json.py "$T/co.json" --expect-complete
+        check "fake driver, section $s: the JSON names the device, its bus id and UUID, opened here" \
+            python3 tests/check_json.py "$T/co.json" --expect-env gpu='"Fake GPU"' \
+                --expect-env pci_bus_id='"00000000:19:00.0"' \
+                --expect-env uuid='"GPU-fafafafa-fafa-fafa-fafa-fafafafafa00"' \
+                --expect-env device_opened='"this process"'
     done
     # A size that does not fit is a failed check, and a measurement asked
     # for and not made: the JSON is marked incomplete.

@@ -81,6 +81,9 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         "__nv_relfatbin: 1 fatbins.*not loaded (relocatable device code needs device linking" "$T/rdc.out"
     expect_grep "--module: the GPU part's skip is named" \
         "loading: skipped: the GPU part of --module" "$T/rdc.err"
+    check "--module without a driver: the JSON says no device was opened, and names none" sh -c \
+        "python3 tests/check_json.py '$T/rdc.json' --expect-env device_opened='\"none\"' &&
+         ! grep -q '\"uuid\"' '$T/rdc.json'"
     # The stand-in driver (tests/fakecuda, a GPU of sm_90 that refuses a
     # fatbin with no code for it): the children load every image in both
     # modes; the reader's no-code count is the driver's refusals.
@@ -97,6 +100,11 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         expect_grep "--module on the stand-in driver: where the cost went, in words" \
             "where the cost went: EAGER pays .* ms at load" "$T/fk.out"
         expect_grep "--module on the stand-in driver: eager against lazy" "mod  load  *EAGER" "$T/fk.out"
+        check "--module on the stand-in driver: the parent's JSON names the children's device, bus id and UUID" \
+            python3 tests/check_json.py "$T/fk.json" --expect-env gpu='"Fake GPU"' --expect-env device=0 \
+                --expect-env pci_bus_id='"00000000:19:00.0"' \
+                --expect-env uuid='"GPU-fafafafa-fafa-fafa-fafa-fafafafafa00"' \
+                --expect-env device_opened='"child processes"'
         expect_grep "--module --compare-loading --rounds=2: a difference is out of reach at 2 a side, not unclear" \
             "out of reach at 2 a side: the U test's smallest p is 0.333$" "$T/fk.out"
         # No --rounds: as many children a mode as the U test needs to reach
