@@ -83,10 +83,14 @@ int lm_inventory(sec_ctx *c);
 /* The child's part (--child=results with --module=PATH, one path): every
  * image loaded through both APIs in this process's mode, measured as
  * "mod.<step>" and "lib.<step>" (lm_print's table lists them), per-image
- * load times "mod.fb.<j>.load", and checks: the images the reader
+ * load times "mod.fb.<j>.load", the CUresult of each image refused by
+ * another error "<api>.fb.<j>.refused" (counted, not a failed call: the
+ * other images are loaded all the same), and checks: the images the reader
  * predicts no code for are those the driver refused with
  * CUDA_ERROR_NO_BINARY_FOR_GPU; every function is loaded after cuFuncLoad.
- * Returns a SEC_ code. */
+ * From the parent: HARNESS_MODULE_SKIP ("3,7") names images to leave out
+ * ("<api>.skipped" counts them), HARNESS_MODULE_PROGRESS a file where the
+ * image being loaded is named before its load. Returns a SEC_ code. */
 int lm_measure(sec_ctx *c);
 
 /* The parent's part: the inventory, then --rounds children per module
@@ -94,8 +98,13 @@ int lm_measure(sec_ctx *c);
  * JIT cache disabled, gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
  * that hold only PTX for the target, --rounds EAGER pairs over a private
  * cache, "cache.empty.module.<i>.<key>" then "cache.warm.module.<i>.<key>";
- * then lm_conclude. Returns a SEC_ code: SEC_NO_GPU after the inventory
- * when there is no driver. */
+ * then lm_conclude. A child that dies (or runs past --child-timeout)
+ * inside an image's load is named with that image, a failed check, and a
+ * fresh child measures the module again without it, as do all later ones
+ * ("module.<i>.skipped": value the images left out, text what happened);
+ * images refused by another error make a failed check and one line. Both
+ * exit 1 at the end, the rest measured. Returns a SEC_ code: SEC_NO_GPU
+ * after the inventory when there is no driver. */
 int lm_run(sec_ctx *c);
 
 /* The conclusions, from what the rounds gathered: for every module and
@@ -103,7 +112,9 @@ int lm_run(sec_ctx *c);
  * time, "<prefix>module.<i>.slowest.<rank>" (value: ms; fields fatbin,
  * share_pct of the load total); "module.<i>.where": a sentence on where
  * the cost went (the mode's or both modes' load, later function loads and
- * memory), fields of the medians it rests on; and with both modes, the
+ * memory), fields of the medians it rests on; "module.<i>.refused" where
+ * images were refused by another error (value: how many; text: "image 3:
+ * CUDA_ERROR_INVALID_IMAGE (200)", each); and with both modes, the
  * eager-against-lazy verdicts of vd_compare_one for the steps of
  * lm_compare_steps (module "module.<i>", fmt "mod" or "lib"). Returns 0 or
  * -1 (out of memory). */
