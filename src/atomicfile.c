@@ -232,3 +232,27 @@ int af_names_directory(const char *path)
 
     return (n > 0 && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }
+
+int af_check_target(const char *path, char *why, size_t len)
+{
+    char real[PATH_MAX], dir[PATH_MAX], *slash;
+    struct stat st;
+
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if (access(path, W_OK) == 0) return 0;
+        snprintf(why, len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (af_resolve(path, real, sizeof real) != 0) {
+        snprintf(why, len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    slash = strrchr(real, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == real) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - real), real);
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) errno = ENOTDIR;
+    else if (stat(dir, &st) == 0 && access(dir, W_OK | X_OK) == 0) return 0;
+    snprintf(why, len, "%s: %s", dir, strerror(errno));
+    return -1;
+}

@@ -30,4 +30,15 @@ int af_same_file(const char *a, const char *b);
  * file can be written; 0 otherwise. */
 int af_names_directory(const char *path);
 
+/* Whether af_write(path) can be tried, before anything is measured: 0 when
+ * path is an existing file that is not a regular file or a directory (a
+ * device or a pipe, written in place) that this process may write, or when
+ * the directory af_write would create the file in (through symbolic links,
+ * dangling ones too) exists, is a directory, and this process may create
+ * files in it. Otherwise -1 with the reason in why ("/nonexistent-dir: No
+ * such file or directory", "out.json/x: Not a directory"). A directory as
+ * path is af_names_directory's to say. Creates nothing; a write can still
+ * fail later (a full disk, a file size limit). */
+int af_check_target(const char *path, char *why, size_t len);
+
 #endif

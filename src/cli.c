@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "atomicfile.h"
 #include "kernels.h"
-#include "stats.h"
+#include "verdict.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -70,7 +70,7 @@ static const char cli_usage[] =
 "  --reps=N                exactly N timed samples per measurement (default: the\n"
 "                          stopping rule below)\n"
 "  --min-samples=N         stopping rule: at least N samples (default 10), then\n"
-"  --max-noise=P           stop once the median's 95% interval is within P percent\n"
+"  --max-noise=P           stop once the median's 95%% interval is within P percent\n"
 "                          of it (default 1)\n"
 "  --max-time=S            or after S seconds of one measurement (default 2); a\n"
 "                          measurement stopped that way is flagged noisy\n"
@@ -96,8 +96,10 @@ static const char cli_usage[] =
 "  --compare-loading       run section loading in child processes, eager and lazy\n"
 "                          alternating, and compare the modes side by side\n"
 "  --rounds=N              repeats of every once-per-process figure: whole-process\n"
-"                          and loading children, cache states, JIT levels,\n"
-"                          children per mode (default 3)\n"
+"                          and loading children, cache states, JIT levels\n"
+"                          (default 3), and --compare-loading's children per mode\n"
+"                          (default %d, --quick too: the fewest at which its U test\n"
+"                          can reach p < %.2f; fewer are 'out of reach')\n"
 "  --child-timeout=S       seconds a child process may run (default 300)\n"
 "  --kernel-timeout=S      seconds any wait for the device may take before the\n"
 "                          run is stopped as stuck (default 30)\n"
@@ -307,6 +309,21 @@ static int cli_valid_arch(const char *s)
     return s[i] == '\0';
 }
 
+/* The suffixes of a valid sm_XY[a|f] NVRTC takes: 'a' (architecture-
+ * specific features) from sm_90 on, 'f' (family-specific) from sm_100 on;
+ * NVRTC 13.0 refuses sm_89a and sm_90f with "invalid or no value specified
+ * with --nv_arch", after the run has begun. Which numbers this NVRTC
+ * compiles for is rtc_arch_check's, once it is loaded. Returns 1 when s
+ * keeps the rule, else 0 with the smallest number its suffix takes in
+ * *from. */
+static int cli_arch_suffix_ok(const char *s, unsigned *from)
+{
+    size_t n = strlen(s);
+    unsigned v = (unsigned)strtoul(s + 3, NULL, 10);
+    *from = s[n - 1] == 'a' ? 90 : s[n - 1] == 'f' ? 100 : 0;
+    return v >= *from;
+}
+
 static void cli_defaults(cli_opts *o)
 {
     static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
@@ -465,10 +482,17 @@ static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
  * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
 static int cli_opt_build(int c, const char *arg, cli_opts *o, FILE *err)
 {
+    unsigned from;
+
     switch (c) {
     case O_ARCH:
         if (!cli_valid_arch(arg))
             CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", arg);
+        if (!cli_arch_suffix_ok(arg, &from))
+            CLI_FAIL("--arch=%s: NVRTC takes the '%c' suffix (%s) from sm_%u on; not for %.*s",
+                     arg, arg[strlen(arg) - 1],
+                     from == 90 ? "architecture-specific" : "family-specific", from,
+                     (int)strlen(arg) - 1, arg);
         o->arch = arg;
         break;
     case O_FORMAT:
@@ -639,7 +663,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     switch (c) {
     case O_HELP:
-        fputs(cli_usage, out);
+        fprintf(out, cli_usage, vd_children(), VD_ALPHA);   /* its one format: --rounds */
         return CLI_EXIT;
     case O_VERSION:
         fprintf(out, "harness %s\n", HARNESS_VERSION);
@@ -728,20 +752,27 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
 }
 
 /* The output files, --json, --csv and --trace: none names a directory,
- * and no two name one file, however spelled (r.json and ./r.json, a
- * symbolic link and the file it names; the same path twice, a device's
- * included): the second write would replace the first. Returns CLI_OK, or
- * CLI_USAGE after printing what is wrong to err. */
+ * each can be written (its directory is there and takes new files:
+ * af_check_target), and no two name one file, however spelled (r.json and
+ * ./r.json, a symbolic link and the file it names; the same path twice, a
+ * device's included): the second write would replace the first. All before
+ * any section runs. Returns CLI_OK, or CLI_USAGE after printing what is
+ * wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     const struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
     };
     size_t i, j, n = sizeof out / sizeof out[0];
+    char why[PATH_MAX + 64];
+
 
     for (i = 0; i < n; i++)
         if (out[i].path && af_names_directory(out[i].path))
             CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
+    for (i = 0; i < n; i++)
+        if (out[i].path && af_check_target(out[i].path, why, sizeof why) != 0)
+            CLI_FAIL("--%s=%s: cannot be written: %s", out[i].name, out[i].path, why);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
             if (out[i].path && out[j].path &&
@@ -849,6 +880,9 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
         o->run[CLI_SEC_LAUNCH] = 0;
     }
     if (!o->reps_given) o->reps = o->min_samples;
+    /* --compare-loading: enough children a mode for a verdict to be
+     * reachable (also under --quick), unless --rounds says how many. */
+    o->compare_rounds = cli_given(seen, O_ROUNDS) || o->profile ? o->rounds : vd_children();
 }
 
 /* The user's program: the words after the first "--" (o->cmd, o->ncmd;
@@ -956,7 +990,7 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
             CLI_FAIL("--program-output=%s: not a directory", o->program_output);
     }
     if (!cli_given(seen, O_ROUNDS) && !cli_given(seen, O_QUICK))
-        o->rounds = (int)st_u_min_n(CLI_ALPHA);
+        o->rounds = vd_children();
     return CLI_OK;
 }
 

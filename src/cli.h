@@ -41,9 +41,6 @@ typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 /* Cache states timed for each kernel (the first launch is always its own figure). */
 typedef enum cli_cache { CLI_CACHE_BOTH, CLI_CACHE_WARM, CLI_CACHE_COLD } cli_cache;
 
-/* The significance level every comparison's U test needs for a verdict. */
-#define CLI_ALPHA 0.01
-
 /* The most samples the stopping rule takes for one measurement. */
 #define CLI_MAX_SAMPLES 2000
 
@@ -112,6 +109,9 @@ typedef struct cli_opts {
     int compare_loading;         /* --compare-loading */
     int rounds;                  /* --rounds=N (>= 1): repeats of each once-per-process
                                     figure (children, cache states, JIT levels) */
+    int compare_rounds;          /* --compare-loading's children per mode: --rounds where
+                                    given (--profile: 1), else vd_children(), the fewest
+                                    at which its U test can reach its level */
     double child_timeout;        /* --child-timeout=S, seconds */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     const char *modules[CLI_MAX_MODULES]; /* --module=PATH (repeatable): section loading

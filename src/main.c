@@ -81,6 +81,16 @@ static void env_host(results *r, const cli_opts *o)
 
 static const char *fault_log_path;
 
+/* The environment's device_opened where neither this process opened a
+ * device (sec_need_gpu: "this process") nor a child reported one
+ * ("child processes"): "per device" in a node run's parent (each device's
+ * record is its own), else "none": no results file leaves it unsaid. */
+static void env_device(results *r, const cli_opts *o)
+{
+    if (!res_env_get(r, "device_opened"))
+        res_env_str(r, "device_opened", cli_node(o) && o->child == CLI_CHILD_NONE ? "per device" : "none");
+}
+
 /* At exit: append this process's call counts to HARNESS_FAULT_LOG. */
 static void fault_log_at_exit(void)
 {
@@ -198,6 +208,7 @@ static void main_stop(int code, const char *why, void *arg)
     }
     m->r->incomplete = 1;
     res_env_str(m->r, "stopped", why);
+    env_device(m->r, m->o);
     tr_stopped(why);
     failed[0] = '\0';
     main_stop_write(m, done, sizeof done, failed, sizeof failed);
@@ -351,6 +362,7 @@ int main(int argc, char **argv)
         if (drv_first_error()) res_env_str(&r, "first_error", drv_first_error());
     }
     if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
+    env_device(&r, &o);
 
     if (o.child == CLI_CHILD_RESULTS || o.child == CLI_CHILD_DEVICE) {
         /* A child hands everything to its parent as lines, no tables. */

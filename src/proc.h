@@ -72,10 +72,10 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
  * Async-signal-safe. */
 void pr_kill_child(void);
 
-/* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR or
- * /tmp, named harness-<what>-XXXXXX, into buf, and remember it (up to 16 at
- * a time) until pr_rmtree removes it. Returns 0, or -1 with a reason in
- * why. */
+/* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR (or
+ * /tmp where TMPDIR is unset or empty), named harness-<what>-XXXXXX, into
+ * buf, and remember it (up to 16 at a time) until pr_rmtree removes it.
+ * Returns 0, or -1 with a reason in why. */
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
 
 /* Remove a directory tree (no symlinks followed) and forget it. Returns 0,

@@ -74,7 +74,7 @@ typedef struct res_check {
  * and never recompute it. value is its figure (NaN when it is a text only),
  * text its words ("" when none); fields are the figures it rests on, by
  * name ("n", "p", "threshold_pct"): names of [a-z0-9_.] only. */
-#define RES_MAX_FIELDS 12
+#define RES_MAX_FIELDS 16
 typedef struct res_derived {
     char *section;      /* "fusion" */
     char *key;          /* "copy_floor", stable inside the section */

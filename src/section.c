@@ -17,8 +17,8 @@
 
 /* Append the GPU's fields to the environment record, with its datasheet's
  * memory bandwidth where the table of known devices has it
- * (datasheet_memory_gbs, datasheet_source). Returns 0, or -1 when out of
- * memory. */
+ * (datasheet_memory_gbs, datasheet_source), and device_opened "this
+ * process". Returns 0, or -1 when out of memory. */
 static int sec_gpu_env(const drv_gpu *g, results *r)
 {
     const dv_device *known = dv_find(g->name);
@@ -39,7 +39,8 @@ static int sec_gpu_env(const drv_gpu *g, results *r)
         res_env_num(r, "memory_bytes", (double)g->total_mem) ||
         res_env_str(r, "driver_cuda_version", drvv) ||
         res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
-        res_env_num(r, "context_flags", g->ctx_flags))
+        res_env_num(r, "context_flags", g->ctx_flags) ||
+        res_env_str(r, "device_opened", "this process"))
         return -1;
     if (known && (res_env_num(r, "datasheet_memory_gbs", known->memory_gbs) ||
                   res_env_str(r, "datasheet_source", known->source)))
@@ -519,6 +520,43 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
     return !pr->timed_out && !pr->signal && pr->exit_code == 0;
 }
 
+/* The fields of the device a child measured on that name it, for a parent
+ * that opened none (sec_adopt_device). */
+static const char *const sec_device_keys[] = {
+    "gpu", "device", "pci_bus_id", "uuid", "compute_capability", "arch", "sms", "memory_bytes",
+    "driver_cuda_version"
+};
+
+/* Where this process opened no device itself and the child did, the
+ * child's device (sec_device_keys) into this process's environment, with
+ * device_opened "child processes": a parent that only runs children (section
+ * loading with --module, jit's driver part) still names its GPU. Not for a
+ * child run with a CUDA_VISIBLE_DEVICES of its own (section visible: its
+ * device 0 may be another GPU), nor in a node run's parent (each device has
+ * its own record), nor for a child on another ordinal. Returns 0, or -1 out
+ * of memory. */
+static int sec_adopt_device(sec_ctx *c, const char *const *set_env, size_t nset,
+                            const results *child)
+{
+    const res_kv *mine = res_env_get(c->r, "device_opened"), *dev = res_env_get(child, "device");
+    size_t i;
+
+    if ((mine && mine->kind == RES_STR && mine->str && strcmp(mine->str, "this process") == 0) ||
+        !res_env_get(child, "uuid") || !dev || dev->kind != RES_NUM || dev->num != c->o->device ||
+        (cli_node(c->o) && c->o->child == CLI_CHILD_NONE))
+        return 0;
+    for (i = 0; i < nset; i++)
+        if (strncmp(set_env[i], "CUDA_VISIBLE_DEVICES", 20) == 0) return 0;
+    for (i = 0; i < sizeof sec_device_keys / sizeof sec_device_keys[0]; i++) {
+        const res_kv *kv = res_env_get(child, sec_device_keys[i]);
+        if (!kv) continue;
+        if (kv->kind == RES_NUM ? res_env_num(c->r, sec_device_keys[i], kv->num)
+                                : res_env_str(c->r, sec_device_keys[i], kv->str))
+            return -1;
+    }
+    return res_env_str(c->r, "device_opened", "child processes");
+}
+
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen)
@@ -572,6 +610,10 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     /* What the child measured is lost: the run is incomplete. */
     if (!ok) c->r->incomplete = 1;
     free(pr.out);
+    if (sec_adopt_device(c, set_env, nset, out) != 0) {
+        fprintf(stderr, "harness: out of memory storing the child's device\n");
+        return -1;
+    }
     return ok;
 }
 

@@ -187,7 +187,12 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * back, such as the check that failed); -1 when it could not be started
  * (reported), or when it exited 2 or 3, a usage error or no usable GPU,
  * which it printed itself (c->child_usage or c->child_no_gpu set, the run
- * marked incomplete): the section starts no more children and stops. */
+ * marked incomplete): the section starts no more children and stops.
+ * Where this process has opened no device, the child's (its name, ordinal,
+ * PCI bus id, UUID, arch, compute capability, SMs, memory, driver version)
+ * goes into c->r's environment, device_opened "child processes" (not for a
+ * child with a CUDA_VISIBLE_DEVICES of its own, nor in a node run's parent);
+ * sec_need_gpu's own, device_opened "this process", replaces it. */
 int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);

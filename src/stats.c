@@ -341,15 +341,24 @@ double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, dou
     return z < 1.0 ? z : 1.0;
 }
 
-size_t st_u_min_n(double alpha)
+double st_mw_min_p(size_t m, size_t n)
 {
-    double c = 2.0;     /* C(2n, n), from n = 1 */
-    size_t n;
+    double *x, p;
+    size_t i;
 
+    if (m == 0 || n == 0 || m > SIZE_MAX / sizeof *x - n) return NAN;
+    if (!(x = malloc((m + n) * sizeof *x))) return NAN;
+    for (i = 0; i < m + n; i++) x[i] = (double)i;     /* a below b, no ties */
+    p = st_mann_whitney(x, m, x + m, n, NULL);
+    free(x);
+    return p;
+}
+
+size_t st_mw_min_n(double alpha)
+{
+    size_t n;
     if (!(alpha > 0)) return 0;
-    for (n = 1; n < 64; n++) {
-        if (n > 1) c = c * (double)(2 * n) * (double)(2 * n - 1) / ((double)n * (double)n);
-        if (2.0 / c < alpha) return n;
-    }
+    for (n = 1; n <= 1000; n++)
+        if (st_mw_min_p(n, n) < alpha) return n;
     return 0;
 }

@@ -109,10 +109,17 @@ double st_half_band(const double *x, size_t n, double cover);
  */
 double st_mann_whitney(const double *a, size_t m, const double *b, size_t n, double *u_a);
 
-/* The smallest n for which n samples against n can reach a two-sided
- * exact U test's p below alpha: the least n with 2 / C(2n, n) < alpha
- * (both sides wholly apart). 0.01 -> 5, 0.05 -> 4, 0.1 -> 4 (at 3 a side
- * the least p is 0.1, not below it). alpha <= 0 or NaN: 0 (none). */
-size_t st_u_min_n(double alpha);
+/* The smallest two-sided p st_mann_whitney can give m samples against n:
+ * that of two sets wholly apart, 2 / C(m+n, m) while the test is exact
+ * (0.1 at 3 against 3, 2/252 at 5 against 5). NaN when m or n is 0 or an
+ * allocation fails. */
+double st_mw_min_p(size_t m, size_t n);
+
+/* The fewest samples a side, n against n, at which st_mann_whitney can give
+ * p < alpha (strictly: a verdict needs p below its level): 5 for 0.01
+ * (2/252 = 0.0079; 4 a side give 2/70 = 0.029), 4 for 0.05 and for 0.1
+ * (3 a side give exactly 0.1), 3 for 0.2, 2 for 0.5. 0 when no n up to
+ * 1000 reaches it (alpha <= 0, or NaN). */
+size_t st_mw_min_n(double alpha);
 
 #endif

@@ -1,24 +1,55 @@
 /* verdict.c: the comparison rule on two sets of samples (verdict.h). */
+#include "verdict.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "stats.h"
-#include "verdict.h"
 
-/* 2 / C(m + n, m): the exact two-sided p of two samples wholly apart. */
-static double vd_least_p(size_t m, size_t n)
+int vd_children(void)
 {
-    double c = 1.0;
-    size_t i;
-    for (i = 1; i <= m; i++) c = c * (double)(n + i) / (double)i;
-    return c > 2.0 ? 2.0 / c : 1.0;
+    return (int)st_mw_min_n(VD_ALPHA);
+}
+
+/* Half the central 95% of x as a percentage of its median (0 for a median
+ * of 0, or fewer than VD_MIN_NOISE samples); the band itself in *band. */
+static double vd_noise_pct(const double *x, size_t n, double median, double *band)
+{
+    *band = n >= VD_MIN_NOISE ? st_half_band(x, n, 0.95) : 0.0;
+    return median != 0 ? *band / fabs(median) * 100.0 : 0.0;
+}
+
+/* The verdict's words into v->text, from the figures vd_judge gathered. */
+static void vd_words(vd_result *v, const char *la, const char *lb, double min_pct)
+{
+    double lo = fmin(v->a_median, v->b_median), hi = fmax(v->a_median, v->b_median);
+    int reach = v->min_p < VD_ALPHA, few = v->a_n < VD_MIN_NOISE || v->b_n < VD_MIN_NOISE;
+    const char *word = NULL;
+
+    if (hi == lo) word = "no difference";
+    else if (few && reach) word = "unclear";
+    else if (!few && (!(hi - lo > v->noise) || !(hi - lo >= min_pct / 100.0 * fabs(lo))))
+        word = "no difference";
+    else if (reach && !(v->p < VD_ALPHA)) word = "unclear";
+    if (word) {
+        snprintf(v->text, sizeof v->text, "%s", word);
+    } else if (reach) {
+        snprintf(v->text, sizeof v->text, "%s higher", v->b_median > v->a_median ? lb : la);
+        v->called = 1;
+    } else if (v->a_n == v->b_n) {
+        snprintf(v->text, sizeof v->text, "out of reach at %zu a side: the U test's smallest p is %.3f",
+                 v->a_n, v->min_p);
+    } else {
+        snprintf(v->text, sizeof v->text, "out of reach at %zu %s and %zu %s: the U test's smallest "
+                 "p is %.3f", v->a_n, la, v->b_n, lb, v->min_p);
+    }
 }
 
 void vd_judge(const double *a, size_t an, const double *b, size_t bn, const char *la,
-              const char *lb, double min_pct, double floor_frac, double alpha, vd_result *v)
+              const char *lb, double min_pct, double floor_frac, vd_result *v)
 {
-    double lo, hi, ba, bb;
+    double ba, bb;
 
     memset(v, 0, sizeof *v);
     v->a_n = an;
@@ -26,28 +57,15 @@ void vd_judge(const double *a, size_t an, const double *b, size_t bn, const char
     v->a_median = an ? st_median(a, an) : NAN;
     v->b_median = bn ? st_median(b, bn) : NAN;
     v->diff = v->b_median - v->a_median;
-    v->p = an && bn ? st_mann_whitney(a, an, b, bn, NULL) : NAN;
-    v->least_p = vd_least_p(an, bn);
-    lo = fmin(v->a_median, v->b_median);
-    hi = fmax(v->a_median, v->b_median);
-    ba = an >= 2 ? st_half_band(a, an, 0.95) : 0.0;
-    bb = bn >= 2 ? st_half_band(b, bn, 0.95) : 0.0;
-    v->noise = fmax(fmax(ba, bb), floor_frac * fabs(lo));
-    if (hi == lo) snprintf(v->text, sizeof v->text, "no difference");
-    else if (an < 2 || bn < 2) snprintf(v->text, sizeof v->text, "unclear");
-    else if (!(hi - lo > v->noise) || !(hi - lo >= min_pct / 100.0 * fabs(lo)))
-        snprintf(v->text, sizeof v->text, "no difference");
-    else if (!(v->least_p < alpha))
-        snprintf(v->text, sizeof v->text, "out of reach at %zu a side (the U test's least p is %.3f)",
-                 an < bn ? an : bn, v->least_p);
-    else if (!(v->p < alpha)) snprintf(v->text, sizeof v->text, "unclear");
-    else {
-        snprintf(v->text, sizeof v->text, "%s higher", v->b_median > v->a_median ? lb : la);
-        v->called = 1;
-    }
+    v->p = st_mann_whitney(a, an, b, bn, NULL);
+    v->min_p = st_mw_min_p(an, bn);
+    v->a_noise_pct = vd_noise_pct(a, an, v->a_median, &ba);
+    v->b_noise_pct = vd_noise_pct(b, bn, v->b_median, &bb);
+    v->noise = fmax(fmax(ba, bb), floor_frac * fabs(fmin(v->a_median, v->b_median)));
+    vd_words(v, la, lb, min_pct);
 }
 
-/* label in lower case with a suffix, as a field name, into buf. */
+/* label in lower case, then a suffix, as a field name, into buf. */
 static const char *vd_field(char *buf, size_t len, const char *label, const char *suffix)
 {
     size_t i;
@@ -61,22 +79,62 @@ static const char *vd_field(char *buf, size_t len, const char *label, const char
 }
 
 res_derived *vd_store(results *r, const char *section, const char *key, const char *name,
-                      const vd_result *v, const char *la, const char *lb, double min_pct,
-                      double alpha)
+                      const vd_result *v, const char *la, const char *lb, double min_pct)
 {
-    char f1[64], f2[64], f3[64], f4[64];
+    char f[6][64];
     res_derived *d = res_derive(r, section, key, name, v->p, "", v->text);
 
     if (!d || res_derived_field(d, "p", v->p) != 0 ||
-        res_derived_field(d, "least_p", v->least_p) != 0 ||
-        res_derived_field(d, "alpha", alpha) != 0 ||
         res_derived_field(d, "threshold_pct", min_pct) != 0 ||
-        res_derived_field(d, vd_field(f1, sizeof f1, la, "median"), v->a_median) != 0 ||
-        res_derived_field(d, vd_field(f2, sizeof f2, lb, "median"), v->b_median) != 0 ||
+        res_derived_field(d, "alpha", VD_ALPHA) != 0 ||
+        res_derived_field(d, "min_p", v->min_p) != 0 ||
+        res_derived_field(d, vd_field(f[0], sizeof f[0], la, "median"), v->a_median) != 0 ||
+        res_derived_field(d, vd_field(f[1], sizeof f[1], lb, "median"), v->b_median) != 0 ||
         res_derived_field(d, "diff", v->diff) != 0 ||
         res_derived_field(d, "noise", v->noise) != 0 ||
-        res_derived_field(d, vd_field(f3, sizeof f3, la, "n"), (double)v->a_n) != 0 ||
-        res_derived_field(d, vd_field(f4, sizeof f4, lb, "n"), (double)v->b_n) != 0)
+        res_derived_field(d, vd_field(f[2], sizeof f[2], la, "noise_pct"), v->a_noise_pct) != 0 ||
+        res_derived_field(d, vd_field(f[3], sizeof f[3], lb, "noise_pct"), v->b_noise_pct) != 0 ||
+        res_derived_field(d, vd_field(f[4], sizeof f[4], la, "n"), (double)v->a_n) != 0 ||
+        res_derived_field(d, vd_field(f[5], sizeof f[5], lb, "n"), (double)v->b_n) != 0)
         return NULL;
     return d;
+}
+
+double vd_threshold(const results *r)
+{
+    const res_kv *kv = res_env_get(r, "compare_threshold_pct");
+    double pct = kv && kv->kind == RES_NUM ? kv->num : NAN;
+    return pct >= 0 ? pct : 20.0;
+}
+
+void vd_key(char *buf, size_t len, const char *module, const char *fmt, const char *step)
+{
+    snprintf(buf, len, "compare.%s.%s.%s", module, fmt, step);
+}
+
+/* The smallest difference called: twice the environment's max_noise (the
+ * precision the stopping rule was asked for, eager's and lazy's added, as
+ * scripts/compare does), as a share of the lower median; 0 when absent. */
+static double vd_floor(const results *r)
+{
+    const res_kv *kv = res_env_get(r, "max_noise");
+    return kv && kv->kind == RES_NUM && kv->num >= 0 ? 2.0 * kv->num : 0.0;
+}
+
+int vd_compare_one(results *r, const char *section, const char *module, const char *fmt,
+                   const char *step, double pct)
+{
+    char ke[96], kl[96], key[96], name[160];
+    const res_meas *e, *l;
+    vd_result v;
+
+    snprintf(ke, sizeof ke, "eager.%s.%s.%s", module, fmt, step);
+    snprintf(kl, sizeof kl, "lazy.%s.%s.%s", module, fmt, step);
+    e = res_find(r, section, ke);
+    l = res_find(r, section, kl);
+    if (!e || !l) return 0;
+    vd_judge(e->samples, e->nsamples, l->samples, l->nsamples, "EAGER", "LAZY", pct, vd_floor(r), &v);
+    vd_key(key, sizeof key, module, fmt, step);
+    snprintf(name, sizeof name, "eager against lazy, %s (%s, %s): the U test's p", step, module, fmt);
+    return vd_store(r, section, key, name, &v, "EAGER", "LAZY", pct) ? 0 : -1;
 }

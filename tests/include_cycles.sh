@@ -2,9 +2,16 @@
 # include_cycles.sh: the project's own headers (DIR/*.h, default src) include
 # one another without a cycle, and so do its modules (a .c with its .h; the
 # files of DIR/sections/ count as module "section", whose table names them).
+# And the files of DIR call one another without a circle (by the names
+# their objects define and use, OBJDIR/DIR/**.o, nm; the section table's
+# references to each section's entry point left out): two files of one
+# module, or one section, that use each other's names (loading.c and
+# loading_modules.c did) are a circle the includes cannot show.
 # Prints one PASSED or FAILED line each; a cycle is named step by step. Also
 # checks itself on crafted cycles.
 DIR=${1:-src}
+: "${OBJDIR:=build/obj}"
+: "${CC:=cc}"
 
 # cycle_in DIR [modules]: print the first include cycle among DIR/*.h ("a.h
 # -> b.h -> a.h"), or with "modules" among the modules ("a -> b -> a"), or
@@ -78,4 +85,79 @@ elif [ -n "$cycle" ]; then
     echo "FAILED module cycles: $cycle"
 else
     echo "PASSED module cycles: the modules in $DIR (a .c with its .h) depend on one another without a cycle"
+fi
+
+# name_cycle_in OBJDIR: the first circle of files among the objects under
+# OBJDIR ("a -> b -> a": a uses a name b defines, b one a defines), or
+# nothing; exits 2 when there are none. The edges from section (the table
+# of sections) to sections/X (each section's entry point) are the table's,
+# not a use: left out.
+name_cycle_in() {
+    python3 - "$1" <<'PY'
+import glob, os, subprocess, sys
+root = sys.argv[1]
+objs = sorted(glob.glob(os.path.join(root, "**", "*.o"), recursive=True))
+if not objs:
+    sys.exit(2)
+def nm(args, o):
+    out = subprocess.run(["nm"] + args + [o], capture_output=True, text=True, check=True).stdout
+    return [l.split()[-1] for l in out.splitlines() if l.strip()]
+name = {o: os.path.relpath(o, root)[:-2] for o in objs}
+owner = {}
+for o in objs:
+    for s in nm(["-g", "--defined-only"], o):
+        owner[s] = name[o]
+edges = {}
+for o in objs:
+    a = name[o]
+    e = sorted({owner[s] for s in nm(["-u"], o) if s in owner and owner[s] != a})
+    if os.path.basename(a) == "section":
+        e = [b for b in e if os.path.basename(os.path.dirname(b)) != "sections"]
+    edges[a] = e
+state = {}
+def walk(h, path):
+    state[h] = 1
+    for x in edges[h]:
+        if state.get(x) == 1:
+            return path[path.index(x):] + [x]
+        if not state.get(x):
+            c = walk(x, path + [x])
+            if c:
+                return c
+    state[h] = 2
+    return None
+for h in sorted(edges):
+    c = None if state.get(h) else walk(h, [h])
+    if c:
+        print(" -> ".join(c))
+        break
+PY
+}
+
+# The check on a crafted circle: x.c calls y.c's function and y.c x.c's.
+mkdir "$T/n" "$T/n/src"
+printf 'int fx(int);\nint fy(int);\nint fx(int i) { return i ? fy(i - 1) : 0; }\n' >"$T/n/x.c"
+printf 'int fx(int);\nint fy(int);\nint fy(int i) { return i ? fx(i - 1) : 1; }\n' >"$T/n/y.c"
+"$CC" -c -o "$T/n/src/x.o" "$T/n/x.c" && "$CC" -c -o "$T/n/src/y.o" "$T/n/y.c"
+# The objects of DIR: OBJDIR's (make test builds them), else built here.
+objs=$OBJDIR/$DIR
+if [ -z "$(find "$objs" -name '*.o' 2>/dev/null | head -1)" ]; then
+    objs=$T/objs
+    for c in "$DIR"/*.c "$DIR"/sections/*.c; do
+        [ -e "$c" ] || continue
+        o=${c#"$DIR"/}
+        o=$objs/${o%.c}.o
+        mkdir -p "$(dirname "$o")"
+        "$CC" -std=c11 -I"$DIR" -isystem "${CUDA_HOME:-/usr/local/cuda}/include" -D_GNU_SOURCE \
+            -DHARNESS_VERSION='"0"' -DHARNESS_CUDA_HOME='"/"' -c -o "$o" "$c" 2>/dev/null
+    done
+fi
+if [ -z "$(name_cycle_in "$T/n")" ]; then
+    echo "FAILED name cycles: the check misses a crafted circle x.c -> y.c -> x.c"
+elif ! cycle=$(name_cycle_in "$objs"); then
+    echo "FAILED name cycles: no objects of $DIR in $OBJDIR (make builds them)"
+elif [ -n "$cycle" ]; then
+    echo "FAILED name cycles: $cycle (each uses a name the next defines)"
+else
+    echo "PASSED name cycles: the files of $DIR use one another's names without a circle (the section table aside)"
 fi

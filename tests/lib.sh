@@ -1,6 +1,40 @@
 # lib.sh: shell checks in the style of testhelp.h: each prints PASSED or
 # FAILED with its description; the caller counts the lines.
 
+# An empty TMPDIR names no directory: unset it, as the harness reads it
+# (pr_mkdtemp: unset or empty is /tmp), so that nvcc's host compile, which
+# takes an empty TMPDIR as the current directory's root, works as unset.
+[ -n "${TMPDIR-}" ] || unset TMPDIR
+
+# env_set NAME VALUE: export NAME=VALUE for the steps that follow, first
+# noting whether NAME was set and to what, for env_restore. One level deep
+# per name.
+env_set() {
+    if eval "[ \"\${$1+set}\" = set ]"; then
+        eval "_env_was_$1=set; _env_val_$1=\$$1"
+    else
+        eval "_env_was_$1=unset; _env_val_$1="
+    fi
+    eval "$1=\$2; export $1"
+}
+
+# env_restore NAME: NAME as env_set found it: exported with its old value,
+# or unset when it was unset (not set and empty).
+env_restore() {
+    if eval "[ \"\${_env_was_$1-}\" = set ]"; then
+        eval "$1=\$_env_val_$1; export $1"
+    else
+        unset "$1"
+    fi
+    unset "_env_was_$1" "_env_val_$1"
+}
+
+# env_snapshot FILE: the exported environment, sorted, into FILE (less the
+# shell's own "_"), to compare with a later one.
+env_snapshot() {
+    env | grep -v '^_=' | sort >"$1"
+}
+
 # check DESC CMD...: run CMD; PASSED when it exits 0.
 check() {
     desc=$1

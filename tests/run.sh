@@ -5,8 +5,10 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh), the README and
-# docs/: size, the two commands, every link (tests/test_docs.sh).
+# visible on the stand-in driver (tests/test_visible.sh), the user's own
+# program with a stand-in (tests/test_program.sh), the README and docs/:
+# size, the two commands, every link (tests/test_docs.sh); the environment
+# as found at the end (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -14,10 +16,14 @@
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
+# The environment as this script found it (an empty TMPDIR unset by lib.sh),
+# to compare with the one its last steps see.
+env_snapshot "$T/env.start"
 {
 "$UNIT" || echo "FAILED unit tests exited non-zero"
+sh tests/test_env.sh
 sh tests/abi.sh
-sh tests/include_cycles.sh
+OBJDIR="${OBJDIR:-$(dirname "$UNIT")/obj}" sh tests/include_cycles.sh
 sh tests/test_compare.sh
 sh tests/test_plot.sh
 sh tests/test_modules.sh
@@ -44,7 +50,7 @@ expect_exit "--version" 0
 expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
 
 # No driver: a library that is not there, then the toolkit's stub.
-export HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
+env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
 run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
 expect_exit "no driver: GPU sections skipped" 3
 expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
@@ -54,6 +60,9 @@ check "no driver: the JSON is written and reads back" \
 check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \
     python3 tests/check_json.py "$T/n.json" --expect-incomplete
 check "no driver: the CSV has its header" grep -q '^section,key,name,state' "$T/n.csv"
+check "no driver: the JSON says no device was opened, and names none" sh -c \
+    "python3 tests/check_json.py '$T/n.json' --expect-env device_opened='\"none\"' &&
+     ! grep -q '\"uuid\"\\|\"pci_bus_id\"' '$T/n.json'"
 run_harness "$T/j.out" "$T/j.err" --section=jit --reps=2 --synthetic-kernels=1,10 --json="$T/j.json"
 expect_exit "no driver: section jit runs its NVRTC part, then exit 3" 3
 expect_grep "no driver: jit names the part it skipped" "jit: skipped: the driver JIT part: no CUDA driver" "$T/j.err"
@@ -62,7 +71,7 @@ expect_grep "no driver: jit prints its NVRTC table" "first compile in a fresh pr
 check "no driver: jit timed each source to PTX and cubin, and K=10" sh -c "grep -q '\"compile.vector.cu.cubin\"' '$T/j.json' && grep -q '\"synth.10.ptx\"' '$T/j.json' && grep -q '\"phases.vector.cubin.' '$T/j.json'"
 # --arch that NVRTC does not compile for: a usage error naming --arch, found
 # when NVRTC is loaded; the JSON says the run is incomplete and why.
-for a in sm_00 sm_10 sm_999; do
+for a in sm_00 sm_10 sm_999 sm_101a; do
     rm -f "$T/a.json"
     run_harness "$T/a.out" "$T/a.err" --arch=$a --section=jit --reps=1 --rounds=1 --synthetic-kernels=1 --json="$T/a.json"
     expect_exit "--arch=$a: usage error" 2
@@ -70,12 +79,25 @@ for a in sm_00 sm_10 sm_999; do
     check "--arch=$a: the JSON is marked incomplete and names the skip" sh -c \
         "python3 tests/check_json.py '$T/a.json' --expect-incomplete --expect-skipped jit && grep -q 'arch=$a' '$T/a.json'"
 done
+# A suffix NVRTC does not take for that number (sm_89a, sm_90f): found
+# before any compile (NVRTC refused it at the first compile, exit 1).
+for a in sm_89a sm_90f; do
+    run_harness "$T/a.out" "$T/a.err" --arch=$a --section=jit --reps=1 --rounds=1 --synthetic-kernels=1
+    expect_exit "--arch=$a: a usage error" 2
+    expect_grep "--arch=$a: one line names --arch and the suffix's first architecture" \
+        "^harness: --arch=$a: NVRTC takes the '.' suffix (.*) from sm_[0-9]* on; not for ${a%?}\$" "$T/a.err"
+    check "--arch=$a: nothing compiled, nothing printed" \
+        sh -c "test ! -s '$T/a.out' && ! grep -q 'nv_arch\|compil' '$T/a.err'"
+done
 run_harness "$T/tr.out" "$T/tr.err" --section=jit --reps=1 --synthetic-kernels=1 --trace="$T/tr.json"
 expect_exit "no driver: --trace of section jit" 3
 check "--trace writes a Chrome trace-event document" python3 tests/check_trace.py "$T/tr.json"
 run_harness "$T/trw.out" "$T/trw.err" --section=jit --reps=1 --synthetic-kernels=1 --trace=/nonexistent-dir/t.json
-expect_exit "--trace to a path that cannot be written" 1
-expect_grep "--trace: it names the path and the reason" "cannot write /nonexistent-dir/t.json" "$T/trw.err"
+expect_exit "--trace to a path that cannot be written: a usage error" 2
+expect_grep "--trace: it names the option, the path and the reason" \
+    "^harness: --trace=/nonexistent-dir/t.json: cannot be written: /nonexistent-dir: No such file or directory\$" "$T/trw.err"
+check "--trace that cannot be written: nothing ran (no table, no progress line)" \
+    sh -c "test ! -s '$T/trw.out' && test \"\$(grep -vc '^Try ' '$T/trw.err')\" -eq 1"
 export HARNESS_TEST_CHILD_HANG=1
 run_harness "$T/hang.out" "$T/hang.err" --section=jit --reps=1 --rounds=2 --synthetic-kernels=1 --child-timeout=1
 expect_exit "a child that hangs: killed at --child-timeout, the run goes on, exit 1" 1
@@ -92,10 +114,9 @@ check "a jit child killed by SIGABRT: the JSON is marked incomplete" \
 # A SIGINT while section jit compiles (no driver): exit 130, the results so
 # far written and marked incomplete, NVRTC's temporary directory gone.
 mkdir "$T/tmp1"
-tmpdir_was=${TMPDIR-}
-export TMPDIR="$T/tmp1"
+env_set TMPDIR "$T/tmp1"
 signal_run INT 1 "$T/si" --section=jit --reps=3 --rounds=1 --json="$T/si.json" --csv="$T/si.csv"
-TMPDIR=$tmpdir_was
+env_restore TMPDIR
 expect_exit "SIGINT during section jit: exit 130" 130
 check "SIGINT: the run ended within 10 s of the signal" test "$secs" -le 10
 expect_grep "SIGINT: the stop is reported with the files written" "stopped: interrupted by SIGINT; exit code 130; the results so far, marked incomplete, are in" "$T/si.err"
@@ -195,10 +216,10 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # is killed and reaped, the directory removed.
     mkdir "$T/tmp2"
     export HARNESS_TEST_CHILD_HANG=1
-    export TMPDIR="$T/tmp2"
+    env_set TMPDIR "$T/tmp2"
     signal_run INT "$T/tmp2/harness-jit-cache-*" "$T/sj" --section=jit --reps=1 \
         --rounds=1 --synthetic-kernels=1 --child-timeout=2 --json="$T/sj.json"
-    TMPDIR=$tmpdir_was
+    env_restore TMPDIR
     unset HARNESS_TEST_CHILD_HANG
     expect_exit "SIGINT while a child runs: exit 130" 130
     check "SIGINT: a child was running when the signal came" test -n "$kids"
@@ -380,6 +401,11 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
         expect_exit "fake driver, section $s: its checks fail, exit 1" 1
         check "fake driver, section $s: every step ran, the JSON is not marked incomplete" \
             python3 tests/check_json.py "$T/co.json" --expect-complete
+        check "fake driver, section $s: the JSON names the device, its bus id and UUID, opened here" \
+            python3 tests/check_json.py "$T/co.json" --expect-env gpu='"Fake GPU"' \
+                --expect-env pci_bus_id='"00000000:19:00.0"' \
+                --expect-env uuid='"GPU-fafafafa-fafa-fafa-fafa-fafafafafa00"' \
+                --expect-env device_opened='"this process"'
     done
     # A size that does not fit is a failed check, and a measurement asked
     # for and not made: the JSON is marked incomplete.
@@ -427,12 +453,45 @@ else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi
 HARNESS_LIBCUDA=/nonexistent/libcuda.so.1
-run_harness "$T/w.out" "$T/w.err" --json=/nonexistent-dir/x.json
-expect_exit "unwritable --json: exit 1" 1
-expect_grep "unwritable --json: path and reason" "cannot write /nonexistent-dir/x.json: No such file or directory" "$T/w.err"
-expect_grep "unwritable --json: the tables still print" "stopwatches: skipped" "$T/w.out"
+# An output whose directory is not there: exit 2 at once, one line naming
+# the option, the path and the reason; no section ran (it took every
+# section, then failed with exit 1, before).
+mkdir "$T/ro"
+for w in "--json=/nonexistent-dir/x.json|/nonexistent-dir: No such file or directory" \
+         "--csv=$T/prev.json/x.csv|$T/prev.json: Not a directory" \
+         "--trace=$T/o/ld-missing/t.json|$T/o/ld-missing: No such file or directory"; do
+    arg=${w%%|*}
+    run_harness "$T/w.out" "$T/w.err" "$arg"
+    expect_exit "$arg: a usage error before any section" 2
+    expect_grep "$arg: one line names the option, the path and the reason" \
+        "^harness: $arg: cannot be written: ${w#*|}\$" "$T/w.err"
+    check "$arg: nothing ran (no table, no progress line, no file)" \
+        sh -c "test ! -s '$T/w.out' && test \"\$(grep -vc '^Try ' '$T/w.err')\" -eq 1"
+done
+# A link to a file in a directory that is not there: the same, for the link.
+ln -s "$T/gone/d.json" "$T/o/lgone.json"
+run_harness "$T/w.out" "$T/w.err" --json="$T/o/lgone.json"
+expect_exit "--json through a link into a missing directory: a usage error" 2
+expect_grep "--json through a link into a missing directory: names the directory" \
+    "^harness: --json=$T/o/lgone.json: cannot be written: $T/gone: No such file or directory\$" "$T/w.err"
+if [ "$(id -u)" -ne 0 ]; then
+    chmod 555 "$T/ro"
+    run_harness "$T/w.out" "$T/w.err" --json="$T/ro/x.json"
+    expect_exit "--json in a directory this user cannot write: a usage error" 2
+    expect_grep "--json in a read-only directory: says so" \
+        "^harness: --json=$T/ro/x.json: cannot be written: $T/ro: Permission denied\$" "$T/w.err"
+    chmod 755 "$T/ro"
+else
+    echo "SKIPPED --json in a read-only directory: root writes everywhere"
+fi
 
-unset HARNESS_LIBCUDA
+env_restore HARNESS_LIBCUDA
+env_snapshot "$T/env.end"
+if cmp -s "$T/env.start" "$T/env.end"; then
+    echo "PASSED the steps leave the environment as they found it (TMPDIR: ${TMPDIR-unset})"
+else
+    echo "FAILED the steps leave the environment as they found it: $(diff "$T/env.start" "$T/env.end" | grep '^[<>]' | tr '\n' ' ')"
+fi
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
 

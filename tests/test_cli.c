@@ -97,6 +97,8 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--device=-1",                        { "--device=-1", NULL },           "--device=-1" },
     { "--arch=90",                          { "--arch=90", NULL },             "--arch=90" },
     { "--arch=sm_9",                        { "--arch=sm_9", NULL },           "--arch=sm_9" },
+    { "--arch=sm_89a ('a' from sm_90 on)",  { "--arch=sm_89a", NULL },         "'a' suffix (architecture-specific) from sm_90 on; not for sm_89" },
+    { "--arch=sm_90f ('f' from sm_100 on)", { "--arch=sm_90f", NULL },         "'f' suffix (family-specific) from sm_100 on; not for sm_90" },
     { "unknown option --bogus",             { "--bogus", NULL },               "--bogus" },
     { "a positional argument",              { "--quiet", "extra", NULL },      "'extra'" },
     { "--quiet=1 (takes no value)",         { "--quiet=1", NULL },             "--quiet" },
@@ -128,6 +130,28 @@ void test_cli(void)
     th_check("cli: default device 0, module loading default, not quiet",
              r.o.device == 0 && r.o.loading == CLI_LOAD_DEFAULT && r.o.quiet == 0);
     th_check("cli: default --rounds 3", r.o.rounds == 3);
+    th_check("cli: default children per mode of --compare-loading 5 (the fewest that reach p < 0.01)",
+             r.o.compare_rounds == 5);
+    {
+        static const char *const a[] = { "--compare-loading", "--quick", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --compare-loading --quick: 1 round, still 5 children a mode",
+                 r.rc == CLI_OK && r.o.rounds == 1 && r.o.compare_rounds == 5);
+    }
+    {
+        static const char *const a[] = { "--compare-loading", "--rounds=3", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --compare-loading --rounds=3: 3 a mode (--rounds wins)",
+                 r.rc == CLI_OK && r.o.rounds == 3 && r.o.compare_rounds == 3);
+    }
+    {
+        static const char *const a[] = { "--help", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --help names --compare-loading's default, 5, and the level it reaches",
+                 r.rc == CLI_EXIT && strstr(r.out, "(default 5, --quick too: the fewest at which its U test\n"
+                                           "                          can reach p < 0.01;") &&
+                 strstr(r.out, "the median's 95% interval"));
+    }
     {
         static const char *const a[] = { "--quick", NULL };
         cli_t_parse(&r, a);
@@ -142,7 +166,8 @@ void test_cli(void)
     {
         static const char *const a[] = { "--profile", NULL };
         cli_t_parse(&r, a);
-        th_check("cli: --profile: 1 round (one child of each kind)", r.rc == CLI_OK && r.o.rounds == 1);
+        th_check("cli: --profile: 1 round (one child of each kind), one a mode of --compare-loading",
+                 r.rc == CLI_OK && r.o.rounds == 1 && r.o.compare_rounds == 1);
         th_check("cli: --profile: a fixed count of 1, no warm-up, the warm state only",
                  r.o.reps_given == 1 && r.o.reps == 1 && r.o.warmup == 0 &&
                  r.o.cache == CLI_CACHE_WARM);
@@ -161,6 +186,7 @@ void test_cli(void)
         static const char *const a[] = { "--profile", "--rounds=4", NULL };
         cli_t_parse(&r, a);
         th_check("cli: --profile --rounds=4 keeps 4", r.rc == CLI_OK && r.o.rounds == 4);
+        th_check("cli: --profile --rounds=4: 4 a mode of --compare-loading", r.o.compare_rounds == 4);
     }
     cli_t_parse(&r, none);
     th_check("cli: no json, csv, kernels-dir, arch or child by default",
@@ -261,6 +287,20 @@ void test_cli(void)
         th_check("cli: --arch=sm_90a --device=1",
                  r.rc == CLI_OK && r.o.arch && strcmp(r.o.arch, "sm_90a") == 0 &&
                  r.o.device == 1);
+    }
+    {
+        static const char *const takes[] = { "sm_90a", "sm_100a", "sm_100f", "sm_103f", "sm_120a",
+                                             "sm_121f", "sm_75", "sm_89" };
+        size_t k;
+        int all = 1;
+        for (k = 0; k < sizeof takes / sizeof takes[0]; k++) {
+            char opt[32];
+            const char *a[] = { opt, NULL };
+            snprintf(opt, sizeof opt, "--arch=%s", takes[k]);
+            cli_t_parse(&r, a);
+            all = all && r.rc == CLI_OK && strcmp(r.o.arch, takes[k]) == 0;
+        }
+        th_check("cli: --arch takes sm_90a, sm_100a, sm_100f, sm_103f, sm_120a, sm_121f, sm_75, sm_89", all);
     }
     {
         static const char *const a[] = { "--json=a.json", "--quiet", NULL };

@@ -41,7 +41,13 @@ static void tl_pair(results *r, const char *step, const double *e, size_t ne,
  *     (1+1+2+3+5+7+9+11+14+16+18)/252 = 87/252 (the counts of U = 0..10 for
  *     5 and 5), p = 174/252;
  *   the same five values on both sides: every value in a tie of two,
- *     U = 12.5 = its mean: p = 1. */
+ *     U = 12.5 = its mean: p = 1;
+ *   eager {1.0 .. 1.4} against lazy {1.05, 1.8, 1.9, 2.0, 2.1}: U = 4 (four
+ *     eager values above 1.05), P(U <= 4) = (1+1+2+3+5)/252: p = 24/252 =
+ *     0.095, reachable at 5 a side (2/252) but not reached: unclear; the
+ *     lazy noise (2.09 - 1.125) / 2 = 0.4825, below the +0.7;
+ *   three against three, two against two: the smallest p there is 2/20 =
+ *     0.1 and 2/6, never below 0.01: out of reach. */
 static void tl_build(results *r)
 {
     static const double lo[] = { 1.0, 1.1, 1.2, 1.3, 1.4 }, hi[] = { 2.0, 2.1, 2.2, 2.3, 2.4 };
@@ -52,6 +58,7 @@ static void tl_build(results *r)
     static const double eleven[] = { 11.0, 11.1, 11.2, 11.3, 11.4 };
 
     static const double lo3[] = { 1.0, 1.1, 1.2 }, hi3[] = { 2.0, 2.1, 2.2 };
+    static const double near5[] = { 1.05, 1.8, 1.9, 2.0, 2.1 };
 
     res_init(r);
     res_env_num(r, "compare_loading_rounds", 5);
@@ -62,18 +69,19 @@ static void tl_build(results *r)
     tl_pair(r, "harness.cubin.get_first", same, 5, same, 5); /* identical */
     tl_pair(r, "harness.cubin.launch_host", out, 5, mid, 5); /* +100%, within the noise 4.9 */
     tl_pair(r, "harness.cubin.get_others", ten, 5, eleven, 5); /* p small, +9.8% < 15% */
-    tl_pair(r, "harness.cubin.total", lo3, 3, hi3, 3);      /* past the noise, p = 0.1: unclear */
-    tl_pair(r, "harness.cubin.mem_all", lo3, 2, hi3, 2);    /* two a mode: no noise: unclear */
+    tl_pair(r, "harness.cubin.total", lo3, 3, hi3, 3);      /* past the noise, p = 0.1: out of reach */
+    tl_pair(r, "harness.cubin.mem_all", lo3, 2, hi3, 2);    /* two a mode: out of reach */
     tl_pair(r, "harness.cubin.func_load", lo, 5, NULL, 0);  /* no lazy figure */
     tl_pair(r, "harness.cubin.launch_events", lo, 5, hi, 5); /* not a compare step */
     tl_pair(r, "harness.ptx.total", lo, 5, hi6, 6);         /* LAZY higher, 5 and 6 */
+    tl_pair(r, "harness.ptx.mem_all", lo, 5, near5, 5);     /* p = 24/252 at 5 a side: unclear */
     tl_pair(r, "library.cubin.load", lo, 5, hi, 5);         /* the library path */
 }
 
 /* One stored verdict: its text, p (within 1e-12 of want_p), the noise it
- * was judged against, and fields. */
+ * was judged against, and fields (min_p: the smallest p at its counts). */
 static void tl_expect(const results *r, const char *key, const char *text, double want_p,
-                      double noise, double eager_n, double lazy_n)
+                      double noise, double eager_n, double lazy_n, double min_p)
 {
     const res_derived *d = res_derived_find(r, "loading", key);
     char desc[200];
@@ -82,10 +90,12 @@ static void tl_expect(const results *r, const char *key, const char *text, doubl
     snprintf(desc, sizeof desc, "loading verdicts: %s: value and field p = %.6f", key, want_p);
     th_check(desc, d && fabs(d->value - want_p) < 1e-12 &&
              fabs(res_derived_num(d, "p") - want_p) < 1e-12);
-    snprintf(desc, sizeof desc, "loading verdicts: %s: threshold 15, alpha 0.01, sample counts", key);
+    snprintf(desc, sizeof desc, "loading verdicts: %s: threshold 15, alpha 0.01, sample counts, "
+             "smallest p %.6f", key, min_p);
     th_check(desc, d && res_derived_num(d, "threshold_pct") == 15 &&
              res_derived_num(d, "alpha") == 0.01 && res_derived_num(d, "eager_n") == eager_n &&
-             res_derived_num(d, "lazy_n") == lazy_n && d->nfields == 11);
+             res_derived_num(d, "lazy_n") == lazy_n && d->nfields == 12 &&
+             fabs(res_derived_num(d, "min_p") - min_p) < 1e-12);
     snprintf(desc, sizeof desc, "loading verdicts: %s: judged against the noise %.3f", key, noise);
     th_check(desc, d && fabs(res_derived_num(d, "noise") - noise) < 1e-12);
 }
@@ -96,18 +106,23 @@ static void tl_stored(results *r)
     size_t nd;
 
     th_check("loading verdicts: ld_compare_verdicts returns 0", ld_compare_verdicts(r) == 0);
-    tl_expect(r, "compare.harness.cubin.load", "LAZY higher", 2.0 / 252, 0.19, 5, 5);
-    tl_expect(r, "compare.harness.cubin.jit", "EAGER higher", 2.0 / 252, 0.19, 5, 5);
-    tl_expect(r, "compare.harness.cubin.get_first", "no difference", 1.0, 1.9, 5, 5);
-    tl_expect(r, "compare.harness.cubin.launch_host", "no difference", 174.0 / 252, 4.9, 5, 5);
+    tl_expect(r, "compare.harness.cubin.load", "LAZY higher", 2.0 / 252, 0.19, 5, 5, 2.0 / 252);
+    tl_expect(r, "compare.harness.cubin.jit", "EAGER higher", 2.0 / 252, 0.19, 5, 5, 2.0 / 252);
+    tl_expect(r, "compare.harness.cubin.get_first", "no difference", 1.0, 1.9, 5, 5, 2.0 / 252);
+    tl_expect(r, "compare.harness.cubin.launch_host", "no difference", 174.0 / 252, 4.9, 5, 5, 2.0 / 252);
     /* The floor, 2% of 10.2 = 0.204, is above both modes' 0.19. */
-    tl_expect(r, "compare.harness.cubin.get_others", "no difference", 2.0 / 252, 0.204, 5, 5);
+    tl_expect(r, "compare.harness.cubin.get_others", "no difference", 2.0 / 252, 0.204, 5, 5, 2.0 / 252);
     /* Six lazy values 2.0..2.5: positions 0.125 and 4.875, (2.4875 - 2.0125) / 2. */
-    tl_expect(r, "compare.harness.ptx.total", "LAZY higher", 2.0 / 462, 0.2375, 5, 6);
-    /* Three against three, all apart: p = 2/20; the floor 0.02 < 0.095. */
-    tl_expect(r, "compare.harness.cubin.total", "unclear", 0.1, 0.095, 3, 3);
+    tl_expect(r, "compare.harness.ptx.total", "LAZY higher", 2.0 / 462, 0.2375, 5, 6, 2.0 / 462);
+    tl_expect(r, "compare.harness.ptx.mem_all", "unclear", 24.0 / 252, 0.4825, 5, 5, 2.0 / 252);
+    /* Three against three, all apart: p = 2/20, the least 3 a side can give;
+     * the floor 0.02 < 0.095. */
+    tl_expect(r, "compare.harness.cubin.total",
+              "out of reach at 3 a side: the U test's smallest p is 0.100", 0.1, 0.095, 3, 3, 0.1);
     /* Two against two: 2/6; no noise of either mode, the floor 2% of 1.05. */
-    tl_expect(r, "compare.harness.cubin.mem_all", "unclear", 2.0 / 6, 0.021, 2, 2);
+    tl_expect(r, "compare.harness.cubin.mem_all",
+              "out of reach at 2 a side: the U test's smallest p is 0.333", 2.0 / 6, 0.021, 2, 2,
+              2.0 / 6);
     d = res_derived_find(r, "loading", "compare.harness.cubin.load");
     th_check("loading verdicts: medians and lazy - eager stored",
              d && fabs(res_derived_num(d, "eager_median") - 1.2) < 1e-12 &&
@@ -125,7 +140,7 @@ static void tl_stored(results *r)
     th_check("loading verdicts: none without both modes, off the compare steps, or for the library",
              !res_derived_find(r, "loading", "compare.harness.cubin.func_load") &&
              !res_derived_find(r, "loading", "compare.harness.cubin.launch_events") &&
-             !res_derived_find(r, "loading", "compare.library.cubin.load") && r->nd == 8);
+             !res_derived_find(r, "loading", "compare.library.cubin.load") && r->nd == 9);
     nd = r->nd;
     th_check("loading verdicts: computed again, each replaces its own",
              ld_compare_verdicts(r) == 0 && r->nd == nd);
@@ -149,7 +164,8 @@ static void tl_json(const results *r)
     th_check("loading verdicts: the JSON holds the verdict and its fields",
              strstr(text, "{\"section\": \"loading\", \"key\": \"compare.harness.cubin.load\", ") &&
              strstr(text, "\"text\": \"LAZY higher\", \"fields\": {\"p\": ") &&
-             strstr(text, "\"threshold_pct\": 15, \"alpha\": 0.01, \"eager_median\": 1.2") &&
+             strstr(text, "\"threshold_pct\": 15, \"alpha\": 0.01, \"min_p\": 0.00793650793650") &&
+             strstr(text, "\"eager_median\": 1.2") &&
              strstr(text, "\"eager_n\": 5, \"lazy_n\": 6}"));
     free(text);
     if (!mkdtemp(dir)) {
@@ -158,7 +174,7 @@ static void tl_json(const results *r)
     }
     snprintf(path, sizeof path, "%s/v.json", dir);
     th_check("loading verdicts: rp_write_json returns 0", rp_write_json(r, path) == 0);
-    snprintf(cmd, sizeof cmd, "python3 tests/check_json.py %s --expect-measurements 21 >/dev/null",
+    snprintf(cmd, sizeof cmd, "python3 tests/check_json.py %s --expect-measurements 23 >/dev/null",
              path);
     st = system(cmd);
     th_check("loading verdicts: check_json.py accepts the derived entries",
@@ -194,13 +210,17 @@ static void tl_table(const results *r)
              strstr(text, " launch_host     3.000 [ 1.000,11.000]    6.000 [ 4.000, 8.000]"
                     "     +3.000    4.900  0.6905  no difference\n") &&
              strstr(text, "     +0.000    1.900  1.0000  no difference\n") &&
-             strstr(text, "     +1.000    0.095  0.1000  unclear\n"));
+             strstr(text, "     +1.000    0.095  0.1000  out of reach at 3 a side: the U test's smallest "
+                    "p is 0.100\n") &&
+             strstr(text, "     +0.700    0.482  0.0952  unclear\n"));
     th_check("loading verdicts: a module's label on its first row, also without a load row",
              strstr(text, "\n  harness (ptx)    total           1.200 [ 1.000, 1.400]"));
     th_check("loading verdicts: the footer names the noise, alpha and the threshold",
              strstr(text, "noise: half the central\n  95% of the noisier mode's children") &&
              strstr(text, "p < 0.01 and its median is at least 15% above the other's") &&
-             strstr(text, "fewer than 3 children a mode"));
+             strstr(text, "fewer than 3 children a mode") &&
+             strstr(text, "'out of reach' where the counts cannot give p < 0.01") &&
+             strstr(text, "5 a side are the fewest that can"));
     free(text);
 }
 

@@ -81,6 +81,9 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         "__nv_relfatbin: 1 fatbins.*not loaded (relocatable device code needs device linking" "$T/rdc.out"
     expect_grep "--module: the GPU part's skip is named" \
         "loading: skipped: the GPU part of --module" "$T/rdc.err"
+    check "--module without a driver: the JSON says no device was opened, and names none" sh -c \
+        "python3 tests/check_json.py '$T/rdc.json' --expect-env device_opened='\"none\"' &&
+         ! grep -q '\"uuid\"' '$T/rdc.json'"
     # The stand-in driver (tests/fakecuda, a GPU of sm_90 that refuses a
     # fatbin with no code for it): the children load every image in both
     # modes; the reader's no-code count is the driver's refusals.
@@ -97,8 +100,82 @@ sys.exit(0 if f['no_code'] == f['fatbins'] >= 1 else 1)"
         expect_grep "--module on the stand-in driver: where the cost went, in words" \
             "where the cost went: EAGER pays .* ms at load" "$T/fk.out"
         expect_grep "--module on the stand-in driver: eager against lazy" "mod  load  *EAGER" "$T/fk.out"
+        check "--module on the stand-in driver: the parent's JSON names the children's device, bus id and UUID" \
+            python3 tests/check_json.py "$T/fk.json" --expect-env gpu='"Fake GPU"' --expect-env device=0 \
+                --expect-env pci_bus_id='"00000000:19:00.0"' \
+                --expect-env uuid='"GPU-fafafafa-fafa-fafa-fafa-fafafafafa00"' \
+                --expect-env device_opened='"child processes"'
+        expect_grep "--module --compare-loading --rounds=2: a difference is out of reach at 2 a side, not unclear" \
+            "out of reach at 2 a side: the U test's smallest p is 0.333$" "$T/fk.out"
+        # No --rounds: as many children a mode as the U test needs to reach
+        # p < 0.01 (5: 2/252), so no verdict is out of reach.
+        HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/f5.out" "$T/f5.err" --section=loading \
+            --module="$T/k3.fatbin" --compare-loading --json="$T/f5.json"
+        expect_exit "--module --compare-loading, no --rounds, on the stand-in driver: exit 0" 0
+        check "--compare-loading, no --rounds: 5 children a mode, every verdict on 5 a side, none out of reach" \
+            python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+v = [x for x in d["derived"] if x["section"] == "loading" and x["key"].startswith("compare.")]
+assert d["environment"]["compare_loading_rounds"] == 5
+assert v and all(x["fields"]["eager_n"] == 5 and x["fields"]["lazy_n"] == 5 for x in v), v
+assert not any(x["text"].startswith("out of reach") for x in v)' "$T/f5.json"
         expect_grep "--module on the stand-in driver: the slowest images, with their entries" \
             " 1. image     0 .*ELF sm_80" "$T/fk.out"
+        # Images the driver will not take: a corrupt one (the stand-in's
+        # FAKE_CUDA_REFUSE_SIZE: CUDA_ERROR_INVALID_IMAGE) is counted and
+        # named in its row, the other images measured, exit 1; one that kills
+        # the child loading it (FAKE_CUDA_CRASH_SIZE: abort) is named, left
+        # out, and a fresh child measures the rest, exit 1. By the bytes of
+        # the executable's two fatbins (its own and the runtime's), from the
+        # inventory above.
+        sizes=$(python3 -c 'import json, sys
+d = {x["key"]: x["value"] for x in json.load(open(sys.argv[1]))["derived"]}
+print(int(d["module.0.fatbin.0"]), int(d["module.0.fatbin.1"]))' "$T/exe.json" 2>/dev/null)
+        b0=${sizes% *}
+        b1=${sizes#* }
+        if [ -n "$sizes" ] && [ "$b0" != "$b1" ]; then
+            FAKE_CUDA_REFUSE_SIZE=$b0 HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/rf.out" "$T/rf.err" \
+                --section=loading --module="$T/exe" --rounds=2 --json="$T/rf.json"
+            expect_exit "--module, a corrupt image (CUDA_ERROR_INVALID_IMAGE): the run goes on, exit 1" 1
+            expect_grep "--module, a corrupt image: one line names the module, the image and the error" \
+                "^harness: loading: --module=$T/exe: 1 image refused by the driver: image 0: CUDA_ERROR_INVALID_IMAGE (200); the other images measured\$" "$T/rf.err"
+            check "--module, a corrupt image: no error line but that one (no failed call)" \
+                test "$(grep -c '^harness: error' "$T/rf.err")" -eq 0
+            expect_grep "--module, a corrupt image: counted in its row" \
+                "refused: another error  *1\$" "$T/rf.out"
+            expect_grep "--module, a corrupt image: named under its row" \
+                "^      image 0: CUDA_ERROR_INVALID_IMAGE (200)\$" "$T/rf.out"
+            check "--module, a corrupt image: the other image measured in both children, both APIs" \
+                python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["key"]: x for x in d["measurements"]}
+assert m["module.0.mod.loaded"]["stats"]["median"] == 1 and m["module.0.mod.loaded"]["stats"]["n"] == 2
+assert m["module.0.lib.loaded"]["stats"]["median"] == 1 and m["module.0.mod.refused_other"]["stats"]["median"] == 1
+assert "module.0.mod.fb.1.load" in m and "module.0.mod.fb.0.load" not in m
+assert any(not c["passed"] and "every image loaded" in c["what"] for c in d["checks"])' "$T/rf.json"
+            FAKE_CUDA_CRASH_SIZE=$b1 HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/cr.out" "$T/cr.err" \
+                --section=loading --module="$T/exe" --compare-loading --rounds=2 --json="$T/cr.json"
+            expect_exit "--module, an image that kills the child loading it: the run goes on, exit 1" 1
+            expect_grep "--module, a child killed in the driver: the image it was loading is named" \
+                "^harness: loading: --module=$T/exe: image 1: the child --child=results died of signal 6 (Aborted) while cuModuleLoadDataEx loaded it; measured again without it, in a fresh child\$" "$T/cr.err"
+            check "--module, a child killed in the driver: one child died, once (the image left out after)" \
+                test "$(grep -c 'died of signal' "$T/cr.err")" -eq 2
+            expect_grep "--module, a child killed in the driver: its row counts the image left out" \
+                "left out: killed a child loading it  *1  *1\$" "$T/cr.out"
+            check "--module, a child killed in the driver: every later child measured the rest, both modes" \
+                python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["key"]: x for x in d["measurements"]}
+for mode in ("eager", "lazy"):
+    assert m[mode + ".module.0.mod.loaded"]["stats"]["n"] == 2, mode
+    assert m[mode + ".module.0.mod.loaded"]["stats"]["median"] == 1, mode
+    assert m[mode + ".module.0.lib.skipped"]["stats"]["median"] == 1, mode
+s = [x for x in d["derived"] if x["key"] == "module.0.skipped"]
+assert s and s[0]["value"] == 1 and s[0]["text"].startswith("image 1: "), s
+assert sum(1 for c in d["checks"] if not c["passed"]) == 1, [c for c in d["checks"] if not c["passed"]]' "$T/cr.json"
+        else
+            echo "FAILED --module, images the driver will not take: the executable's two fatbin sizes ($sizes)"
+        fi
         HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/fp.out" "$T/fp.err" --section=loading \
             --module="$T/kptx.fatbin" --rounds=1 --json="$T/fp.json"
         expect_exit "--module of PTX alone on the stand-in driver: exit 0" 0

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testhelp.h"
+#include "atomicfile.h"
 #include "results.h"
 #include "report.h"
 #include "section.h"
@@ -351,6 +352,29 @@ void test_report(void)
     th_check("report: failed rename removed its temporary file", !has_temp(dir));
     th_check("report: directory target untouched",
              stat(keep, &sb) == 0 && S_ISREG(sb.st_mode));
+
+    /* af_check_target: what a write can be tried on, before a run. */
+    {
+        char why[600], p1[600], p2[600];
+        th_check("atomicfile: af_check_target: a new file in a directory that is there: 0",
+                 snprintf(p1, sizeof p1, "%s/new.json", dir) > 0 &&
+                 af_check_target(p1, why, sizeof why) == 0 && stat(p1, &sb) != 0);
+        th_check("atomicfile: af_check_target: a directory that is not there: -1, named with ENOENT",
+                 af_check_target("/nonexistent-dir/x.json", why, sizeof why) == -1 &&
+                 strcmp(why, "/nonexistent-dir: No such file or directory") == 0);
+        snprintf(p1, sizeof p1, "%s/x.json", keep);
+        snprintf(p2, sizeof p2, "%s: Not a directory", keep);
+        th_check("atomicfile: af_check_target: a file where its directory should be: ENOTDIR",
+                 af_check_target(p1, why, sizeof why) == -1 && strcmp(why, p2) == 0);
+        th_check("atomicfile: af_check_target: a device, written in place: 0; a bare name: 0",
+                 af_check_target("/dev/null", why, sizeof why) == 0 &&
+                 af_check_target("bare-name.json", why, sizeof why) == 0);
+        snprintf(p1, sizeof p1, "%s/dangling", dir);
+        th_check("atomicfile: af_check_target: a dangling link into a missing directory: that directory",
+                 symlink("/nonexistent-dir/t.json", p1) == 0 &&
+                 af_check_target(p1, why, sizeof why) == -1 &&
+                 strcmp(why, "/nonexistent-dir: No such file or directory") == 0 && unlink(p1) == 0);
+    }
 
     /* CSV: header and RFC 4180 quoting. */
     th_check("report: rp_write_csv returns 0", rp_write_csv(&r, csv) == 0);

@@ -326,4 +326,20 @@ void test_stats(void)
         th_check("mann-whitney: an empty sample gives NaN",
                  isnan(st_mann_whitney(tied4, 0, tied4, 4, &u)) && isnan(u));
     }
+
+    /* The smallest p at n a side, 2 / C(2n, n) by hand: n = 1: 2/2 = 1;
+     * 2: 2/6; 3: 2/20 = 0.1; 4: 2/70 = 0.0286; 5: 2/252 = 0.0079;
+     * 6: 2/924 = 0.00216; 7: 2/3432 = 0.000583; 3 against 2: 2/10. So
+     * p < 0.01 needs 5 a side, p < 0.05 4, p < 0.1 4 (3 give 0.1 itself),
+     * p < 0.2 3, p < 0.5 2, p < 0.001 7. */
+    th_check("mann-whitney: smallest p 1, 2/6, 2/20, 2/70, 2/252 at 1 to 5 a side; 2/10 at 3 and 2",
+             st_mw_min_p(1, 1) == 1.0 && near(st_mw_min_p(2, 2), 2.0 / 6, 1e-12) &&
+             near(st_mw_min_p(3, 3), 0.1, 1e-12) && near(st_mw_min_p(4, 4), 2.0 / 70, 1e-12) &&
+             near(st_mw_min_p(5, 5), 2.0 / 252, 1e-12) && near(st_mw_min_p(3, 2), 0.2, 1e-12) &&
+             isnan(st_mw_min_p(0, 3)));
+    th_check("mann-whitney: fewest a side for p < 0.01: 5; 0.05: 4; 0.1: 4; 0.2: 3; 0.5: 2; 0.001: 7",
+             st_mw_min_n(0.01) == 5 && st_mw_min_n(0.05) == 4 && st_mw_min_n(0.1) == 4 &&
+             st_mw_min_n(0.2) == 3 && st_mw_min_n(0.5) == 2 && st_mw_min_n(0.001) == 7);
+    th_check("mann-whitney: fewest a side for p < 1.5: 1; for 0 or NaN: none (0)",
+             st_mw_min_n(1.5) == 1 && st_mw_min_n(0) == 0 && st_mw_min_n(NAN) == 0);
 }

@@ -15,6 +15,7 @@
 #include "rtc.h"
 #include "section.h"
 #include "timing.h"
+#include "verdict.h"
 
 #define LD "loading"
 #define LD_N 65536          /* elements each first launch works on */
@@ -527,118 +528,18 @@ const char *const ld_compare_steps[LD_COMPARE_NSTEPS] = {
     "load", "jit", "get_first", "launch_host", "get_others", "func_load", "total", "mem_all"
 };
 
-double ld_compare_threshold(const results *r)
-{
-    const res_kv *kv = res_env_get(r, "compare_threshold_pct");
-    double pct = kv && kv->kind == RES_NUM ? kv->num : NAN;
-    return pct >= 0 ? pct : 20.0;
-}
-
-void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
-                    const char *step)
-{
-    snprintf(buf, len, "compare.%s.%s.%s", module, fmt, step);
-}
-
-/* The smallest difference called: twice the environment's max_noise (the
- * precision the stopping rule was asked for, eager's and lazy's added, as
- * scripts/compare does), as a share of the lower median; 0 when absent. */
-static double ld_compare_floor(const results *r)
-{
-    const res_kv *kv = res_env_get(r, "max_noise");
-    return kv && kv->kind == RES_NUM && kv->num >= 0 ? 2.0 * kv->num : 0.0;
-}
-
-/* The verdict of eager (e) against lazy (l), scripts/compare's noise rule
- * on one run a side: the children's values of each mode are its samples.
- *   equal medians                                  -> "no difference"
- *   fewer than LD_COMPARE_MIN children in a mode   -> "unclear" (no noise)
- *   |difference| <= noise, or under min_pct of the
- *   lower median (--threshold)                     -> "no difference"
- *   beyond both, p < LD_COMPARE_ALPHA              -> "LAZY higher", "EAGER higher"
- *   beyond both, p >= LD_COMPARE_ALPHA             -> "unclear"
- * noise is the larger mode's st_half_band (the central 95% of its children)
- * and at least floor of the lower median. A change within the noise is what
- * the next child could show, whatever p says; the threshold stays because on
- * the H200's VM the same eager load moved 20-40% between and within runs.
- * The modes alternate child by child, so a drift of the host falls on both:
- * there is no host term here. */
-static const char *ld_compare_verdict(const st_summary *e, const st_summary *l, double p,
-                                      double noise, double min_pct)
-{
-    double lo = e->median < l->median ? e->median : l->median;
-    double hi = e->median < l->median ? l->median : e->median;
-    if (hi == lo) return "no difference";
-    if (e->n < LD_COMPARE_MIN || l->n < LD_COMPARE_MIN) return "unclear";
-    if (!(hi - lo > noise) || !(hi - lo >= min_pct / 100.0 * fabs(lo)))
-        return "no difference";
-    if (!(p < LD_COMPARE_ALPHA)) return "unclear";
-    return l->median > e->median ? "LAZY higher" : "EAGER higher";
-}
-
-/* Half the central 95% of m's samples as a percentage of its median (0 for
- * a median of 0); the band itself in *band. */
-static double ld_noise_pct(const res_meas *m, double *band)
-{
-    *band = m->nsamples >= LD_COMPARE_MIN ? st_half_band(m->samples, m->nsamples, 0.95) : 0.0;
-    return m->stats.median != 0 ? *band / fabs(m->stats.median) * 100.0 : 0.0;
-}
-
-/* The verdict on one module, format and step, stored under ld_compare_key;
- * nothing when either mode lacks the measurement. Returns 0, or -1 on out
- * of memory. */
-int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
-                   double pct)
-{
-    double min_noise = ld_compare_floor(r);
-    char ke[96], kl[96], key[96], name[160];
-    const res_meas *e, *l;
-    res_derived *d;
-    double p, be, bl, pe, pl, lo, noise;
-
-    snprintf(ke, sizeof ke, "eager.%s.%s.%s", module, fmt, step);
-    snprintf(kl, sizeof kl, "lazy.%s.%s.%s", module, fmt, step);
-    e = res_find(r, LD, ke);
-    l = res_find(r, LD, kl);
-    if (!e || !l) return 0;
-    p = st_mann_whitney(e->samples, e->nsamples, l->samples, l->nsamples, NULL);
-    pe = ld_noise_pct(e, &be);
-    pl = ld_noise_pct(l, &bl);
-    lo = fabs(e->stats.median < l->stats.median ? e->stats.median : l->stats.median);
-    noise = be > bl ? be : bl;
-    if (min_noise * lo > noise) noise = min_noise * lo;
-    ld_compare_key(key, sizeof key, module, fmt, step);
-    snprintf(name, sizeof name, "eager against lazy, %s (%s, %s): the U test's p", step, module, fmt);
-    d = res_derive(r, LD, key, name, p, "",
-                   ld_compare_verdict(&e->stats, &l->stats, p, noise, pct));
-    /* e and l stay valid: res_derive grows r->d, not r->m. */
-    if (!d || res_derived_field(d, "p", p) != 0 ||
-        res_derived_field(d, "threshold_pct", pct) != 0 ||
-        res_derived_field(d, "alpha", LD_COMPARE_ALPHA) != 0 ||
-        res_derived_field(d, "eager_median", e->stats.median) != 0 ||
-        res_derived_field(d, "lazy_median", l->stats.median) != 0 ||
-        res_derived_field(d, "diff", l->stats.median - e->stats.median) != 0 ||
-        res_derived_field(d, "noise", noise) != 0 ||
-        res_derived_field(d, "eager_noise_pct", pe) != 0 ||
-        res_derived_field(d, "lazy_noise_pct", pl) != 0 ||
-        res_derived_field(d, "eager_n", (double)e->nsamples) != 0 ||
-        res_derived_field(d, "lazy_n", (double)l->nsamples) != 0)
-        return -1;
-    return 0;
-}
-
 int ld_compare_verdicts(results *r)
 {
     static const char *const fmts[2] = { "cubin", "ptx" };
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
     size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
-    double pct = ld_compare_threshold(r);
+    double pct = vd_threshold(r);
     int t;
 
     for (t = 0; t < 2; t++)
         for (i = 0; i < n; i++)
             for (j = 0; j < LD_COMPARE_NSTEPS; j++)
-                if (ld_compare_one(r, labels[i], fmts[t], ld_compare_steps[j], pct) != 0)
+                if (vd_compare_one(r, LD, labels[i], fmts[t], ld_compare_steps[j], pct) != 0)
                     return -1;
     return 0;
 }
@@ -654,7 +555,7 @@ static int ld_compare_rounds(sec_ctx *c)
     static const char *const prefix[2] = { "eager.", "lazy." };
     int round, mi, r, failed = 0;
 
-    for (round = 0; round < c->o->rounds; round++)
+    for (round = 0; round < c->o->compare_rounds; round++)
         for (mi = 0; mi < 2; mi++) {
             if ((r = ld_child(c, modes[mi], effective[mi], prefix[mi], round)) < 0)
                 return -1;
@@ -670,7 +571,7 @@ static int ld_compare(sec_ctx *c)
     int r = ld_compare_rounds(c);
 
     if (r >= 0) {
-        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_loading_rounds", c->o->compare_rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     }
     if (ld_compare_verdicts(c->r) != 0 || ld_loaded_by(c->r) != 0) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "results.h"
 #include "section.h"
+#include "verdict.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
 #define LD_MAX_LABELS 32
@@ -23,37 +24,12 @@ size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN],
 #define LD_COMPARE_NSTEPS 8
 extern const char *const ld_compare_steps[LD_COMPARE_NSTEPS];
 
-/* The U test's significance level a verdict needs, and the children a mode
- * needs for its noise to be known. */
-#define LD_COMPARE_ALPHA 0.01
-#define LD_COMPARE_MIN 3
-
-/* The smallest change in percent a verdict calls (--threshold), from the
- * environment field "compare_threshold_pct"; 20 when it is absent. */
-double ld_compare_threshold(const results *r);
-
-/* The key of one verdict: "compare.<module>.<fmt>.<step>" (fmt "cubin" or
- * "ptx"; "compare.harness.cubin.load"), in section "loading". */
-void ld_compare_key(char *buf, size_t len, const char *module, const char *fmt,
-                    const char *step);
-
-/* The verdicts of --compare-loading, from the measurements
- * "eager.<module>.<fmt>.<step>" and "lazy.<module>.<fmt>.<step>" (one sample
- * per child), by scripts/compare's noise rule (loading.c, ld_compare_verdict):
- * for every module, format and compare step where both exist, one derived
- * entry in section "loading" under ld_compare_key, with
- *   text   "no difference", "LAZY higher", "EAGER higher" or "unclear"
- *   value  p, the two-sided Mann-Whitney U test of the two sample sets
- *   fields p, threshold_pct, alpha, eager_median, lazy_median,
- *          diff (lazy_median - eager_median),
- *          noise (what |diff| is judged against, in the figure's unit: the
- *          larger of the two modes' st_half_band at 0.95, at least twice the
- *          environment's max_noise of the lower median),
- *          eager_noise_pct, lazy_noise_pct (each mode's half band, percent
- *          of its median; 0 with fewer than LD_COMPARE_MIN children),
- *          eager_n, lazy_n
- * An earlier verdict of the same key is replaced. Returns 0, or -1 on out
- * of memory (the verdicts stored so far stay). */
+/* The verdicts of --compare-loading (verdict.h, vd_compare_one): for every
+ * module, format ("cubin", "ptx") and compare step where both modes have
+ * the measurement "eager.<module>.<fmt>.<step>" and "lazy.<...>", one
+ * derived entry in section "loading" under vd_key ("compare.harness.cubin.
+ * load"), at the environment's threshold (vd_threshold). Returns 0, or -1
+ * on out of memory (the verdicts stored so far stay). */
 int ld_compare_verdicts(results *r);
 
 /* Where each measured module's functions were loaded, from the loading
@@ -107,19 +83,28 @@ int lm_inventory(sec_ctx *c);
 /* The child's part (--child=results with --module=PATH, one path): every
  * image loaded through both APIs in this process's mode, measured as
  * "mod.<step>" and "lib.<step>" (lm_print's table lists them), per-image
- * load times "mod.fb.<j>.load", and checks: the images the reader
+ * load times "mod.fb.<j>.load", the CUresult of each image refused by
+ * another error "<api>.fb.<j>.refused" (counted, not a failed call: the
+ * other images are loaded all the same), and checks: the images the reader
  * predicts no code for are those the driver refused with
  * CUDA_ERROR_NO_BINARY_FOR_GPU; every function is loaded after cuFuncLoad.
- * Returns a SEC_ code. */
+ * From the parent: HARNESS_MODULE_SKIP ("3,7") names images to leave out
+ * ("<api>.skipped" counts them), HARNESS_MODULE_PROGRESS a file where the
+ * image being loaded is named before its load. Returns a SEC_ code. */
 int lm_measure(sec_ctx *c);
 
 /* The parent's part: the inventory, then --rounds children per module
- * (both modes alternating with --compare-loading), JIT cache disabled,
- * gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
+ * (with --compare-loading, o->compare_rounds a mode, the modes alternating),
+ * JIT cache disabled, gathered as "[eager.|lazy.]module.<i>.<key>"; for a module with images
  * that hold only PTX for the target, --rounds EAGER pairs over a private
  * cache, "cache.empty.module.<i>.<key>" then "cache.warm.module.<i>.<key>";
- * then lm_conclude. Returns a SEC_ code: SEC_NO_GPU after the inventory
- * when there is no driver. */
+ * then lm_conclude. A child that dies (or runs past --child-timeout)
+ * inside an image's load is named with that image, a failed check, and a
+ * fresh child measures the module again without it, as do all later ones
+ * ("module.<i>.skipped": value the images left out, text what happened);
+ * images refused by another error make a failed check and one line. Both
+ * exit 1 at the end, the rest measured. Returns a SEC_ code: SEC_NO_GPU
+ * after the inventory when there is no driver. */
 int lm_run(sec_ctx *c);
 
 /* The conclusions, from what the rounds gathered: for every module and
@@ -127,20 +112,16 @@ int lm_run(sec_ctx *c);
  * time, "<prefix>module.<i>.slowest.<rank>" (value: ms; fields fatbin,
  * share_pct of the load total); "module.<i>.where": a sentence on where
  * the cost went (the mode's or both modes' load, later function loads and
- * memory), fields of the medians it rests on; and with both modes, the
- * eager-against-lazy verdicts of ld_compare_one for the steps of
+ * memory), fields of the medians it rests on; "module.<i>.refused" where
+ * images were refused by another error (value: how many; text: "image 3:
+ * CUDA_ERROR_INVALID_IMAGE (200)", each); and with both modes, the
+ * eager-against-lazy verdicts of vd_compare_one for the steps of
  * lm_compare_steps (module "module.<i>", fmt "mod" or "lib"). Returns 0 or
  * -1 (out of memory). */
 int lm_conclude(results *r);
 
 #define LM_COMPARE_NSTEPS 7
 extern const char *const lm_compare_steps[LM_COMPARE_NSTEPS];
-
-/* The verdict on one module, format and step (see ld_compare_verdicts),
- * stored under ld_compare_key; nothing when a mode lacks the figure.
- * Returns 0, or -1 on out of memory. */
-int ld_compare_one(results *r, const char *module, const char *fmt, const char *step,
-                   double pct);
 
 /* The --module tables: the inventory and, where children ran, each
  * module's steps in each mode and the conclusions. */

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "loading.h"
@@ -217,35 +219,75 @@ static double lm_proc_mib(const char *field)
 /* What one API's pass over the images found and took. */
 typedef struct lm_pass {
     double loaded, nobin, ptxver, other;    /* images loaded, refused by code */
+    double skipped;                         /* images not loaded: one killed an earlier child */
     double load_ms, jit_ms, jit_images;
     double functions, get_ms, loaded_get, func_load_ms, loaded_all;
     double mem_load, mem_all, rss_base, rss_load, rss_all;
     unsigned char *refused_nobin;           /* per image: 1 when refused for no code */
+    int *refused_code;                      /* per image: the CUresult of another refusal, or 0 */
+    const unsigned char *skip;              /* per image: 1 to leave out (HARNESS_MODULE_SKIP) */
     CUfunction *fn;
     size_t nfn;
 } lm_pass;
 
-/* A load's CUresult: 0 loaded; 1 refused for a reason the table counts
- * (no code for this GPU, PTX newer than the driver), not an error; 2
- * another failure, reported as an error. */
+/* A load's CUresult: 0 loaded; 1 refused: no code for this GPU or PTX
+ * newer than the driver, counted; 2 refused by another error (a corrupt
+ * image: CUDA_ERROR_INVALID_IMAGE), counted and its code kept for the
+ * image's name in the table; the other images are loaded all the same,
+ * and the parent fails the run on it (lm_say_refused). */
 static int lm_classify(CUresult r, lm_pass *p, size_t j)
 {
     if (r == CUDA_SUCCESS) {
         p->loaded++;
         return 0;
     }
-    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
-        (void)ft_take_injected();
-        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
-            p->nobin++;
-            p->refused_nobin[j] = 1;
-        } else {
-            p->ptxver++;
-        }
+    (void)ft_take_injected();
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+        p->nobin++;
+        p->refused_nobin[j] = 1;
+        return 1;
+    }
+    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
+        p->ptxver++;
         return 1;
     }
     p->other++;
+    p->refused_code[j] = (int)r;
     return 2;
+}
+
+/* For the parent (HARNESS_MODULE_PROGRESS=FILE, lm_child_env's): what this
+ * child is doing, "mod 3" before image 3's load, "mod functions" after the
+ * last, "" at its end, so that a child killed inside the driver leaves the
+ * image it died on. Written before the timer starts; nothing without the
+ * variable. */
+static void lm_progress(const char *api, long j)
+{
+    const char *path = getenv("HARNESS_MODULE_PROGRESS");
+    char line[64];
+    int fd, n = 0;
+
+    if (!path || !*path) return;
+    if (api) n = j < 0 ? snprintf(line, sizeof line, "%s functions\n", api)
+                       : snprintf(line, sizeof line, "%s %ld\n", api, j);
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) return;
+    if (n > 0 && write(fd, line, (size_t)n) != n) fprintf(stderr, "harness: cannot write %s\n", path);
+    close(fd);
+}
+
+/* The images to leave out, from HARNESS_MODULE_SKIP ("3,7": image numbers,
+ * set by the parent after a child died loading each) into skip[0 .. n). */
+static void lm_read_skip(unsigned char *skip, size_t n)
+{
+    const char *s = getenv("HARNESS_MODULE_SKIP");
+    char *end;
+
+    while (s && *s) {
+        unsigned long j = strtoul(s, &end, 10);
+        if (end == s) break;
+        if (j < n) skip[j] = 1;
+        s = *end == ',' ? end + 1 : end;
+    }
 }
 
 /* The image j of m, 8-byte aligned (copied into *tmp when it is not). */
@@ -321,13 +363,18 @@ static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
         double ms;
         CUresult r;
         char key[64];
+        if (p->skip[j]) {
+            free(tmp);
+            p->skipped++;
+            continue;
+        }
         if (!img) goto out;
+        lm_progress("mod", (long)j);
         t0 = clk_now_ms();
         DRV_CALL(r, drv.cuModuleLoadDataEx(&mods[j], img, 1, opt, val));
         ms = clk_now_ms() - t0;
         free(tmp);
-        if (lm_classify(r, p, j) == 2)
-            drv_report(r, "drv.cuModuleLoadDataEx(&mods[j], img, 1, opt, val)", __FILE__, __LINE__);
+        lm_classify(r, p, j);
         if (r != CUDA_SUCCESS) {
             mods[j] = NULL;
             continue;
@@ -343,6 +390,7 @@ static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
                      RES_PROCESS, "ms", &ms, 1))
             goto out;
     }
+    lm_progress("mod", -1);
     if (lm_after_load(p, free0) != 0) goto out;
     {   /* every function: counted, then enumerated, the two passes timed */
         unsigned cnt;
@@ -398,17 +446,22 @@ static int lm_library_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
         const void *img = lm_image(m, j, &tmp);
         double ms;
         CUresult r;
+        if (p->skip[j]) {
+            free(tmp);
+            p->skipped++;
+            continue;
+        }
         if (!img) goto out;
+        lm_progress("lib", (long)j);
         t0 = clk_now_ms();
         DRV_CALL(r, drv.cuLibraryLoadData(&libs[j], img, NULL, NULL, 0, NULL, NULL, 0));
         ms = clk_now_ms() - t0;
         free(tmp);
-        if (lm_classify(r, p, j) == 2)
-            drv_report(r, "drv.cuLibraryLoadData(&libs[j], img, NULL, NULL, 0, NULL, NULL, 0)",
-                       __FILE__, __LINE__);
+        lm_classify(r, p, j);
         if (r != CUDA_SUCCESS) libs[j] = NULL;
         else p->load_ms += ms;
     }
+    lm_progress("lib", -1);
     if (lm_after_load(p, free0) != 0) goto out;
     {
         unsigned cnt;
@@ -448,8 +501,10 @@ fail:
     goto out;
 }
 
-/* Store a pass as "<api>.<step>" figures, one sample each. */
-static int lm_store_pass(results *r, const char *api, const lm_pass *p)
+/* Store a pass over n images as "<api>.<step>" figures, one sample each,
+ * and each image refused by another error as "<api>.fb.<j>.refused" (its
+ * CUresult). */
+static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n)
 {
     static const struct { const char *step, *name, *region, *unit; size_t off; } f[] = {
 #define LMF(s, n, rg, u, m) { s, n, rg, u, offsetof(lm_pass, m) }
@@ -458,7 +513,10 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p)
             "count of CUDA_ERROR_NO_BINARY_FOR_GPU", "images", nobin),
         LMF("refused_ptx", "images refused: PTX newer than the driver",
             "count of CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "images", ptxver),
-        LMF("refused_other", "images refused by another error (reported)", "count", "images", other),
+        LMF("refused_other", "images refused by another error (named: <api>.fb.<j>.refused)",
+            "count", "images", other),
+        LMF("skipped", "images left out: each killed an earlier child loading it", "count", "images",
+            skipped),
         LMF("load", "load of every image", "host clock summed over each image's load call", "ms", load_ms),
         LMF("jit", "driver JIT of the images with only PTX for this GPU",
             "CU_JIT_WALL_TIME summed over those images' loads", "ms", jit_ms),
@@ -499,6 +557,15 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p)
                      RES_PROCESS, "ms", &later, 1))
             return -1;
     }
+    for (i = 0; i < n; i++) {
+        char key[64];
+        double code = p->refused_code[i];
+        if (!p->refused_code[i]) continue;
+        snprintf(key, sizeof key, "%s.fb.%zu.refused", api, i);
+        if (!res_add(r, LD, key, "the CUresult the driver refused this image with", "the load call's "
+                     "return", RES_PROCESS, "CUresult", &code, 1))
+            return -1;
+    }
     return 0;
 }
 
@@ -513,6 +580,7 @@ static void lm_check_pass(sec_ctx *c, const mf_module *m, const char *api, const
     char what[160], detail[400];
     for (j = 0; j < n && strcmp(api, "mod") == 0; j++) {
         int none = mf_image_use(m, j, c->gpu.cc_major, c->gpu.cc_minor) == MF_USE_NONE;
+        if (p->skip[j]) continue;            /* not handed to the driver */
         predicted += (size_t)none;
         if (none != (p->refused_nobin[j] != 0)) {
             diff++;
@@ -539,8 +607,10 @@ int lm_measure(sec_ctx *c)
     mf_module m;
     lm_pass p[2];
     char why[600];
+    unsigned char *skip = NULL;
     int rc, i, failed = 0;
     double peak;
+    size_t n;
 
     if ((rc = sec_begin(c, LD, 1, 0)) != SEC_OK) return rc;
     drv_set_phase(LD ": --module child");
@@ -550,12 +620,19 @@ int lm_measure(sec_ctx *c)
                 ? "a child measures one module" : why);
         return SEC_USAGE;
     }
+    n = mf_nimages(&m);
+    if (!(skip = calloc(n ? n : 1, 1))) failed = 1;
+    else lm_read_skip(skip, n);
     for (i = 0; i < 2; i++) {
-        size_t n = mf_nimages(&m);
-        if (!(p[i].refused_nobin = calloc(n ? n : 1, 1))) failed = 1;
+        p[i].skip = skip;
+        if (!(p[i].refused_nobin = calloc(n ? n : 1, 1)) ||
+            !(p[i].refused_code = calloc(n ? n : 1, sizeof *p[i].refused_code)))
+            failed = 1;
     }
-    if (!failed && (lm_module_pass(c, &m, &p[0]) != 0 || lm_store_pass(c->r, "mod", &p[0]) != 0 ||
-                    lm_library_pass(c, &m, &p[1]) != 0 || lm_store_pass(c->r, "lib", &p[1]) != 0))
+    if (!failed && (lm_module_pass(c, &m, &p[0]) != 0 ||
+                    lm_store_pass(c->r, "mod", &p[0], mf_nimages(&m)) != 0 ||
+                    lm_library_pass(c, &m, &p[1]) != 0 ||
+                    lm_store_pass(c->r, "lib", &p[1], mf_nimages(&m)) != 0))
         failed = 1;
     if (!failed) {
         lm_check_pass(c, &m, "mod", &p[0]);
@@ -568,39 +645,97 @@ int lm_measure(sec_ctx *c)
         failed = 1;
     for (i = 0; i < 2; i++) {
         free(p[i].refused_nobin);
+        free(p[i].refused_code);
         free(p[i].fn);
     }
+    free(skip);
     mf_free(&m);
+    lm_progress(NULL, 0);
     drv_set_phase(NULL);
-    return failed || res_failed(c->r) ? SEC_FAILED : SEC_OK;
+    return failed ? SEC_FAILED : SEC_OK;
 }
 
 /* ------------------------------------------------------- the parent --- */
 
+/* What the parent keeps across one run's children: the file each child
+ * names the image it is loading in (lm_progress), and per module the images
+ * left out since one killed a child loading it, with what happened. */
+#define LM_MAX_SKIP 8
+typedef struct lm_state {
+    char dir[512], progress[600];
+    size_t skip[CLI_MAX_MODULES][LM_MAX_SKIP];
+    char died[CLI_MAX_MODULES][LM_MAX_SKIP][600];
+    size_t nskip[CLI_MAX_MODULES];
+} lm_state;
+
+/* The image the last child was loading when it ended, from its progress
+ * file: 1 with its API ("mod" or "lib") and number, 0 when it was not
+ * inside an image's load (it ended, or had loaded them all). */
+static int lm_dying_image(const lm_state *st, char *api, size_t *j)
+{
+    char line[64] = "";
+    unsigned long v;
+    FILE *f = fopen(st->progress, "r");
+    int n;
+
+    if (!f) return 0;
+    n = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (!n || sscanf(line, "%3s %lu", api, &v) != 2) return 0;
+    *j = (size_t)v;
+    return 1;
+}
+
 /* One child measuring module mi (--child=results --module=PATH), JIT cache
  * disabled; mode "eager", "lazy" or NULL (the run's); its figures become
  * one sample each of "<prefix>module.<mi>.<key>", its failed checks
- * copied. Returns 0, 1 (it failed: recorded) or -1 (not started). */
-static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+ * copied. The images of st's skip list are left out (HARNESS_MODULE_SKIP);
+ * a child that dies (or hangs) inside an image's load names that image, in
+ * a failed check and a line, and a fresh child measures the module again
+ * without it (LM_MAX_SKIP images at most). Returns 0, 1 (it failed:
+ * recorded) or -1 (not started). */
+static int lm_child_env(sec_ctx *c, lm_state *st, size_t mi, const char *mode, const char *expect,
                         const char *prefix, int round, const char *const *env, size_t nenv);
 
-static int lm_child(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+static int lm_child(sec_ctx *c, lm_state *st, size_t mi, const char *mode, const char *expect,
                     const char *prefix, int round)
 {
     static const char *const env[1] = { "CUDA_CACHE_DISABLE=1" };
-    return lm_child_env(c, mi, mode, expect, prefix, round, env, 1);
+    return lm_child_env(c, st, mi, mode, expect, prefix, round, env, 1);
+}
+
+/* After a child of module mi that did not end well: when it died inside
+ * an image's load, that image joins the skip list (named on stderr, its
+ * story kept for module.<mi>.skipped). Returns 1 when the module is to be
+ * measured again without it, else 0. */
+static int lm_after_death(sec_ctx *c, lm_state *st, size_t mi, const char *detail)
+{
+    char api[4] = "";
+    size_t j, k;
+
+    if (!lm_dying_image(st, api, &j) || st->nskip[mi] >= LM_MAX_SKIP) return 0;
+    for (k = 0; k < st->nskip[mi]; k++)
+        if (st->skip[mi][k] == j) return 0;
+    st->skip[mi][st->nskip[mi]] = j;
+    snprintf(st->died[mi][st->nskip[mi]], sizeof st->died[mi][0], "image %zu: %s while %s loaded it",
+             j, detail, strcmp(api, "lib") == 0 ? "cuLibraryLoadData" : "cuModuleLoadDataEx");
+    fprintf(stderr, "harness: " LD ": --module=%s: %s; measured again without it, in a fresh child\n",
+            c->o->modules[mi], st->died[mi][st->nskip[mi]]);
+    st->nskip[mi]++;
+    return 1;
 }
 
 /* lm_child with the environment changes env (nenv of them). */
-static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *expect,
+static int lm_child_env(sec_ctx *c, lm_state *st, size_t mi, const char *mode, const char *expect,
                         const char *prefix, int round, const char *const *env, size_t nenv)
 {
-    char arg[6][4200], detail[512], what[200], pre[64];
-    const char *args[6];
-    size_t nargs = 0, i;
+    char arg[6][4200], detail[512], what[300], pre[64], skipvar[32 + LM_MAX_SKIP * 21];
+    char progvar[640];
+    const char *args[6], *envs[8];
+    size_t nargs = 0, i, k, at;
     results child;
     const res_kv *eff;
-    int ok, failed = 0;
+    int ok, failed = 0, again;
 
     snprintf(arg[nargs++], sizeof arg[0], "--child=results");
     snprintf(arg[nargs++], sizeof arg[0], "--section=loading");
@@ -609,7 +744,15 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
     if (mode) snprintf(arg[nargs++], sizeof arg[0], "--module-loading=%s", mode);
     if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
     for (i = 0; i < nargs; i++) args[i] = arg[i];
-    ok = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
+    for (i = 0; i < nenv && i < 6; i++) envs[i] = env[i];
+    snprintf(progvar, sizeof progvar, "HARNESS_MODULE_PROGRESS=%s", st->progress);
+    envs[i++] = progvar;
+    snprintf(skipvar, sizeof skipvar, "HARNESS_MODULE_SKIP%s", st->nskip[mi] ? "=" : "");
+    for (at = strlen(skipvar), k = 0; k < st->nskip[mi]; k++)
+        at += (size_t)snprintf(skipvar + at, sizeof skipvar - at, "%s%zu", k ? "," : "", st->skip[mi][k]);
+    envs[i++] = skipvar;                /* "HARNESS_MODULE_SKIP" alone: none (removed) */
+    unlink(st->progress);
+    ok = sec_run_child(c, args, nargs, envs, i, &child, detail, sizeof detail);
     if (ok < 0) return -1;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && expect && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
@@ -623,13 +766,15 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
         res_env_str(c->r, "arch", res_env_get(&child, "arch")->str);
     if (ok && !res_env_get(c->r, "driver_cuda_version") && res_env_get(&child, "driver_cuda_version"))
         res_env_str(c->r, "driver_cuda_version", res_env_get(&child, "driver_cuda_version")->str);
-    snprintf(what, sizeof what, "--module %zu, %s%s%schild %d ran to the end", mi, prefix,
-             mode ? mode : "", mode ? " " : "", round + 1);
+    snprintf(what, sizeof what, "--module %zu, %s%s%schild %d ran to the end%s", mi, prefix,
+             mode ? mode : "", mode ? " " : "", round + 1,
+             st->nskip[mi] ? " (without the images that killed a child)" : "");
     res_check_add(c->r, LD, what, ok, ok ? "ran" : detail);
     if (!ok) {
         fprintf(stderr, "harness: " LD ": %s (%s): %s\n", what, c->o->modules[mi], detail);
         failed = 1;
     }
+    again = !ok && lm_after_death(c, st, mi, detail);
     snprintf(pre, sizeof pre, "%smodule.%zu.", prefix, mi);
     if (ok && sec_accumulate(c->r, LD, pre, &child) != 0) {
         res_free(&child);
@@ -646,6 +791,7 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
             if (!child.check[i].passed) failed = 1;
         }
     res_free(&child);
+    if (again) return lm_child_env(c, st, mi, mode, expect, prefix, round, env, nenv) < 0 ? -1 : 1;
     return failed;
 }
 
@@ -654,7 +800,7 @@ static int lm_child_env(sec_ctx *c, size_t mi, const char *mode, const char *exp
  * cache directory each, the first finding it empty, the second warm:
  * "cache.empty.module.<i>.*" and "cache.warm.module.<i>.*" (the rounds
  * themselves ran with the cache disabled). Returns 0, 1 or -1. */
-static int lm_cache_states(sec_ctx *c)
+static int lm_cache_states(sec_ctx *c, lm_state *st)
 {
     char key[48], dir[512], pathvar[600];
     const char *env[2];
@@ -668,10 +814,10 @@ static int lm_cache_states(sec_ctx *c)
             if (sec_private_cache(LD, "module-cache", dir, sizeof dir, pathvar, sizeof pathvar,
                                   env) != 0)
                 return -1;
-            r = lm_child_env(c, i, "eager", "EAGER", "cache.empty.", round, env, 2);
+            r = lm_child_env(c, st, i, "eager", "EAGER", "cache.empty.", round, env, 2);
             if (r >= 0) {
                 failed |= r;
-                r = lm_child_env(c, i, "eager", "EAGER", "cache.warm.", round, env, 2);
+                r = lm_child_env(c, st, i, "eager", "EAGER", "cache.warm.", round, env, 2);
             }
             if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " LD ": could not remove %s\n", dir);
             if (r < 0) return -1;
@@ -704,46 +850,109 @@ static void lm_say_ptx_refused(const sec_ctx *c)
     }
 }
 
+/* The images that killed a child, per module: "module.<i>.skipped" (value:
+ * how many; text: each one's story, "image 3: the child --child=results
+ * died of signal 6 (Aborted) while cuModuleLoadDataEx loaded it"), left
+ * out of every later child. Returns 0, or -1 on out of memory. */
+static int lm_store_skipped(sec_ctx *c, const lm_state *st)
+{
+    size_t mi, k, at;
+    for (mi = 0; mi < c->o->nmodules; mi++) {
+        char key[48], text[LM_MAX_SKIP * 610];
+        if (!st->nskip[mi]) continue;
+        for (text[0] = '\0', at = 0, k = 0; k < st->nskip[mi] && at < sizeof text; k++)
+            at += (size_t)snprintf(text + at, sizeof text - at, "%s%s", k ? "; " : "", st->died[mi][k]);
+        snprintf(key, sizeof key, "module.%zu.skipped", mi);
+        if (!res_derive(c->r, LD, key, "images left out: each killed a child loading it",
+                        (double)st->nskip[mi], "images", text))
+            return -1;
+    }
+    return 0;
+}
+
+/* Images the driver refused by another error than no code or a PTX
+ * version (a corrupt image): one line per module naming them (from the
+ * conclusion lm_refused stored) and a failed check: the other images were
+ * measured, but one the user handed over was not loaded. Returns 1 when
+ * there were any, else 0. */
+static int lm_say_refused(sec_ctx *c)
+{
+    size_t mi;
+    int any = 0;
+    for (mi = 0; mi < c->o->nmodules; mi++) {
+        char key[48], what[200];
+        const res_derived *d;
+        snprintf(key, sizeof key, "module.%zu.refused", mi);
+        if (!(d = res_derived_find(c->r, LD, key)) || !(d->value > 0)) continue;
+        fprintf(stderr, "harness: " LD ": --module=%s: %.0f image%s refused by the driver: %s; the "
+                "other images measured\n", c->o->modules[mi], d->value, d->value == 1 ? "" : "s", d->text);
+        snprintf(what, sizeof what, "--module %zu: every image loaded, or refused for no code for this "
+                 "GPU or a PTX version", mi);
+        res_check_add(c->r, LD, what, 0, d->text);
+        any = 1;
+    }
+    return any;
+}
+
 int lm_run(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
     static const char *const prefix[2] = { "eager.", "lazy." };
     size_t i;
-    int rc, round, mi, r, failed = 0;
+    int rc, round, mi, r = 0, failed = 0;
+    int rounds = c->o->compare_loading ? c->o->compare_rounds : c->o->rounds;
+    lm_state *st;
+    char why[300];
 
     drv_set_phase(LD ": --module inventory");
     if ((rc = lm_inventory(c)) != SEC_OK) return rc;
     if (sec_need_driver(c, LD, "the GPU part of --module (loading every image, its functions, "
                         "memory)") != 0)
         return SEC_NO_GPU;
+    if (!(st = calloc(1, sizeof *st))) {
+        fprintf(stderr, "harness: error: " LD ": out of memory\n");
+        return SEC_FAILED;
+    }
+    if (pr_mkdtemp("module-progress", st->dir, sizeof st->dir, why, sizeof why) != 0) {
+        fprintf(stderr, "harness: error: " LD ": %s\n", why);
+        free(st);
+        return SEC_FAILED;
+    }
+    snprintf(st->progress, sizeof st->progress, "%s/progress", st->dir);
     drv_set_phase(LD ": --module children");
     for (i = 0; i < c->o->nmodules; i++)
-        for (round = 0; round < c->o->rounds; round++) {
+        for (round = 0; round < rounds; round++) {
             if (!c->o->compare_loading) {
-                if ((r = lm_child(c, i, NULL, NULL, "", round)) < 0) return SEC_FAILED;
+                if ((r = lm_child(c, st, i, NULL, NULL, "", round)) < 0) goto out;
                 failed |= r;
                 continue;
             }
             for (mi = 0; mi < 2; mi++) {
-                if ((r = lm_child(c, i, modes[mi], effective[mi], prefix[mi], round)) < 0)
-                    return SEC_FAILED;
+                if ((r = lm_child(c, st, i, modes[mi], effective[mi], prefix[mi], round)) < 0)
+                    goto out;
                 failed |= r;
             }
         }
-    if ((r = lm_cache_states(c)) < 0) return SEC_FAILED;
+    if ((r = lm_cache_states(c, st)) < 0) goto out;
     failed |= r;
     lm_say_ptx_refused(c);
     if (c->o->compare_loading) {
-        res_env_num(c->r, "compare_loading_rounds", c->o->rounds);
+        res_env_num(c->r, "compare_loading_rounds", c->o->compare_rounds);
         res_env_num(c->r, "compare_threshold_pct", c->o->threshold);
     } else {
         res_env_num(c->r, "loading_rounds", c->o->rounds);
     }
-    if (lm_conclude(c->r) != 0) {
+    r = 0;
+    if (lm_store_skipped(c, st) != 0 || lm_conclude(c->r) != 0) {
         fprintf(stderr, "harness: error: " LD ": out of memory storing the conclusions\n");
-        return SEC_FAILED;
+        r = -1;
     }
+    failed |= lm_say_refused(c);
+out:
+    if (pr_rmtree(st->dir) != 0) fprintf(stderr, "harness: " LD ": could not remove %s\n", st->dir);
+    free(st);
+    if (r < 0) return SEC_FAILED;
     return failed ? SEC_FAILED : SEC_OK;
 }
 
@@ -854,11 +1063,52 @@ static int lm_where(results *r, size_t mi)
     return 0;
 }
 
+/* "module.<mi>.refused": the images the driver refused by another error,
+ * from the children's "<pre>module.<mi>.<api>.fb.<j>.refused" (value: how
+ * many images; text: "image 3: CUDA_ERROR_INVALID_IMAGE (200); ...", the
+ * first code seen for each). Nothing when there were none. Returns 0, or
+ * -1 on out of memory. */
+static int lm_refused(results *r, size_t mi)
+{
+    static const char *const pre[3] = { "", "eager.", "lazy." };
+    char head[3][64], key[48], text[2048];
+    size_t i, hl, at = 0, n = 0, seen[64];
+    int p;
+
+    text[0] = '\0';
+    for (p = 0; p < 3; p++) snprintf(head[p], sizeof head[p], "%smodule.%zu.", pre[p], mi);
+    for (i = 0; i < r->nm; i++) {
+        const char *k = r->m[i].key, *api;
+        char *end;
+        unsigned long j;
+        size_t q;
+        if (strcmp(r->m[i].section, LD) != 0) continue;
+        for (p = 0; p < 3 && strncmp(k, head[p], strlen(head[p])) != 0; p++) {}
+        if (p == 3) continue;
+        hl = strlen(head[p]);
+        api = k + hl;
+        if (strncmp(api, "mod.fb.", 7) != 0 && strncmp(api, "lib.fb.", 7) != 0) continue;
+        j = strtoul(api + 7, &end, 10);
+        if (strcmp(end, ".refused") != 0) continue;
+        for (q = 0; q < n && seen[q] != j; q++) {}
+        if (q < n || n == sizeof seen / sizeof seen[0]) continue;
+        seen[n++] = j;
+        if (at < sizeof text)
+            at += (size_t)snprintf(text + at, sizeof text - at, "%simage %lu: %s (%.0f)", n > 1 ? "; " : "",
+                                   j, drv_result_name((CUresult)r->m[i].stats.median),
+                                   r->m[i].stats.median);
+    }
+    if (n == 0) return 0;
+    snprintf(key, sizeof key, "module.%zu.refused", mi);
+    return res_derive(r, LD, key, "images the driver refused by another error", (double)n, "images",
+                      text) ? 0 : -1;
+}
+
 int lm_conclude(results *r)
 {
     static const char *const pre[3] = { "", "eager.", "lazy." };
     static const char *const fmts[2] = { "mod", "lib" };
-    double pct = ld_compare_threshold(r);
+    double pct = vd_threshold(r);
     size_t mi, p, f, s;
     char key[48];
 
@@ -867,10 +1117,10 @@ int lm_conclude(results *r)
         if (!res_derived_find(r, LD, key)) break;
         for (p = 0; p < 3; p++)
             if (lm_slowest(r, mi, pre[p]) != 0) return -1;
-        if (lm_where(r, mi) != 0) return -1;
+        if (lm_where(r, mi) != 0 || lm_refused(r, mi) != 0) return -1;
         for (f = 0; f < 2; f++)
             for (s = 0; s < LM_COMPARE_NSTEPS; s++)
-                if (ld_compare_one(r, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
+                if (vd_compare_one(r, LD, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
     }
     return 0;
 }

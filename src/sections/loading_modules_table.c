@@ -82,6 +82,7 @@ static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api
         { "loaded", "images loaded", 0 }, { "refused_nobin", "refused: no code for this GPU", 0 },
         { "refused_ptx", "refused: PTX newer than the driver", 0 },
         { "refused_other", "refused: another error", 0 },
+        { "skipped", "left out: killed a child loading it", 0 },
         { "load", "load, every image (ms)", 3 }, { "jit", "  of it driver JIT, PTX-only images (ms)", 3 },
         { "functions", "functions", 0 }, { "get", "get every function (ms)", 3 },
         { "loaded_get", "  loaded once got (cuFuncIsLoaded)", 0 },
@@ -117,6 +118,12 @@ static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api
             else fprintf(f, " %10.3f [%6.3f,%6.3f]", m->stats.median, m->stats.ci_low, m->stats.ci_high);
         }
         fprintf(f, "\n");
+        /* Which images, as the conclusions name them. */
+        if (strcmp(rows[i].step, "refused_other") == 0 || strcmp(rows[i].step, "skipped") == 0) {
+            const res_derived *d;
+            snprintf(key, sizeof key, "module.%zu.%s", mi, rows[i].step[0] == 'r' ? "refused" : "skipped");
+            if ((d = res_derived_find(r, LD, key)) && d->value > 0) fprintf(f, "      %s\n", d->text);
+        }
     }
 }
 
@@ -185,11 +192,11 @@ static void lm_print_verdicts(FILE *f, const results *r, size_t mi)
     for (t = 0; t < 2; t++)
         for (s = 0; s < LM_COMPARE_NSTEPS; s++) {
             const res_derived *d;
-            ld_compare_key(key, sizeof key, mod, fmts[t], lm_compare_steps[s]);
+            vd_key(key, sizeof key, mod, fmts[t], lm_compare_steps[s]);
             if (!(d = res_derived_find(r, LD, key))) continue;
             if (!shown++)
                 fprintf(f, "\n    eager against lazy (medians, p of the U test, verdict at p < %.2f and "
-                        "%.0f%%):\n", LD_COMPARE_ALPHA, ld_compare_threshold(r));
+                        "%.0f%%):\n", VD_ALPHA, vd_threshold(r));
             fprintf(f, "    %-4s %-10s EAGER %10.3f  LAZY %10.3f  %+10.3f  p %.4f  %s\n", fmts[t],
                     lm_compare_steps[s], res_derived_num(d, "eager_median"),
                     res_derived_num(d, "lazy_median"), res_derived_num(d, "diff"),

@@ -141,7 +141,7 @@ static void ld_print_compare(FILE *f, const results *r)
 {
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
     size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
-    double pct = ld_compare_threshold(r);
+    double pct = vd_threshold(r);
     int t;
     if (n == 0) return;
     fprintf(f, "\nloading, eager against lazy: %.0f rounds of child processes, alternating; "
@@ -159,7 +159,7 @@ static void ld_print_compare(FILE *f, const results *r)
                 const res_derived *d;
                 snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, step);
                 snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, step);
-                ld_compare_key(kd, sizeof kd, labels[i], fmt, step);
+                vd_key(kd, sizeof kd, labels[i], fmt, step);
                 e = res_find(r, "loading", ke);
                 l = res_find(r, "loading", kl);
                 d = res_derived_find(r, "loading", kd);
@@ -179,8 +179,10 @@ static void ld_print_compare(FILE *f, const results *r)
             "  Mann-Whitney U test of the children's values. A side is 'higher' when the difference is past\n"
             "  the noise, p < %.2f and its median is at least %.0f%% above the other's (--threshold); 'no\n"
             "  difference' within the noise or the threshold; 'unclear' past both with p >= %.2f, or with\n"
-            "  fewer than %d children a mode (scripts/compare's rule on one run a side).\n",
-            LD_COMPARE_ALPHA, pct, LD_COMPARE_ALPHA, LD_COMPARE_MIN);
+            "  fewer than %d children a mode; 'out of reach' where the counts cannot give p < %.2f (the\n"
+            "  least p of n a side is 2/C(2n,n): %d a side are the fewest that can; scripts/compare's\n"
+            "  rule on one run a side).\n",
+            VD_ALPHA, pct, VD_ALPHA, VD_MIN_NOISE, VD_ALPHA, vd_children());
 }
 
 void ld_print(FILE *f, const results *r)

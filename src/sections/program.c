@@ -660,10 +660,10 @@ static void pg_compare_modes(pg_state *s)
             snprintf(kl, sizeof kl, "%slazy.%s", prefixes[p], fk);
             if (!(e = res_find(r, PG, ke)) || !(l = res_find(r, PG, kl))) continue;
             vd_judge(e->samples, e->nsamples, l->samples, l->nsamples, "EAGER", "LAZY",
-                     pg_threshold(s), 0.0, CLI_ALPHA, &v);
+                     pg_threshold(s), 0.0, &v);
             snprintf(key, sizeof key, "compare.%s%s", prefixes[p], fk);
             snprintf(name, sizeof name, "EAGER against LAZY%s, %s: the U test's p", p ? " (bare)" : "", fk);
-            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s), CLI_ALPHA);
+            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s));
         }
     for (j = 1; j <= PG_MAX_PROCS; j++)
         for (i = 0; i < PG_NRUNFIGS + PRC_NFIGS; i++) {
@@ -674,10 +674,10 @@ static void pg_compare_modes(pg_state *s)
             snprintf(kl, sizeof kl, "proc%zu.lazy.%s", j, fk);
             if (!(e = res_find(r, PG, ke)) || !(l = res_find(r, PG, kl))) continue;
             vd_judge(e->samples, e->nsamples, l->samples, l->nsamples, "EAGER", "LAZY",
-                     pg_threshold(s), 0.0, CLI_ALPHA, &v);
+                     pg_threshold(s), 0.0, &v);
             snprintf(key, sizeof key, "compare.proc%zu.%s", j, fk);
             snprintf(name, sizeof name, "process %zu, EAGER against LAZY, %s", j, fk);
-            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s), CLI_ALPHA);
+            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s));
         }
 }
 
@@ -702,11 +702,11 @@ static void pg_probe_cost(pg_state *s)
             snprintf(kb, sizeof kb, "bare.%s.%s", sd->key, figs[f]);
             if (!(b = res_find(r, PG, kb)) || !(p = res_find(r, PG, kp))) continue;
             vd_judge(b->samples, b->nsamples, p->samples, p->nsamples, "bare", "probed",
-                     0.0, 0.0, CLI_ALPHA, &v);
+                     0.0, 0.0, &v);
             snprintf(key, sizeof key, "probe_cost.%s.%s", sd->key, figs[f]);
             snprintf(name, sizeof name, "the probe's cost, %s, %s: probed median less bare", sd->label,
                      figs[f]);
-            if ((d = vd_store(r, PG, key, name, &v, "bare", "probed", 0.0, CLI_ALPHA))) {
+            if ((d = vd_store(r, PG, key, name, &v, "bare", "probed", 0.0))) {
                 d->value = v.diff;
                 res_derived_field(d, "pct_of_bare", v.a_median != 0 ? v.diff / v.a_median * 100.0 : NAN);
             }

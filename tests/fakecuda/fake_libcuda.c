@@ -24,7 +24,11 @@
  * figures are U us per launch; FAKE_CUDA_SLOW=K:F multiplies that for
  * physical device K by F; FAKE_CUDA_FAIL=K makes every launch on physical
  * device K fail with CUDA_ERROR_ECC_UNCORRECTABLE (a device that breaks
- * mid-run). Built by make as build/libfakecuda.so. */
+ * mid-run). Images of --module: FAKE_CUDA_REFUSE_SIZE=B refuses a fatbin of
+ * B bytes (header and entries, as the harness's inventory counts them) with
+ * CUDA_ERROR_INVALID_IMAGE, a corrupt image; FAKE_CUDA_CRASH_SIZE=B aborts
+ * the process loading one (SIGABRT), a driver that dies on an image.
+ * Built by make as build/libfakecuda.so. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -226,6 +230,8 @@ static CUresult fake_image_ok(const void *image)
     if (magic != 0xBA55ED50u) return CUDA_SUCCESS;
     hs = (uint64_t)(p[6] | p[7] << 8);
     memcpy(&size, p + 8, 8);
+    if ((long)(hs + size) == fake_env_long("FAKE_CUDA_CRASH_SIZE", -1)) abort();
+    if ((long)(hs + size) == fake_env_long("FAKE_CUDA_REFUSE_SIZE", -1)) return CUDA_ERROR_INVALID_IMAGE;
     for (q = hs; q < hs + size;) {
         uint16_t kind;
         uint32_t ehs, arch;

@@ -68,10 +68,9 @@ gpu_ok after-sigwait
 # 3. SIGTERM 5 s into a full run (stopwatches, crossover, loading or jit by
 #    then): whatever it was doing, it stops cleanly.
 mkdir "$L/tmp3"
-tmpdir_was=${TMPDIR-}
-export TMPDIR="$L/tmp3"
+env_set TMPDIR "$L/tmp3"
 signal_run TERM 5 "$L/sigterm" --json="$L/sigterm.json" --csv="$L/sigterm.csv"
-TMPDIR=$tmpdir_was
+env_restore TMPDIR
 expect_exit "SIGTERM 5 s into a full run: exit 143" 143
 check "SIGTERM: ended within 10 s of the signal ($secs s)" test "$secs" -le 10
 check "SIGTERM: the JSON so far is valid, incomplete, says why" \
@@ -86,10 +85,10 @@ check "SIGTERM: no harness process is left" test -z "$(harness_procs)"
 # 4. SIGINT in section jit while its private JIT cache directory exists and
 #    a child runs the driver's JIT in it.
 mkdir "$L/tmp4"
-export TMPDIR="$L/tmp4"
+env_set TMPDIR "$L/tmp4"
 signal_run INT "$L/tmp4/harness-jit-cache-*" "$L/sigjit" --section=jit --reps=2 --rounds=3 \
     --json="$L/sigjit.json"
-TMPDIR=$tmpdir_was
+env_restore TMPDIR
 expect_exit "SIGINT in section jit: exit 130" 130
 check "SIGINT in jit: ended within 10 s of the signal ($secs s)" test "$secs" -le 10
 check "SIGINT in jit: the private JIT cache directory is removed ($(ls -A "$L/tmp4" | tr '\n' ' '))" \
