@@ -5,7 +5,9 @@
 # read before matplotlib is imported); the figure checks need matplotlib and
 # are skipped with a message without it. Where the stand-in driver is
 # (FAKECUDA, HARNESS): the figures of fresh fusion, --module and visible
-# runs on it. Run from the repository root.
+# runs on it. The -- CMD figure from the stored H200 PyTorch run and, with
+# HARNESS, from a stand-in program's run (tests/standin_program.py, no GPU).
+# Run from the repository root.
 # Ends with "plot: N passed, N failed".
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -83,7 +85,9 @@ else
             "^skipped $f.png: .*a file from before derived entries has" "$T/o.out"
     done
     check "one line per figure, nothing on stderr" \
-        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 8 && test ! -s '$T/p.err'"
+        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 9 && test ! -s '$T/p.err'"
+    expect_grep "a file without section program: program.png is skipped, saying so" \
+        "^skipped program.png: no section program in the files" "$T/p.out"
     expect_grep "the H200 run's section visible: visible.png of its one count" \
         "^wrote $T/figs/visible.png: 1 count (N = 1) from results/h200.json$" "$T/p.out"
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
@@ -144,7 +148,50 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200.json "$T/novis.json"
     expect_grep "a --compare-loading run holds both modes" \
         "^wrote $T/cmp/loading-k.png: EAGER and LAZY from results/h200-compare.json$" "$T/c.out"
     check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
-    check "the other seven are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 7
+    check "the other eight are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 8
+
+    # -- CMD: the PyTorch program on the H200 (--compare-loading, 5 runs a side).
+    run_plot "$T/g.out" "$T/g.err" results/h200-program-torch.json --out "$T/prog"
+    expect_exit "plot on the H200 -- CMD run (PyTorch)" 0
+    expect_grep "program.png: both probed sides, 5 runs a side" \
+        "^wrote $T/prog/program.png: LAZY, EAGER, 5 runs a side from results/h200-program-torch.json$" \
+        "$T/g.out"
+    check "program.png is a PNG of more than 10 kB" is_png "$T/prog/program.png"
+    check "program.png is 1400 x 950 px (14 x 9.5 in at 100 dpi), 50 to 400 kB" python3 -c "import struct, sys
+b = open(sys.argv[1], 'rb').read()
+assert struct.unpack('>II', b[16:24]) == (1400, 950) and 50000 < len(b) < 400000" "$T/prog/program.png"
+    check "the -- CMD run: the other eight figures are skipped, nothing on stderr" \
+        sh -c "test \"\$(grep -c '^skipped ' '$T/g.out')\" -eq 8 && test ! -s '$T/g.err'"
+    # The same file without its section program: skipped with the reason.
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+for k in ("measurements", "derived", "checks"):
+    d[k] = [m for m in d.get(k, []) if m.get("section") != "program"]
+json.dump(d, open(sys.argv[2], "w"))' results/h200-program-torch.json "$T/noprog.json"
+    run_plot "$T/np.out" "$T/np.err" "$T/noprog.json" --out "$T/noprog"
+    expect_exit "plot on a file without section program: no figure is not an error" 0
+    expect_grep "without section program: skipped program.png with the reason" \
+        "^skipped program.png: no section program in the files" "$T/np.out"
+    check "without section program: no program.png" test ! -e "$T/noprog/program.png"
+    # A CPU-made -- CMD run: the stand-in program writes the probe's records
+    # (no GPU: exit 3), the figure from what the harness stored.
+    if [ -x "${HARNESS:-}" ] && [ -f tests/standin_program.py ]; then
+        V=$("$HARNESS" --version | cut -d' ' -f2)
+        mkdir -p "$T/state"
+        HARNESS_PROBE=/dev/null STANDIN_STATE="$T/state" "$HARNESS" --compare-loading --rounds=2 \
+            --json="$T/sp.json" -- python3 tests/standin_program.py --version "$V" \
+            --first-kernel LAZY=300,EAGER=2900 --mem LAZY=900,EAGER=1960 >"$T/sp.run" 2>&1
+        # shellcheck disable=SC2034  # read by expect_exit in tests/lib.sh
+        rc=$?
+        expect_exit "the stand-in program under --compare-loading (no GPU)" 3
+        run_plot "$T/s.out" "$T/s.err" "$T/sp.json" --out "$T/sp"
+        expect_exit "plot on the stand-in's -- CMD run" 0
+        expect_grep "the stand-in's program.png: both sides, 2 runs a side" \
+            "^wrote $T/sp/program.png: LAZY, EAGER, 2 runs a side from $T/sp.json$" "$T/s.out"
+        check "the stand-in's program.png is a PNG of more than 10 kB" is_png "$T/sp/program.png"
+        check "the stand-in's run: nothing on stderr" test ! -s "$T/s.err"
+    else
+        echo "SKIPPED plot of a stand-in -- CMD run: no harness (HARNESS) or tests/standin_program.py"
+    fi
 
     : >"$T/file"
     run_plot "$T/w.out" "$T/w.err" results/h200.json --out "$T/file/sub"
