@@ -908,6 +908,31 @@ static void pg_conclude(pg_state *s)
     }
 }
 
+/* --show-output: the first run's stdout and stderr, up to PG_SHOW_BYTES
+ * each, into the env fields program_first_stdout_text and
+ * program_first_stderr_text (the printer shows them; a cut is said). */
+#define PG_SHOW_BYTES 65536
+static void pg_keep_output(pg_state *s)
+{
+    static const char *const from[2] = { "program_first_stdout", "program_first_stderr" };
+    static const char *const to[2] = { "program_first_stdout_text", "program_first_stderr_text" };
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        const res_kv *kv = res_env_get(s->c->r, from[i]);
+        FILE *f = kv && kv->kind == RES_STR && kv->str ? fopen(kv->str, "r") : NULL;
+        char *buf = malloc(PG_SHOW_BYTES + 64);
+        size_t n = 0;
+        if (f && buf) {
+            n = fread(buf, 1, PG_SHOW_BYTES, f);
+            if (fgetc(f) != EOF) n += (size_t)snprintf(buf + n, 64, "\n[cut at %d bytes]\n", PG_SHOW_BYTES);
+            buf[n] = '\0';
+            res_env_str(s->c->r, to[i], buf);
+        }
+        if (f) fclose(f);
+        free(buf);
+    }
+}
+
 static void pg_free(pg_state *s)
 {
     size_t i, k;
@@ -933,12 +958,11 @@ int pg_run(sec_ctx *c)
     if (pg_setup(s) != 0) return SEC_FAILED;
     no_driver = drv_load(why, sizeof why) != 0;
     if (no_driver) res_env_str(c->r, "program_driver", why);
-    if (c->o->show_output && s->outdir_tmp) res_env_num(c->r, "program_show_output", 1);
     for (round = 0; round < c->o->rounds && rc == SEC_OK; round++)
         for (k = 0; k < s->nsides && rc == SEC_OK; k++)
             if (pg_one(s, &s->side[(k + (size_t)round) % s->nsides], round) != 0) rc = SEC_FAILED;
     pg_conclude(s);
-    if (c->o->show_output) pg_print_output(stdout, c->r);
+    if (c->o->show_output) pg_keep_output(s);
     pg_free(s);
     if (rc != SEC_OK || s->failed || s->refused) return SEC_FAILED;
     if (no_driver) {

@@ -49,8 +49,9 @@ int pg_run(sec_ctx *c);
  * probe's cost, per process, the slowest first uses, the sentences. */
 void pg_print(FILE *f, const results *r);
 
-/* Print the first run's stdout and stderr (--show-output), as kept in the
- * env field program_first_output. */
+/* Print the first run's stdout and stderr as --show-output kept them (env
+ * program_first_stdout_text, program_first_stderr_text); nothing without.
+ * pg_print ends with it. */
 void pg_print_output(FILE *f, const results *r);
 
 #endif

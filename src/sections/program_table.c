@@ -190,23 +190,14 @@ void pg_print(FILE *f, const results *r)
             tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
     tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
             : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");
-}
-
-/* The file at path, whole, to f. */
-static void pt_cat(FILE *f, const char *title, const char *path)
-{
-    FILE *in = path ? fopen(path, "r") : NULL;
-    char buf[4096];
-    size_t n;
-    fprintf(f, "\n--- the first run's %s (%s) ---\n", title, path ? path : "?");
-    if (!in) return;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, f);
-    fclose(in);
+    pg_print_output(f, r);
 }
 
 void pg_print_output(FILE *f, const results *r)
 {
-    pt_cat(f, "stdout", tb_env_str(r, "program_first_stdout", NULL));
-    pt_cat(f, "stderr", tb_env_str(r, "program_first_stderr", NULL));
+    if (!res_env_get(r, "program_first_stdout_text") && !res_env_get(r, "program_first_stderr_text"))
+        return;
+    fprintf(f, "\n--- the first run's stdout ---\n%s", tb_env_str(r, "program_first_stdout_text", ""));
+    fprintf(f, "--- the first run's stderr ---\n%s", tb_env_str(r, "program_first_stderr_text", ""));
     fprintf(f, "--- end of the first run's output ---\n");
 }
