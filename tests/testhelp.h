@@ -30,5 +30,6 @@ void test_modfile(void);
 void test_visible(void);
 void test_timing(void);
 void test_nvml(void);
+void test_probe(void);
 
 #endif

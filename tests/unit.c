@@ -19,6 +19,7 @@ int main(void)
     test_visible();
     test_timing();
     test_nvml();
+    test_probe();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -30,8 +30,7 @@
 #include "results.h"
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
-#define PB_KERNELS (1u << 15)    /* functions tracked (half the slots: short probes);
-                                    the launches of any beyond count as later ones */
+#define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
 #define PB_NAME    128           /* a kernel's name kept, truncated */
 #define PB_WHY     1024          /* env cupti */
 #define PB_FATBIN_MAGIC 0xBA55ED50u

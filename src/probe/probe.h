@@ -9,6 +9,10 @@
 
 #include <cupti.h>
 
+/* The most functions whose first launch is told apart; the launches of any
+ * beyond count as later launches (and in no slowest entry). */
+#define PB_MAX_KERNELS (1u << 15)
+
 /* Called by the driver inside the process's first cuInit. Without
  * HARNESS_PROBE_DIR it does nothing. Otherwise it takes the clock's origin
  * (HARNESS_PROBE_T0_NS, else now), stamps at.probe, opens CUPTI
