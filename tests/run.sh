@@ -5,7 +5,8 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh).
+# visible on the stand-in driver (tests/test_visible.sh), the probe library
+# as built (tests/test_probe_so.sh).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -22,6 +23,7 @@ sh tests/test_plot.sh
 sh tests/test_modules.sh
 sh tests/test_sources.sh
 sh tests/test_node.sh
+sh tests/test_probe_so.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
@@ -432,6 +434,7 @@ expect_grep "unwritable --json: the tables still print" "stopwatches: skipped" "
 unset HARNESS_LIBCUDA
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
+check "make install PREFIX=... installs the probe in lib/harness" test -s "$T/prefix/lib/harness/harness-probe.so"
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     HARNESS="$HARNESS" sh tests/gpu.sh | grep -E '^(PASSED|FAILED)'
