@@ -15,7 +15,8 @@
 
 /* Called by the driver inside the process's first cuInit. Without
  * HARNESS_PROBE_DIR it does nothing. Otherwise it takes the clock's origin
- * (HARNESS_PROBE_T0_NS, else now), stamps at.probe, opens CUPTI
+ * (HARNESS_PROBE_T0_NS; now when absent, not a whole number, or later than
+ * now), stamps at.probe, opens CUPTI
  * (HARNESS_PROBE_CUPTI, the loader's libcupti.so.13 and libcupti.so, then
  * $CUDA_HOME/lib64, /usr/local/cuda/lib64 and /usr/local/cuda/extras/CUPTI/lib64),
  * subscribes pb_callback and enables the driver calls and resource events
