@@ -6,7 +6,9 @@
 #include "precord.h"
 #include "results.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +347,89 @@ static void check_full_table(const char *dir)
     res_free(&r);
 }
 
+/* Threads launching at once (the probe's own clock): every launch counted
+ * once, each function's first told apart, the spans capped. */
+#define TH_THREADS 4
+#define TH_LAUNCHES 1000
+#define TH_FUNCS 4      /* each thread's own */
+
+static void *launcher(void *arg)
+{
+    uintptr_t base = (uintptr_t)arg, i;
+    cuLaunchKernel_params la;
+    uint64_t corr;
+    CUpti_CallbackData cd;
+
+    memset(&la, 0, sizeof la);
+    memset(&cd, 0, sizeof cd);
+    cd.functionName = "cuLaunchKernel";
+    cd.functionParams = &la;
+    cd.symbolName = "k";
+    cd.correlationData = &corr;
+    for (i = 0; i < TH_LAUNCHES; i++) {
+        la.f = (CUfunction)(base + 16 * (i % TH_FUNCS));
+        cd.callbackSite = CUPTI_API_ENTER;
+        pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cd);
+        cd.callbackSite = CUPTI_API_EXIT;
+        pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cd);
+    }
+    return NULL;
+}
+
+static void check_threads(const char *dir)
+{
+    pthread_t t[TH_THREADS];
+    size_t i, started = 0;
+    results r;
+    char *text;
+
+    pb_set_clock_for_test(NULL);
+    pb_init_for_test(dir, 0, 100);
+    for (i = 0; i < TH_THREADS; i++)
+        if (pthread_create(&t[i], NULL, launcher, (void *)(uintptr_t)(0x100000 * (i + 1))) == 0) started++;
+    for (i = 0; i < started; i++) pthread_join(t[i], NULL);
+    pb_exit();
+    text = read_record(dir, &r);
+    th_check("probe: 4 threads of 1000 launches of 4 functions each: 16 first launches, 3984 "
+             "later, one at.first_kernel, 100 spans (the cap)",
+             started == TH_THREADS && text && fig(&r, "launch_first.n") == TH_THREADS * TH_FUNCS &&
+             fig(&r, "launch_later.n") == TH_THREADS * (TH_LAUNCHES - TH_FUNCS) &&
+             fig(&r, "at.first_kernel") >= fig(&r, "at.probe") && count_lines(text, "span\t") == 100 &&
+             res_derived_find(&r, PRC_SECTION, "slowest.10") && end_line_right(text, &r));
+    free(text);
+    res_free(&r);
+    pb_set_clock_for_test(fake_clock);
+}
+
+/* A record that cannot be written, twice: one line on stderr, the first. */
+static void check_said_once(void)
+{
+    char path[] = "/tmp/harness-probe-err.XXXXXX", want[128], got[512];
+    int fd = mkstemp(path), saved = dup(2), r1, r2;
+    ssize_t n = -1;
+
+    if (fd < 0 || saved < 0) {
+        th_check("probe: a file for stderr", 0);
+        return;
+    }
+    fflush(stderr);
+    dup2(fd, 2);
+    pb_init_for_test("/nonexistent-dir", T0_NS, 0);
+    r1 = pb_write_record("first kernel");
+    r2 = pb_write_record("exit");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    if (lseek(fd, 0, SEEK_SET) == 0) n = read(fd, got, sizeof got - 1);
+    got[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    snprintf(want, sizeof want, "harness-probe: cannot write /nonexistent-dir/%ld.rec: No such file "
+             "or directory\n", (long)getpid());
+    th_check("probe: two writes that fail: both -1, one line on stderr naming the path and the reason",
+             r1 == -1 && r2 == -1 && strcmp(got, want) == 0);
+}
+
 void test_probe(void)
 {
     char dir[] = "/tmp/harness-probe-test.XXXXXX";
@@ -367,6 +452,8 @@ void test_probe(void)
     pb_exit();
     check_record(dir);
     check_full_table(dir);
+    check_threads(dir);
+    check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

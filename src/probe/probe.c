@@ -108,6 +108,7 @@ typedef struct pb_state {
     prc_span *spans;            /* maxspans, the first nspans used (then never changed) */
     size_t nspans, maxspans;
     int exit_written;           /* the "exit" record is written: no later one */
+    int said;                   /* a failed write has been said on stderr */
 } pb_state;
 
 static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -667,6 +668,15 @@ static int pb_mine(void)
     return atomic_load_explicit(&pb_on, memory_order_acquire) && (long)getpid() == pb.pid;
 }
 
+/* The one line of a failed write, the process's first only. Under pb_write_lock. */
+static void pb_say_failure(int err)
+{
+    if (pb.said) return;
+    fprintf(stderr, "harness-probe: cannot write %s: %s\n",
+            pb.path_error ? "the record (its directory's path is too long)" : pb.path, strerror(err));
+    pb.said = 1;
+}
+
 int pb_write_record(const char *written)
 {
     results r;
@@ -683,12 +693,8 @@ int pb_write_record(const char *written)
     pthread_mutex_unlock(&pb.lock);
     if (rc == 0 && (rc = pb_save(&r, nspans)) != 0) err = errno;
     res_free(&r);
-    if (rc != 0)
-        fprintf(stderr, "harness-probe: cannot write %s: %s\n",
-                pb.path_error ? "the record (its directory's path is too long)" : pb.path,
-                strerror(err));
-    else if (strcmp(written, "exit") == 0)
-        pb.exit_written = 1;
+    if (rc != 0) pb_say_failure(err);
+    else if (strcmp(written, "exit") == 0) pb.exit_written = 1;
 done:
     pthread_mutex_unlock(&pb_write_lock);
     return rc;

@@ -46,9 +46,10 @@ void pb_exit(void);
  * beside it, renamed over it), with env written as given ("first kernel"
  * or "exit"). Once "exit" is written, later calls write nothing. Returns
  * 0 when written (or skipped after "exit"), 1 when the probe is not set up
- * in this process (nothing written), -1 on failure: then the one line
- * "harness-probe: cannot write PATH: REASON" goes to stderr and an earlier
- * record at PATH is left as it was. Thread-safe. */
+ * in this process (nothing written), -1 on failure: an earlier record at
+ * PATH is left as it was, and the process's first failure puts the one
+ * line "harness-probe: cannot write PATH: REASON" on stderr (later ones
+ * say nothing). Thread-safe. */
 int pb_write_record(const char *written);
 
 /* For tests: set the probe up as InitializeInjection does, without CUPTI
