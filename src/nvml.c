@@ -140,7 +140,8 @@ static int nv_device(const char *pci_bus_id, unsigned i, nvmlDevice_t *d, char *
         snprintf(why, whylen, "nvmlDeviceGetHandleByPciBusId_v2(%s): %s", pci_bus_id,
                  nv_error(r, code, sizeof code));
     else
-        snprintf(why, whylen, "nvmlDeviceGetHandleByIndex_v2(%u): %s", i, nv_error(r, code, sizeof code));
+        snprintf(why, whylen, "nvmlDeviceGetHandleByIndex_v2(%u): %s", i,
+                 nv_error(r, code, sizeof code));
     return -1;
 }
 
@@ -239,7 +240,8 @@ int nv_processes(nv_sample *out, size_t max, size_t *n, char *why, size_t whylen
         nvmlDevice_t d;
         nv_proc_info *list;
         int rc;
-        if (nv_device(NULL, i, &d, why, whylen) != 0 || nv_list(d, &list, &count, why, whylen) != 0) {
+        if (nv_device(NULL, i, &d, why, whylen) != 0 ||
+            nv_list(d, &list, &count, why, whylen) != 0) {
             free(all);
             return -1;
         }

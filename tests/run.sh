@@ -5,10 +5,11 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh), the user's own
-# program with a stand-in (tests/test_program.sh), the README and docs/:
-# size, the two commands, every link (tests/test_docs.sh); the environment
-# as found at the end (tests/test_env.sh: TMPDIR unset, empty or a path).
+# visible on the stand-in driver (tests/test_visible.sh), the probe library
+# as built (tests/test_probe_so.sh), the user's own program with a stand-in
+# (tests/test_program.sh), the README and docs/: size, the two commands,
+# every link (tests/test_docs.sh); the environment as found at the end
+# (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
@@ -29,6 +30,7 @@ sh tests/test_plot.sh
 sh tests/test_modules.sh
 sh tests/test_sources.sh
 sh tests/test_node.sh
+sh tests/test_probe_so.sh
 sh tests/test_program.sh
 sh tests/test_docs.sh
 
@@ -494,6 +496,7 @@ else
 fi
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
+check "make install PREFIX=... installs the probe in lib/harness" test -s "$T/prefix/lib/harness/harness-probe.so"
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     HARNESS="$HARNESS" sh tests/gpu.sh | grep -E '^(PASSED|FAILED)'

@@ -31,5 +31,6 @@ void test_visible(void);
 void test_timing(void);
 void test_precord(void);
 void test_nvml(void);
+void test_probe(void);
 
 #endif

@@ -20,6 +20,7 @@ int main(void)
     test_timing();
     test_precord();
     test_nvml();
+    test_probe();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

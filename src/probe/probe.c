@@ -30,8 +30,7 @@
 #include "results.h"
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
-#define PB_KERNELS (1u << 15)    /* functions tracked (half the slots: short probes);
-                                    the launches of any beyond count as later ones */
+#define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
 #define PB_NAME    128           /* a kernel's name kept, truncated */
 #define PB_WHY     1024          /* env cupti */
 #define PB_FATBIN_MAGIC 0xBA55ED50u
@@ -109,6 +108,7 @@ typedef struct pb_state {
     prc_span *spans;            /* maxspans, the first nspans used (then never changed) */
     size_t nspans, maxspans;
     int exit_written;           /* the "exit" record is written: no later one */
+    int said;                   /* a failed write has been said on stderr */
 } pb_state;
 
 static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -446,8 +446,10 @@ void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId c
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cd = cbdata;
         int kind = pb_kind_of(cbid);
-        if (kind >= 0 && cd->callbackSite == CUPTI_API_ENTER) pb_call_enter((pb_kind)kind, cbid, cd);
-        else if (kind >= 0) pb_call_exit((pb_kind)kind, cbid, cd);
+        if (kind >= 0 && cd->callbackSite == CUPTI_API_ENTER)
+            pb_call_enter((pb_kind)kind, cbid, cd);
+        else if (kind >= 0)
+            pb_call_exit((pb_kind)kind, cbid, cd);
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         pb_resource(cbid, cbdata);
     }
@@ -509,7 +511,8 @@ static const char *pb_memory(const pb_drv *d, const char *bus, double *mib)
 {
     char why[256];
     size_t free_b, total_b;
-    if (nv_process_mib(bus[0] ? bus : NULL, pb.pid, mib, why, sizeof why) == 0) return "nvml process";
+    if (nv_process_mib(bus[0] ? bus : NULL, pb.pid, mib, why, sizeof why) == 0)
+        return "nvml process";
     if (d->mem_info && d->mem_info(&free_b, &total_b) == CUDA_SUCCESS && total_b >= free_b) {
         *mib = (double)(total_b - free_b) / 1048576.0;
         return "device-wide";
@@ -601,12 +604,16 @@ static size_t pb_slowest(const pb_kernel **top)
 /* The record's env fields into r. 0, or -1 on out of memory. */
 static int pb_build_env(results *r, const char *written)
 {
-    if (res_env_str(r, "record", PRC_FORMAT) != 0 || res_env_str(r, "version", HARNESS_VERSION) != 0 ||
-        res_env_num(r, "pid", (double)pb.pid) != 0 || res_env_num(r, "ppid", (double)getppid()) != 0 ||
-        res_env_str(r, "command", pb.command) != 0 || res_env_str(r, "written", written) != 0 ||
+    if (res_env_str(r, "record", PRC_FORMAT) != 0 ||
+        res_env_str(r, "version", HARNESS_VERSION) != 0 ||
+        res_env_num(r, "pid", (double)pb.pid) != 0 ||
+        res_env_num(r, "ppid", (double)getppid()) != 0 ||
+        res_env_str(r, "command", pb.command) != 0 ||
+        res_env_str(r, "written", written) != 0 ||
         res_env_str(r, "cupti", pb.cupti) != 0 ||
         res_env_str(r, "loading_mode", pb.loading_mode) != 0 ||
-        res_env_str(r, "mem_source", pb.mem_source) != 0 || res_env_str(r, "device", pb.device) != 0)
+        res_env_str(r, "mem_source", pb.mem_source) != 0 ||
+        res_env_str(r, "device", pb.device) != 0)
         return -1;
     return 0;
 }
@@ -695,6 +702,16 @@ static int pb_mine(void)
     return atomic_load_explicit(&pb_on, memory_order_acquire) && (long)getpid() == pb.pid;
 }
 
+/* The one line of a failed write, the process's first only. Under pb_write_lock. */
+static void pb_say_failure(int err)
+{
+    if (pb.said) return;
+    fprintf(stderr, "harness-probe: cannot write %s: %s\n",
+            pb.path_error ? "the record (its directory's path is too long)" : pb.path,
+            strerror(err));
+    pb.said = 1;
+}
+
 int pb_write_record(const char *written)
 {
     results r;
@@ -711,12 +728,8 @@ int pb_write_record(const char *written)
     pthread_mutex_unlock(&pb.lock);
     if (rc == 0 && (rc = pb_save(&r, nspans)) != 0) err = errno;
     res_free(&r);
-    if (rc != 0)
-        fprintf(stderr, "harness-probe: cannot write %s: %s\n",
-                pb.path_error ? "the record (its directory's path is too long)" : pb.path,
-                strerror(err));
-    else if (strcmp(written, "exit") == 0)
-        pb.exit_written = 1;
+    if (rc != 0) pb_say_failure(err);
+    else if (strcmp(written, "exit") == 0) pb.exit_written = 1;
 done:
     pthread_mutex_unlock(&pb_write_lock);
     return rc;
@@ -788,7 +801,8 @@ static void pb_register_fork(void)
 /* The tables, allocated once (calloc: untouched pages cost nothing). */
 static int pb_alloc(long max_spans)
 {
-    pb.maxspans = max_spans > 0 ? (size_t)(max_spans < PRC_MAX_SPANS ? max_spans : PRC_MAX_SPANS) : 0;
+    if (max_spans > PRC_MAX_SPANS) max_spans = PRC_MAX_SPANS;
+    pb.maxspans = max_spans > 0 ? (size_t)max_spans : 0;
     pb.slots = calloc(PB_SLOTS, sizeof *pb.slots);
     pb.kernels = calloc(PB_KERNELS, sizeof *pb.kernels);
     pb.spans = pb.maxspans ? calloc(pb.maxspans, sizeof *pb.spans) : NULL;
@@ -823,7 +837,8 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
     pb.device[0] = '\0';
     pb_read_command(pb.command, sizeof pb.command);
     rc = pb_alloc(max_spans);
-    snprintf(pb.cupti, sizeof pb.cupti, "%s", rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
+    snprintf(pb.cupti, sizeof pb.cupti, "%s",
+             rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
     pthread_once(&pb_fork_once, pb_register_fork);
     atomic_store(&pb_on, 1);
     return rc;
@@ -903,9 +918,10 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
 {
     CUptiResult r;
     size_t i;
-    for (i = 0; i < PB_NCBS; i++)
-        if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_cbs[i].cbid)) != CUPTI_SUCCESS)
-            return r;
+    for (i = 0; i < PB_NCBS; i++) {
+        r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_cbs[i].cbid);
+        if (r != CUPTI_SUCCESS) return r;
+    }
     if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) != CUPTI_SUCCESS)
         return r;

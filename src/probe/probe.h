@@ -9,9 +9,14 @@
 
 #include <cupti.h>
 
+/* The most functions whose first launch is told apart; the launches of any
+ * beyond count as later launches (and in no slowest entry). */
+#define PB_MAX_KERNELS (1u << 15)
+
 /* Called by the driver inside the process's first cuInit. Without
  * HARNESS_PROBE_DIR it does nothing. Otherwise it takes the clock's origin
- * (HARNESS_PROBE_T0_NS, else now), stamps at.probe, opens CUPTI
+ * (HARNESS_PROBE_T0_NS; now when absent, not a whole number, or later than
+ * now), stamps at.probe, opens CUPTI
  * (HARNESS_PROBE_CUPTI, the loader's libcupti.so.13 and libcupti.so, then
  * $CUDA_HOME/lib64, /usr/local/cuda/lib64 and /usr/local/cuda/extras/CUPTI/lib64),
  * subscribes pb_callback and enables the driver calls and resource events
@@ -41,9 +46,10 @@ void pb_exit(void);
  * beside it, renamed over it), with env written as given ("first kernel"
  * or "exit"). Once "exit" is written, later calls write nothing. Returns
  * 0 when written (or skipped after "exit"), 1 when the probe is not set up
- * in this process (nothing written), -1 on failure: then the one line
- * "harness-probe: cannot write PATH: REASON" goes to stderr and an earlier
- * record at PATH is left as it was. Thread-safe. */
+ * in this process (nothing written), -1 on failure: an earlier record at
+ * PATH is left as it was, and the process's first failure puts the one
+ * line "harness-probe: cannot write PATH: REASON" on stderr (later ones
+ * say nothing). Thread-safe. */
 int pb_write_record(const char *written);
 
 /* For tests: set the probe up as InitializeInjection does, without CUPTI

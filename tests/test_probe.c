@@ -1,0 +1,461 @@
+/* test_probe.c: unit tests of the probe's bookkeeping (src/probe/probe.c),
+ * driven with constructed CUPTI callback data on a fake clock, against
+ * figures worked out by hand; the record read back with res_read_lines. */
+#include "testhelp.h"
+#include "probe/probe.h"
+#include "precord.h"
+#include "results.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fatbinary_section.h>
+
+#define T0_NS 1000000000000LL   /* the fake spawn */
+
+static long long fake_ns = T0_NS;
+
+static long long fake_clock(void)
+{
+    return fake_ns;
+}
+
+/* Set the fake clock to ms after the spawn. */
+static void clock_at(double ms)
+{
+    fake_ns = T0_NS + (long long)(ms * 1e6);
+}
+
+/* One driver call as CUPTI reports it: ENTER at t0 ms, EXIT at t1 ms. */
+static void call(CUpti_CallbackId cbid, const char *fname, const void *params, const char *sym,
+                 double t0, double t1)
+{
+    uint64_t corr = 0;
+    CUresult rv = CUDA_SUCCESS;
+    CUpti_CallbackData cd;
+
+    memset(&cd, 0, sizeof cd);
+    cd.functionName = fname;
+    cd.functionParams = params;
+    cd.symbolName = sym;
+    cd.correlationData = &corr;
+    cd.functionReturnValue = &rv;
+    cd.callbackSite = CUPTI_API_ENTER;
+    clock_at(t0);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
+    cd.callbackSite = CUPTI_API_EXIT;
+    clock_at(t1);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
+}
+
+/* A resource event at ms; module: cubinSize (0: a context created). */
+static void resource(CUpti_CallbackId cbid, size_t cubin_size, double ms)
+{
+    CUpti_ModuleResourceData mod;
+    CUpti_ResourceData rd;
+
+    memset(&mod, 0, sizeof mod);
+    memset(&rd, 0, sizeof rd);
+    mod.cubinSize = cubin_size;
+    rd.resourceDescriptor = cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED ? &mod : NULL;
+    clock_at(ms);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_RESOURCE, cbid, &rd);
+}
+
+/* ------------------------------------------------------------ images --- */
+
+static void put16(unsigned char *p, unsigned v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
+static void put32(unsigned char *p, uint32_t v) { put16(p, v & 0xffff); put16(p + 2, v >> 16); }
+static void put64(unsigned char *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+/* A fatbin of n entries of the given kinds (1 PTX, 2 ELF), each a 64-byte
+ * header and 16 bytes of payload, into b (8-byte aligned); its size, or
+ * with `lie` an entry size past its end. */
+static size_t fatbin(uint64_t *words, size_t nwords, const unsigned *kinds, size_t n, int lie)
+{
+    unsigned char *b = (unsigned char *)words;
+    size_t i, size = n * (64 + 16);
+
+    memset(words, 0, nwords * sizeof *words);
+    put32(b, 0xBA55ED50u);
+    put16(b + 4, 1);
+    put16(b + 6, 16);
+    put64(b + 8, size);
+    for (i = 0; i < n; i++) {
+        unsigned char *e = b + 16 + i * 80;
+        put16(e, kinds[i]);
+        put32(e + 4, 64);
+        put64(e + 8, lie ? 4096 : 16);
+        memcpy(e + 64, kinds[i] == 1 ? ".version 8.0\n" : "\177ELF", kinds[i] == 1 ? 13 : 4);
+    }
+    return 16 + size;
+}
+
+/* ----------------------------------------------------------- reading --- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    size_t n;
+
+    if (!f) return NULL;
+    buf = malloc(1 << 20);
+    n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    return buf;
+}
+
+/* The record of this process in dir, read into r; its text (free it), or NULL. */
+static char *read_record(const char *dir, results *r)
+{
+    char path[512], why[256];
+    char *text;
+
+    snprintf(path, sizeof path, "%s/%ld.rec", dir, (long)getpid());
+    res_init(r);
+    if (!(text = slurp(path))) return NULL;
+    if (res_read_lines(r, text, why, sizeof why) < 0) {
+        printf("probe: res_read_lines: %s\n", why);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Figure key's one sample, NaN when absent. */
+static double fig(const results *r, const char *key)
+{
+    const res_meas *m = res_find(r, PRC_SECTION, key);
+    return m && m->nsamples == 1 ? m->samples[0] : NAN;
+}
+
+static const char *env(const results *r, const char *key)
+{
+    const res_kv *kv = res_env_get(r, key);
+    return kv && kv->kind == RES_STR && kv->str ? kv->str : "";
+}
+
+/* The end line is the last and counts the env, m and d lines. */
+static int end_line_right(const char *text, const results *r)
+{
+    char want[64];
+    const char *end = strstr(text, "\nend\t");
+    snprintf(want, sizeof want, "\nend\t%ld\t%zu\n", (long)getpid(), r->nenv + r->nm + r->nd);
+    return end && strcmp(end, want) == 0;
+}
+
+static size_t count_lines(const char *text, const char *prefix)
+{
+    size_t n = 0, len = strlen(prefix);
+    const char *p = text;
+    for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, prefix, len) == 0) n++;
+    return n;
+}
+
+/* ------------------------------------------------------------- steps --- */
+
+/* Loads: PTX text, a cubin, a PTX fatbin, a fatbin with SASS, the
+ * runtime's wrapper of a PTX fatbin, two loads from files, a fatbin whose
+ * entry runs past its end, and a call that is not enabled. */
+static void drive_loads(void)
+{
+    static uint64_t ptx_fb[64], mixed_fb[64], bad_fb[64];
+    static const unsigned ptx_only[] = { 1 }, mixed[] = { 1, 2 };
+    static const char ptx_text[] = "  \n// Generated by NVIDIA NVVM Compiler\n.version 8.0\n";
+    static const char cubin[] = "\177ELF\2\1\1";
+    static __fatBinC_Wrapper_t wrapper;
+    CUmodule mod;
+    CUlibrary lib;
+    cuModuleLoadData_params md = { &mod, ptx_text }, mc = { &mod, cubin }, mb = { &mod, bad_fb };
+    cuModuleLoadFatBinary_params mf = { &mod, mixed_fb };
+    cuLibraryLoadData_params lp, lw;
+    cuModuleLoad_params ml = { &mod, "k.cubin" };
+    cuLibraryLoadFromFile_params lf;
+    cuMemAlloc_v2_params ma;
+
+    fatbin(ptx_fb, 64, ptx_only, 1, 0);
+    fatbin(mixed_fb, 64, mixed, 2, 0);
+    fatbin(bad_fb, 64, ptx_only, 1, 1);
+    wrapper.magic = FATBINC_MAGIC;
+    wrapper.version = 1;
+    wrapper.data = (const unsigned long long *)ptx_fb;
+    memset(&lp, 0, sizeof lp);
+    memset(&lf, 0, sizeof lf);
+    memset(&ma, 0, sizeof ma);
+    lp.library = &lib;
+    lp.code = ptx_fb;
+    lw = lp;
+    lw.code = &wrapper;
+    lf.library = &lib;
+    lf.fileName = "k.fatbin";
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, "cuModuleLoadData", &md, NULL, 6, 8);
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, "cuModuleLoadData", &mc, NULL, 8, 9);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, "cuLibraryLoadData", &lp, NULL, 10, 14);
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary, "cuModuleLoadFatBinary", &mf, NULL, 14, 15);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, "cuLibraryLoadData", &lw, NULL, 15, 16);
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, "cuModuleLoad", &ml, NULL, 16, 16.5);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile, "cuLibraryLoadFromFile", &lf, NULL, 16.5, 17);
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, "cuModuleLoadData", &mb, NULL, 17, 18);
+    call(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, "cuMemAlloc_v2", &ma, NULL, 18, 19);
+    resource(CUPTI_CBID_RESOURCE_MODULE_LOADED, 3u << 20, 19);
+    resource(CUPTI_CBID_RESOURCE_MODULE_LOADED, 1u << 20, 19.5);
+}
+
+/* Kernel A (F1) got by cuModuleGetFunction (1 ms), kernel B (F2) by
+ * cuKernelGetFunction (3 ms); A launched first (5 ms), then B
+ * (cuLaunchKernelEx, 2 ms), then A twice more (0.5 and 0.25 ms); then a
+ * get of A after its launch (1 ms), which its first use does not count. */
+static void drive_kernels(CUfunction f1, CUfunction f2, const char *dir, results *first)
+{
+    CUfunction got1 = f1, got2 = f2;
+    CUkernel kern = (CUkernel)(uintptr_t)0x5000;
+    cuModuleGetFunction_params gf = { &got1, NULL, "kA" };
+    cuKernelGetFunction_params kf = { &got2, kern }, kf1 = { &got1, kern };
+    cuLaunchKernel_params la;
+    cuLaunchKernel_ptsz_params lz;
+    cuLaunchKernelEx_params lx;
+    char *text;
+
+    memset(&la, 0, sizeof la);
+    memset(&lz, 0, sizeof lz);
+    memset(&lx, 0, sizeof lx);
+    la.f = lz.f = f1;
+    lx.f = f2;
+    call(CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, "cuModuleGetFunction", &gf, NULL, 20, 21);
+    call(CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction, "cuKernelGetFunction", &kf, NULL, 21, 24);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", &la, "kA", 30, 35);
+    text = read_record(dir, first);
+    th_check("probe: the first launch wrote the record \"first kernel\", with at.first_kernel 30 "
+             "and one first launch of 5 ms, no at.exit",
+             text && strcmp(env(first, "written"), "first kernel") == 0 &&
+             fig(first, "at.first_kernel") == 30 && fig(first, "launch_first.n") == 1 &&
+             fig(first, "launch_first.ms") == 5 && isnan(fig(first, "at.exit")) &&
+             end_line_right(text, first));
+    free(text);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, "cuLaunchKernelEx", &lx, "kB", 40, 42);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", &la, "kA", 50, 50.5);
+    call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, "cuLaunchKernel_ptsz", &lz, "kA", 51, 51.25);
+    call(CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction, "cuKernelGetFunction", &kf1, NULL, 60, 61);
+}
+
+/* A forked child runs the exit path: it writes nothing, under its
+ * parent's pid or its own. */
+static void check_fork(const char *dir)
+{
+    char path[512], child_path[512];
+    int status = -1;
+    pid_t kid;
+
+    snprintf(path, sizeof path, "%s/%ld.rec", dir, (long)getpid());
+    unlink(path);
+    fflush(stdout);
+    kid = fork();
+    if (kid == 0) {
+        pb_exit();
+        _exit(pb_write_record("exit") == 1 ? 0 : 1);
+    }
+    waitpid(kid, &status, 0);
+    snprintf(child_path, sizeof child_path, "%s/%ld.rec", dir, (long)kid);
+    th_check("probe: a forked child's exit path writes no record (not under its parent's pid, "
+             "not under its own), and pb_write_record says it is not set up there",
+             kid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+             access(path, F_OK) != 0 && access(child_path, F_OK) != 0);
+}
+
+/* The exit record against the figures worked out by hand. */
+static void check_record(const char *dir)
+{
+    const res_derived *s1, *s2;
+    results r;
+    char *text = read_record(dir, &r);
+
+    th_check("probe: the exit record is there, reads back, env written exit, its end line right",
+             text && strcmp(env(&r, "written"), "exit") == 0 && end_line_right(text, &r) &&
+             strcmp(env(&r, "record"), PRC_FORMAT) == 0);
+    th_check("probe: at.probe 2, at.context 5, at.first_kernel 30, at.exit 100; contexts.n 1",
+             fig(&r, "at.probe") == 2 && fig(&r, "at.context") == 5 &&
+             fig(&r, "at.first_kernel") == 30 && fig(&r, "at.exit") == 100 &&
+             fig(&r, "contexts.n") == 1);
+    th_check("probe: module loads 5 (2 + 1 + 1 + 0.5 + 1 ms), library loads 3 (4 + 1 + 0.5 ms)",
+             fig(&r, "module_load.n") == 5 && fig(&r, "module_load.ms") == 5.5 &&
+             fig(&r, "library_load.n") == 3 && fig(&r, "library_load.ms") == 5.5);
+    th_check("probe: ptx.n 3: PTX text, a PTX fatbin and its wrapper; not a cubin, a fatbin "
+             "with SASS, a file or a fatbin whose entry runs past its end",
+             fig(&r, "ptx.n") == 3);
+    th_check("probe: loaded.n 2, loaded.mib 4 (cubinSize 3 MiB + 1 MiB)",
+             fig(&r, "loaded.n") == 2 && fig(&r, "loaded.mib") == 4);
+    th_check("probe: two kernels, one launched 3 times: launch_first.n 2 (7 ms), "
+             "launch_later.n 2 (0.75 ms)",
+             fig(&r, "launch_first.n") == 2 && fig(&r, "launch_first.ms") == 7 &&
+             fig(&r, "launch_later.n") == 2 && fig(&r, "launch_later.ms") == 0.75);
+    th_check("probe: gets: get_function 1 (1 ms), kernel_function 2 (4 ms); calls never made "
+             "are 0 with no .ms",
+             fig(&r, "get_function.n") == 1 && fig(&r, "get_function.ms") == 1 &&
+             fig(&r, "kernel_function.n") == 2 && fig(&r, "kernel_function.ms") == 4 &&
+             fig(&r, "get_kernel.n") == 0 && isnan(fig(&r, "get_kernel.ms")) &&
+             fig(&r, "func_load.n") == 0 && isnan(fig(&r, "func_load.ms")));
+    s1 = res_derived_find(&r, PRC_SECTION, "slowest.1");
+    s2 = res_derived_find(&r, PRC_SECTION, "slowest.2");
+    th_check("probe: slowest.1 is kA, 6 ms (get 1 + launch 5); slowest.2 kB, 5 ms (get 3 + "
+             "launch 2); no third",
+             s1 && s2 && strcmp(s1->name, "kA") == 0 && s1->value == 6 &&
+             res_derived_num(s1, "get_ms") == 1 && res_derived_num(s1, "launch_ms") == 5 &&
+             strcmp(s2->name, "kB") == 0 && s2->value == 5 && res_derived_num(s2, "get_ms") == 3 &&
+             res_derived_num(s2, "launch_ms") == 2 && !res_derived_find(&r, PRC_SECTION, "slowest.3"));
+    th_check("probe: rss.peak read at exit; mem_source says none exactly when no mem.first_kernel",
+             fig(&r, "rss.peak") > 0 &&
+             (strcmp(env(&r, "mem_source"), "none") == 0) == isnan(fig(&r, "mem.first_kernel")));
+    th_check("probe: spans capped at the 5 asked for, the first cuModuleLoadData at 6 ms for 2 ms",
+             text && count_lines(text, "span\t") == 5 &&
+             strstr(text, "\tcuModuleLoadData\t6\t2\n") && strstr(text, "\tcuLibraryLoadData\t15\t1\n"));
+    free(text);
+    res_free(&r);
+}
+
+/* More functions than the table holds: the launches of those beyond count
+ * as later launches. */
+static void check_full_table(const char *dir)
+{
+    cuLaunchKernel_params la;
+    results r;
+    char *text;
+    uintptr_t i;
+
+    pb_init_for_test(dir, T0_NS, 0);
+    memset(&la, 0, sizeof la);
+    for (i = 0; i < PB_MAX_KERNELS + 2; i++) {
+        la.f = (CUfunction)(0x10000 + 16 * i);
+        call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", &la, "k", 1, 1);
+    }
+    clock_at(2);
+    pb_exit();
+    text = read_record(dir, &r);
+    th_check("probe: beyond PB_MAX_KERNELS functions, launches count as later ones",
+             text && fig(&r, "launch_first.n") == PB_MAX_KERNELS && fig(&r, "launch_later.n") == 2 &&
+             res_derived_find(&r, PRC_SECTION, "slowest.10") && count_lines(text, "span\t") == 0);
+    free(text);
+    res_free(&r);
+}
+
+/* Threads launching at once (the probe's own clock): every launch counted
+ * once, each function's first told apart, the spans capped. */
+#define TH_THREADS 4
+#define TH_LAUNCHES 1000
+#define TH_FUNCS 4      /* each thread's own */
+
+static void *launcher(void *arg)
+{
+    uintptr_t base = (uintptr_t)arg, i;
+    cuLaunchKernel_params la;
+    uint64_t corr;
+    CUpti_CallbackData cd;
+
+    memset(&la, 0, sizeof la);
+    memset(&cd, 0, sizeof cd);
+    cd.functionName = "cuLaunchKernel";
+    cd.functionParams = &la;
+    cd.symbolName = "k";
+    cd.correlationData = &corr;
+    for (i = 0; i < TH_LAUNCHES; i++) {
+        la.f = (CUfunction)(base + 16 * (i % TH_FUNCS));
+        cd.callbackSite = CUPTI_API_ENTER;
+        pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cd);
+        cd.callbackSite = CUPTI_API_EXIT;
+        pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cd);
+    }
+    return NULL;
+}
+
+static void check_threads(const char *dir)
+{
+    pthread_t t[TH_THREADS];
+    size_t i, started = 0;
+    results r;
+    char *text;
+
+    pb_set_clock_for_test(NULL);
+    pb_init_for_test(dir, 0, 100);
+    for (i = 0; i < TH_THREADS; i++)
+        if (pthread_create(&t[i], NULL, launcher, (void *)(uintptr_t)(0x100000 * (i + 1))) == 0) started++;
+    for (i = 0; i < started; i++) pthread_join(t[i], NULL);
+    pb_exit();
+    text = read_record(dir, &r);
+    th_check("probe: 4 threads of 1000 launches of 4 functions each: 16 first launches, 3984 "
+             "later, one at.first_kernel, 100 spans (the cap)",
+             started == TH_THREADS && text && fig(&r, "launch_first.n") == TH_THREADS * TH_FUNCS &&
+             fig(&r, "launch_later.n") == TH_THREADS * (TH_LAUNCHES - TH_FUNCS) &&
+             fig(&r, "at.first_kernel") >= fig(&r, "at.probe") && count_lines(text, "span\t") == 100 &&
+             res_derived_find(&r, PRC_SECTION, "slowest.10") && end_line_right(text, &r));
+    free(text);
+    res_free(&r);
+    pb_set_clock_for_test(fake_clock);
+}
+
+/* A record that cannot be written, twice: one line on stderr, the first. */
+static void check_said_once(void)
+{
+    char path[] = "/tmp/harness-probe-err.XXXXXX", want[128], got[512];
+    int fd = mkstemp(path), saved = dup(2), r1, r2;
+    ssize_t n = -1;
+
+    if (fd < 0 || saved < 0) {
+        th_check("probe: a file for stderr", 0);
+        return;
+    }
+    fflush(stderr);
+    dup2(fd, 2);
+    pb_init_for_test("/nonexistent-dir", T0_NS, 0);
+    r1 = pb_write_record("first kernel");
+    r2 = pb_write_record("exit");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    if (lseek(fd, 0, SEEK_SET) == 0) n = read(fd, got, sizeof got - 1);
+    got[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    snprintf(want, sizeof want, "harness-probe: cannot write /nonexistent-dir/%ld.rec: No such file "
+             "or directory\n", (long)getpid());
+    th_check("probe: two writes that fail: both -1, one line on stderr naming the path and the reason",
+             r1 == -1 && r2 == -1 && strcmp(got, want) == 0);
+}
+
+void test_probe(void)
+{
+    char dir[] = "/tmp/harness-probe-test.XXXXXX";
+    char cmd[64];
+    results first;
+
+    if (!mkdtemp(dir)) {
+        th_check("probe: a temporary directory", 0);
+        return;
+    }
+    pb_set_clock_for_test(fake_clock);
+    clock_at(2);
+    th_check("probe: set up for the test", pb_init_for_test(dir, T0_NS, 5) == 0);
+    resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, 0, 5);
+    drive_loads();
+    drive_kernels((CUfunction)(uintptr_t)0x1000, (CUfunction)(uintptr_t)0x2000, dir, &first);
+    res_free(&first);
+    check_fork(dir);
+    clock_at(100);
+    pb_exit();
+    check_record(dir);
+    check_full_table(dir);
+    check_threads(dir);
+    check_said_once();
+    pb_reset_for_test();
+    th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("probe: could not remove %s\n", dir);
+}
