@@ -128,6 +128,18 @@ static char *read_record(const char *dir, results *r)
         free(text);
         return NULL;
     }
+    {
+        /* Every record the probe writes passes the parent's reader too. */
+        prc_record rec;
+        if (prc_read(text, strlen(text), (long)getpid(), &rec, why, sizeof why) != 0) {
+            printf("probe: the parent's reader refuses the record: %s\n", why);
+            free(text);
+            res_free(r);
+            res_init(r);
+            return NULL;
+        }
+        prc_free(&rec);
+    }
     return text;
 }
 
@@ -331,6 +343,7 @@ static void check_full_table(const char *dir)
     char *text;
     uintptr_t i;
 
+    clock_at(0.5);   /* the probe's load, before the launches (the record's order) */
     pb_init_for_test(dir, T0_NS, 0);
     memset(&la, 0, sizeof la);
     for (i = 0; i < PB_MAX_KERNELS + 2; i++) {
@@ -343,6 +356,40 @@ static void check_full_table(const char *dir)
     th_check("probe: beyond PB_MAX_KERNELS functions, launches count as later ones",
              text && fig(&r, "launch_first.n") == PB_MAX_KERNELS && fig(&r, "launch_later.n") == 2 &&
              res_derived_find(&r, PRC_SECTION, "slowest.10") && count_lines(text, "span\t") == 0);
+    free(text);
+    res_free(&r);
+}
+
+/* The runtime launches by the CUkernel that cuLibraryGetKernel returned
+ * (a CUkernel passes as a CUfunction): the gets of that handle, by
+ * cuLibraryGetKernel and cuKernelGetFunction, are its first use's. */
+static void check_kernel_handle(const char *dir)
+{
+    CUkernel k = NULL, want = (CUkernel)(uintptr_t)0x7000;
+    CUfunction f = (CUfunction)(uintptr_t)0x7100;
+    cuLibraryGetKernel_params gk = { &k, NULL, "kC" };
+    cuKernelGetFunction_params kf = { &f, want };
+    cuLaunchKernel_params la;
+    const res_derived *d;
+    results r;
+    char *text;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    k = want;   /* what the get returns, as the driver would write it */
+    call(CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel, "cuLibraryGetKernel", &gk, NULL, 10, 11);
+    call(CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction, "cuKernelGetFunction", &kf, NULL, 12, 14);
+    memset(&la, 0, sizeof la);
+    la.f = (CUfunction)(uintptr_t)want;
+    call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", &la, "kC", 20, 25);
+    clock_at(30);
+    pb_exit();
+    text = read_record(dir, &r);
+    d = res_derived_find(&r, PRC_SECTION, "slowest.1");
+    th_check("probe: a launch by the CUkernel handle: its first use 8 ms = gets 1 + 2, launch 5",
+             text && d && d->value == 8 && res_derived_num(d, "get_ms") == 3 &&
+             res_derived_num(d, "launch_ms") == 5 && strcmp(d->name, "kC") == 0 &&
+             fig(&r, "get_kernel.ms") == 1 && fig(&r, "kernel_function.ms") == 2);
     free(text);
     res_free(&r);
 }
@@ -452,6 +499,7 @@ void test_probe(void)
     pb_exit();
     check_record(dir);
     check_full_table(dir);
+    check_kernel_handle(dir);
     check_threads(dir);
     check_said_once();
     pb_reset_for_test();
