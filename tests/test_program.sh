@@ -16,6 +16,8 @@ trap 'rm -rf "$T"' EXIT
 V=$("$HARNESS" --version | cut -d' ' -f2)
 SP="python3 tests/standin_program.py --version $V"
 export HARNESS_PROBE=/dev/null
+# OK: what a run that succeeds exits with here (3 without a CUDA driver).
+if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
 export STANDIN_STATE="$T/state"
 mkdir -p "$STANDIN_STATE"
 
@@ -43,7 +45,7 @@ $2" >/dev/null 2>&1
 run_harness "$T/c.out" "$T/c.err" --compare-loading --json="$T/c.json" --csv="$T/c.csv" \
     --trace="$T/c.trace" -- $SP --sleep LAZY=0.02,EAGER=0.7 --first-kernel LAZY=300,EAGER=2900 \
     --mem LAZY=900,EAGER=1960 --spans 3
-expect_exit "-- CMD --compare-loading: no driver here: the program ran, exit 3" 3
+expect_exit "-- CMD --compare-loading: the program ran (exit 3 without a driver)" "$OK"
 check "-- CMD: 5 runs a side by default (the least that can reach p < 0.01)" \
     py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 5 and len(m('bare.eager.wall')[0]['samples']) == 5"
 check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \
@@ -66,7 +68,7 @@ expect_grep "-- CMD: the table's first-kernel row" "before the first kernel" "$T
 check "-- CMD: the cold-start sentence" \
     py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
 expect_grep "-- CMD: the probe's cost row" "the probe's own cost" "$T/c.out"
-expect_grep "-- CMD: no driver: said" "no CUDA device was used" "$T/c.out"
+[ "$OK" = 3 ] && expect_grep "-- CMD: no driver: said" "no CUDA device was used" "$T/c.out"
 expect_grep "-- CMD --csv: program rows" "program,lazy.at.first_kernel" "$T/c.csv"
 check "-- CMD --trace: the spans of a probed run drawn as a process of their own" \
     python3 -c "import json; t = json.load(open('$T/c.trace'))['traceEvents']; assert [e for e in t if e.get('cat') == 'driver' and e['name'] == 'cuLibraryLoadData']; assert [e for e in t if e['name'] == 'process_name' and 'standin main' in e['args']['name']]"
@@ -134,10 +136,10 @@ run_harness "$T/k.out" "$T/k.err" --rounds=1 -- $SP --signal SIGKILL
 expect_exit "-- CMD killed by a signal: exit 1" 1
 expect_grep "-- CMD killed by a signal: named" "killed by signal 9" "$T/k.out"
 
-# Never calls CUDA: said, not an error of the harness (exit 3: no driver here).
+# Never calls CUDA: said, not an error of the harness.
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --rounds=1 -- $SP --no-cuda
-expect_exit "-- CMD without CUDA: not a failure" 3
+expect_exit "-- CMD without CUDA: not a failure" "$OK"
 expect_grep "-- CMD without CUDA: said" "No CUDA process" "$T/n.out"
 
 # Workers: each process's record kept, figures per process.
