@@ -131,9 +131,10 @@ sys.exit(1 if bad else 0)" "$T/p.json"
 HARNESS="$HARNESS" sh tests/gpu/modules.sh
 
 run_harness "$T/w.out" "$T/w.err" --section=crossover --sizes=4096 --json=/nonexistent-dir/x.json
-expect_exit "an output path that cannot be written" 1
-expect_grep "it names the path and the reason" "cannot write /nonexistent-dir/x.json" "$T/w.err"
-expect_grep "the measurements still print" "one-shot winner" "$T/w.out"
+expect_exit "an output path that cannot be written: a usage error before any section" 2
+expect_grep "it names the path and the reason" \
+    "json=/nonexistent-dir/x.json: cannot be written: /nonexistent-dir: No such file or directory" "$T/w.err"
+check "nothing measured, nothing printed" test ! -s "$T/w.out"
 } >"$T/log" 2>&1
 # GPU_KEEP=DIR keeps every run's output, JSON and CSV for a look afterwards.
 [ -n "${GPU_KEEP:-}" ] && mkdir -p "$GPU_KEEP" && cp "$T"/*.out "$T"/*.err "$T"/*.json "$GPU_KEEP"/ 2>/dev/null
