@@ -40,7 +40,7 @@ expect_exit "probe: the record reads back whole ($(cat "$T/check.out"))" 0
 # The toolkit's CUPTI is found past the missing one: where a driver is
 # there (a GPU machine) it subscribes ("ok"); here it cannot and says how.
 expect_grep "probe: env cupti is ok, or names the library asked for, or says how CUPTI failed" \
-    "ok: cupti=\(ok\|not found: looked in /nonexistent/libcupti.so (HARNESS_PROBE_CUPTI)\|failed: \|another client\)$" \
+    "ok: cupti=\(ok\|not found: looked in /nonexistent/libcupti.so (HARNESS_PROBE_CUPTI)\|failed: \|another client\)" \
     "$T/check.out"
 
 # Without HARNESS_PROBE_DIR it does nothing.
