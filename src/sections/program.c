@@ -782,8 +782,7 @@ static void pg_answers_modes(pg_state *s)
     double le = pg_med(r, "eager", "at.first_kernel"), ll = pg_med(r, "lazy", "at.first_kernel");
     double me = pg_med(r, "eager", "mem.first_kernel"), ml = pg_med(r, "lazy", "mem.first_kernel");
     double pe = pg_med(r, "eager", "mem.peak"), pl = pg_med(r, "lazy", "mem.peak");
-    double ge = pg_med(r, "eager", "kernel_function.ms"), gl = pg_med(r, "lazy", "kernel_function.ms");
-    double fe = pg_med(r, "eager", "launch_first.ms"), fl = pg_med(r, "lazy", "launch_first.ms");
+    double gl = pg_med(r, "lazy", "kernel_function.ms"), fl = pg_med(r, "lazy", "launch_first.ms");
     double be = pg_med(r, "eager", "library_load.ms") + pg_med(r, "eager", "module_load.ms");
     double bl = pg_med(r, "lazy", "library_load.ms") + pg_med(r, "lazy", "module_load.ms");
     const char *v = pg_verdict(r, "at.first_kernel");
@@ -811,11 +810,20 @@ static void pg_answers_modes(pg_state *s)
         pg_answer(s, "answer.memory", "what each mode costs in device memory", pe - pl, "MiB", t);
     }
     if (!isnan(gl) || !isnan(fl)) {
-        size_t k, at;
-        at = (size_t)snprintf(t, sizeof t, "What LAZY pays later: cuKernelGetFunction %.1f ms (EAGER "
-                              "%.1f) and first launches %.1f ms (EAGER %.1f), host time, medians",
-                              isnan(gl) ? 0.0 : gl, isnan(ge) ? 0.0 : ge, isnan(fl) ? 0.0 : fl,
-                              isnan(fe) ? 0.0 : fe);
+        static const char *const later[][2] = {
+            { "kernel_function.ms", "cuKernelGetFunction" }, { "get_function.ms", "cuModuleGetFunction" },
+            { "func_load.ms", "cuFuncLoad" }, { "launch_first.ms", "first launches" },
+        };
+        size_t k, shown = 0, at = (size_t)snprintf(t, sizeof t, "What LAZY pays later (host time "
+                                                   "inside the calls, medians): ");
+        for (k = 0; k < sizeof later / sizeof later[0] && at < sizeof t; k++) {
+            double l = pg_med(r, "lazy", later[k][0]), e = pg_med(r, "eager", later[k][0]);
+            char eager[32] = "none";
+            if (isnan(l)) continue;
+            if (!isnan(e)) snprintf(eager, sizeof eager, "%.2f ms", e);
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %.2f ms (EAGER %s)",
+                                   shown++ ? ", " : "", later[k][1], l, eager);
+        }
         for (k = 1; k <= 3 && at < sizeof t; k++) {
             char key[64];
             const res_derived *d;
