@@ -63,9 +63,12 @@ static int pr_poll(struct pollfd *fd, int ms)
  * child is killed (SIGKILL; *timed_out set at the deadline). The wait polls
  * a pidfd where the kernel has them, so it wakes when the child exits (or
  * a signal comes); then reaps it with waitpid. Returns waitpid's status. */
-static int pr_wait(pid_t pid, double deadline, int *timed_out)
+/* Wait on a pidfd of pid until it is readable (pid exited), the deadline
+ * (clk_now_ms; *timed_out set) or a pending signal; at either of the last
+ * two, kill(target, SIGKILL): pid itself, or -pid for its group. Returns 0
+ * after such a wait, -1 where the kernel has no pidfds (nothing waited). */
+static int pr_pidfd_wait(pid_t pid, pid_t target, double deadline, int *timed_out)
 {
-    int status = 0, killed = 0;
 #ifdef SYS_pidfd_open
     int fd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (fd >= 0) {
@@ -74,17 +77,28 @@ static int pr_wait(pid_t pid, double deadline, int *timed_out)
             double left = deadline - clk_now_ms();
             if (sg_pending() || left <= 0) {
                 if (left <= 0 && !sg_pending()) *timed_out = 1;
-                kill(pid, SIGKILL);
+                kill(target, SIGKILL);
                 break;
             }
             if (pr_poll(&pfd, left > 1000 ? 1000 : (int)left + 1) > 0 && pfd.revents) break;
         }
         close(fd);
+        return 0;
     }
 #else
+    (void)pid;
+    (void)target;
     (void)deadline;
     (void)timed_out;
 #endif
+    return -1;
+}
+
+static int pr_wait(pid_t pid, double deadline, int *timed_out)
+{
+    int status = 0, killed = 0;
+
+    pr_pidfd_wait(pid, pid, deadline, timed_out);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             status = 0;
@@ -291,25 +305,8 @@ static int pr_program_attrs(posix_spawn_file_actions_t *fa, posix_spawnattr_t *s
  * before it is reaped. */
 static double pr_program_wait(pid_t pid, long long t0_ns, double deadline, int *timed_out)
 {
-    double ms = -1;
-#ifdef SYS_pidfd_open
-    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-    if (fd >= 0) {
-        for (;;) {
-            struct pollfd pfd = { fd, POLLIN, 0 };
-            double left = deadline - clk_now_ms();
-            if (sg_pending() || left <= 0) {
-                if (left <= 0 && !sg_pending()) *timed_out = 1;
-                kill(-pid, SIGKILL);
-                break;
-            }
-            if (pr_poll(&pfd, left > 1000 ? 1000 : (int)left + 1) > 0 && pfd.revents) break;
-        }
-        ms = (double)(clk_now_ns() - t0_ns) / 1e6;
-        close(fd);
-        return ms;
-    }
-#endif
+    if (pr_pidfd_wait(pid, -pid, deadline, timed_out) == 0)
+        return (double)(clk_now_ns() - t0_ns) / 1e6;
     /* No pidfd: poll every millisecond. */
     for (;;) {
         siginfo_t si;
@@ -372,11 +369,16 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
     for (i = 0; i < nset; i++) all[i] = set_env[i];
     t0var[0] = '\0';
     if (t0_env) all[nset] = t0var;
-    if ((err = posix_spawn_file_actions_init(&fa)) != 0 || !(fa_init = 1) ||
-        (err = posix_spawnattr_init(&sa)) != 0 || !(sa_init = 1)) {
-        snprintf(why, whylen, "posix_spawn init: %s", strerror(err));
+    if ((err = posix_spawn_file_actions_init(&fa)) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions_init: %s", strerror(err));
         goto out;
     }
+    fa_init = 1;
+    if ((err = posix_spawnattr_init(&sa)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr_init: %s", strerror(err));
+        goto out;
+    }
+    sa_init = 1;
     if (pr_program_attrs(&fa, &sa, out_path, err_path, why, whylen) != 0) goto out;
     fflush(NULL);
     res->t0_ns = clk_now_ns();
