@@ -297,14 +297,19 @@ static size_t pg_read_records(pg_state *s, const char *dir, const char *what, pr
     while ((e = readdir(d)) && n < max) {
         char path[4600], why[300], detail[600], *end;
         long pid = strtol(e->d_name, &end, 10);
+        struct stat st;
         FILE *f;
         char *text;
         size_t len;
         if (end == e->d_name || strcmp(end, ".rec") != 0 || pid <= 0) continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (!(f = fopen(path, "rb"))) continue;
-        text = malloc(PRC_MAX_BYTES + 1);
-        len = text ? fread(text, 1, PRC_MAX_BYTES + 1, f) : 0;
+        /* Its size as it stands, at most one byte past what a record may be
+         * (prc_read refuses that). */
+        len = fstat(fileno(f), &st) == 0 && st.st_size >= 0 ? (size_t)st.st_size : 0;
+        if (len > PRC_MAX_BYTES) len = PRC_MAX_BYTES + 1;
+        text = malloc(len + 1);
+        len = text ? fread(text, 1, len, f) : 0;
         fclose(f);
         if (text && prc_read(text, len, pid, &recs[n], why, sizeof why) == 0) {
             n++;
@@ -618,6 +623,12 @@ static int pg_setup(pg_state *s)
         at += (size_t)snprintf(sides + at, sizeof sides - at, "%s%s", i ? ", " : "", s->side[i].label);
     res_env_str(r, "program_sides", sides);
     res_env_str(r, "program_user_loading", getenv("CUDA_MODULE_LOADING"));
+    /* Another injection of the user's (Nsight's, say): the probe takes its
+     * place on probed runs; bare runs keep it. */
+    res_env_str(r, "program_user_injection", getenv("CUDA_INJECTION64_PATH"));
+    if (getenv("CUDA_INJECTION64_PATH") && *getenv("CUDA_INJECTION64_PATH"))
+        fprintf(stderr, "harness: " PG ": CUDA_INJECTION64_PATH=%s is set: probed runs load the "
+                "harness's probe in its place; bare runs keep it\n", getenv("CUDA_INJECTION64_PATH"));
     res_env_str(r, "program_output", s->outdir_tmp ? NULL : s->outdir);
     if (s->probe[0]) {
         res_env_str(r, "program_probe", s->probe);
