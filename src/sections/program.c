@@ -4,6 +4,7 @@
  * modes with --compare-loading, and the same modes bare (no probe) for the
  * probe's own cost; each CUDA process's record read back and checked
  * (precord.h), the runs gathered, compared and put into sentences. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -196,8 +197,8 @@ static void pg_plan_sides(pg_state *s)
                              : o->loading == CLI_LOAD_DEFAULT ? NULL : cli_loading_name(o->loading);
             char low[8] = "default";
             size_t k;
-            if (mode)
-                for (k = 0; k <= strlen(mode); k++) low[k] = (char)(mode[k] | (mode[k] ? 0x20 : 0));
+            for (k = 0; mode && k < sizeof low; k++)
+                if ((low[k] = (char)tolower((unsigned char)mode[k])) == '\0') break;
             d->mode = mode;
             d->probed = !bare;
             snprintf(d->key, sizeof d->key, "%s%s", bare ? "bare." : "", low);
