@@ -17,8 +17,10 @@ DIR=${1:-src}
 # -> b.h -> a.h"), or with "modules" among the modules ("a -> b -> a"), or
 # nothing; exits 2 when DIR has no headers.
 cycle_in() {
-    python3 - "$1" "${2:-}" <<'PY'
+    TESTS_DIR=$(dirname "$0") python3 - "$1" "${2:-}" <<'PY'
 import glob, os, re, sys
+sys.path.insert(0, os.environ["TESTS_DIR"])
+from cycle import first_cycle
 d, modules = sys.argv[1], sys.argv[2] == "modules"
 heads = {os.path.basename(p): p for p in glob.glob(os.path.join(d, "*.h"))}
 if not heads:
@@ -38,23 +40,9 @@ if modules:
     heads = edges
 else:
     edges = {h: [x for x in inc.findall(open(p).read()) if x in heads] for h, p in heads.items()}
-state = {}
-def walk(h, path):
-    state[h] = 1
-    for x in edges[h]:
-        if state.get(x) == 1:
-            return path[path.index(x):] + [x]
-        if not state.get(x):
-            c = walk(x, path + [x])
-            if c:
-                return c
-    state[h] = 2
-    return None
-for h in sorted(heads):
-    c = None if state.get(h) else walk(h, [h])
-    if c:
-        print(" -> ".join(c))
-        break
+c = first_cycle(edges)
+if c:
+    print(" -> ".join(c))
 PY
 }
 
@@ -93,8 +81,10 @@ fi
 # of sections) to sections/X (each section's entry point) are the table's,
 # not a use: left out.
 name_cycle_in() {
-    python3 - "$1" <<'PY'
+    TESTS_DIR=$(dirname "$0") python3 - "$1" <<'PY'
 import glob, os, subprocess, sys
+sys.path.insert(0, os.environ["TESTS_DIR"])
+from cycle import first_cycle
 root = sys.argv[1]
 objs = sorted(glob.glob(os.path.join(root, "**", "*.o"), recursive=True))
 if not objs:
@@ -114,23 +104,9 @@ for o in objs:
     if os.path.basename(a) == "section":
         e = [b for b in e if os.path.basename(os.path.dirname(b)) != "sections"]
     edges[a] = e
-state = {}
-def walk(h, path):
-    state[h] = 1
-    for x in edges[h]:
-        if state.get(x) == 1:
-            return path[path.index(x):] + [x]
-        if not state.get(x):
-            c = walk(x, path + [x])
-            if c:
-                return c
-    state[h] = 2
-    return None
-for h in sorted(edges):
-    c = None if state.get(h) else walk(h, [h])
-    if c:
-        print(" -> ".join(c))
-        break
+c = first_cycle(edges)
+if c:
+    print(" -> ".join(c))
 PY
 }
 
