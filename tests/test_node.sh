@@ -185,3 +185,23 @@ scripts/compare "$T/nodeA.json" "$T/nodeB.json" --device=4 >/dev/null 2>"$T/c4.e
 rc=$?
 expect_exit "compare --device=4 on nodes of 2: exit 2" 2
 expect_grep "compare --device=4: names the devices there are" "no device 4 in this node run (it has 0, 1)" "$T/c4.err"
+
+# Under Slurm (its variables set by hand; no Slurm needed): the output
+# paths' placeholders expanded, the task's place in the environment.
+mkdir -p "$T/fleet-4242"
+SLURM_JOB_ID=4242 SLURMD_NODENAME=gpu07 SLURM_PROCID=3 SLURM_NTASKS=4 SLURM_LOCALID=0 \
+    FAKE_CUDA_DEVICES=2 run_harness "$T/sl.out" "$T/sl.err" --device=all $RUN --quiet \
+    --json="$T/fleet-%j/%n-%t.json" --csv="$T/fleet-%j/%n-%t.csv"
+expect_exit "under Slurm: the run's own exit code (the stand-in's checks)" 1
+check "under Slurm: --json and --csv land at the expanded names" sh -c \
+    "test -s '$T/fleet-4242/gpu07-3.json' && test -s '$T/fleet-4242/gpu07-3.csv'"
+check "under Slurm: the environment has slurm_job_id, slurm_node, slurm_procid, slurm_ntasks, slurm_localid" py "
+e = hj.load('$T/fleet-4242/gpu07-3.json').env
+sys.exit(0 if (e['slurm_job_id'], e['slurm_node'], e['slurm_procid'], e['slurm_ntasks'],
+               e['slurm_localid']) == ('4242', 'gpu07', 3, 4, 0) else 1)"
+check "outside Slurm: no slurm_* field" py "
+sys.exit(0 if not [k for k in hj.load('$T/a2.json').env if k.startswith('slurm_')] else 1)"
+SLURM_JOB_ID=4242 run_harness "$T/slb.out" "$T/slb.err" $RUN --json="$T/r-%x.json"
+expect_exit "--json=r-%x.json: a usage error" 2
+check "--json=r-%x.json: the error line names the option and the placeholder, then the hint; nothing written" sh -c \
+    "test \$(wc -l <'$T/slb.err') -eq 2 && grep -q \"^harness: --json=$T/r-%x.json: unknown placeholder '%x'\" '$T/slb.err' && ! ls '$T'/r-* >/dev/null 2>&1"
