@@ -121,6 +121,29 @@ expect_grep "slurm: node-summary names the units by node and task" \
 check "slurm: node-summary's JSON: two tasks of two, none missing" python3 -c "
 import json, sys; d = json.load(open('$T/summary.json'))
 sys.exit(0 if d['missing'] == {'expected': 2, 'have': 2, 'tasks_without_file': []} else 1)"
+
+# scripts/fleet.sbatch through sbatch, on the stand-in driver (two devices):
+# in a work dir of its own that holds the harness and scripts/.
+if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
+    W="$T/work"
+    mkdir -p "$W/results" && ln -s "$(cd "$(dirname "$HARNESS")" && pwd)/$(basename "$HARNESS")" "$W/harness" &&
+        ln -s "$(pwd)/scripts" "$W/scripts"
+    HARNESS_LIBCUDA=$(cd "$(dirname "$FAKECUDA")" && pwd)/$(basename "$FAKECUDA") FAKE_CUDA_DEVICES=2 \
+        FAKE_CUDA_KERNEL_US=200 timeout 120 sbatch --wait --chdir="$W" --time=3 \
+        scripts/fleet.sbatch --section=crossover --sizes=1024 --reps=6 --warmup=1 \
+        >"$T/sbatch.out" 2>&1
+    src=$?
+    bjob=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$T/sbatch.out")
+    check "slurm: sbatch scripts/fleet.sbatch: the merge's exit 1 (the stand-in's checks fail: node named failed)" \
+        test "$src" -eq 1
+    check "slurm: fleet.sbatch: the node's file at results/fleet-JOB/$h.json, the merge's summary.json beside it" \
+        sh -c "test -n '$bjob' && test -s '$W/results/fleet-$bjob/$h.json' && test -s '$W/results/fleet-$bjob/summary.json'"
+    expect_grep "slurm: fleet.sbatch: the job's output has the merge's summary over the two devices" \
+        "^summary: [0-9]* figures compared across 2 units" "$W/results/fleet-$bjob.out"
+    [ -s "$W/results/fleet-$bjob.out" ] && cp "$W/results/fleet-$bjob.out" "${SLURM_TEST_KEEP:-/dev/null}" 2>/dev/null
+else
+    echo "SKIPPED slurm: fleet.sbatch on the stand-in driver: no FAKECUDA"
+fi
 daemons=$pids
 stop
 check "slurm: the daemons stopped" sh -c "! kill -0 $(echo $daemons | sed 's/ / /g') 2>/dev/null"
