@@ -85,6 +85,8 @@ static const char cli_usage[] =
 "                          called a difference (default 20)\n"
 "  --json=FILE             write every measurement, with all samples, as JSON\n"
 "  --csv=FILE              write one CSV row per measurement\n"
+"                          (FILE of --json, --csv, --trace, --program-output:\n"
+"                          %%n node, %%j Slurm job id, %%t task, %%%% a '%%')\n"
 "  --kernels-dir=DIR       read kernel sources from DIR instead of the copies\n"
 "                          built into the binary\n"
 "  --arch=sm_XY            compile for this architecture (default: the device's)\n"
@@ -751,6 +753,90 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     return CLI_OK;
 }
 
+int cli_expand_path(const char *tmpl, const char *node, const char *job, const char *task,
+                    char *out, size_t len, char *why, size_t whylen)
+{
+    size_t n = 0;
+    const char *p, *val;
+    char one[2] = { '%', '\0' };
+
+    for (p = tmpl; *p; p++) {
+        val = NULL;
+        if (*p != '%') {
+            one[0] = *p;
+            val = one;
+        } else {
+            switch (p[1]) {
+            case 'n': val = node; break;
+            case 'j': val = job; break;
+            case 't': val = task; break;
+            case '%': one[0] = '%'; val = one; break;
+            case '\0':
+                snprintf(why, whylen, "a '%%' at the end; a placeholder is %%n, %%j, %%t or %%%%");
+                return -1;
+            default:
+                snprintf(why, whylen, "unknown placeholder '%%%c'; expected %%n, %%j, %%t or %%%%",
+                         p[1]);
+                return -1;
+            }
+            if (p[1] != '%' && (!val || !*val || strchr(val, '/'))) {
+                snprintf(why, whylen, "%%%c expands to '%s', %s", p[1], val ? val : "",
+                         val && *val ? "which holds a '/'" : "nothing");
+                return -1;
+            }
+            p++;
+        }
+        if (n + strlen(val) >= len) {
+            snprintf(why, whylen, "longer than %zu characters once expanded", len - 1);
+            return -1;
+        }
+        memcpy(out + n, val, strlen(val));
+        n += strlen(val);
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* The value of environment variable name, NULL where unset or empty. */
+static const char *cli_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* Expand the placeholders of --json, --csv, --trace and --program-output
+ * (cli_expand_path) into the buffers of o, with the node, job and task of
+ * a Slurm task where set. A value without a '%' is kept as it is. Returns
+ * CLI_OK, or CLI_USAGE after printing the option and what is wrong to err. */
+static int cli_expand_outputs(cli_opts *o, FILE *err)
+{
+    struct { const char *name; const char **path; char *buf; } out[] = {
+        { "json", &o->json, o->json_buf }, { "csv", &o->csv, o->csv_buf },
+        { "trace", &o->trace, o->trace_buf },
+        { "program-output", &o->program_output, o->program_output_buf },
+    };
+    char host[256], why[256];
+    const char *node = cli_env("SLURMD_NODENAME"), *job = cli_env("SLURM_JOB_ID");
+    const char *task = cli_env("SLURM_PROCID");
+    size_t i;
+
+    if (!node) node = cli_env("SLURM_NODENAME");
+    if (!node) {
+        host[0] = '\0';
+        if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+        host[sizeof host - 1] = '\0';
+        node = host;
+    }
+    for (i = 0; i < sizeof out / sizeof out[0]; i++) {
+        if (!*out[i].path || !strchr(*out[i].path, '%')) continue;
+        if (cli_expand_path(*out[i].path, node, job ? job : "nojob", task ? task : "0",
+                            out[i].buf, CLI_PATH_MAX, why, sizeof why) != 0)
+            CLI_FAIL("--%s=%s: %s", out[i].name, *out[i].path, why);
+        *out[i].path = out[i].buf;
+    }
+    return CLI_OK;
+}
+
 /* The output files, --json, --csv and --trace: none names a directory,
  * each can be written (its directory is there and takes new files:
  * af_check_target), and no two name one file, however spelled (r.json and
@@ -1005,6 +1091,7 @@ int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, F
     memset(seen, 0, sizeof seen);
     argc = cli_split_command(argc, argv, o);
     if ((rc = cli_read_options(argc, argv, o, seen, out, err)) != CLI_OK) return rc;
+    if ((rc = cli_expand_outputs(o, err)) != CLI_OK) return rc;
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_program(o, seen, err)) != CLI_OK) return rc;
     cli_apply_modes(o, seen);

@@ -35,6 +35,7 @@ const char *cli_loading_name(cli_loading l);
 #define CLI_MAX_NVRTC_OPTS 32   /* --nvrtc-option=OPT */
 #define CLI_MAX_DEVICES 64      /* --device=LIST */
 #define CLI_MAX_ARGS 512        /* command-line words (what a device child is given) */
+#define CLI_PATH_MAX 4096       /* an output path after its placeholders are expanded */
 
 typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 
@@ -134,6 +135,13 @@ typedef struct cli_opts {
     const char *program_output;  /* --program-output=DIR or NULL: keep each run's
                                     stdout and stderr there */
     int show_output;             /* --show-output: print the first run's output */
+    /* --json, --csv, --trace and --program-output with their placeholders
+     * (%n, %j, %t, %%) expanded: json, csv, trace and program_output point
+     * here when the value had a '%' (cli_expand_path), else at argv. */
+    char json_buf[CLI_PATH_MAX];
+    char csv_buf[CLI_PATH_MAX];
+    char trace_buf[CLI_PATH_MAX];
+    char program_output_buf[CLI_PATH_MAX];
 } cli_opts;
 
 /* Result of cli_parse. */
@@ -164,6 +172,16 @@ int cli_node(const cli_opts *o);
  * to 1023, each once, no empty entry). Returns the count, or -1 with what
  * is wrong in bad. */
 int cli_parse_devices(const char *s, int *dev, size_t max, char *bad, size_t badlen);
+
+/* Expand the placeholders of an output path tmpl into out (len bytes):
+ * %n the node's name (node), %j the job id (job), %t the task (task), %%
+ * one '%'. A pure function: the caller looks the values up (cli_parse:
+ * SLURMD_NODENAME, else SLURM_NODENAME, else the hostname; SLURM_JOB_ID,
+ * else "nojob"; SLURM_PROCID, else "0"). Returns 0, or -1 with what is
+ * wrong in why: a '%' followed by another character or by nothing, a
+ * value that is empty or holds a '/', or a result that does not fit. */
+int cli_expand_path(const char *tmpl, const char *node, const char *job, const char *task,
+                    char *out, size_t len, char *why, size_t whylen);
 
 /* Name of a module format: "cubin", "ptx". */
 const char *cli_format_name(cli_format f);

@@ -1,4 +1,5 @@
 /* main.c: options -> plan -> run sections -> write results; nothing else. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,33 @@ static void env_sampling(results *r, const cli_opts *o)
     res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
 }
 
+/* A Slurm task's place where its variables are set: slurm_job_id and
+ * slurm_node (SLURMD_NODENAME, else SLURM_NODENAME) as strings,
+ * slurm_procid, slurm_ntasks and slurm_localid as numbers (a value that is
+ * not a whole number is kept as its string). Nothing outside Slurm. */
+static void env_slurm(results *r)
+{
+    static const struct { const char *key, *var; } num[] = {
+        { "slurm_procid", "SLURM_PROCID" }, { "slurm_ntasks", "SLURM_NTASKS" },
+        { "slurm_localid", "SLURM_LOCALID" },
+    };
+    const char *v;
+    char *end;
+    long n;
+    size_t i;
+
+    if ((v = getenv("SLURM_JOB_ID")) && *v) res_env_str(r, "slurm_job_id", v);
+    if (!(v = getenv("SLURMD_NODENAME")) || !*v) v = getenv("SLURM_NODENAME");
+    if (v && *v) res_env_str(r, "slurm_node", v);
+    for (i = 0; i < sizeof num / sizeof num[0]; i++) {
+        if (!(v = getenv(num[i].var)) || !*v) continue;
+        errno = 0;
+        n = strtol(v, &end, 10);
+        if (errno == 0 && !*end && n >= 0) res_env_num(r, num[i].key, (double)n);
+        else res_env_str(r, num[i].key, v);
+    }
+}
+
 static void env_host(results *r, const cli_opts *o)
 {
     struct utsname u;
@@ -76,6 +104,7 @@ static void env_host(results *r, const cli_opts *o)
         res_env_str(r, "host_os", host);
         res_env_str(r, "hostname", u.nodename);
     }
+    env_slurm(r);
     env_driver_version(r);
 }
 

@@ -30,6 +30,7 @@ sh tests/test_plot.sh
 sh tests/test_modules.sh
 sh tests/test_sources.sh
 sh tests/test_node.sh
+sh tests/test_slurm.sh
 sh tests/test_probe_so.sh
 sh tests/test_program.sh
 sh tests/test_docs.sh

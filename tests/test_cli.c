@@ -5,6 +5,7 @@
 #include "section.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CLI_T_MAXARGS 4
@@ -107,6 +108,77 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--kernel-timeout=0",                 { "--kernel-timeout=0", NULL },    "--kernel-timeout=0: expected seconds" },
     { "--kernel-timeout=x",                 { "--kernel-timeout=x", NULL },    "--kernel-timeout=x: expected seconds" },
 };
+
+/* cli_expand_path directly, then through cli_parse with the Slurm variables
+ * set in this process (and unset after). */
+static void test_cli_expand(void)
+{
+    static cli_run r;
+    static const struct { const char *tmpl, *want; } good[] = {
+        { "r.json", "r.json" },
+        { "results/fleet-%j/%n.json", "results/fleet-4242/gpu07.json" },
+        { "r-%n-%j-%t.json", "r-gpu07-4242-3.json" },
+        { "100%%-%t", "100%-3" },
+        { "%%n", "%n" },
+        { "%t%t", "33" },
+    };
+    static const struct { const char *tmpl, *needle; } bad[] = {
+        { "r-%x.json", "'%x'" }, { "r-%", "at the end" }, { "%N", "'%N'" },
+        { "%d.json", "'%d'" },
+    };
+    static const char *const a_good[] = { "--json=r-%n-%j-%t.json", "--csv=c-%t.csv", NULL };
+    static const char *const a_bad[] = { "--csv=c-%q.csv", NULL };
+    static const char *const a_pct[] = { "--json=a%%.json", NULL };
+    static const char *const a_nojob[] = { "--json=r-%j-%t.json", NULL };
+    char out[64], why[128], desc[256];
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        why[0] = '\0';
+        rc = cli_expand_path(good[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
+        snprintf(desc, sizeof desc, "cli_expand_path: \"%s\" is \"%s\"", good[i].tmpl, good[i].want);
+        th_check(desc, rc == 0 && strcmp(out, good[i].want) == 0);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        why[0] = '\0';
+        rc = cli_expand_path(bad[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
+        snprintf(desc, sizeof desc, "cli_expand_path: \"%s\" is refused, naming %s (%s)",
+                 bad[i].tmpl, bad[i].needle, why);
+        th_check(desc, rc == -1 && strstr(why, bad[i].needle) != NULL);
+    }
+    rc = cli_expand_path("%n.json", "a/b", "1", "0", out, sizeof out, why, sizeof why);
+    th_check("cli_expand_path: a node name with a '/' is refused", rc == -1 && strstr(why, "'/'"));
+    rc = cli_expand_path("%j.json", "n", "", "0", out, sizeof out, why, sizeof why);
+    th_check("cli_expand_path: an empty value is refused", rc == -1 && strstr(why, "nothing"));
+    rc = cli_expand_path("0123456789-%n", "gpu07", "1", "0", out, 16, why, sizeof why);
+    th_check("cli_expand_path: a result longer than the buffer is refused",
+             rc == -1 && strstr(why, "longer than 15"));
+    rc = cli_expand_path("0123456789-%n", "gpu", "1", "0", out, 15, why, sizeof why);
+    th_check("cli_expand_path: a result of exactly len - 1 fits",
+             rc == 0 && strcmp(out, "0123456789-gpu") == 0);
+
+    setenv("SLURMD_NODENAME", "gpu07", 1);
+    setenv("SLURM_JOB_ID", "4242", 1);
+    setenv("SLURM_PROCID", "3", 1);
+    cli_t_parse(&r, a_good);
+    th_check("cli: under Slurm, --json and --csv expanded from SLURMD_NODENAME, SLURM_JOB_ID, "
+             "SLURM_PROCID, kept in the options",
+             r.rc == CLI_OK && r.o.json && strcmp(r.o.json, "r-gpu07-4242-3.json") == 0 &&
+             r.o.json == r.o.json_buf && r.o.csv && strcmp(r.o.csv, "c-3.csv") == 0);
+    cli_t_parse(&r, a_bad);
+    th_check("cli: --csv=c-%q.csv is a usage error naming the option and the placeholder",
+             r.rc == CLI_USAGE && strstr(r.err, "harness: --csv=c-%q.csv: unknown placeholder '%q'") &&
+             r.out[0] == '\0');
+    cli_t_parse(&r, a_pct);
+    th_check("cli: %% in --json is one '%'", r.rc == CLI_OK && strcmp(r.o.json, "a%.json") == 0);
+    unsetenv("SLURMD_NODENAME");
+    unsetenv("SLURM_JOB_ID");
+    unsetenv("SLURM_PROCID");
+    cli_t_parse(&r, a_nojob);
+    th_check("cli: outside Slurm, %j is nojob and %t is 0",
+             r.rc == CLI_OK && strcmp(r.o.json, "r-nojob-0.json") == 0);
+}
 
 void test_cli(void)
 {
@@ -373,4 +445,5 @@ void test_cli(void)
             th_check(desc, n == -1 && why != NULL && why[0] != '\0');
         }
     }
+    test_cli_expand();
 }

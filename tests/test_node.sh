@@ -152,18 +152,25 @@ else
     echo "SKIPPED --device=all --module: no nvcc"
 fi
 
-# scripts/node-summary over several nodes' files (the same host here: the
-# units are named by file); scripts/compare on a node file.
-FAKE_CUDA_DEVICES=2 "$HARNESS" --device=all $RUN --json="$T/nodeA.json" >/dev/null 2>&1
-FAKE_CUDA_DEVICES=2 FAKE_CUDA_SLOW=1:1.3 "$HARNESS" --device=all $RUN --json="$T/nodeB.json" >/dev/null 2>&1
+# scripts/node-summary over several nodes' files: two "nodes" (SLURMD_NODENAME
+# names them; the same host here), node B's device 1 1.3x slower; scripts/compare
+# on a node file.
+SLURMD_NODENAME=nodeA FAKE_CUDA_DEVICES=2 "$HARNESS" --device=all $RUN --json="$T/nodeA.json" >/dev/null 2>&1
+SLURMD_NODENAME=nodeB FAKE_CUDA_DEVICES=2 FAKE_CUDA_SLOW=1:1.3 "$HARNESS" --device=all $RUN --json="$T/nodeB.json" >/dev/null 2>&1
 scripts/node-summary "$T/nodeA.json" "$T/nodeB.json" --fail-on-outlier >"$T/ns.out" 2>"$T/ns.err"
 rc=$?
 expect_exit "node-summary over two nodes, one slow GPU: --fail-on-outlier gives 1" 1
-expect_grep "node-summary: four units, named by file" "^4 units (device of a file) in 2 files" "$T/ns.out"
-expect_grep "node-summary: the slow GPU is named in the kernel figure, at about +30%" \
-    "^crossover/n=1024.kernel .*nodeB.json/1 (00000000:29:00.0) +[23][0-9]\.[0-9]%$" "$T/ns.out"
+expect_grep "node-summary: four units in two files" "^4 units (device of a file) in 2 files" "$T/ns.out"
+expect_grep "node-summary: the slow GPU is named in the kernel figure, at about +30%, by node" \
+    "^crossover/n=1024.kernel .*nodeB/1 (00000000:29:00.0) +[23][0-9]\.[0-9]%" "$T/ns.out"
 check "node-summary: no other unit named in the kernel figures" sh -c \
-    "! grep '^crossover/n=1024.kernel' '$T/ns.out' | grep -q 'nodeA\|nodeB.json/0'"
+    "! grep '^crossover/n=1024.kernel' '$T/ns.out' | grep -q 'nodeA/\|nodeB/0'"
+cp "$T/nodeA.json" "$T/nodeA2.json"
+scripts/node-summary "$T/nodeA.json" "$T/nodeA2.json" >"$T/dup.out" 2>"$T/dup.err"
+rc=$?
+expect_exit "node-summary: two files claiming the same node and device: refused, exit 2" 2
+check "node-summary: the refusal is one line naming both files, the node and the device" sh -c \
+    "test \$(wc -l <'$T/dup.err') -eq 1 && grep -q 'nodeA.json and .*nodeA2.json both claim node nodeA device 0' '$T/dup.err' && test ! -s '$T/dup.out'"
 scripts/node-summary "$T/nodeA.json" "$T/nd.err" >/dev/null 2>"$T/nsb.err"
 rc=$?
 expect_exit "node-summary: a file that is not JSON: exit 2" 2
@@ -185,3 +192,86 @@ scripts/compare "$T/nodeA.json" "$T/nodeB.json" --device=4 >/dev/null 2>"$T/c4.e
 rc=$?
 expect_exit "compare --device=4 on nodes of 2: exit 2" 2
 expect_grep "compare --device=4: names the devices there are" "no device 4 in this node run (it has 0, 1)" "$T/c4.err"
+
+# Under Slurm (its variables set by hand; no Slurm needed): the output
+# paths' placeholders expanded, the task's place in the environment.
+mkdir -p "$T/fleet-4242"
+SLURM_JOB_ID=4242 SLURMD_NODENAME=gpu07 SLURM_PROCID=3 SLURM_NTASKS=4 SLURM_LOCALID=0 \
+    FAKE_CUDA_DEVICES=2 run_harness "$T/sl.out" "$T/sl.err" --device=all $RUN --quiet \
+    --json="$T/fleet-%j/%n-%t.json" --csv="$T/fleet-%j/%n-%t.csv"
+expect_exit "under Slurm: the run's own exit code (the stand-in's checks)" 1
+check "under Slurm: --json and --csv land at the expanded names" sh -c \
+    "test -s '$T/fleet-4242/gpu07-3.json' && test -s '$T/fleet-4242/gpu07-3.csv'"
+check "under Slurm: the environment has slurm_job_id, slurm_node, slurm_procid, slurm_ntasks, slurm_localid" py "
+e = hj.load('$T/fleet-4242/gpu07-3.json').env
+sys.exit(0 if (e['slurm_job_id'], e['slurm_node'], e['slurm_procid'], e['slurm_ntasks'],
+               e['slurm_localid']) == ('4242', 'gpu07', 3, 4, 0) else 1)"
+check "outside Slurm: no slurm_* field" py "
+sys.exit(0 if not [k for k in hj.load('$T/a2.json').env if k.startswith('slurm_')] else 1)"
+SLURM_JOB_ID=4242 run_harness "$T/slb.out" "$T/slb.err" $RUN --json="$T/r-%x.json"
+expect_exit "--json=r-%x.json: a usage error" 2
+check "--json=r-%x.json: the error line names the option and the placeholder, then the hint; nothing written" sh -c \
+    "test \$(wc -l <'$T/slb.err') -eq 2 && grep -q \"^harness: --json=$T/r-%x.json: unknown placeholder '%x'\" '$T/slb.err' && ! ls '$T'/r-* >/dev/null 2>&1"
+
+# A fleet of four "nodes" (Slurm's variables set by hand, the stand-in
+# driver): n2's device 1 1.5x slower, n3 with one device where the others
+# have two, task 4 of 5 without a file; then the bad inputs: a file from
+# another harness version, a truncated one, a missing one, a node of another
+# GPU model.
+F="$T/fleet-99"
+mkdir -p "$F"
+for i in 0 1 2 3; do
+    nd=2; slow=
+    [ "$i" = 3 ] && nd=1
+    [ "$i" = 2 ] && slow=1:1.5
+    SLURM_JOB_ID=99 SLURMD_NODENAME=n$i SLURM_PROCID=$i SLURM_NTASKS=5 FAKE_CUDA_DEVICES=$nd \
+        FAKE_CUDA_SLOW=$slow "$HARNESS" --device=all $RUN --quiet --json="$F/%n.json" >/dev/null 2>&1
+done
+scripts/node-summary "$F"/n*.json --json="$F/summary.json" >"$T/fl.out" 2>"$T/fl.err"
+rc=$?
+expect_exit "fleet of 4 nodes: exit 0 without --fail-on-outlier" 0
+expect_grep "fleet: one table, a column for each node" \
+    "^figure (section/key) .* median ms  *spread  *n0  *n1  *n2  *n3  named$" "$T/fl.out"
+expect_grep "fleet: the kernel figure names n2's device 1 at about +50% and node n2 at about +25%" \
+    "^crossover/n=1024.kernel  .*  n2/1 (00000000:29:00.0) +[45][0-9]\.[0-9]%; node n2 +2[0-9]\.[0-9]%$" "$T/fl.out"
+expect_grep "fleet: task 4 of 5 named as missing" "^missing: 1 of 5 nodes have no file (Slurm tasks 4)$" "$T/fl.out"
+expect_grep "fleet: n3 named as short of devices" "^short: node n3 has 1 device; another node has 2$" "$T/fl.out"
+expect_grep "fleet: a node whose checks failed is named failed (the stand-in's checks fail)" \
+    "^failed: node n0 (.*n0.json): incomplete; [0-9]* of [0-9]* checks failed" "$T/fl.out"
+check "fleet: --json has the figures, who is named, the missing task, the short node" py "
+import json; d = json.load(open('$F/summary.json'))
+k = [f for f in d['figures'] if f['figure'] == 'crossover/n=1024.kernel'][0]
+ok = [u['unit'] for u in k['units_named']] == ['n2/1 (00000000:29:00.0)'] and \
+     [n['node'] for n in k['nodes_named']] == ['n2'] and sorted(k['nodes']) == ['n0', 'n1', 'n2', 'n3'] and \
+     d['missing'] == {'expected': 5, 'have': 4, 'tasks_without_file': [4]} and d['short'] == ['n3'] and \
+     d['nodes_off'] == {'n2': d['summary']['figures_compared']} and not d['left_out']
+sys.exit(0 if ok else 1)"
+scripts/node-summary "$F"/n0.json "$F"/n1.json --expect-nodes=3 >"$T/fe.out" 2>&1
+expect_grep "fleet: --expect-nodes=3 over the files of 2 Slurm tasks of 5: the task count wins only without it" \
+    "^missing: 1 of 3 nodes have no file$" "$T/fe.out"
+py "
+import json; d = json.load(open('$F/n1.json'))
+d['environment']['harness_version'] = '0.0.9'; d['environment']['slurm_node'] = 'old'
+json.dump(d, open('$F/old.json', 'w'))
+d = json.load(open('$F/n1.json')); e = d['environment']; e['slurm_node'] = 'n9'; e['slurm_procid'] = 4
+for x in e['devices']:
+    x['name'] = x['environment']['gpu'] = 'Other GPU'
+json.dump(d, open('$F/n9.json', 'w'))"
+head -c 700 "$F/n0.json" >"$F/cut.json"
+scripts/node-summary "$F"/n0.json "$F"/n1.json "$F/old.json" --fail-on-outlier >"$T/fv.out" 2>"$T/fv.err"
+rc=$?
+expect_exit "fleet: a file of another harness version: left out; with --fail-on-outlier 1" 1
+check "fleet: the other version named on stderr, one line, left out of the table" sh -c \
+    "test \$(wc -l <'$T/fv.err') -eq 1 && grep -q 'left out: .*old.json: harness_version 0.0.9, the others. is 0.1.0' '$T/fv.err' && grep -q '^4 units (device of a file) in 2 files' '$T/fv.out'"
+scripts/node-summary "$F"/n0.json "$F"/n1.json "$F/cut.json" "$F/none.json" >"$T/fc.out" 2>"$T/fc.err"
+rc=$?
+expect_exit "fleet: a truncated file and a missing one: exit 2" 2
+check "fleet: each named on stderr, the rest merged" sh -c \
+    "test \$(wc -l <'$T/fc.err') -eq 2 && grep -q 'cut.json' '$T/fc.err' && grep -q 'none.json' '$T/fc.err' && grep -q '^4 units (device of a file) in 2 files' '$T/fc.out'"
+scripts/node-summary "$F"/n0.json "$F"/n1.json "$F"/n2.json "$F/n9.json" >"$T/fm.out" 2>&1
+rc=$?
+expect_exit "fleet: a mix of GPU models: exit 0" 0
+expect_grep "fleet: a mix of GPU models said, compared within each" \
+    "^GPU models differ (Fake GPU: 6, Other GPU: 2): each figure is compared within its model$" "$T/fm.out"
+check "fleet: n2's device still named among its model; n9 (the only node of its model) not" sh -c \
+    "grep -q '^crossover/n=1024.kernel .*n2/1 (00000000:29:00.0) +' '$T/fm.out' && ! grep '^crossover' '$T/fm.out' | grep -q 'n9'"
