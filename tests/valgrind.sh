@@ -49,7 +49,15 @@ vg "no driver: every section skipped, JSON and CSV written" 3 "$HARNESS" \
     --json="$T/n.json" --csv="$T/n.csv" --section=visible,stopwatches,crossover,loading,launch,fusion
 vg "no driver: section jit's NVRTC part" 3 "$HARNESS" --section=jit --reps=1 --rounds=1 \
     --synthetic-kernels=1 --json="$T/j.json"
-vg "an unwritable --json" 1 "$HARNESS" --section=stopwatches --json=/nonexistent-dir/x.json
+vg "an unwritable --json: a usage error before any section" 2 "$HARNESS" --section=stopwatches \
+    --json=/nonexistent-dir/x.json
+# -- CMD: the parent's runs, records read (a stand-in program writes them)
+# and tables, NVML absent, without a driver.
+export HARNESS_PROBE=/dev/null
+vg "no driver: -- CMD, both modes, the stand-in's records" 3 "$HARNESS" \
+    --compare-loading --rounds=2 --json="$T/p.json" --trace="$T/p.trace" -- python3 \
+    tests/standin_program.py --version "$("$HARNESS" --version | cut -d' ' -f2)" --workers 1 --spans 2
+unset HARNESS_PROBE
 vg "no driver: --module inventories (host ELF with __nv_relfatbin, fatbins, cubin, PTX)" 3 "$HARNESS" \
     --section=loading --module=tests/fuzz/modules/host-with-rel.so --module=tests/fuzz/modules/sm90.fatbin \
     --module=tests/fuzz/modules/sm90.cubin --module=tests/fuzz/modules/k.ptx --json="$T/m.json"
