@@ -962,7 +962,12 @@ static void pg_free(pg_state *s)
             free(s->kern[i][k].get);
             free(s->kern[i][k].launch);
         }
-    if (s->outdir_tmp && s->outdir[0]) pr_rmtree(s->outdir);
+    if (s->outdir_tmp && s->outdir[0]) {
+        /* The output is not kept: no path in the results names a file gone. */
+        pr_rmtree(s->outdir);
+        res_env_str(s->c->r, "program_first_stdout", NULL);
+        res_env_str(s->c->r, "program_first_stderr", NULL);
+    }
 }
 
 int pg_run(sec_ctx *c)
