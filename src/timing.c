@@ -107,8 +107,9 @@ fail:
     return -1;
 }
 
-/* One chunk of c rounds of all k works, samples from index n on. */
-static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float *clk)
+/* One chunk of c rounds of the works w[act[0..k)], each work's samples
+ * from its own w->n on (not advanced here). */
+static int tm_chunk(CUstream s, tm_work *w, const size_t *act, size_t k, size_t c, float *clk)
 {
     CUevent *ev = NULL, anchor = NULL;
     size_t nev = 2 * c * k, created = 0, i, j;
@@ -125,13 +126,14 @@ static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float 
         anchor_ms = tr_now();
         CK(drv.cuEventRecord(anchor, s));
     }
-    if (tm_run(w[0].fn, w[0].arg, s, 1) != 0) goto fail;      /* the untimed unit in front */
+    if (tm_run(w[act[0]].fn, w[act[0]].arg, s, 1) != 0) goto fail;   /* the untimed unit in front */
     for (i = 0; i < c; i++) {
         for (j = 0; j < k; j++) {
+            tm_work *x = &w[act[j]];
             size_t e = 2 * (i * k + j);
-            if (tm_before(&w[j], s, (unsigned)(i * k + j)) != 0) goto fail;
+            if (tm_before(x, s, (unsigned)(i * k + j)) != 0) goto fail;
             CK(drv.cuEventRecord(ev[e], s));
-            if (tm_run(w[j].fn, w[j].arg, s, w[j].batch) != 0) goto fail;
+            if (tm_run(x->fn, x->arg, s, x->batch) != 0) goto fail;
             CK(drv.cuEventRecord(ev[e + 1], s));
         }
     }
@@ -139,11 +141,12 @@ static int tm_chunk(CUstream s, tm_work *w, size_t k, size_t n, size_t c, float 
     if (tm_cfg.clock && clk) CK(drv.cuMemcpyDtoH(clk, tm_cfg.clock_out, c * k * sizeof *clk));
     for (i = 0; i < c; i++) {
         for (j = 0; j < k; j++) {
+            tm_work *x = &w[act[j]];
             size_t e = 2 * (i * k + j);
             float ms = 0;
             CK(drv.cuEventElapsedTime(&ms, ev[e], ev[e + 1]));
-            w[j].samples[n + i] = (double)ms / (double)w[j].batch;
-            if (w[j].mhz && clk) w[j].mhz[n + i] = clk[i * k + j];
+            x->samples[x->n + i] = (double)ms / (double)x->batch;
+            if (x->mhz && clk) x->mhz[x->n + i] = clk[i * k + j];
             if (anchor) {
                 float at = 0;
                 CK(drv.cuEventElapsedTime(&at, anchor, ev[e]));
@@ -187,21 +190,49 @@ fail:
     return -1;
 }
 
+/* After a chunk: each active work the stopping rule stops leaves the
+ * rounds (act[] and *k shrink, order kept). Returns 1 while any is left. */
+static int tm_retire(tm_work *w, size_t *act, size_t *k, double elapsed_s)
+{
+    size_t j, kept = 0;
+    for (j = 0; j < *k; j++) {
+        tm_work *x = &w[act[j]];
+        if (tm_verdict(x->samples, x->n, elapsed_s, &x->noisy) == ST_GO_ON) act[kept++] = act[j];
+    }
+    *k = kept;
+    return kept > 0;
+}
+
+/* Noisy: a work's final samples' interval is still wider than asked (or
+ * fewer than the rule's minimum); and its samples below the low clock. */
+static void tm_flag(tm_work *x)
+{
+    size_t i;
+    x->noisy = 0;
+    if (!tm_cfg.fixed) {
+        st_summary sm = st_summarize(x->samples, x->n);
+        x->noisy = x->n < tm_cfg.rule.min_samples || st_noise(&sm) > tm_cfg.rule.max_noise;
+    }
+    for (i = 0; x->mhz && i < x->n; i++)
+        if (tm_cfg.max_mhz > 0 && x->mhz[i] < TM_LOW_CLOCK * tm_cfg.max_mhz) x->low_clock++;
+}
+
 int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
 {
     CUevent a = NULL, b = NULL;
-    size_t cap = tm_capacity(), n = 0, c, j, per_chunk;
+    size_t cap = tm_capacity(), n = 0, c, j, ka = k, *act = NULL;
     float *clk = NULL;
     double t0 = 0;
     int rc = -1;
 
     if (k == 0 || cap == 0) return -1;
-    per_chunk = TM_CLOCK_SLOTS / k;
     if (tm_cfg.clock && !(clk = malloc(TM_CLOCK_SLOTS * sizeof *clk))) return -1;
+    if (!(act = malloc(k * sizeof *act))) goto fail;
     for (j = 0; j < k; j++) {
         w[j].n = 0;
         w[j].noisy = 0;
         w[j].low_clock = 0;
+        act[j] = j;
     }
     CK(drv.cuEventCreate(&a, CU_EVENT_DEFAULT));
     CK(drv.cuEventCreate(&b, CU_EVENT_DEFAULT));
@@ -229,23 +260,21 @@ int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
         if (tm_calibrate(&w[j], s, a, b) != 0) goto fail;
     c = tm_cfg.fixed ? tm_cfg.fixed : (tm_cfg.rule.min_samples ? tm_cfg.rule.min_samples : 1);
     t0 = clk_now_ms();
+    /* The works still in the rounds all have n samples: a work only leaves. */
     for (;;) {
-        int go_on = 0;
         double elapsed;
         if (c > cap - n) c = cap - n;
-        if (c > per_chunk) c = per_chunk;
-        if (tm_chunk(s, w, k, n, c, clk) != 0) goto fail;
+        if (c > TM_CLOCK_SLOTS / ka) c = TM_CLOCK_SLOTS / ka;
+        if (tm_chunk(s, w, act, ka, c, clk) != 0) goto fail;
         n += c;
-        for (j = 0; j < k; j++) w[j].n = n;
+        for (j = 0; j < ka; j++) w[act[j]].n = n;
         if (n >= cap) break;
         elapsed = (clk_now_ms() - t0) / 1000.0;
         if (tm_cfg.fixed) {
             c = tm_cfg.fixed - n;
             continue;
         }
-        for (j = 0; j < k; j++)
-            if (tm_verdict(w[j].samples, n, elapsed, &w[j].noisy) == ST_GO_ON) go_on = 1;
-        if (!go_on) break;
+        if (!tm_retire(w, act, &ka, elapsed)) break;
         /* Grow by half of what there is, but not past the time left. */
         c = n / 2 ? n / 2 : 1;
         if (tm_cfg.rule.max_time_s > 0 && elapsed > 0) {
@@ -253,22 +282,12 @@ int tm_events(CUstream s, tm_work *w, size_t k, int warmup)
             if (left / per < (double)c) c = left > per ? (size_t)(left / per) : 1;
         }
     }
-    /* Noisy: the final samples' interval is still wider than asked. */
-    for (j = 0; j < k; j++) {
-        st_summary sm;
-        size_t i;
-        w[j].noisy = 0;
-        if (!tm_cfg.fixed) {
-            sm = st_summarize(w[j].samples, n);
-            w[j].noisy = n < tm_cfg.rule.min_samples || st_noise(&sm) > tm_cfg.rule.max_noise;
-        }
-        for (i = 0; w[j].mhz && i < n; i++)
-            if (tm_cfg.max_mhz > 0 && w[j].mhz[i] < TM_LOW_CLOCK * tm_cfg.max_mhz) w[j].low_clock++;
-    }
+    for (j = 0; j < k; j++) tm_flag(&w[j]);
     rc = 0;
 fail:
     if (a) drv.cuEventDestroy(a);
     if (b) drv.cuEventDestroy(b);
+    free(act);
     free(clk);
     return rc;
 }

@@ -90,8 +90,11 @@ void tm_work_free(tm_work *w);
  * before each region, the flush (cold works) and the clock kernel run
  * outside the events. With a fixed count, one chunk of that many rounds;
  * otherwise chunks until the stopping rule stops every work (converged, the
- * time limit, or the capacity), the time counted from the first timed chunk.
- * samples[i] = region / batch. Returns 0, or -1 after reporting. */
+ * time limit, or the capacity), the time counted from the first timed chunk:
+ * after each chunk, a work the rule stops leaves the rounds and keeps its n
+ * samples, the others go on interleaved (a work already inside its interval
+ * is not timed on while a noisier one converges). samples[i] = region /
+ * batch. Returns 0, or -1 after reporting. */
 int tm_events(CUstream s, tm_work *w, size_t k, int warmup);
 
 /* The same on the host clock, for work that finishes before fn returns (the

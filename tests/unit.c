@@ -18,6 +18,7 @@ int main(void)
     test_modfile();
     test_visible();
     test_timing();
+    test_timing_rounds();
     test_precord();
     test_nvml();
     test_probe();
