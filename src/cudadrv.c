@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "sig.h"
@@ -206,9 +207,31 @@ void drv_on_phase(void (*fn)(const char *))
     drv_phase_hook = fn;
 }
 
+/* HARNESS_PHASE_LOG: the file every process of the run appends its phases
+ * to (opened once per process; NULL when unset or it cannot be opened). */
+static FILE *drv_phase_file(void)
+{
+    static FILE *f;
+    static int tried;
+    const char *path;
+    if (tried) return f;
+    tried = 1;
+    if ((path = getenv("HARNESS_PHASE_LOG")) != NULL && *path && (f = fopen(path, "a")) != NULL)
+        setvbuf(f, NULL, _IOLBF, 0);
+    return f;
+}
+
+void drv_phase_mark(const char *what)
+{
+    FILE *log = drv_phase_file();
+    if (log) fprintf(log, "%ld\t%.3f\t%s\n", (long)getpid(), clk_now_ms(), what);
+}
+
 void drv_set_phase(const char *phase)
 {
+    FILE *log = drv_phase_file();
     drv_phase = phase ? phase : "setup";
+    if (log) fprintf(log, "%ld\t%.3f\t%s\n", (long)getpid(), clk_now_ms(), phase ? phase : "-");
     if (drv_phase_hook) drv_phase_hook(phase);
 }
 

@@ -294,6 +294,12 @@ static int main_runs_here(const cli_opts *o, int node, const sec_def *s)
     return o->child != CLI_CHILD_DEVICE || !s->node_level;
 }
 
+/* The phase log's last line of a child (HARNESS_PHASE_LOG). */
+static void main_mark_exit(void)
+{
+    drv_phase_mark("exit");
+}
+
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
@@ -332,6 +338,10 @@ int main(int argc, char **argv)
     /* Test hook: a child that hangs, for the time limit's tests. */
     if (o.child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
         for (;;) pause();
+    }
+    if (o.child != CLI_CHILD_NONE) {
+        drv_phase_mark(cli_child_name(o.child));
+        atexit(main_mark_exit);
     }
     if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
     if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);

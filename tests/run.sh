@@ -207,6 +207,28 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     check "stuck kernel: the CSV so far has its header" grep -q '^section,key,name,state' "$T/kt.csv"
     check "stuck kernel: no tables printed for a stopped run" test ! -s "$T/kt.out"
 
+    # HARNESS_PHASE_LOG: the parent's phases and each child's, one process
+    # per pid, the child named by its first line and ended by "exit".
+    env_set HARNESS_PHASE_LOG "$T/phases.log"
+    run_harness "$T/pl.out" "$T/pl.err" --section=visible --rounds=2
+    env_restore HARNESS_PHASE_LOG
+    check "HARNESS_PHASE_LOG: the parent's phases and its three children's, each to its exit" \
+        python3 - "$T/phases.log" <<'PY'
+import sys
+from collections import defaultdict
+by = defaultdict(list)
+for line in open(sys.argv[1]):
+    pid, ms, phase = line.rstrip("\n").split("\t")
+    by[int(pid)].append((float(ms), phase))
+kids = [v for v in by.values() if v[0][1] == "visible"]
+parent = [v for v in by.values() if v[0][1] != "visible"]
+assert len(kids) == 3 and len(parent) == 1, (len(kids), len(parent))
+assert all(v[-1][1] == "exit" and any(p == "visible: child" for _, p in v) for v in kids)
+assert parent[0][0][1] == "visible: children"
+assert all(a[0] <= b[0] for v in by.values() for a, b in zip(v, v[1:]))
+assert min(v[0][0] for v in kids) >= parent[0][0][0]
+PY
+
     export FAKE_CUDA_HANG="$T/hang2"
     signal_run TERM "$T/hang2" "$T/st" --section=crossover --sizes=1024 --json="$T/st.json"
     expect_exit "SIGTERM while waiting on the device: exit 143" 143

@@ -422,6 +422,14 @@ int fl_child(const cli_opts *o)
     static int (*const steps[])(fl_state *) = {
         fl_setup, fl_first, fl_module2, fl_unloaded, fl_funcload, fl_runtime, fl_second, fl_fresh
     };
+    static const char *const phase[] = {   /* each step's, for error lines and the phase log */
+        SW ": first-launch child: setup", SW ": first-launch child: first",
+        SW ": first-launch child: module2", SW ": first-launch child: unloaded",
+        SW ": first-launch child: funcload", SW ": first-launch child: runtime",
+        SW ": first-launch child: second", SW ": first-launch child: fresh"
+    };
+    _Static_assert(sizeof phase / sizeof phase[0] == sizeof steps / sizeof steps[0],
+                   "a phase name for each step");
     size_t i, n = sizeof steps / sizeof steps[0];
     fl_state S;
     int rc;
@@ -437,7 +445,8 @@ int fl_child(const cli_opts *o)
         fprintf(stderr, "harness: %s%s\n", S.c.gpu_why, S.c.rtc_why);
     } else {
         S.mode = drv_loading_name(S.c.gpu.loading);
-        for (i = 0; i < n && steps[i](&S) == 0; i++) {}
+        for (i = 0; i < n && (drv_set_phase(phase[i]), steps[i](&S) == 0); i++) {}
+        drv_set_phase(SW ": first-launch child: release");
         rc = i == n ? 0 : 1;
     }
     fl_release(&S);

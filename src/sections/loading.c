@@ -339,17 +339,23 @@ static int ld_here(sec_ctx *c)
             goto out;
         }
     }
+    drv_set_phase(LD ": buffers");
     if (ld_bufs_alloc(&B) != 0) goto out;
     for (t = 0; t < 2; t++) {
         rtc_target target = t == 0 ? RTC_CUBIN : RTC_PTX;
         for (i = 0; i < nmods; i++) {
+            static char phase[96];          /* alive while it is the phase */
             int r;
+            snprintf(phase, sizeof phase, LD ": %.31s (%s)", mods[i].label,
+                     target == RTC_PTX ? "ptx" : "cubin");
+            drv_set_phase(phase);
             B.synthetic = mods[i].synthetic;
             r = ld_module(c, &mods[i], target, &B);
             if (r < 0) goto out;
             if (r > 0) failed = 1;
         }
         B.synthetic = 0;
+        drv_set_phase(target == RTC_PTX ? LD ": library path (ptx)" : LD ": library path (cubin)");
         {
             int r = ld_library(c, &mods[0], target, &B);
             if (r < 0) goto out;

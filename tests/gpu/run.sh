@@ -24,6 +24,8 @@
 #   sanitize-rest  the children under both tools, then racecheck of jit,
 #              launch and fusion (the slow ones), as two runs of it
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
+#   profile    one default run with HARNESS_PHASE_LOG: where the time went,
+#              per phase of the parent and of each kind of child
 #   quick      ./harness --quick twice, timed (docs/build.md promises 10 s)
 #   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
 #   storm      tests/storm.py gpu: SIGINT and SIGTERM at STORM_DELAYS (default 10)
@@ -148,6 +150,19 @@ for part in $parts; do
             make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  )' ;;
     probe)
         L="$L/probe" sh tests/gpu/probe.sh 2>&1 | tail -60 ;;
+    profile)
+        # One default run with every process's phases logged
+        # (HARNESS_PHASE_LOG), its trace and JSON, and where the time went.
+        rm -f "$L/phases.log"
+        s=$(date +%s.%N)
+        HARNESS_PHASE_LOG="$L/phases.log" ./harness --trace="$L/profile.trace.json" \
+            --json="$L/profile.json" >"$L/profile.txt" 2>&1
+        rc=$?
+        e=$(date +%s.%N)
+        echo "harness (default run, phases logged): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+        tail -3 "$L/profile.txt"
+        python3 tests/gpu/phases.py "$L/phases.log" >"$L/phases.txt" 2>&1
+        head -120 "$L/phases.txt" ;;
     quick)
         for i in 1 2; do
             s=$(date +%s.%N)
