@@ -238,6 +238,7 @@ static int fl_setup(fl_state *S)
     rc = rtc_compile(src, path, S->c.arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
                      &S->code);
     free(src);
+    drv_phase_mark(SW ": first-launch child: - compiled");
     if (rc != RTC_OK) {
         if (rc == RTC_COMPILE_ERROR)
             fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, S->c.arch,
@@ -261,6 +262,7 @@ static int fl_setup(fl_state *S)
     CK(drv.cuMemAlloc(&S->b, bytes));
     CK(drv.cuMemAlloc(&S->out, bytes));
     CK(drv.cuMemAllocHost((void **)&S->pout, bytes));
+    drv_phase_mark(SW ": first-launch child: - loaded, allocated");
     S->ha = malloc(bytes);
     S->hb = malloc(bytes);
     if (!S->ha || !S->hb) {
@@ -269,6 +271,7 @@ static int fl_setup(fl_state *S)
     }
     kn_fill(S->ha, SW_N, 1);
     kn_fill(S->hb, SW_N, 2);
+    drv_phase_mark(SW ": first-launch child: - filled");
     CK(drv.cuMemcpyHtoDAsync(S->a, S->ha, bytes, S->c.gpu.stream));
     CK(drv.cuMemcpyHtoDAsync(S->b, S->hb, bytes, S->c.gpu.stream));
     CK(drv.cuMemsetD32Async(S->out, FL_NAN_BITS, SW_N, S->c.gpu.stream));

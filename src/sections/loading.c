@@ -128,6 +128,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
         fprintf(stderr, "harness: " LD ": %s does not compile:\n%s", m->label, code.log ? code.log : "");
         goto out;
     }
+    drv_phase_mark(LD ": - compiled");
     fn = calloc((size_t)m->k, sizeof *fn);
     if (!fn) goto out;
     if (drv_mem_info(&f0, &total) != 0) goto out;
@@ -145,8 +146,10 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (ld_count_loaded(fn, 1, &after_launch) != 0) goto out;
     snprintf(what, sizeof what, "%.31s (%s): first launch of %.31s, all elements vs CPU", m->label, fmt, name);
     if (ld_verify(c, B, what) != 1) failed = 1;
+    drv_phase_mark(LD ": - loaded, first launch checked");
     if (tm_work_init(&w, ld_launch, B, 0) != 0 || tm_events(c->gpu.stream, &w, 1, c->o->warmup) != 0)
         goto out;
+    drv_phase_mark(LD ": - warm timed");
     t0 = clk_now_ms();
     for (i = 1; i < m->k; i++) {
         ld_fname(m, i, name, sizeof name);
@@ -157,6 +160,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (sec_load_rest(fn, (size_t)m->k, &fload) != 0) goto out;
     if (ld_count_loaded(fn, m->k, &after_load) != 0) goto out;
     if (drv_mem_info(&f2, &total) != 0) goto out;
+    drv_phase_mark(LD ": - every function loaded");
 
     {
         char key[96];
@@ -211,7 +215,9 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     rc = failed;
 out:
     tm_work_free(&w);
+    drv_phase_mark(LD ": - unloading");
     if (mod) drv.cuModuleUnload(mod);
+    drv_phase_mark(LD ": - unloaded");
     free(fn);
     rtc_out_free(&code);
     return rc;
