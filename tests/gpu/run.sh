@@ -26,6 +26,12 @@
 #   probe      tests/gpu/probe.sh: launch figures across processes, pinned or not
 #   profile    one default run with HARNESS_PHASE_LOG: where the time went,
 #              per phase of the parent and of each kind of child
+#   newcomer   a fresh copy, env -i: make && ./harness, then make test, timed
+#   bench      the default run and --quick twice each, timed
+#              (results/h200-runtime.txt); --compare-loading of libcublasLt
+#              at its default children a mode
+#   fleet      scripts/fleet.sbatch's command lines by hand as one node of a
+#              job, and the merged table (results/h200-fleet/)
 #   quick      ./harness --quick twice, timed (docs/build.md promises 10 s)
 #   racecheck-launch  racecheck of section launch alone (SANITIZE_TIMEOUT, default 420)
 #   storm      tests/storm.py gpu: SIGINT and SIGTERM at STORM_DELAYS (default 10)
@@ -163,6 +169,66 @@ for part in $parts; do
         tail -3 "$L/profile.txt"
         python3 tests/gpu/phases.py "$L/phases.log" >"$L/phases.txt" 2>&1
         head -120 "$L/phases.txt" ;;
+    newcomer)
+        # The README's two commands as a newcomer runs them: a fresh copy of
+        # the tree (no build outputs), only PATH and HOME in the environment
+        # (TMPDIR unset), `make && ./harness`, then `make test`; each timed,
+        # the summary lines kept in results/h200-newcomer-*.txt.
+        d=$(mktemp -d)
+        tar --exclude=./build --exclude=./harness --exclude=./harness-probe.so -cf - . | tar -C "$d" -xf -
+        s=$(date +%s.%N)
+        (cd "$d" && env -i PATH="$PATH" HOME="$HOME" sh -c 'make && ./harness') >"$L/newcomer-harness.log" 2>&1
+        rc=$?
+        e=$(date +%s.%N)
+        { echo "# make && ./harness in a fresh copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+          grep -E '^(Checks:|Run time|  FAILED)' "$L/newcomer-harness.log"; } | tee results/h200-newcomer-harness.txt
+        s=$(date +%s.%N)
+        (cd "$d" && env -i PATH="$PATH" HOME="$HOME" make test) >"$L/newcomer-make-test.log" 2>&1
+        rc=$?
+        e=$(date +%s.%N)
+        { echo "# make test in the same copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+          grep -E '^(SKIPPED|FAILED)' "$L/newcomer-make-test.log"; tail -1 "$L/newcomer-make-test.log"; } |
+            tee results/h200-newcomer-make-test.txt
+        rm -rf "$d" ;;
+    bench)
+        # The default run's length, twice, and --quick's, twice (as built, in
+        # this tree): results/h200-runtime.txt; then --compare-loading of
+        # libcublasLt at its default children a mode.
+        { for i in 1 2; do
+            s=$(date +%s.%N)
+            ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
+            rc=$?
+            e=$(date +%s.%N)
+            echo "./harness, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            grep -E '^(Checks:|Run time)' "$L/bench$i.txt"
+          done
+          for i in 1 2; do
+            s=$(date +%s.%N)
+            ./harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
+            rc=$?
+            e=$(date +%s.%N)
+            echo "./harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            grep -E '^(Checks:|Run time)' "$L/quick$i.txt"
+          done; } | tee results/h200-runtime.txt
+        lt=$(ls /usr/local/cuda/lib64/libcublasLt.so.* 2>/dev/null | head -1)
+        reference h200-compare-cublasLt-default --section=loading --module="$lt" --compare-loading
+        grep -E 'mem_load|\.load |verdict|out of reach' results/h200-compare-cublasLt-default.txt | head -30 ;;
+    fleet)
+        # scripts/fleet.sbatch's two command lines by hand, as the one node of
+        # a job (the variables srun would set, set here), then the merge;
+        # kept as results/h200-fleet/.
+        out=results/h200-fleet
+        rm -rf "$out" && mkdir -p "$out"
+        s=$(date +%s.%N)
+        SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURMD_NODENAME=h200-node1 SLURM_PROCID=0 \
+            ./harness --device=all --quiet --json=results/h200-fleet/%n.json >"$out/h200-node1.txt" 2>&1
+        rc=$?
+        e=$(date +%s.%N)
+        echo "fleet: the node's harness exited $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+        scripts/node-summary "$out"/*.json --json="$out/summary.json" --fail-on-outlier \
+            --expect-nodes=1 >"$out/summary.txt" 2>&1
+        echo "fleet: node-summary exited $?"
+        cat "$out/summary.txt" ;;
     quick)
         for i in 1 2; do
             s=$(date +%s.%N)
