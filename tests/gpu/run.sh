@@ -167,7 +167,7 @@ for part in $parts; do
         e=$(date +%s.%N)
         echo "harness (default run, phases logged): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
         tail -3 "$L/profile.txt"
-        python3 tests/gpu/phases.py "$L/phases.log" >"$L/phases.txt" 2>&1
+        python3 scripts/phases "$L/phases.log" >"$L/phases.txt" 2>&1
         head -120 "$L/phases.txt" ;;
     newcomer)
         # The README's two commands as a newcomer runs them: a fresh copy of
