@@ -223,15 +223,35 @@ double kn_chain_ref(double x, double r)
     return fmin(fmax(v, -3.0), 3.0);
 }
 
+/* The chain's tolerance (kernels.h, kn_check_chain): 1 when got fails. */
+static int kn_chain_bad(double got, double want)
+{
+    return !(fabs(got - want) <= 1e-5 * fabs(want) + 1e-6);
+}
+
 size_t kn_check_chain(const float *x, const float *r, const float *y, size_t n, kn_bad *bad)
 {
     size_t i;
     memset(bad, 0, sizeof *bad);
     for (i = 0; i < n; i++) {
         double want = kn_chain_ref((double)x[i], (double)r[i]);
-        double got = (double)y[i];
-        if (!(fabs(got - want) <= 1e-5 * fabs(want) + 1e-6)) kn_note(bad, i, got, want);
+        if (kn_chain_bad((double)y[i], want)) kn_note(bad, i, (double)y[i], want);
     }
+    return bad->count;
+}
+
+void kn_chain_wants(const float *x, const float *r, double *want, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) want[i] = kn_chain_ref((double)x[i], (double)r[i]);
+}
+
+size_t kn_check_chain_wants(const double *want, const float *y, size_t n, kn_bad *bad)
+{
+    size_t i;
+    memset(bad, 0, sizeof *bad);
+    for (i = 0; i < n; i++)
+        if (kn_chain_bad((double)y[i], want[i])) kn_note(bad, i, (double)y[i], want[i]);
     return bad->count;
 }
 

@@ -104,6 +104,12 @@ double kn_chain_ref(double x, double r);
  * more. Fills *bad and returns the number of failures. */
 size_t kn_check_chain(const float *x, const float *r, const float *y, size_t n, kn_bad *bad);
 
+/* The same check in two steps, for several outputs of one input: want[i] =
+ * kn_chain_ref(x[i], r[i]) once (kn_chain_wants), then each y against it
+ * (kn_check_chain_wants: the same tolerance, the same *bad and count). */
+void kn_chain_wants(const float *x, const float *r, double *want, size_t n);
+size_t kn_check_chain_wants(const double *want, const float *y, size_t n, kn_bad *bad);
+
 /* The CPU versions the GPU is compared with: one thread, float, in order. */
 void kn_cpu_add(const float *a, const float *b, float *out, size_t n);
 

@@ -184,7 +184,7 @@ static void ft_check(void)
     char desc[256];
     kn_bad bad;
     size_t i, low = 0, high = 0, bad_n;
-    double worst, want;
+    double worst, want, *wants;
 
     if (!x || !r || !y) {
         th_check("fusion: malloc for the kn_check_chain tests", 0);
@@ -224,6 +224,27 @@ static void ft_check(void)
     y[600] = (float)(want * (1.0 + 1e-3));
     th_check("fusion: kn_check_chain catches an element off by 1e-3 relative",
              kn_check_chain(x, r, y, N, &bad) == 1 && bad.first == 600 && bad.want == want);
+
+    /* The two-step form: the same answers, from wants computed once. */
+    if ((wants = malloc(N * sizeof *wants)) != NULL) {
+        kn_chain_wants(x, r, wants, N);
+        th_check("fusion: kn_chain_wants is kn_chain_ref element by element",
+                 wants[600] == want && wants[17] == kn_chain_ref((double)x[17], (double)r[17]));
+        th_check("fusion: kn_check_chain_wants catches the same element, with the same want",
+                 kn_check_chain_wants(wants, y, N, &bad) == 1 && bad.first == 600 && bad.want == want);
+        y[600] = (float)want;
+        th_check("fusion: kn_check_chain_wants accepts the float chain once it is mended",
+                 kn_check_chain_wants(wants, y, N, &bad) == 0 && bad.count == 0);
+        y[9] = NAN;
+        th_check("fusion: kn_check_chain_wants catches a NaN",
+                 kn_check_chain_wants(wants, y, N, &bad) == 1 && bad.first == 9 && isnan(bad.got));
+        kn_poison(y, N);
+        th_check("fusion: a poisoned output fails every element of kn_check_chain_wants",
+                 kn_check_chain_wants(wants, y, N, &bad) == N);
+        free(wants);
+    } else {
+        th_check("fusion: malloc for the kn_check_chain_wants tests", 0);
+    }
 
     kn_poison(y, N);
     th_check("fusion: a poisoned output fails every element of kn_check_chain",

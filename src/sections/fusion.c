@@ -259,7 +259,7 @@ static int fs_bitwise(results *r, const float *ys, const float *yf, size_t n, co
 /* Run version v at F->n (inputs x and r on the device) into y, copied
  * back, and check it on every element; record the check. Returns 1 when
  * it passed, 0 when not, -1 on a driver error. */
-static int fs_check_one(fs_ctx *F, size_t v, const float *x, const float *r, float *y, const char *at)
+static int fs_check_one(fs_ctx *F, size_t v, const double *want, float *y, const char *at)
 {
     CUstream s = F->c->gpu.stream;
     fs_unit u = { F, v };
@@ -269,7 +269,7 @@ static int fs_check_one(fs_ctx *F, size_t v, const float *x, const float *r, flo
     CK(drv.cuStreamSynchronize(s));
     kn_poison(y, F->n);
     CK(drv.cuMemcpyDtoH(y, F->y, F->n * sizeof *y));
-    kn_check_chain(x, r, y, F->n, &bad);
+    kn_check_chain_wants(want, y, F->n, &bad);
     snprintf(what, sizeof what, "%s at n = %s, every element vs the CPU in double", fs_v[v].name, at);
     return sec_check_elems(F->c, FS, what, F->n, &bad);
 fail:
@@ -284,21 +284,23 @@ static int fs_validate(fs_ctx *F)
     size_t n = FS_CHECK_N, i, v;
     float *x = malloc(n * sizeof *x), *r = malloc(n * sizeof *r);
     float *y = malloc(n * sizeof *y), *ys = malloc(n * sizeof *ys), *yf = malloc(n * sizeof *yf);
+    double *want = malloc(n * sizeof *want);
     int failed = 0, rc = -1, ok, staged = fs_find("staged"), fused = fs_find("fused");
     char at[32];
 
     sec_commas(at, sizeof at, (double)n);
-    if (!x || !r || !y || !ys || !yf) goto out;
+    if (!x || !r || !y || !ys || !yf || !want) goto out;
     kn_fill(x, n, 31);
     kn_fill(r, n, 32);
     for (i = 0; i < n; i++) x[i] *= 3.0f;    /* reach both clamp bounds */
+    kn_chain_wants(x, r, want, n);          /* the CPU's answer, once for every version */
     F->n = n;
     CK(drv.cuMemcpyHtoD(F->x, x, n * sizeof *x));
     CK(drv.cuMemcpyHtoD(F->r, r, n * sizeof *r));
     if (fs_capture(F) != 0) goto out;
     for (v = 0; v < V_COUNT; v++) {
         if (!(fs_v[v].roles & FS_CHECK)) continue;
-        if ((ok = fs_check_one(F, v, x, r, y, at)) < 0) goto out;
+        if ((ok = fs_check_one(F, v, want, y, at)) < 0) goto out;
         if (!ok) failed = 1;
         if ((int)v == staged) memcpy(ys, y, n * sizeof *y);
         if ((int)v == fused) memcpy(yf, y, n * sizeof *y);
@@ -311,6 +313,7 @@ out:
     free(y);
     free(ys);
     free(yf);
+    free(want);
     return rc;
 fail:
     rc = -1;
