@@ -20,7 +20,7 @@ check "waterfall: unaccounted remainder <= 5% of row 1" \
     python3 tests/gpu_checks.py remainder "$T/a.json"
 check "invariant: row 1 >= row 5 >= row 4" python3 tests/gpu_checks.py contain "$T/a.json"
 check "crossover: every size has CPU, kernel and both round trips" \
-    python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777216
+    python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777827
 
 run_harness "$T/b.out" "$T/b.err" --section=stopwatches --json="$T/b.json"
 expect_exit "stopwatches again" 0
