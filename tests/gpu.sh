@@ -21,6 +21,8 @@ check "waterfall: unaccounted remainder <= 5% of row 1" \
 check "invariant: row 1 >= row 5 >= row 4" python3 tests/gpu_checks.py contain "$T/a.json"
 check "crossover: every size has CPU, kernel and both round trips" \
     python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777827
+check "crossover: its top size's rows are section stopwatches' samples, not timed again" \
+    python3 tests/check_shared.py "$T/a.json" crossover 16777827
 
 run_harness "$T/b.out" "$T/b.err" --section=stopwatches --json="$T/b.json"
 expect_exit "stopwatches again" 0
