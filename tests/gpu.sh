@@ -85,6 +85,8 @@ run_harness "$T/lf.out" "$T/lf.err" --section=launch,fusion --sizes=1024,4194304
 expect_exit "launch and fusion: every version validated" 0
 check "launch and fusion JSON: shape and every check passed" python3 tests/check_json.py "$T/lf.json" --expect-checks-pass
 check "fusion: every version checked against the CPU" python3 tests/gpu_checks.py fusion "$T/lf.json"
+check "fusion: the sweep's rows at the main n are the main phase's samples, not timed again" \
+    python3 tests/check_shared.py "$T/lf.json" fusion
 expect_grep "fusion prints which prediction held" "Which prediction held" "$T/lf.out"
 expect_grep "launch prints the three launch costs" "queue full behind a blocking kernel" "$T/lf.out"
 run_harness "$T/fb.out" "$T/fb.err" --section=fusion --sizes=1024,99999999999

@@ -4,7 +4,7 @@
 # size is the stopwatches' n, and where section stopwatches ran in the same
 # process crossover's rows there are its samples, bit for bit, with a region
 # that says so (tests/check_shared.py); crossover alone, or with --sizes,
-# times them itself. Run from the repository root with HARNESS and FAKECUDA
+# times them itself. Fusion's n sweep at the main n: the main phase's rows. Run from the repository root with HARNESS and FAKECUDA
 # (make builds both). Ends with "shared: N passed, N failed".
 : "${HARNESS:=./harness}"
 : "${FAKECUDA:=build/libfakecuda.so}"
@@ -90,6 +90,24 @@ sys.exit(0 if not [x for x in w if x.startswith('n = $N,')] and len(w) == 16 els
     check "--cache=warm: 4 rows, no L2-cold one" sh -c "
         test '$(field "$T/warm.json" crossover "shared.n=$N" rows)' = 4 &&
         ! grep -q '\"n=$N.kernel.cold\"' '$T/warm.json'"
+
+    # Fusion's sweep at the main size: the main phase's rows.
+    fake fs --quick --section=fusion
+    expect_exit "fusion --quick: every step ran (the stand-in's checks fail)" 1
+    M=$(field "$T/fs.json" fusion sizes main_n)
+    check "fusion --quick: the sweep's rows at the main n ($M) are the main phase's samples, bit for bit" \
+        python3 tests/check_shared.py "$T/fs.json" fusion
+    expect_grep "fusion --quick: the table says so under the sweep" \
+        "^  At n = [0-9,]* the rows are the main size's samples" "$T/fs.out"
+    fake fscold --quick --cache=cold --section=fusion
+    check "fusion --cache=cold: the L2-cold rows shared" python3 tests/check_shared.py "$T/fscold.json" fusion
+    check "fusion --cache=cold: 8 rows, no warm one at the main n" sh -c "
+        test '$(field "$T/fscold.json" fusion "shared.n=$M" rows)' = 8 &&
+        ! grep -q '\"n=$M.staged\"' '$T/fscold.json'"
+    fake fsn --section=fusion --sizes=1024,4194304
+    check "fusion --sizes without the main n: nothing shared, no sweep row at it" sh -c "
+        ! grep -q '\"shared.n=' '$T/fsn.json' && ! grep -q '\"n=$M.' '$T/fsn.json' &&
+        grep -q '\"n=4194304.staged\"' '$T/fsn.json'"
 fi
 # Under make sanitize: no sanitizer report from any run above, children included.
 check "no AddressSanitizer, LeakSanitizer or UBSan report in any run" \
