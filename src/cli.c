@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "atomicfile.h"
 #include "kernels.h"
+#include "sections/stopwatches.h"
 #include "verdict.h"
 
 #include <ctype.h>
@@ -64,7 +65,7 @@ static const char cli_usage[] =
 "                          more than P percent from the node's median and beyond\n"
 "                          its own interval (default 5)\n"
 "  --sizes=LIST            sizes in elements for crossover and the fusion n sweep\n"
-"                          (defaults 1024,65536,1048576,4194304,16777216 and\n"
+"                          (defaults 1024,65536,1048576,4194304,%u and\n"
 "                          1024,16384,262144,4194304,16777216,67108864,268435456)\n"
 "  --warmup=N              untimed runs before each timed kernel (default 3)\n"
 "  --reps=N                exactly N timed samples per measurement (default: the\n"
@@ -328,7 +329,9 @@ static int cli_arch_suffix_ok(const char *s, unsigned *from)
 
 static void cli_defaults(cli_opts *o)
 {
-    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
+    /* Crossover's sizes end at the stopwatches' n, whose rows it takes
+     * where that section ran (sections/crossover.c). */
+    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, SW_N };
     int i;
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
@@ -665,7 +668,8 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     switch (c) {
     case O_HELP:
-        fprintf(out, cli_usage, vd_children(), VD_ALPHA);   /* its one format: --rounds */
+        /* Its formats: crossover's top size, then --rounds'. */
+        fprintf(out, cli_usage, SW_N, vd_children(), VD_ALPHA);
         return CLI_EXIT;
     case O_VERSION:
         fprintf(out, "harness %s\n", HARNESS_VERSION);

@@ -229,6 +229,34 @@ err:
     return NULL;
 }
 
+res_meas *res_add_copy(results *r, const res_meas *m, const char *section, const char *key,
+                       const char *name, const char *region)
+{
+    res_meas from = *m;     /* r->m may move on the append; m's arrays do not */
+    res_meas *c;
+    double *mhz = NULL;
+
+    if (from.mhz && from.nsamples > 0) {
+        if (from.nsamples > SIZE_MAX / sizeof *mhz || !(mhz = malloc(from.nsamples * sizeof *mhz)))
+            return NULL;
+        memcpy(mhz, from.mhz, from.nsamples * sizeof *mhz);
+    }
+    c = res_add(r, section, key, name, region, from.state, from.unit, from.samples, from.nsamples);
+    if (!c) {
+        free(mhz);
+        return NULL;
+    }
+    c->batch = from.batch;
+    c->n = from.n;
+    c->bytes = from.bytes;
+    c->flops = from.flops;
+    c->mhz = mhz;
+    c->noisy = from.noisy;
+    c->host_only = from.host_only;
+    c->low_clock = from.low_clock;
+    return c;
+}
+
 int res_set_clock(res_meas *m, const float *mhz)
 {
     double *d;

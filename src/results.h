@@ -147,6 +147,18 @@ res_meas *res_append(results *r, const char *section, const char *key,
                      const char *name, const char *region, res_state state,
                      const char *unit, double v);
 
+/* Append a measurement of section, key, name and region (copied) that
+ * holds the samples of m bit for bit, with what they were taken with:
+ * state, unit, batch, n, bytes, flops, the clock readings, noisy,
+ * host_only, low_clock; the stats are recomputed from the same samples, so
+ * they are m's. For a figure that is another's measurement under a name of
+ * its own (the same work at the same n, not timed again). m may be one of
+ * r's own measurements (it may move: do not use m after the call). Returns
+ * the new measurement (valid until the next append), or NULL on out of
+ * memory (nothing changed). */
+res_meas *res_add_copy(results *r, const res_meas *m, const char *section, const char *key,
+                       const char *name, const char *region);
+
 /* Attach per-sample SM clock readings (m->nsamples of them, copied) to m.
  * Returns 0, or -1 on out of memory (m unchanged). */
 int res_set_clock(res_meas *m, const float *mhz);

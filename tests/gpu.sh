@@ -20,7 +20,9 @@ check "waterfall: unaccounted remainder <= 5% of row 1" \
     python3 tests/gpu_checks.py remainder "$T/a.json"
 check "invariant: row 1 >= row 5 >= row 4" python3 tests/gpu_checks.py contain "$T/a.json"
 check "crossover: every size has CPU, kernel and both round trips" \
-    python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777216
+    python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777827
+check "crossover: its top size's rows are section stopwatches' samples, not timed again" \
+    python3 tests/check_shared.py "$T/a.json" crossover 16777827
 
 run_harness "$T/b.out" "$T/b.err" --section=stopwatches --json="$T/b.json"
 expect_exit "stopwatches again" 0
@@ -83,6 +85,8 @@ run_harness "$T/lf.out" "$T/lf.err" --section=launch,fusion --sizes=1024,4194304
 expect_exit "launch and fusion: every version validated" 0
 check "launch and fusion JSON: shape and every check passed" python3 tests/check_json.py "$T/lf.json" --expect-checks-pass
 check "fusion: every version checked against the CPU" python3 tests/gpu_checks.py fusion "$T/lf.json"
+check "fusion: the sweep's rows at the main n are the main phase's samples, not timed again" \
+    python3 tests/check_shared.py "$T/lf.json" fusion
 expect_grep "fusion prints which prediction held" "Which prediction held" "$T/lf.out"
 expect_grep "launch prints the three launch costs" "queue full behind a blocking kernel" "$T/lf.out"
 run_harness "$T/fb.out" "$T/fb.err" --section=fusion --sizes=1024,99999999999

@@ -5,7 +5,8 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh), the probe library
+# visible on the stand-in driver (tests/test_visible.sh), rows one section
+# takes from another's measurements (tests/test_shared.sh), the probe library
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), the README and docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
@@ -474,6 +475,9 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # Section visible against figures worked out by hand: 1, 2 and 8
     # devices, a CUDA_VISIBLE_DEVICES of its own, failed and hung children.
     HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_visible.sh
+    # Rows taken from measurements the run already made: crossover's top
+    # size from section stopwatches' rows.
+    HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_shared.sh
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi

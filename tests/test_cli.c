@@ -3,6 +3,7 @@
 #include "testhelp.h"
 #include "cli.h"
 #include "section.h"
+#include "sections/stopwatches.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +183,7 @@ static void test_cli_expand(void)
 
 void test_cli(void)
 {
-    static const size_t default_sizes[] = { 1024, 65536, 1048576, 4194304, 16777216 };
+    static const size_t default_sizes[] = { 1024, 65536, 1048576, 4194304, SW_N };
     static const char *const none[] = { NULL };
     static cli_run r; /* large; static keeps it off the stack */
     char desc[256], many[CLI_T_ARGLEN];
@@ -223,6 +224,9 @@ void test_cli(void)
                  r.rc == CLI_EXIT && strstr(r.out, "(default 5, --quick too: the fewest at which its U test\n"
                                            "                          can reach p < 0.01;") &&
                  strstr(r.out, "the median's 95% interval"));
+        snprintf(desc, sizeof desc, "(defaults 1024,65536,1048576,4194304,%u and\n", SW_N);
+        th_check("cli: --help gives crossover's default sizes, ending at the stopwatches' n",
+                 r.rc == CLI_EXIT && strstr(r.out, desc) != NULL);
     }
     {
         static const char *const a[] = { "--quick", NULL };

@@ -540,6 +540,22 @@ static void ft_table(void)
     th_check("fusion table: with section launch: the grid's empty kernel and its 3 extra grids",
              text && strstr(text, "grid of 65,536 blocks takes 40.0 us (on one block 1.2 us), so its 3 "
                             "extra grids can take up to 120.0 us") != NULL);
+    th_check("fusion table: no sweep row is said to be the main size's without shared.n=N",
+             text && strstr(text, "the main size's samples") == NULL);
+    free(text);
+    {
+        char key[48], n[32];
+        snprintf(key, sizeof key, "shared.n=%u", KN_CHAIN_MAIN_N);
+        res_derive(&r, "fusion", key, "by hand", KN_CHAIN_MAIN_N, "elements", "main");
+        snprintf(want, sizeof want, "\n  At n = %s the rows are the main size's samples (the same "
+                 "versions at the same n), not timed again.\n  ",
+                 sec_commas(n, sizeof n, KN_CHAIN_MAIN_N));
+    }
+    text = ft_print(&r);
+    th_check("fusion table: shared.n=N says under the sweep that its rows at N are the main size's",
+             text && strstr(text, want) != NULL &&
+             strstr(text, want) > strstr(text, "     67108864 ") &&
+             strstr(text, want) < strstr(text, "  From n = 4194304 on, staged/fused stays within"));
 out:
     free(text);
     res_free(&r);

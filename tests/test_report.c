@@ -222,6 +222,46 @@ void test_report(void)
         th_check("report: res_append keeps sections apart", p && a.nm == 2 && p->nsamples == 1);
         res_free(&a);
     }
+    /* res_add_copy: another's samples bit for bit under a name of its own,
+     * copied from r's own measurements while r->m grows (and moves). */
+    {
+        static const double s[] = { 0.1, 1.0 / 3.0, 5e-324, 2.5 };
+        static const float mhz[] = { 1980, 1755.5f, 1980, 345 };
+        results a;
+        res_meas *p;
+        int i, same = 1;
+        res_init(&a);
+        p = res_add(&a, "stopwatches", "row4", "events", "event to event", RES_L2_COLD, "ms", s, 4);
+        if (p) {
+            p->batch = 8;
+            p->n = 16777827;
+            p->bytes = 2e8;
+            p->flops = 1.6e7;
+            p->noisy = 1;
+            p->host_only = 1;
+            p->low_clock = 1;
+            res_set_clock(p, mhz);
+        }
+        for (i = 0; p && i < 40 && same; i++) {
+            char key[32];
+            const res_meas *o, *c;
+            snprintf(key, sizeof key, "n=%d.kernel", i);
+            c = res_add_copy(&a, &a.m[0], "crossover", key, "kernel", "events; the samples of row4");
+            o = &a.m[0];
+            same = c && strcmp(c->section, "crossover") == 0 && strcmp(c->key, key) == 0 &&
+                   strcmp(c->name, "kernel") == 0 && strcmp(c->region, "events; the samples of row4") == 0 &&
+                   c->nsamples == 4 && memcmp(c->samples, s, sizeof s) == 0 && c->samples != o->samples &&
+                   c->state == RES_L2_COLD && strcmp(c->unit, "ms") == 0 && c->batch == 8 &&
+                   c->n == 16777827 && c->bytes == 2e8 && c->flops == 1.6e7 && c->noisy == 1 &&
+                   c->host_only == 1 && c->low_clock == 1 && c->mhz && c->mhz != o->mhz &&
+                   c->mhz[1] == 1755.5 && c->mhz[3] == 345 &&
+                   memcmp(&c->stats, &o->stats, sizeof c->stats) == 0;
+        }
+        th_check("report: res_add_copy: samples, stats, state, unit, batch, model, clocks and flags "
+                 "copied, the names its own (40 copies of the first while the array grows)",
+                 p && same && a.nm == 41);
+        res_free(&a);
+    }
 
     fill(&r);
     th_check("report: results hold 6 env fields, 2 measurements, 1 skip",

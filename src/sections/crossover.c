@@ -1,32 +1,112 @@
 /* crossover.c: section "crossover": at each n, the CPU loop, the kernel, and
  * the round trip from pageable and from pinned memory; which wins the
- * one-shot task. */
+ * one-shot task. At the stopwatches' n the rows are that section's, where
+ * it ran in this process: the same works at the same n, not timed again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "section.h"
+#include "stopwatches.h"
 #include "timing.h"
 
 #define XO "crossover"
+#define SW "stopwatches"
 
-/* Store a measurement of this size; NULL on out of memory. */
-static res_meas *xo_store(sec_ctx *c, size_t n, const char *what, const char *name,
-                          const char *region, res_state state, const tm_work *w)
+/* The rows of one size: the key's suffix (n=<n>.<what>), the name, the
+ * region, the state; the cache state --cache must ask for (1 warm, 2 cold,
+ * 0 any); and the row of section stopwatches that times the same work at
+ * SW_N. */
+typedef struct xo_row {
+    const char *what, *name, *region;
+    res_state state;
+    int cache;
+    const char *sw;
+} xo_row;
+
+enum { XO_CPU, XO_KERNEL, XO_COLD, XO_PAGEABLE, XO_PINNED, XO_NROWS };
+
+static const xo_row xo_rows[XO_NROWS] = {
+    { "cpu", "CPU, one thread", "host clock around the C loop", RES_WARM, 0, "cpu" },
+    { "kernel", "kernel", "events around the launch (batched when short)", RES_WARM, 1, "row4" },
+    { "kernel.cold", "kernel, L2 cold", "events around one launch, the L2 written over before it",
+      RES_L2_COLD, 2, "row4.cold" },
+    { "rt_pageable", "round trip, pageable",
+      "events around two copies in, the kernel, and the copy back; pageable", RES_WARM, 0, "row5" },
+    { "rt_pinned", "round trip, pinned",
+      "events around two copies in, the kernel, and the copy back; pinned", RES_WARM, 0, "row5pinned" },
+};
+
+/* Store row `row` of this size from the timed work w; NULL on out of
+ * memory. */
+static res_meas *xo_store(sec_ctx *c, size_t n, int row, const tm_work *w)
 {
+    const xo_row *x = &xo_rows[row];
     char key[64];
     res_meas *m;
-    snprintf(key, sizeof key, "n=%zu.%s", n, what);
-    m = sec_store_work(c, XO, key, name, region, state, w);
+    snprintf(key, sizeof key, "n=%zu.%s", n, x->what);
+    m = sec_store_work(c, XO, key, x->name, x->region, x->state, w);
     if (m) m->n = (long)n;
     return m;
 }
 
+/* Is row `row` among those --cache asks for? */
+static int xo_wanted(const sec_ctx *c, int row)
+{
+    return !xo_rows[row].cache || (sec_cache_states(c) & xo_rows[row].cache);
+}
+
+/* At the stopwatches' n, with the default sizes: when section stopwatches
+ * stored every row this size needs in this run (the same works at the same
+ * n, timed with the same options), each is copied under crossover's key
+ * with a region that says whose samples they are, and "shared.n=<n>" is
+ * stored. They are not checked again: their outputs were checked where they
+ * were made, in section stopwatches. Returns 1 when stored, 0 when crossover
+ * times this size itself (a row missing or in another state), -1 on out of
+ * memory. */
+static int xo_share(sec_ctx *c, size_t n)
+{
+    char key[64], region[320];
+    res_derived *d;
+    const res_meas *m;
+    int i, rows = 0;
+
+    if (c->o->sizes_given || n != SW_N) return 0;
+    for (i = 0; i < XO_NROWS; i++) {
+        if (!xo_wanted(c, i)) continue;
+        m = res_find(c->r, SW, xo_rows[i].sw);
+        if (!m || m->state != xo_rows[i].state || m->nsamples == 0) return 0;
+    }
+    for (i = 0; i < XO_NROWS; i++) {
+        res_meas *x;
+        if (!xo_wanted(c, i)) continue;
+        snprintf(key, sizeof key, "n=%zu.%s", n, xo_rows[i].what);
+        snprintf(region, sizeof region, "%s; the samples of section " SW "' %s: the same work "
+                 "at the same n, not timed again", xo_rows[i].region, xo_rows[i].sw);
+        /* Found again: the last copy may have moved the measurements. */
+        m = res_find(c->r, SW, xo_rows[i].sw);
+        if (!(x = res_add_copy(c->r, m, XO, key, xo_rows[i].name, region))) goto oom;
+        x->n = (long)n;
+        rows++;
+    }
+    snprintf(key, sizeof key, "shared.n=%zu", n);
+    d = res_derive(c->r, XO, key, "the rows at this n are section " SW "' (the same work at "
+                   "the same n, checked there), not timed again", (double)n, "elements", SW);
+    if (!d || res_derived_field(d, "n", (double)n) != 0 ||
+        res_derived_field(d, "rows", rows) != 0)
+        goto oom;
+    return 1;
+oom:
+    fprintf(stderr, "harness: error: " XO ": out of memory storing the rows of n = %zu\n", n);
+    return -1;
+}
+
 /* Time and check one size. Returns SEC_OK, SEC_FAILED (a check failed or
- * the size does not fit; the other sizes still run) or -1 (driver error). */
+ * the size does not fit; the other sizes still run) or -1 (driver error,
+ * out of memory). */
 static int xo_size(sec_ctx *c, CUfunction add, size_t n)
 {
-    int failed = 0, states = sec_cache_states(c), rc = -1;
+    int failed = 0, rc = -1;
     char what[128];
     res_meas *m;
     sec_vec v;
@@ -40,9 +120,7 @@ static int xo_size(sec_ctx *c, CUfunction add, size_t n)
     /* CPU, one thread. */
     if (tm_work_init(&w[0], sec_vec_cpu, &v, 0) != 0 || tm_host(&w[0], c->o->warmup) != 0)
         goto out;
-    if ((m = xo_store(c, n, "cpu", "CPU, one thread", "host clock around the C loop", RES_WARM,
-                      &w[0])) == NULL)
-        goto out;
+    if ((m = xo_store(c, n, XO_CPU, &w[0])) == NULL) goto out;
     m->host_only = 1;
     tm_work_free(&w[0]);
     kn_check_add(v.ha, v.hb, v.hout, n, &bad);
@@ -50,15 +128,11 @@ static int xo_size(sec_ctx *c, CUfunction add, size_t n)
     if (!sec_check_elems(c, XO, what, n, &bad)) failed = 1;
 
     /* The kernel alone: warm, L2-cold, or both interleaved. */
-    if ((states & 1) && tm_work_init(&w[k++], sec_vec_kernel, &v, 0) != 0) goto out;
-    if ((states & 2) && tm_work_init(&w[k++], sec_vec_kernel, &v, 1) != 0) goto out;
+    if (xo_wanted(c, XO_KERNEL) && tm_work_init(&w[k++], sec_vec_kernel, &v, 0) != 0) goto out;
+    if (xo_wanted(c, XO_COLD) && tm_work_init(&w[k++], sec_vec_kernel, &v, 1) != 0) goto out;
     if (tm_events(v.s, w, k, c->o->warmup) != 0) goto out;
     for (j = 0; j < k; j++) {
-        int cold = w[j].cold;
-        if (!(m = xo_store(c, n, cold ? "kernel.cold" : "kernel", cold ? "kernel, L2 cold" : "kernel",
-                           cold ? "events around one launch, the L2 written over before it"
-                                : "events around the launch (batched when short)",
-                           cold ? RES_L2_COLD : RES_WARM, &w[j]))) goto out;
+        if (!(m = xo_store(c, n, w[j].cold ? XO_COLD : XO_KERNEL, &w[j]))) goto out;
         m->bytes = kn_find("vectorAdd")->bytes_per_elem * (double)n;
         m->flops = kn_find("vectorAdd")->flops_per_elem * (double)n;
         tm_work_free(&w[j]);
@@ -73,12 +147,7 @@ static int xo_size(sec_ctx *c, CUfunction add, size_t n)
     if (tm_work_init(&w[0], sec_vec_round_pageable, &v, 0) != 0 ||
         tm_work_init(&w[1], sec_vec_round_pinned, &v, 0) != 0) goto out;
     if (tm_events(v.s, w, 2, c->o->warmup) != 0) goto out;
-    if (!xo_store(c, n, "rt_pageable", "round trip, pageable",
-                  "events around two copies in, the kernel, and the copy back; pageable",
-                  RES_WARM, &w[0]) ||
-        !xo_store(c, n, "rt_pinned", "round trip, pinned",
-                  "events around two copies in, the kernel, and the copy back; pinned",
-                  RES_WARM, &w[1])) goto out;
+    if (!xo_store(c, n, XO_PAGEABLE, &w[0]) || !xo_store(c, n, XO_PINNED, &w[1])) goto out;
     kn_check_add(v.ha, v.hb, v.hout, n, &bad);
     snprintf(what, sizeof what, "n = %zu, round trip pageable vs CPU", n);
     if (!sec_check_elems(c, XO, what, n, &bad)) failed = 1;
@@ -109,7 +178,9 @@ int sec_crossover(sec_ctx *c)
     CK(drv.cuModuleGetFunction(&add, mod, "vectorAdd"));
     for (i = 0; i < nsizes; i++) {
         if (quick && i != 0 && i != nsizes - 1) continue;
-        rc = xo_size(c, add, c->o->sizes[i]);
+        rc = xo_share(c, c->o->sizes[i]);
+        if (rc == 0) rc = xo_size(c, add, c->o->sizes[i]);
+        else if (rc > 0) rc = SEC_OK;
         if (rc < 0) goto fail;
         if (rc != SEC_OK) failed = 1;
     }

@@ -343,20 +343,31 @@ fail:
     return rc;
 }
 
+/* Where the timer of a version's run starts and stops, warm or L2-cold. */
+static const char *fs_region(int cold)
+{
+    return cold ? "events around one run, the L2 written over before it, every version "
+                  "interleaved with the others"
+                : "events around one run (batched when short), every version interleaved "
+                  "with the others";
+}
+
+/* The key and the name of version v's row "<prefix><key>" (warm) or
+ * "<prefix><key>.cold" into key and name (64 and 160 bytes). */
+static void fs_row_names(size_t v, int cold, const char *prefix, char *key, char *name)
+{
+    snprintf(key, 64, "%s%s%s", prefix, fs_v[v].key, cold ? ".cold" : "");
+    snprintf(name, 160, "%s%s", fs_v[v].name, cold ? ", L2 cold" : "");
+}
+
 /* Store the timed work w of version v at n as "<prefix><key>" (warm) or
  * "<prefix><key>.cold", with its byte and flop model. NULL on out of memory. */
 static res_meas *fs_store(fs_ctx *F, const tm_work *w, size_t v, size_t n, const char *prefix)
 {
     char key[64], name[160];
     res_meas *m;
-    snprintf(key, sizeof key, "%s%s%s", prefix, fs_v[v].key, w->cold ? ".cold" : "");
-    snprintf(name, sizeof name, "%s%s", fs_v[v].name, w->cold ? ", L2 cold" : "");
-    m = sec_store_work(F->c, FS, key, name, w->cold
-                       ? "events around one run, the L2 written over before it, every "
-                         "version interleaved with the others"
-                       : "events around one run (batched when short), every "
-                         "version interleaved with the others",
-                       w->cold ? RES_L2_COLD : RES_WARM, w);
+    fs_row_names(v, w->cold, prefix, key, name);
+    m = sec_store_work(F->c, FS, key, name, fs_region(w->cold), w->cold ? RES_L2_COLD : RES_WARM, w);
     if (!m) return NULL;
     m->n = (long)n;
     m->bytes = fs_model(v, 0) * (double)n;
@@ -518,15 +529,72 @@ static void fs_free(fs_ctx *F)
     if (F->mcopy) drv.cuModuleUnload(F->mcopy);
 }
 
-/* The n sweep: the versions with FS_SWEEP at each size that fits. */
+/* Version v's row at the main size in the cold (1) or warm (0) state:
+ * with copy 0, 1 when the main phase stored it, else 0; with copy 1, its
+ * samples stored as the sweep's row "<prefix><key>" at the main size
+ * (1, or -1 on out of memory). */
+static int fs_main_row(fs_ctx *F, size_t v, int cold, const char *prefix, int copy)
+{
+    char from[64], key[64], name[160], region[320];
+    const res_meas *m;
+    fs_row_names(v, cold, "main.", from, name);
+    m = res_find(F->c->r, FS, from);
+    if (!m || m->state != (cold ? RES_L2_COLD : RES_WARM)) return 0;
+    if (!copy) return 1;
+    fs_row_names(v, cold, prefix, key, name);
+    snprintf(region, sizeof region, "%s; the samples of %s: the same work at the same n, timed "
+             "in the main phase, not timed again", fs_region(cold), from);
+    return res_add_copy(F->c->r, m, FS, key, name, region) ? 1 : -1;
+}
+
+/* The sweep at the main size: every version it times (FS_SWEEP) the main
+ * phase timed too, at that n, interleaved, in the same cache states. When
+ * every such row is stored, each is copied as the sweep's row with a region
+ * that says so, and "shared.n=<n>" is stored (sections/fusion.h): 1. 0 when
+ * a row is missing (the sweep times the size itself), -1 on out of memory. */
+static int fs_share_main(fs_ctx *F, const char *prefix)
+{
+    int states = sec_cache_states(F->c), copy, cold, rc, rows = 0;
+    res_derived *d;
+    char key[48];
+    size_t v;
+
+    /* First whether every row is there, then the copies. */
+    for (copy = 0; copy < 2; copy++) {
+        for (v = 0; v < V_COUNT; v++) {
+            if (!(fs_v[v].roles & FS_SWEEP)) continue;
+            for (cold = 0; cold < 2; cold++) {
+                if (!(states & (1 << cold))) continue;
+                if ((rc = fs_main_row(F, v, cold, prefix, copy)) <= 0) return rc;
+                rows += copy;
+            }
+        }
+    }
+    snprintf(key, sizeof key, "shared.n=%u", FS_MAIN_N);
+    d = res_derive(F->c->r, FS, key, "the sweep's rows at the main size are the main phase's "
+                   "(the same versions at the same n), not timed again", FS_MAIN_N, "elements", "main");
+    if (!d || res_derived_field(d, "n", FS_MAIN_N) != 0 || res_derived_field(d, "rows", rows) != 0)
+        return -1;
+    return 1;
+}
+
+/* The n sweep: the versions with FS_SWEEP at each size that fits; at the
+ * main size the main phase's rows. */
 static int fs_sweep_all(fs_ctx *F, const size_t *sweep, size_t nsweep)
 {
     size_t i;
+    int rc;
     for (i = 0; i < nsweep; i++) {
         char prefix[48];
         if (sweep[i] > F->cap || fs_left_out(F->c, sweep, i)) continue;
         snprintf(prefix, sizeof prefix, "n=%zu.", sweep[i]);
-        if (fs_time(F, sweep[i], FS_SWEEP, prefix) != 0) return -1;
+        rc = sweep[i] == FS_MAIN_N ? fs_share_main(F, prefix) : 0;
+        if (rc < 0) {
+            fprintf(stderr, "harness: error: " FS ": out of memory storing the sweep's rows at "
+                    "n = %zu\n", sweep[i]);
+            return -1;
+        }
+        if (rc == 0 && fs_time(F, sweep[i], FS_SWEEP, prefix) != 0) return -1;
     }
     return 0;
 }

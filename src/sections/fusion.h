@@ -33,6 +33,11 @@
  *                    text the reading; fields n, staged_ms, fused_ms,
  *                    us_per_launch (staged), best_fused_gbs, floor_gbs,
  *                    best_over_floor
+ *   shared.n=N       the sweep's rows at N, the main n, are the main
+ *                    phase's (main.<key> copied as n=N.<key>, not timed
+ *                    again): N, "elements"; text "main"; fields n, rows
+ *                    (how many); stored by the section as it sweeps, not
+ *                    by fs_conclude
  *   sweep.within     the n from which on staged/fused stays within the
  *                    tolerance of the byte ratio (NaN: not at the largest
  *                    n), "elements"; fields tolerance, first_n, first_ratio,

@@ -220,6 +220,12 @@ static void fs_print_sweep(FILE *f, const results *r, const res_derived *p)
     fs_sweep_header(f, cold);
     for (i = 0; i < r->nd; i++)
         if (fs_is(&r->d[i], "sweep.n=")) fs_sweep_row(f, r, &r->d[i], cold);
+    for (i = 0; i < r->nd; i++) {
+        char n[32];
+        if (fs_is(&r->d[i], "shared.n="))
+            fprintf(f, "  At n = %s the rows are the main size's samples (the same versions at the "
+                    "same n), not timed again.\n", sec_commas(n, sizeof n, r->d[i].value));
+    }
     fs_print_within(f, r, p);
 }
 
