@@ -32,5 +32,6 @@ void test_timing(void);
 void test_precord(void);
 void test_nvml(void);
 void test_probe(void);
+void test_kcache(void);
 
 #endif
