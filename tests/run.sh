@@ -5,7 +5,8 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh), the probe library
+# visible and the run's compile cache on the stand-in driver
+# (tests/test_visible.sh, tests/test_kcache.sh), the probe library
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), the README and docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
@@ -452,6 +453,9 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # Section visible against figures worked out by hand: 1, 2 and 8
     # devices, a CUDA_VISIBLE_DEVICES of its own, failed and hung children.
     HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_visible.sh
+    # The run's compile cache: each distinct source compiled once, the
+    # children that measure a compile still compiling.
+    HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_kcache.sh
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi

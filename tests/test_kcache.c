@@ -4,13 +4,14 @@
  * target misses; a truncated or corrupt file is a miss and is replaced;
  * without the variable, or with a directory that is not private, it is
  * rtc_compile; kc_parse on every cut and on altered buffers; writers racing
- * a reader; the parent's directory made and removed. NVRTC runs on the
- * host; no GPU. */
+ * a reader; the parent's directory made and removed; sec_compile loading
+ * NVRTC only for a miss. NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
 #include "fault.h"
 #include "kcache.h"
 #include "kernels.h"
 #include "rtc.h"
+#include "section.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -392,6 +393,44 @@ static void tk_no_cache(const char *dir, const char *src)
     setenv(KC_ENV, dir, 1);
 }
 
+/* sec_compile after sec_need_rtc_later: NVRTC's state touched only by a miss. */
+static void tk_later(const char *dir, const char *src)
+{
+    cli_opts o;
+    results r;
+    sec_ctx c;
+    rtc_out out;
+    int rc;
+
+    (void)dir;
+    memset(&o, 0, sizeof o);
+    memset(&c, 0, sizeof c);
+    res_init(&r);
+    c.o = &o;
+    c.r = &r;
+    th_check("kcache: sec_need_rtc_later with a cache puts NVRTC off (SEC_OK, nothing loaded yet)",
+             sec_need_rtc_later(&c) == SEC_OK && c.rtc_state == 2 && !res_env_get(&r, "nvrtc_version"));
+    rc = sec_compile(&c, src, "vector.cu", "sm_90", RTC_PTX, NULL, 0, &out);
+    th_check("kcache: sec_compile of a compile the cache holds: the image, NVRTC still put off",
+             rc == RTC_OK && out.code && c.rtc_state == 2);
+    rtc_out_free(&out);
+    rc = sec_compile(&c, src, "later.cu", "sm_90", RTC_PTX, NULL, 0, &out);
+    th_check("kcache: sec_compile of one it does not hold: NVRTC loaded (its version recorded), "
+             "compiled", rc == RTC_OK && out.code && c.rtc_state == 1 &&
+             res_env_get(&r, "nvrtc_version"));
+    rtc_out_free(&out);
+    res_free(&r);
+    memset(&c, 0, sizeof c);
+    res_init(&r);
+    c.o = &o;
+    c.r = &r;
+    unsetenv(KC_ENV);
+    th_check("kcache: sec_need_rtc_later without a cache is sec_need_rtc (loaded now)",
+             sec_need_rtc_later(&c) == SEC_OK && c.rtc_state == 1);
+    setenv(KC_ENV, dir, 1);
+    res_free(&r);
+}
+
 /* The parent's directory: made under TMPDIR, named in the variable (an
  * inherited value replaced), removed with the variable; the kill hook's
  * removal; no directory where TMPDIR cannot hold one. */
@@ -468,6 +507,7 @@ void test_kcache(void)
     tk_parse(dir, src);
     tk_race(dir);
     tk_no_cache(dir, src);
+    tk_later(dir, src);
     tk_lifecycle(top);
     ft_reset();
     {
