@@ -108,15 +108,61 @@ fail:
     return -1;
 }
 
-int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg)
+/* Write with emit to "<path>.tmp.XXXXXX" beside path and rename it over
+ * path; fsync before the rename when durable, and mode 0644 (else mkstemp's
+ * 0600). Returns 0, or -1 with errno set, the temporary file removed and
+ * nothing printed. */
+static int af_replace(const char *path, int (*emit)(FILE *, const void *), const void *arg,
+                      int durable)
 {
     static const char suffix[] = ".tmp.XXXXXX";
+    size_t len = strlen(path);
+    char *tmp;
+    FILE *f = NULL;
+    int fd, rc, err;
+
+    if ((tmp = malloc(len + sizeof(suffix))) == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, suffix, sizeof(suffix));
+    if ((fd = mkstemp(tmp)) == -1) {
+        err = errno;
+        free(tmp);
+        errno = err;
+        return -1;
+    }
+    if ((f = fdopen(fd, "w")) == NULL) {
+        err = errno;
+        close(fd);
+        goto fail;
+    }
+    errno = 0;
+    if (emit(f, arg) != 0 || fflush(f) != 0) goto fail_f;
+    if (durable && fsync(fileno(f)) != 0) goto fail_f;
+    rc = fclose(f);
+    f = NULL;
+    if (rc != 0) goto fail_f;
+    if (durable && chmod(tmp, 0644) != 0) goto fail_f;
+    if (rename(tmp, path) != 0) goto fail_f;
+    free(tmp);
+    return 0;
+fail_f:
+    err = errno ? errno : EIO;
+    if (f != NULL) fclose(f);   /* already failing: its own error adds nothing */
+fail:
+    unlink(tmp);
+    free(tmp);
+    errno = err;
+    return -1;
+}
+
+int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg)
+{
     const char *shown = path;
     char real[PATH_MAX];
-    size_t len;
-    char *tmp = NULL;
-    FILE *f = NULL;
-    int fd = -1, rc, err;
+    int err;
     struct stat st;
 
     errno = 0;
@@ -131,47 +177,20 @@ int af_write(const char *path, int (*emit)(FILE *, const void *), const void *ar
         real[0] = '\0';
         goto fail;
     }
-    path = real;
-    len = strlen(path);
-
-    if ((tmp = malloc(len + sizeof(suffix))) == NULL) {
-        errno = ENOMEM;
-        goto fail;
-    }
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, suffix, sizeof(suffix));
-    if ((fd = mkstemp(tmp)) == -1) {
-        free(tmp);
-        tmp = NULL;
-        goto fail;
-    }
-    if ((f = fdopen(fd, "w")) == NULL) goto fail;
-    fd = -1;
-    errno = 0;
-    if (emit(f, arg) != 0 || fflush(f) != 0) goto fail;
-    if (fsync(fileno(f)) != 0) goto fail;
-    rc = fclose(f);
-    f = NULL;
-    if (rc != 0) goto fail;
-    if (chmod(tmp, 0644) != 0) goto fail;
-    if (rename(tmp, path) != 0) goto fail;
-    free(tmp);
-    return 0;
-
+    if (af_replace(real, emit, arg, 1) == 0) return 0;
 fail:
     err = errno ? errno : EIO;
-    if (f != NULL) fclose(f);   /* already failing: its own error adds nothing */
-    if (fd != -1) close(fd);
-    if (tmp != NULL) {
-        unlink(tmp);
-        free(tmp);
-    }
     if (real[0] && strcmp(real, shown) != 0)
         fprintf(stderr, "harness: cannot write %s (the file its link names, %s): %s\n", shown,
                 real, strerror(err));
     else
         fprintf(stderr, "harness: cannot write %s: %s\n", shown, strerror(err));
     return -1;
+}
+
+int af_write_private(const char *path, int (*emit)(FILE *, const void *), const void *arg)
+{
+    return af_replace(path, emit, arg, 0);
 }
 
 /* What identifies the file a write to path would go to: the device and

@@ -18,6 +18,14 @@
  * (then it is a failure). */
 int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg);
 
+/* For a file private to this run that a reader must find whole or not at
+ * all (a compile cache entry): write with emit to "<path>.tmp.XXXXXX" beside
+ * path (mode 0600) and rename it over path, with no fsync (the file need not
+ * outlive the machine) and no symlink or device handling. A reader opening
+ * path meanwhile finds the old file or the new one, whole. Returns 0, or -1
+ * with errno set, the temporary file removed and nothing printed. */
+int af_write_private(const char *path, int (*emit)(FILE *, const void *), const void *arg);
+
 /* 1 when writing a and writing b would write one regular file: the same
  * existing file (device and inode, through symbolic links), or the same
  * new file (the real path of its directory and its name, through dangling

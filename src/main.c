@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
+#include "kcache.h"
 #include "node.h"
 #include "proc.h"
 #include "report.h"
@@ -246,6 +247,15 @@ static void main_stop(int code, const char *why, void *arg)
             failed[0] ? "; " : "", failed, failed[0] ? " could not be written" : "");
 }
 
+/* What a second signal does before the process ends at once (sg_on_kill):
+ * kill the child being waited on, remove the run's compile cache.
+ * Async-signal-safe. */
+static void main_kill(void)
+{
+    pr_kill_child();
+    kc_end_now();
+}
+
 /* What the sections' answers come to, so far. */
 typedef struct main_status {
     int usage;              /* a usage error found at run time */
@@ -320,7 +330,7 @@ int main(int argc, char **argv)
     /* Every wait on the device is bounded; a stuck one stops the process. */
     stop.o = &o;
     sg_on_stop(main_stop, &stop);
-    sg_on_kill(pr_kill_child);
+    sg_on_kill(main_kill);
     drv_set_kernel_timeout(o.kernel_timeout);
     /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
      * the default action: the parent kills and reaps it). Before any
@@ -347,6 +357,14 @@ int main(int argc, char **argv)
     if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);
     node = cli_node(&o) && o.child == CLI_CHILD_NONE;
 
+    /* The run's compile cache, for the built-in sections and their children
+     * (not for -- CMD: the user's program is given no variable of ours). */
+    if (o.child == CLI_CHILD_NONE && !o.cmd) {
+        char why[512];
+        if (kc_begin(why, sizeof why) != 0)
+            fprintf(stderr, "harness: no compile cache for this run (each process compiles what "
+                    "it loads): %s\n", why);
+    }
     res_init(&r);
     tr_init(t_main, o.trace != NULL, !o.quiet);
     drv_on_phase(tr_phase);
@@ -389,6 +407,9 @@ int main(int argc, char **argv)
         res_env_num(&r, "seconds_devices", (double)(clk_now_ns() - t_sec) / 1e9);
         main_section_done(&c, ND_SECTION, rc, checks_failed, skips, &st);
     }
+    /* Nothing compiles after the sections: the cache goes now, before the
+     * tables and files (a second signal while they are written finds it gone). */
+    kc_end();
     sg_check();
     /* A section, or a part of one, skipped (no GPU, no NVRTC, a usage error
      * found at run time): something asked for was not done. */

@@ -2,6 +2,7 @@
 #include "rtc.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "clock.h"
 #include "cudadrv.h"
 #include "fault.h"
+#include "kcache.h"
 #include "sig.h"
 
 #define RTC_FUNCS(X)                                                        \
@@ -336,6 +338,61 @@ fail:
     return rc;
 }
 
+int rtc_cache_lookup(const char *src, const char *name, const char *arch,
+                     rtc_target target, const char *const *opts, int nopts, rtc_out *out)
+{
+    const char *dir = kc_dir();
+    kc_image img;
+    kc_key k;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!dir || kc_key_make(&k, src, name, arch, target == RTC_PTX ? "ptx" : "cubin", opts,
+                            nopts) != 0)
+        return 0;
+    rc = kc_get(dir, &k, target == RTC_PTX, &img);
+    kc_key_free(&k);
+    if (rc != 1) return 0;
+    out->code = img.code;
+    out->size = img.size;
+    out->log = img.log;
+    out->ms = out->total_ms = NAN;       /* nothing was compiled here */
+    return 1;
+}
+
+void rtc_cache_store(const char *src, const char *name, const char *arch,
+                     rtc_target target, const char *const *opts, int nopts,
+                     const rtc_out *out)
+{
+    const char *dir = kc_dir();
+    kc_image img;
+    kc_key k;
+
+    if (!dir || kc_key_make(&k, src, name, arch, target == RTC_PTX ? "ptx" : "cubin", opts,
+                            nopts) != 0)
+        return;
+    img.code = out->code;
+    img.size = out->size;
+    img.log = out->log;
+    kc_put(dir, &k, &img);
+    kc_key_free(&k);
+}
+
+int rtc_compile_shared(const char *src, const char *name, const char *arch,
+                       rtc_target target, const char *const *opts, int nopts,
+                       rtc_out *out)
+{
+    int rc;
+
+    if (rtc_cache_lookup(src, name, arch, target, opts, nopts, out)) {
+        sg_check();             /* a safe point, as a compile is */
+        return RTC_OK;
+    }
+    rc = rtc_compile(src, name, arch, target, opts, nopts, out);
+    if (rc == RTC_OK) rtc_cache_store(src, name, arch, target, opts, nopts, out);
+    return rc;
+}
+
 void rtc_out_free(rtc_out *out)
 {
     free(out->code);
@@ -344,7 +401,6 @@ void rtc_out_free(rtc_out *out)
 }
 
 #include <errno.h>
-#include <math.h>
 
 #define RTC_CSV_HEADER "File name, phase name, metric, unit"
 

@@ -63,6 +63,33 @@ int rtc_compile(const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts,
                 rtc_out *out);
 
+/* rtc_compile through the run's compile cache (kcache.h), for a compile
+ * whose time is not what is measured (a child that needs the module, not
+ * the compile): when the cache holds this compile (the same source, name,
+ * arch, target and options), its image, with no NVRTC call (out->ms and
+ * out->total_ms NaN: nothing was compiled here); otherwise rtc_compile, and
+ * a successful result stored for the run's other processes. Without a
+ * cache (KC_ENV unset, or a directory that cannot be used) it is
+ * rtc_compile. NVRTC must be loaded for a miss, as for rtc_compile. A hit is
+ * a safe point (sg_check), as a compile is. Never use it where the compile
+ * is timed: a hit times nothing. */
+int rtc_compile_shared(const char *src, const char *name, const char *arch,
+                       rtc_target target, const char *const *opts, int nopts,
+                       rtc_out *out);
+
+/* The cache's two halves, for a caller that loads NVRTC only when the
+ * cache cannot answer, or that compiles for a measurement of its own and
+ * stores an untimed compile for the others. rtc_cache_lookup: 1 with *out
+ * filled as rtc_compile_shared's hit fills it, else 0 (out zeroed; also
+ * when there is no cache, or memory ran out). rtc_cache_store: keep out,
+ * an RTC_OK result of these arguments, for the run's other processes
+ * (nothing when there is no cache or it cannot be written). */
+int rtc_cache_lookup(const char *src, const char *name, const char *arch,
+                     rtc_target target, const char *const *opts, int nopts, rtc_out *out);
+void rtc_cache_store(const char *src, const char *name, const char *arch,
+                     rtc_target target, const char *const *opts, int nopts,
+                     const rtc_out *out);
+
 /* rtc_compile for templates: before compiling, nvrtcAddNameExpression of
  * each of the nexprs name expressions (e.g. "chainFusedWide<4>"), which makes
  * NVRTC instantiate them; after, nvrtcGetLoweredName of each, a malloc'd

@@ -12,6 +12,7 @@
 #include "kernels.h"
 #include "proc.h"
 #include "results.h"
+#include "rtc.h"
 #include "timing.h"
 
 /* What a section returns. */
@@ -24,7 +25,8 @@ typedef struct sec_ctx {
     int gpu_state;          /* 0 not tried, 1 open, DRV_NO_GPU or DRV_BAD_DEVICE */
     char gpu_why[512];
     int rtc_state;          /* 0 not tried, 1 loaded, -1 not there, -2 failed,
-                               -3 --arch is not one it compiles for */
+                               -3 --arch is not one it compiles for, 2 put off
+                               (sec_need_rtc_later) */
     char rtc_why[512];
     const char *arch;       /* --arch, else the device's */
     int timing_state;       /* 0 not set up, 1 flush buffer and clock kernel ready, -1 failed */
@@ -75,6 +77,20 @@ int sec_need_gpu(sec_ctx *c);
  * reported), with c->rtc_why. Later calls return the first answer. */
 int sec_need_rtc(sec_ctx *c);
 
+/* sec_need_rtc for a child whose parent loaded NVRTC and checked --arch
+ * before starting it: where the run has a compile cache (kcache.h), NVRTC
+ * is put off until a sec_compile that the cache cannot answer (so a child
+ * whose every compile is in the cache never loads it) and SEC_OK is
+ * returned; without one, sec_need_rtc. */
+int sec_need_rtc_later(sec_ctx *c);
+
+/* rtc_compile_shared, for a compile whose time is not measured: loads NVRTC
+ * first (sec_need_rtc) when sec_need_rtc_later put it off and the cache does
+ * not hold the compile; when it cannot be loaded then, prints why and
+ * returns RTC_API_ERROR. Returns as rtc_compile. */
+int sec_compile(sec_ctx *c, const char *src, const char *name, const char *arch,
+                rtc_target target, const char *const *opts, int nopts, rtc_out *out);
+
 /* What a GPU section needs before it starts: NVRTC loaded (when need_rtc)
  * and the GPU opened (when need_gpu). Sets the error lines' phase to name
  * (a string that stays alive). Returns SEC_OK, or the SEC_ code to return
@@ -99,7 +115,9 @@ int sec_check_elems(sec_ctx *c, const char *section, const char *what,
 /* Compile kernels/file to cubin or PTX (--module-format) for c->arch
  * (NVRTC's log printed on a compile error, which names file:line) and load
  * it with cuModuleLoadDataEx (the driver's JIT log printed on a failure).
- * Returns 0, or -1 after reporting. Times are optional outputs (NULL). */
+ * Returns 0, or -1 after reporting. Times are optional outputs (NULL);
+ * without compile_ms the image may come from the run's compile cache
+ * (sec_compile), with it it is always compiled here. */
 int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
                double *compile_ms, double *load_ms);
 

@@ -5,8 +5,9 @@
 # real binary, its JSON read back, install, scripts/compare and scripts/plot
 # (its figures where matplotlib is), the --module reader on modules nvcc
 # builds and on the toolkit's libraries (tests/test_modules.sh), section
-# visible on the stand-in driver (tests/test_visible.sh), rows one section
-# takes from another's measurements (tests/test_shared.sh), the probe library
+# visible and the run's compile cache on the stand-in driver
+# (tests/test_visible.sh, tests/test_kcache.sh), rows one section takes
+# from another's measurements (tests/test_shared.sh), the probe library
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), the README and docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
@@ -478,6 +479,9 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     # Rows taken from measurements the run already made: crossover's top
     # size from section stopwatches' rows.
     HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_shared.sh
+    # The run's compile cache: each distinct source compiled once, the
+    # children that measure a compile still compiling.
+    HARNESS="$HARNESS" FAKECUDA="$FAKECUDA" sh tests/test_kcache.sh
 else
     echo "FAILED the stand-in libcuda (FAKECUDA, built by make) is missing"
 fi

@@ -33,5 +33,6 @@ void test_timing_rounds(void);
 void test_precord(void);
 void test_nvml(void);
 void test_probe(void);
+void test_kcache(void);
 
 #endif

@@ -22,6 +22,7 @@ int main(void)
     test_precord();
     test_nvml();
     test_probe();
+    test_kcache();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -321,7 +321,9 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     /* The wait is what this child measures: the driver's own blocking call,
      * under the mode asked for. The parent's --child-timeout bounds it. */
     drv_set_kernel_timeout(0);
-    if (sec_need_gpu(&c) != SEC_OK || sec_need_rtc(&c) != SEC_OK) {
+    /* NVRTC only if empty.cu is not in the run's compile cache (the parent
+     * checked NVRTC and compiled it). */
+    if (sec_need_gpu(&c) != SEC_OK || sec_need_rtc_later(&c) != SEC_OK) {
         fprintf(stderr, "harness: %s%s\n", c.gpu_why, c.rtc_why);
         goto out;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "kcache.h"
 #include "loading.h"
 #include "rtc.h"
 #include "section.h"
@@ -124,7 +125,8 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
 
     memset(&code, 0, sizeof code);
     memset(&w, 0, sizeof w);
-    if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) {
+    /* The compile is not what is measured: the run's cache may hold it. */
+    if (sec_compile(c, m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) {
         fprintf(stderr, "harness: " LD ": %s does not compile:\n%s", m->label, code.log ? code.log : "");
         goto out;
     }
@@ -238,7 +240,7 @@ static int ld_library(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B
     rtc_out code;
 
     memset(&code, 0, sizeof code);
-    if (rtc_compile(m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) goto out;
+    if (sec_compile(c, m->src, m->label, c->arch, target, NULL, 0, &code) != RTC_OK) goto out;
     t0 = clk_now_ms();
     CK(drv.cuLibraryLoadData(&lib, code.code, NULL, NULL, 0, NULL, NULL, 0));
     lib_ms = clk_now_ms() - t0;
@@ -318,33 +320,54 @@ fail:
     return -1;
 }
 
-/* The section in this process's mode. */
-static int ld_here(sec_ctx *c)
+/* The modules under test: the harness's own, then each --synthetic-kernels
+ * K, into mods (1 + CLI_MAX_SYNTH of them), their count into *nmods.
+ * Returns 0, or -1 after reporting (what was made is in mods: ld_mods_free). */
+static int ld_mods_make(const sec_ctx *c, ld_mod *mods, size_t *nmods)
 {
-    ld_mod mods[1 + CLI_MAX_SYNTH];
-    size_t nmods = 0, i;
-    int failed = 0, t, rc = SEC_FAILED;
     char why[256];
-    ld_bufs B;
+    size_t i;
 
-    memset(&B, 0, sizeof B);
-    memset(mods, 0, sizeof mods);
+    memset(mods, 0, (1 + CLI_MAX_SYNTH) * sizeof *mods);
+    *nmods = 0;
     snprintf(mods[0].label, sizeof mods[0].label, "harness");
     mods[0].src = ld_harness_source();
     mods[0].k = (long)kn_count;
-    if (!mods[0].src) goto out;
-    nmods = 1;
-    for (i = 0; i < c->o->nsynth; i++, nmods++) {
-        ld_mod *m = &mods[nmods];
+    if (!mods[0].src) {
+        fprintf(stderr, "harness: " LD ": out of memory for the harness's module\n");
+        return -1;
+    }
+    *nmods = 1;
+    for (i = 0; i < c->o->nsynth; i++, (*nmods)++) {
+        ld_mod *m = &mods[*nmods];
         snprintf(m->label, sizeof m->label, "synth%ld", c->o->synth[i]);
         m->k = c->o->synth[i];
         m->synthetic = 1;
         m->src = kn_synth_source(m->k, why, sizeof why);
         if (!m->src) {
             fprintf(stderr, "harness: " LD ": %s\n", why);
-            goto out;
+            return -1;
         }
     }
+    return 0;
+}
+
+static void ld_mods_free(ld_mod *mods, size_t nmods)
+{
+    size_t i;
+    for (i = 0; i < nmods; i++) free(mods[i].src);
+}
+
+/* The section in this process's mode. */
+static int ld_here(sec_ctx *c)
+{
+    ld_mod mods[1 + CLI_MAX_SYNTH];
+    size_t nmods = 0, i;
+    int failed = 0, t, rc = SEC_FAILED;
+    ld_bufs B;
+
+    memset(&B, 0, sizeof B);
+    if (ld_mods_make(c, mods, &nmods) != 0) goto out;
     drv_set_phase(LD ": buffers");
     if (ld_bufs_alloc(&B) != 0) goto out;
     for (t = 0; t < 2; t++) {
@@ -371,8 +394,34 @@ static int ld_here(sec_ctx *c)
     rc = failed ? SEC_FAILED : SEC_OK;
 out:
     ld_bufs_free(&B);
-    for (i = 0; i < nmods; i++) free(mods[i].src);
+    ld_mods_free(mods, nmods);
     return rc;
+}
+
+/* The children's compiles, once, into the run's compile cache before the
+ * first child, so that every child reads its images and none is the one
+ * that compiled them (the rounds stay alike). Only where this process has
+ * loaded NVRTC for an earlier section and knows the arch the children
+ * compile for (--arch, else the device an earlier section opened, the one
+ * --device names to the children); otherwise the first child compiles and
+ * stores them. A failed compile is left to the children to report. */
+static void ld_fill_cache(sec_ctx *c)
+{
+    ld_mod mods[1 + CLI_MAX_SYNTH];
+    const char *arch = c->o->arch ? c->o->arch : c->gpu_state == 1 ? c->gpu.arch : NULL;
+    size_t nmods = 0, i;
+    int t;
+
+    if (c->rtc_state != 1 || !arch || !kc_dir()) return;
+    if (ld_mods_make(c, mods, &nmods) == 0)
+        for (t = 0; t < 2; t++)
+            for (i = 0; i < nmods; i++) {
+                rtc_out code;
+                sec_compile(c, mods[i].src, mods[i].label, arch, t == 0 ? RTC_CUBIN : RTC_PTX,
+                            NULL, 0, &code);
+                rtc_out_free(&code);
+            }
+    ld_mods_free(mods, nmods);
 }
 
 /* One child running this section in this process's way (--child=results),
@@ -605,6 +654,8 @@ int sec_loading(sec_ctx *c)
             return rc;
         }
         if (sec_need_driver(c, LD, NULL) != 0) return SEC_NO_GPU;
+        drv_set_phase(LD ": compiling for the children");
+        ld_fill_cache(c);
         drv_set_phase(c->o->compare_loading ? LD ": compare" : LD ": children");
         rc = c->o->compare_loading ? ld_compare(c) : ld_rounds(c);
         drv_set_phase(NULL);

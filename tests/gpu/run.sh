@@ -28,7 +28,8 @@
 #              per phase of the parent and of each kind of child
 #   newcomer   a fresh copy, env -i: make && ./harness, then make test, timed
 #   bench      the default run and --quick twice each, timed
-#              (results/h200-runtime.txt); --compare-loading of libcublasLt
+#              (results/h200-runtime.txt), the first default run's phases
+#              logged and summed; --compare-loading of libcublasLt
 #              at its default children a mode
 #   fleet      scripts/fleet.sbatch's command lines by hand as one node of a
 #              job, and the merged table (results/h200-fleet/)
@@ -194,9 +195,15 @@ for part in $parts; do
         # The default run's length, twice, and --quick's, twice (as built, in
         # this tree): results/h200-runtime.txt; then --compare-loading of
         # libcublasLt at its default children a mode.
+        rm -f "$L/phases.log"
         { for i in 1 2; do
             s=$(date +%s.%N)
-            ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
+            if [ "$i" = 1 ]; then
+                # The first with every process's phases logged (scripts/phases).
+                HARNESS_PHASE_LOG="$L/phases.log" ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
+            else
+                ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
+            fi
             rc=$?
             e=$(date +%s.%N)
             echo "./harness, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
@@ -210,6 +217,8 @@ for part in $parts; do
             echo "./harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
             grep -E '^(Checks:|Run time)' "$L/quick$i.txt"
           done; } | tee results/h200-runtime.txt
+        python3 scripts/phases "$L/phases.log" >"$L/phases.txt" 2>&1
+        head -150 "$L/phases.txt"
         lt=$(ls /usr/local/cuda/lib64/libcublasLt.so.* 2>/dev/null | head -1)
         reference h200-compare-cublasLt-default --section=loading --module="$lt" --compare-loading
         grep -E 'mem_load|\.load |verdict|out of reach' results/h200-compare-cublasLt-default.txt | head -30 ;;
