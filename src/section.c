@@ -326,35 +326,58 @@ int sec_check_elems(sec_ctx *c, const char *section, const char *what,
     return bad->count == 0;
 }
 
+/* The image sec_module loads for file, compiled for arch (measured: not
+ * from the run's cache; else sec_compile); its path in *path for messages.
+ * Returns as rtc_compile, or RTC_API_ERROR when the source cannot be read
+ * (printed). */
+static int sec_module_image(sec_ctx *c, const char *file, const char *arch, int measured,
+                            char *path, size_t pathlen, rtc_out *out)
+{
+    char why[512];
+    char *src = kn_source(file, c->o->kernels_dir, why, sizeof why);
+    rtc_target t = c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!src) {
+        fprintf(stderr, "harness: error: kernel source: %s\n", why);
+        return RTC_API_ERROR;
+    }
+    /* NVRTC names the program in its log: file(line): error ... */
+    snprintf(path, pathlen, "%s/%s", c->o->kernels_dir ? c->o->kernels_dir : "kernels", file);
+    rc = measured ? rtc_compile(src, path, arch, t, NULL, 0, out)
+                  : sec_compile(c, src, path, arch, t, NULL, 0, out);
+    free(src);
+    return rc;
+}
+
+void sec_module_fill(sec_ctx *c, const char *file, const char *arch)
+{
+    char path[4096];
+    rtc_out out;
+    sec_module_image(c, file, arch, 0, path, sizeof path, &out);
+    rtc_out_free(&out);
+}
+
 int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
                double *compile_ms, double *load_ms)
 {
-    char why[512], path[4096];
-    char *src = kn_source(file, c->o->kernels_dir, why, sizeof why);
+    char path[4096];
     rtc_out out;
     double ms, jit_ms;
     int rc;
 
     *mod = NULL;
-    if (!src) {
-        fprintf(stderr, "harness: error: kernel source: %s\n", why);
-        return -1;
-    }
-    /* NVRTC names the program in its log: file(line): error ... */
-    snprintf(path, sizeof path, "%s/%s", c->o->kernels_dir ? c->o->kernels_dir : "kernels", file);
-    if (compile_ms)
-        rc = rtc_compile(src, path, c->arch, c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN,
-                         NULL, 0, &out);
-    else
-        rc = sec_compile(c, src, path, c->arch, c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN,
-                         NULL, 0, &out);
-    free(src);
+    rc = sec_module_image(c, file, c->arch, compile_ms != NULL, path, sizeof path, &out);
     if (rc == RTC_COMPILE_ERROR) {
         fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, c->arch, out.log);
         rtc_out_free(&out);
         return -1;
     }
-    if (rc != RTC_OK) return -1;
+    if (rc != RTC_OK) {
+        rtc_out_free(&out);
+        return -1;
+    }
     if (compile_ms) *compile_ms = out.ms;
     rc = drv_load_image(out.code, -1, mod, &ms, &jit_ms);
     if (load_ms) *load_ms = ms;

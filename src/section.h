@@ -112,6 +112,11 @@ void sec_skip(sec_ctx *c, const char *name, const char *reason);
 int sec_check_elems(sec_ctx *c, const char *section, const char *what,
                     size_t n, const kn_bad *bad);
 
+/* Compile file for arch into the run's compile cache as sec_module would
+ * compile it (no compile time asked), for children that will load it; a
+ * failure is left to whoever loads it. */
+void sec_module_fill(sec_ctx *c, const char *file, const char *arch);
+
 /* Compile kernels/file to cubin or PTX (--module-format) for c->arch
  * (NVRTC's log printed on a compile error, which names file:line) and load
  * it with cuModuleLoadDataEx (the driver's JIT log printed on a failure).

@@ -2,13 +2,14 @@
 # test_kcache.sh: the run's compile cache on the stand-in driver
 # (tests/fakecuda), counted with HARNESS_FAULT_LOG (each process's NVRTC
 # calls): section loading compiles each distinct source once in the whole
-# run (its children compiled all of theirs, 11 each, the library path's two
-# a second time), and a child that reads every image checks and measures
+# run where the parent can compile for its children (it knows the arch),
+# else every child its own (never one child for the others), and a child that reads every image checks and measures
 # what one that compiles does; the children that load a module they need
 # but do not time its compile (jit's driver JIT children, launch's
-# scheduling-mode children, the second first-launch child) make no NVRTC
-# call, while those whose compile is the measurement (jit-first, the order
-# children, the whole-process child) still compile; the cache directory
+# scheduling-mode children) make no NVRTC call, while those whose compile is
+# the measurement (jit-first, the order children, the whole-process child)
+# and the first-launch children (all alike: the first runs before the
+# parent could fill the cache) still compile; the cache directory
 # lies under TMPDIR during the run and is gone after it, a signal's stop
 # included; a HARNESS_RTC_CACHE from outside is not used.
 : "${HARNESS:=./harness}"
@@ -38,30 +39,36 @@ mkdir "$T/tmp" "$T/outside"
 chmod 700 "$T/outside"
 env_set TMPDIR "$T/tmp"
 
-# A default run of section loading (on the stand-in driver its first child's
-# checks fail, so the rounds stop after it): 9 distinct compiles (the clock
-# kernel, the harness's module and synth1, synth10, synth100, each to cubin
-# and PTX), the library path's two read back.
+# A default run of section loading alone (on the stand-in driver its first
+# child's checks fail, so the rounds stop after it): the parent opened no
+# device, so it cannot fill the cache; no child reads it, the child
+# compiles its own 11 (the clock kernel, the harness's module and synth1,
+# synth10, synth100, each to cubin and PTX; the library path's two again).
 export HARNESS_FAULT_LOG="$T/ld.log"
 HARNESS_RTC_CACHE="$T/outside" run_harness "$T/ld.out" "$T/ld.err" --section=loading --json="$T/ld.json"
 unset HARNESS_FAULT_LOG
 expect_exit "section loading, a default run: exit 1, as before (no kernel runs on the stand-in)" 1
-check "section loading, a default run: 9 compiles in all, each distinct source and target once (11 before)" \
-    test "$(compiles "$T/ld.log" | sum)" -eq 9
+check "section loading alone: the parent compiles nothing, the child its own 11 (no cache)" \
+    test "$(compiles "$T/ld.log" | tr '\n' ' ')" = "11 0 "
 check "section loading: the cache directory is gone after the run, TMPDIR empty" test -z "$(ls -A "$T/tmp")"
 check "section loading: a HARNESS_RTC_CACHE from outside is replaced, not written" \
     test -z "$(ls -A "$T/outside")"
 check "section loading: the JSON reads back" python3 tests/check_json.py "$T/ld.json"
 
-# Both modes in alternating children, two rounds: four children, the first
-# compiles, the others only read (each made 11 compiles before: 44).
+# Both modes in alternating children, two rounds: four children alike.
+# Without --arch each compiles its own (11 each: 44); with it the parent
+# compiles the 9 distinct ones first and every child only reads.
 export HARNESS_FAULT_LOG="$T/cmp.log"
 run_harness "$T/cmp.out" "$T/cmp.err" --section=loading --compare-loading --rounds=2 --json="$T/cmp.json"
 unset HARNESS_FAULT_LOG
-check "--compare-loading --rounds=2: 9 compiles in all over its four children (44 before)" \
-    test "$(compiles "$T/cmp.log" | sum)" -eq 9
-check "--compare-loading: the first child compiled all 9, the other three none" \
-    test "$(compiles "$T/cmp.log" | tr '\n' ' ')" = "9 0 0 0 0 "
+check "--compare-loading --rounds=2, no --arch: each of the four children compiles its own 11" \
+    test "$(compiles "$T/cmp.log" | tr '\n' ' ')" = "11 11 11 11 0 "
+export HARNESS_FAULT_LOG="$T/cmpa.log"
+run_harness "$T/cmpa.out" "$T/cmpa.err" --section=loading --compare-loading --rounds=2 --arch=sm_90 \
+    --json="$T/cmpa.json"
+unset HARNESS_FAULT_LOG
+check "--compare-loading --rounds=2 --arch: the parent compiles the 9 distinct ones, the four children none" \
+    test "$(compiles "$T/cmpa.log" | tr '\n' ' ')" = "0 0 0 0 9 "
 check "--compare-loading: TMPDIR empty after the run" test -z "$(ls -A "$T/tmp")"
 
 # One loading child as the parent starts it, compiling (no cache), then
@@ -103,13 +110,14 @@ check "section jit: the compiles the children measure are made (2, then 1 in eac
     test "$(compiles "$T/jit.log" | sed '$d' | tr '\n' ' ')" = "2 0 0 0 0 1 1 1 1 0 "
 
 # Section stopwatches: the whole-process child compiles (its compile is one
-# of its parts), the first first-launch child compiles, the second reads.
+# of its parts), and each first-launch child compiles, the second as the
+# first (one mode's samples all from children alike).
 export HARNESS_FAULT_LOG="$T/sw.log"
 run_harness "$T/sw.out" "$T/sw.err" --section=stopwatches --reps=1 --rounds=1
 unset HARNESS_FAULT_LOG
-check "section stopwatches: the whole-process child compiles, the first first-launch child \
-compiles, the second makes no NVRTC call" \
-    test "$(nvrtc_calls "$T/sw.log" | sed '$d' | tr '\n' ' ')" = "7 8 0 "
+check "section stopwatches: the whole-process child compiles, and both first-launch children \
+compile, alike" \
+    test "$(nvrtc_calls "$T/sw.log" | sed '$d' | tr '\n' ' ')" = "7 8 8 "
 
 # Section launch: the scheduling-mode children read empty.cu, which the
 # parent compiled; the parent compiles launch.cu once (twice before).

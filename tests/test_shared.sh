@@ -108,6 +108,17 @@ sys.exit(0 if not [x for x in w if x.startswith('n = $N,')] and len(w) == 16 els
     check "fusion --sizes without the main n: nothing shared, no sweep row at it" sh -c "
         ! grep -q '\"shared.n=' '$T/fsn.json' && ! grep -q '\"n=$M.' '$T/fsn.json' &&
         grep -q '\"n=4194304.staged\"' '$T/fsn.json'"
+    # Section jit: the option sets without an option are vector.cu's rows.
+    fake jt --section=jit --synthetic-kernels=1
+    check "jit: opt.compute and opt.base are compile.vector.cu.ptx and .cubin, bit for bit, named so" \
+        python3 - "$T/jt.json" <<'PY'
+import json, sys
+m = {x["key"]: x for x in json.load(open(sys.argv[1]))["measurements"] if x["section"] == "jit"}
+for k, src in (("opt.compute", "compile.vector.cu.ptx"), ("opt.base", "compile.vector.cu.cubin")):
+    assert m[k]["samples"] == m[src]["samples"] and len(m[k]["samples"]) > 1, k
+    assert ("the samples of " + src) in m[k]["region"], m[k]["region"]
+assert m["opt.G"]["samples"] != m["compile.vector.cu.cubin"]["samples"]
+PY
 fi
 # Under a sanitizer build: no AddressSanitizer or UBSan report from any run
 # above, children included (not LeakSanitizer: section stopwatches' whole-

@@ -235,10 +235,13 @@ static int fl_setup(fl_state *S)
         return -1;
     }
     snprintf(path, sizeof path, "%s/vector.cu", o->kernels_dir ? o->kernels_dir : "kernels");
-    /* Not measured: the run's compile cache may hold it (the first child,
-     * or the parent, compiled it). */
-    rc = sec_compile(&S->c, src, path, S->c.arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN,
-                     NULL, 0, &S->code);
+    /* Not measured, but compiled in every child, never read from the run's
+     * compile cache: the first child runs before the parent opens the GPU
+     * (so before it knows the arch to fill the cache), and a child that
+     * loaded NVRTC and compiled must not sit beside ones that did not
+     * among one mode's samples. */
+    rc = rtc_compile(src, path, S->c.arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
+                     &S->code);
     free(src);
     drv_phase_mark(SW ": first-launch child: - compiled");
     if (rc != RTC_OK) {
@@ -445,7 +448,7 @@ int fl_child(const cli_opts *o)
     S.c.r = &S.r;
     drv_set_phase(SW ": first-launch child");
     rc = sec_need_gpu(&S.c);
-    if (rc == SEC_OK) rc = sec_need_rtc_later(&S.c);   /* the parent checked it */
+    if (rc == SEC_OK) rc = sec_need_rtc(&S.c);
     if (rc != SEC_OK) {
         fprintf(stderr, "harness: %s%s\n", S.c.gpu_why, S.c.rtc_why);
     } else {

@@ -400,19 +400,21 @@ out:
 
 /* The children's compiles, once, into the run's compile cache before the
  * first child, so that every child reads its images and none is the one
- * that compiled them (the rounds stay alike). Only where this process has
- * loaded NVRTC for an earlier section and knows the arch the children
- * compile for (--arch, else the device an earlier section opened, the one
- * --device names to the children); otherwise the first child compiles and
- * stores them. A failed compile is left to the children to report. */
-static void ld_fill_cache(sec_ctx *c)
+ * that compiled them (the rounds stay alike). Only where this process knows
+ * the arch the children compile for (--arch, else the device an earlier
+ * section opened, the one --device names to the children) and has NVRTC
+ * (loaded here if no earlier section did); otherwise no child reads the cache and
+ * every one compiles its own (ld_cache_env: again all alike). A failed
+ * compile is left to the children to report. Returns 1 when it filled it. */
+static int ld_fill_cache(sec_ctx *c)
 {
     ld_mod mods[1 + CLI_MAX_SYNTH];
     const char *arch = c->o->arch ? c->o->arch : c->gpu_state == 1 ? c->gpu.arch : NULL;
     size_t nmods = 0, i;
     int t;
 
-    if (c->rtc_state != 1 || !arch || !kc_dir()) return;
+    if (!arch || !kc_dir() || (c->rtc_state != 1 && sec_need_rtc(c) != SEC_OK)) return 0;
+    sec_module_fill(c, "launch.cu", arch);        /* the children's clock kernel */
     if (ld_mods_make(c, mods, &nmods) == 0)
         for (t = 0; t < 2; t++)
             for (i = 0; i < nmods; i++) {
@@ -422,7 +424,13 @@ static void ld_fill_cache(sec_ctx *c)
                 rtc_out_free(&code);
             }
     ld_mods_free(mods, nmods);
+    return 1;
 }
+
+/* The children's compile cache: KC_ENV (removed from theirs) when the parent
+ * could not fill it, so that no child is the one that compiled for the
+ * others; NULL (the run's, inherited) when it did. */
+static const char *ld_cache_env;
 
 /* One child running this section in this process's way (--child=results),
  * with the JIT cache disabled so a PTX load always pays its JIT (section jit
@@ -435,7 +443,7 @@ static void ld_fill_cache(sec_ctx *c)
 static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char *prefix,
                     int round)
 {
-    static const char *const env[1] = { "CUDA_CACHE_DISABLE=1" };
+    const char *env[2] = { "CUDA_CACHE_DISABLE=1", ld_cache_env };
     char arg[8][256], detail[512], what[128], d2[600];
     const char *args[8];
     size_t nargs = 0, s, len, i;
@@ -456,7 +464,7 @@ static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char
     nargs++;
     if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
     for (i = 0; i < nargs; i++) args[i] = arg[i];
-    ok = sec_run_child(c, args, nargs, env, 1, &child, detail, sizeof detail);
+    ok = sec_run_child(c, args, nargs, env, ld_cache_env ? 2 : 1, &child, detail, sizeof detail);
     if (ok < 0) return -1;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && expect &&
@@ -655,7 +663,7 @@ int sec_loading(sec_ctx *c)
         }
         if (sec_need_driver(c, LD, NULL) != 0) return SEC_NO_GPU;
         drv_set_phase(LD ": compiling for the children");
-        ld_fill_cache(c);
+        ld_cache_env = ld_fill_cache(c) ? NULL : KC_ENV;
         drv_set_phase(c->o->compare_loading ? LD ": compare" : LD ": children");
         rc = c->o->compare_loading ? ld_compare(c) : ld_rounds(c);
         drv_set_phase(NULL);
