@@ -1,1 +1,1 @@
-cp -r of the tree less build outputs; env -u TMPDIR sh -c 'make && ./harness; make test'
+tests/gpu/run.sh newcomer: a fresh copy less build outputs; env -i PATH HOME sh -c 'make && ./harness', then env -i PATH HOME make test
