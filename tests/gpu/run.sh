@@ -66,6 +66,19 @@ reference() {
     sh scripts/reference.sh --run "$@"
 }
 
+# timed LABEL LOG CMD...: CMD with its stdout and stderr in LOG, then one
+# line "LABEL: exit RC, S s wall"; returns CMD's exit code.
+timed() {
+    label=$1 log=$2
+    shift 2
+    t_s=$(date +%s.%N)
+    "$@" >"$log" 2>&1
+    t_rc=$?
+    t_e=$(date +%s.%N)
+    echo "$label: exit $t_rc, $(awk "BEGIN { printf \"%.1f\", $t_e - $t_s }") s wall"
+    return $t_rc
+}
+
 # pack: the results this call wrote into $OUT/results.tgz, and the logs so
 # far (less the ab runs' raw JSON, kept gzipped in the results) into
 # $OUT/logs.tgz: after every part, so a call cut short by its time limit
@@ -161,12 +174,9 @@ for part in $parts; do
         # One default run with every process's phases logged
         # (HARNESS_PHASE_LOG), its trace and JSON, and where the time went.
         rm -f "$L/phases.log"
-        s=$(date +%s.%N)
-        HARNESS_PHASE_LOG="$L/phases.log" ./harness --trace="$L/profile.trace.json" \
-            --json="$L/profile.json" >"$L/profile.txt" 2>&1
-        rc=$?
-        e=$(date +%s.%N)
-        echo "harness (default run, phases logged): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+        timed "harness (default run, phases logged)" "$L/profile.txt" \
+            env HARNESS_PHASE_LOG="$L/phases.log" ./harness --trace="$L/profile.trace.json" \
+            --json="$L/profile.json"
         tail -3 "$L/profile.txt"
         python3 scripts/phases "$L/phases.log" >"$L/phases.txt" 2>&1
         head -120 "$L/phases.txt" ;;
@@ -197,24 +207,15 @@ for part in $parts; do
         # libcublasLt at its default children a mode.
         rm -f "$L/phases.log"
         { for i in 1 2; do
-            s=$(date +%s.%N)
-            if [ "$i" = 1 ]; then
-                # The first with every process's phases logged (scripts/phases).
-                HARNESS_PHASE_LOG="$L/phases.log" ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
-            else
-                ./harness --json="$L/bench$i.json" >"$L/bench$i.txt" 2>&1
-            fi
-            rc=$?
-            e=$(date +%s.%N)
-            echo "./harness, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            # The first with every process's phases logged (scripts/phases).
+            pl=
+            [ "$i" = 1 ] && pl="HARNESS_PHASE_LOG=$L/phases.log"
+            # shellcheck disable=SC2086
+            timed "./harness, run $i" "$L/bench$i.txt" env $pl ./harness --json="$L/bench$i.json"
             grep -E '^(Checks:|Run time)' "$L/bench$i.txt"
           done
           for i in 1 2; do
-            s=$(date +%s.%N)
-            ./harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
-            rc=$?
-            e=$(date +%s.%N)
-            echo "./harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            timed "./harness --quick, run $i" "$L/quick$i.txt" ./harness --quick --json="$L/quick$i.json"
             grep -E '^(Checks:|Run time)' "$L/quick$i.txt"
           done; } | tee results/h200-runtime.txt
         python3 scripts/phases "$L/phases.log" >"$L/phases.txt" 2>&1
@@ -228,23 +229,16 @@ for part in $parts; do
         # kept as results/h200-fleet/.
         out=results/h200-fleet
         rm -rf "$out" && mkdir -p "$out"
-        s=$(date +%s.%N)
-        SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURMD_NODENAME=h200-node1 SLURM_PROCID=0 \
-            ./harness --device=all --quiet --json=results/h200-fleet/%n.json >"$out/h200-node1.txt" 2>&1
-        rc=$?
-        e=$(date +%s.%N)
-        echo "fleet: the node's harness exited $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+        timed "fleet: the node's harness" "$out/h200-node1.txt" \
+            env SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURMD_NODENAME=h200-node1 SLURM_PROCID=0 \
+            ./harness --device=all --quiet --json=results/h200-fleet/%n.json
         scripts/node-summary "$out"/*.json --json="$out/summary.json" --fail-on-outlier \
             --expect-nodes=1 >"$out/summary.txt" 2>&1
         echo "fleet: node-summary exited $?"
         cat "$out/summary.txt" ;;
     quick)
         for i in 1 2; do
-            s=$(date +%s.%N)
-            ./harness --quick --json="$L/quick$i.json" >"$L/quick$i.txt" 2>&1
-            rc=$?
-            e=$(date +%s.%N)
-            echo "harness --quick, run $i: exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            timed "harness --quick, run $i" "$L/quick$i.txt" ./harness --quick --json="$L/quick$i.json"
         done | tee results/h200-quick.txt ;;
     racecheck-launch)
         OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
