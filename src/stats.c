@@ -238,6 +238,26 @@ double st_half_band(const double *x, size_t n, double cover)
     return h;
 }
 
+/* 1 when the noise of n samples, narrowed as 1 / sqrt(n) to the sample count
+ * of the nearer limit, would still be above the rule's max_noise, once a
+ * share of ST_REACH_SHARE of a limit is spent (st_stop's contract); else 0. */
+static int st_out_of_reach(const st_rule *rule, size_t n, double elapsed_s, double noise)
+{
+    double at_limit = INFINITY, spent = 0.0;
+
+    if (rule->max_time_s > 0.0 && elapsed_s > 0.0) {
+        at_limit = (double)n * rule->max_time_s / elapsed_s;
+        spent = elapsed_s / rule->max_time_s;
+    }
+    if (rule->max_samples > 0) {
+        at_limit = fmin(at_limit, (double)rule->max_samples);
+        spent = fmax(spent, (double)n / (double)rule->max_samples);
+    }
+    if (!(spent >= ST_REACH_SHARE) || isinf(at_limit) || !(rule->max_noise >= 0.0))
+        return 0;
+    return noise * sqrt((double)n / at_limit) > rule->max_noise;
+}
+
 st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
                    double elapsed_s, int *noisy)
 {
@@ -259,6 +279,10 @@ st_verdict st_stop(const st_rule *rule, const double *x, size_t n,
     if (time_up || count_up) {
         *noisy = !enough || !tight;
         return time_up ? ST_STOP_TIME : ST_STOP_COUNT;
+    }
+    if (enough && st_out_of_reach(rule, n, elapsed_s, st_noise(&s))) {
+        *noisy = 1;
+        return ST_STOP_OUT_OF_REACH;
     }
     return ST_GO_ON;
 }

@@ -46,19 +46,27 @@ double st_median(const double *x, size_t n);
  *    when n < min_samples;
  *  - otherwise ST_STOP_COUNT once n >= max_samples, even when n < min_samples
  *    (the count is a hard cap, so a caller may size its buffer by it);
+ *  - otherwise ST_STOP_OUT_OF_REACH once n >= min_samples, a share of at
+ *    least ST_REACH_SHARE of a limit is spent (elapsed_s / max_time_s or
+ *    n / max_samples), and the noise, narrowed as 1 / sqrt(n) to the sample
+ *    count of the nearer limit (max_samples, or n * max_time_s / elapsed_s
+ *    at the rate so far), would still be above max_noise: the limit would
+ *    end it noisy anyway, so the rest of its time buys nothing the rule
+ *    promised. A median of 0 (infinite noise) is out of reach too;
  *  - otherwise ST_GO_ON. With n < min_samples this is the only answer, short
  *    of the two limits above; n == 0 always gives ST_GO_ON.
  *
  * The checks run in that order, so a sample that both converges and hits a
  * limit reports ST_STOP_CONVERGED. max_samples 0 means no count limit;
- * max_time_s <= 0 (or NaN) means no time limit. A NaN or negative max_noise
- * never converges.
+ * max_time_s <= 0 (or NaN) means no time limit; with neither, nothing is out
+ * of reach. A NaN or negative max_noise never converges.
  *
  * *noisy is always written: 1 when the measurement stopped on a limit
  * (ST_STOP_TIME or ST_STOP_COUNT) with n < min_samples or its noise above
- * max_noise, else 0 (always 0 with ST_GO_ON and ST_STOP_CONVERGED). Given the
- * order above, a limit is only reached unconverged, so today noisy is 1
- * exactly when the verdict is ST_STOP_TIME or ST_STOP_COUNT.
+ * max_noise, or out of reach, else 0 (always 0 with ST_GO_ON and
+ * ST_STOP_CONVERGED). Given the order above, a limit is only reached
+ * unconverged, so today noisy is 1 exactly when the verdict is ST_STOP_TIME,
+ * ST_STOP_COUNT or ST_STOP_OUT_OF_REACH.
  *
  * rule and noisy must not be NULL; x may be NULL only when n == 0. The samples
  * are not modified. Each call summarises all n samples (O(n log n), one
@@ -69,8 +77,12 @@ typedef enum st_verdict {
     ST_GO_ON,
     ST_STOP_CONVERGED,
     ST_STOP_TIME,
-    ST_STOP_COUNT
+    ST_STOP_COUNT,
+    ST_STOP_OUT_OF_REACH
 } st_verdict;
+
+/* The share of a limit spent before a measurement may be judged out of reach. */
+#define ST_REACH_SHARE 0.25
 
 typedef struct st_rule {
     size_t min_samples, max_samples;   /* max_samples 0: no count limit */

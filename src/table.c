@@ -75,10 +75,11 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
     else
         fprintf(f, "  timing           %d warm-up%s, then samples until the median's 95%% interval "
                 "is within %g%%\n                   of it (at least %d samples, at most %g s "
-                "each; '~' marks a measurement\n                   that stopped noisier); the "
-                "median is shown; a region shorter than\n                   10 us (20 "
-                "event-clock ticks) is batched\n", o->warmup, o->warmup == 1 ? "" : "s",
-                o->max_noise * 100.0,
+                "each; one whose interval, narrowing\n                   as 1/sqrt(n), could "
+                "not get there by the limit stops at a quarter of it; '~'\n                   marks "
+                "a measurement that stopped noisier); the median is shown; a region\n"
+                "                   shorter than 10 us (20 event-clock ticks) is batched\n",
+                o->warmup, o->warmup == 1 ? "" : "s", o->max_noise * 100.0,
                 o->min_samples, o->max_time);
     if (!o->profile && res_env_get(r, "l2_cold_flush_bytes"))
         fprintf(f, "  cache states     %s; L2-cold writes over %.0f MiB (2x the L2) before each "

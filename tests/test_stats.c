@@ -230,14 +230,20 @@ void test_stats(void)
         th_check("stop: min 3 converges on a tight [min, max] interval",
                  st_stop(&r, tight, 3, 0.0, &nz) == ST_STOP_CONVERGED && nz == 0);
 
-        /* +-20% series, 1% asked, 1 s limit: never stops before the limit */
+        /* +-20% series, 1% asked, 1 s limit: goes on before a quarter of it */
         r.min_samples = 10; r.max_samples = 0; r.max_noise = 0.01; r.max_time_s = 1.0;
         ok = 1;
         for (k = 0; k <= 200; k++) {
             nz = 7;
-            ok = ok && st_stop(&r, spread, k, 0.999, &nz) == ST_GO_ON && nz == 0;
+            ok = ok && st_stop(&r, spread, k, 0.2499, &nz) == ST_GO_ON && nz == 0;
         }
-        th_check("stop: +-20% series goes on for n = 0..200 before the time limit", ok);
+        th_check("stop: +-20% series goes on for n = 0..200 before a quarter of the time limit", ok);
+        nz = 0;
+        th_check("stop: +-20% series at a quarter of the time limit is out of reach, noisy",
+                 st_stop(&r, spread, 10, 0.25, &nz) == ST_STOP_OUT_OF_REACH && nz == 1);
+        nz = 7;
+        th_check("stop: ... but not below min_samples (n = 9)",
+                 st_stop(&r, spread, 9, 0.5, &nz) == ST_GO_ON && nz == 0);
         nz = 0;
         th_check("stop: +-20% series stops on time (elapsed == limit), noisy",
                  st_stop(&r, spread, 50, 1.0, &nz) == ST_STOP_TIME && nz == 1);
@@ -255,8 +261,9 @@ void test_stats(void)
         th_check("stop: max_time_s 0 is no time limit",
                  st_stop(&r, spread, 200, 1e9, &nz) == ST_GO_ON && nz == 0);
 
-        /* count limit 30 on the +-20% series */
+        /* count limit 30 on the +-20% series (min 30: never out of reach first) */
         r.max_samples = 30;
+        r.min_samples = 30;
         first = 0; v = ST_GO_ON; nz = 0;
         for (k = 1; k <= 200 && first == 0; k++) {
             v = st_stop(&r, spread, k, 0.0, &nz);
@@ -265,6 +272,15 @@ void test_stats(void)
         }
         th_check("stop: +-20% series stops on count at n = 30, noisy",
                  first == 30 && v == ST_STOP_COUNT && nz == 1);
+        r.min_samples = 10;
+        first = 0; v = ST_GO_ON; nz = 0;
+        for (k = 1; k <= 200 && first == 0; k++) {
+            v = st_stop(&r, spread, k, 0.0, &nz);
+            if (v != ST_GO_ON)
+                first = k;
+        }
+        th_check("stop: ... with min 10 out of reach at n = 10 (a third of the count), noisy",
+                 first == 10 && v == ST_STOP_OUT_OF_REACH && nz == 1);
         r.max_samples = 5;
         nz = 0;
         th_check("stop: count limit below min_samples is a hard cap, noisy",
@@ -290,14 +306,48 @@ void test_stats(void)
         ok = 1;
         for (k = 1; k <= 40; k++) {
             nz = 7;
-            ok = ok && st_stop(&r, zeros, k, 0.5, &nz) == ST_GO_ON && nz == 0;
+            ok = ok && st_stop(&r, zeros, k, 0.2, &nz) == ST_GO_ON && nz == 0;
         }
         nz = 7;
-        ok = ok && st_stop(&r, zmid, 3, 0.5, &nz) == ST_GO_ON && nz == 0;
+        ok = ok && st_stop(&r, zmid, 3, 0.2, &nz) == ST_GO_ON && nz == 0;
         th_check("stop: median 0 never converges (max_noise 1e300)", ok);
+        nz = 0;
+        th_check("stop: median 0 is out of reach at a quarter of the time limit, noisy",
+                 st_stop(&r, zeros, 40, 0.25, &nz) == ST_STOP_OUT_OF_REACH && nz == 1);
         nz = 0;
         th_check("stop: median 0 stops on time, noisy",
                  st_stop(&r, zeros, 40, 1.0, &nz) == ST_STOP_TIME && nz == 1);
+
+        /* Out of reach, worked out by hand: 50 samples after a quarter of a
+         * 1 s limit (or of a 200-sample cap) reach 200 by the limit, so the
+         * noise narrows by sqrt(50 / 200) = 1/2 exactly: max_noise at half
+         * the noise goes on (the bound is inclusive), one ulp under stops. */
+        {
+            st_summary s50 = st_summarize(spread, 50);
+            double half = st_noise(&s50) * 0.5;
+            r.min_samples = 10; r.max_samples = 0; r.max_time_s = 1.0;
+            r.max_noise = half;
+            nz = 7;
+            ok = st_stop(&r, spread, 50, 0.25, &nz) == ST_GO_ON && nz == 0;
+            r.max_noise = nextafter(half, 0.0);
+            ok = ok && st_stop(&r, spread, 50, 0.25, &nz) == ST_STOP_OUT_OF_REACH && nz == 1;
+            th_check("stop: out of reach by time: noise / 2 at 50 of a projected 200 goes on, "
+                     "one ulp under stops", ok);
+            r.max_time_s = 0.0; r.max_samples = 200;
+            r.max_noise = half;
+            nz = 7;
+            ok = st_stop(&r, spread, 50, 0.0, &nz) == ST_GO_ON && nz == 0;
+            r.max_noise = nextafter(half, 0.0);
+            ok = ok && st_stop(&r, spread, 50, 0.0, &nz) == ST_STOP_OUT_OF_REACH && nz == 1;
+            ok = ok && st_stop(&r, spread, 49, 0.0, &nz) == ST_GO_ON && nz == 0;
+            th_check("stop: out of reach by count: the same at 50 of 200, not at 49 (under a quarter)",
+                     ok);
+            r.max_samples = 0;
+            r.max_noise = 1e-9;
+            nz = 7;
+            th_check("stop: with no limit nothing is out of reach",
+                     st_stop(&r, spread, 200, 1e9, &nz) == ST_GO_ON && nz == 0);
+        }
     }
 
     /* Mann-Whitney U. By hand: a = {1,2,3} below all of b = {4..7} gives

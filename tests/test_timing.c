@@ -114,11 +114,14 @@ void test_timing_rounds(void)
     ok = tm_work_init(&w[0], tt_steady, NULL, 0) == 0 && tm_work_init(&w[1], tt_noisy, NULL, 0) == 0;
     ok = ok && tm_events(NULL, w, 2, 1) == 0;
     /* The steady work converges at the rule's minimum, 10 samples of 1 ms,
-     * and leaves the rounds; the noisy one goes on to the count limit. */
+     * and leaves the rounds; the noisy one goes on alone until a quarter of
+     * the count limit, where its interval (about 20% of the median) is out
+     * of reach of 1% by 400 samples (st_stop), and stops noisy. */
     th_check("timing: tm_events: a work inside its interval stops at the minimum (10 samples)",
              ok && w[0].n == 10 && !w[0].noisy && w[0].samples[9] == 1.0);
-    th_check("timing: tm_events: the noisy work it was interleaved with goes on alone to the limit",
-             ok && w[1].n == 400 && w[1].noisy);
+    th_check("timing: tm_events: the noisy work it was interleaved with goes on alone to a "
+             "quarter of the limit, out of reach, noisy",
+             ok && w[1].n >= 100 && w[1].n < 200 && w[1].noisy);
     /* 1 warm-up + 1 calibration pair's 2 + 10 timed + 1 untimed unit in
      * front of each chunk it was in: far fewer than the noisy one's 400. */
     th_check("timing: tm_events: the steady work ran 10 timed units, not 400",
