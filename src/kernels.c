@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -178,6 +179,81 @@ char *kn_source(const char *file, const char *kernels_dir, char *why, size_t why
     return copy;
 }
 
+/* ------------------------------------------- the host's side, in parts --- */
+
+/* The checks, fills and poisons below cover every element of buffers of up
+ * to 1 GiB; on a large n they run in parts on up to kn_threads threads
+ * (kn_host_threads), each part at least KN_PART elements, the caller's
+ * thread taking the first. A part's failures are merged in index order, so
+ * the result is the one a single pass gives. */
+#define KN_PART 1048576u
+#define KN_MAX_THREADS 8
+
+static unsigned kn_threads = KN_MAX_THREADS;
+
+void kn_host_threads(unsigned t)
+{
+    kn_threads = t < 1 ? 1 : t > KN_MAX_THREADS ? KN_MAX_THREADS : t;
+}
+
+typedef void (*kn_part_fn)(const void *ctx, size_t lo, size_t hi, kn_bad *bad);
+
+typedef struct kn_part {
+    kn_part_fn fn;
+    const void *ctx;
+    size_t lo, hi;
+    kn_bad bad;
+} kn_part;
+
+static void *kn_part_run(void *arg)
+{
+    kn_part *p = arg;
+    memset(&p->bad, 0, sizeof p->bad);
+    p->fn(p->ctx, p->lo, p->hi, &p->bad);
+    return NULL;
+}
+
+/* fn over [0, n) in parts; their failures merged into *bad (may be NULL).
+ * A thread that cannot be started leaves its part to the caller's thread.
+ * Returns the failures counted. */
+static size_t kn_parts(size_t n, kn_part_fn fn, const void *ctx, kn_bad *bad)
+{
+    kn_part part[KN_MAX_THREADS];
+    pthread_t tid[KN_MAX_THREADS];
+    int started[KN_MAX_THREADS];
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t k = n / KN_PART, i, each;
+    kn_bad all;
+
+    if (k > kn_threads) k = kn_threads;
+    if (online > 0 && k > (size_t)online) k = (size_t)online;
+    if (k < 1) k = 1;
+    each = (n + k - 1) / k;
+    for (i = 0; i < k; i++) {
+        part[i].fn = fn;
+        part[i].ctx = ctx;
+        part[i].lo = i * each < n ? i * each : n;
+        part[i].hi = part[i].lo + each < n ? part[i].lo + each : n;
+        started[i] = i > 0 && pthread_create(&tid[i], NULL, kn_part_run, &part[i]) == 0;
+    }
+    kn_part_run(&part[0]);
+    for (i = 1; i < k; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else kn_part_run(&part[i]);
+    }
+    memset(&all, 0, sizeof all);
+    for (i = 0; i < k; i++) {
+        if (part[i].bad.count && !all.count) {
+            all.first = part[i].bad.first;
+            all.got = part[i].bad.got;
+            all.want = part[i].bad.want;
+        }
+        all.count += part[i].bad.count;
+    }
+    if (bad) *bad = all;
+    return all.count;
+}
+
 /* One element's verdict. */
 static int kn_bad_elem(float got, double want)
 {
@@ -194,26 +270,47 @@ static void kn_note(kn_bad *bad, size_t i, double got, double want)
     }
 }
 
+/* The arrays a part reads and writes, and the scalars it needs. */
+typedef struct kn_args {
+    const float *a, *b, *out;
+    const double *want;
+    double *w;
+    float *x;
+    float s;
+    unsigned seed;
+    const unsigned char *p, *q;
+} kn_args;
+
+static void kn_add_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
+    size_t i;
+    for (i = lo; i < hi; i++) {
+        double want = (double)A->a[i] + (double)A->b[i];
+        if (kn_bad_elem(A->out[i], want)) kn_note(bad, i, A->out[i], want);
+    }
+}
+
 size_t kn_check_add(const float *a, const float *b, const float *out, size_t n, kn_bad *bad)
 {
+    kn_args A = { .a = a, .b = b, .out = out };
+    return kn_parts(n, kn_add_part, &A, bad);
+}
+
+static void kn_scale_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
     size_t i;
-    memset(bad, 0, sizeof *bad);
-    for (i = 0; i < n; i++) {
-        double want = (double)a[i] + (double)b[i];
-        if (kn_bad_elem(out[i], want)) kn_note(bad, i, out[i], want);
+    for (i = lo; i < hi; i++) {
+        double want = (double)A->s * (double)A->a[i];
+        if (kn_bad_elem(A->out[i], want)) kn_note(bad, i, A->out[i], want);
     }
-    return bad->count;
 }
 
 size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_bad *bad)
 {
-    size_t i;
-    memset(bad, 0, sizeof *bad);
-    for (i = 0; i < n; i++) {
-        double want = (double)s * (double)a[i];
-        if (kn_bad_elem(out[i], want)) kn_note(bad, i, out[i], want);
-    }
-    return bad->count;
+    kn_args A = { .a = a, .out = out, .s = s };
+    return kn_parts(n, kn_scale_part, &A, bad);
 }
 
 double kn_chain_ref(double x, double r)
@@ -230,30 +327,48 @@ static int kn_chain_bad(double got, double want)
     return !(fabs(got - want) <= 1e-5 * fabs(want) + 1e-6);
 }
 
+static void kn_chain_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
+    size_t i;
+    for (i = lo; i < hi; i++) {
+        double want = kn_chain_ref((double)A->a[i], (double)A->b[i]);
+        if (kn_chain_bad((double)A->out[i], want)) kn_note(bad, i, (double)A->out[i], want);
+    }
+}
+
 size_t kn_check_chain(const float *x, const float *r, const float *y, size_t n, kn_bad *bad)
 {
+    kn_args A = { .a = x, .b = r, .out = y };
+    return kn_parts(n, kn_chain_part, &A, bad);
+}
+
+static void kn_wants_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
     size_t i;
-    memset(bad, 0, sizeof *bad);
-    for (i = 0; i < n; i++) {
-        double want = kn_chain_ref((double)x[i], (double)r[i]);
-        if (kn_chain_bad((double)y[i], want)) kn_note(bad, i, (double)y[i], want);
-    }
-    return bad->count;
+    (void)bad;
+    for (i = lo; i < hi; i++) A->w[i] = kn_chain_ref((double)A->a[i], (double)A->b[i]);
 }
 
 void kn_chain_wants(const float *x, const float *r, double *want, size_t n)
 {
+    kn_args A = { .a = x, .b = r, .w = want };
+    kn_parts(n, kn_wants_part, &A, NULL);
+}
+
+static void kn_chain_wants_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
     size_t i;
-    for (i = 0; i < n; i++) want[i] = kn_chain_ref((double)x[i], (double)r[i]);
+    for (i = lo; i < hi; i++)
+        if (kn_chain_bad((double)A->out[i], A->want[i])) kn_note(bad, i, (double)A->out[i], A->want[i]);
 }
 
 size_t kn_check_chain_wants(const double *want, const float *y, size_t n, kn_bad *bad)
 {
-    size_t i;
-    memset(bad, 0, sizeof *bad);
-    for (i = 0; i < n; i++)
-        if (kn_chain_bad((double)y[i], want[i])) kn_note(bad, i, (double)y[i], want[i]);
-    return bad->count;
+    kn_args A = { .want = want, .out = y };
+    return kn_parts(n, kn_chain_wants_part, &A, bad);
 }
 
 void kn_cpu_add(const float *a, const float *b, float *out, size_t n)
@@ -271,23 +386,52 @@ static uint64_t kn_mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
+static void kn_fill_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
+    uint64_t key = kn_mix(0x9E3779B97F4A7C15ULL ^ A->seed);
+    size_t i;
+    (void)bad;
+    /* Each element from its own index, not from the one before it (no
+     * chain to wait on, and parts need no start state). The top 24 bits,
+     * as -1 + k / 2^23, are exact in float. */
+    for (i = lo; i < hi; i++) {
+        uint64_t z = kn_mix(key + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
+        A->x[i] = (float)(uint32_t)(z >> 40) * (1.0f / 8388608.0f) - 1.0f;
+    }
+}
+
 void kn_fill(float *x, size_t n, unsigned seed)
 {
-    /* Each element from its own index, not from the one before it: no
-     * chain to wait on, so a 64 MiB input fills about twice as fast. The
-     * top 24 bits, as -1 + k / 2^23, are exact in float. */
-    uint64_t key = kn_mix(0x9E3779B97F4A7C15ULL ^ seed);
+    kn_args A = { .x = x, .seed = seed };
+    kn_parts(n, kn_fill_part, &A, NULL);
+}
+
+static void kn_poison_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
     size_t i;
-    for (i = 0; i < n; i++) {
-        uint64_t z = kn_mix(key + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
-        x[i] = (float)(uint32_t)(z >> 40) * (1.0f / 8388608.0f) - 1.0f;
-    }
+    (void)bad;
+    for (i = lo; i < hi; i++) A->x[i] = NAN;
 }
 
 void kn_poison(float *x, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; i++) x[i] = NAN;
+    kn_args A = { .x = x };
+    kn_parts(n, kn_poison_part, &A, NULL);
+}
+
+/* A part of kn_same: its bytes [4 lo, 4 hi), one failure when they differ. */
+static void kn_same_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
+    if (memcmp(A->p + 4 * lo, A->q + 4 * lo, 4 * (hi - lo)) != 0) kn_note(bad, lo, 0, 0);
+}
+
+int kn_same(const float *a, const float *b, size_t n)
+{
+    kn_args A = { .p = (const unsigned char *)a, .q = (const unsigned char *)b };
+    return kn_parts(n, kn_same_part, &A, NULL) == 0;
 }
 
 #include <limits.h>

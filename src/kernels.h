@@ -113,10 +113,22 @@ size_t kn_check_chain_wants(const double *want, const float *y, size_t n, kn_bad
 /* The CPU versions the GPU is compared with: one thread, float, in order. */
 void kn_cpu_add(const float *a, const float *b, float *out, size_t n);
 
-/* Deterministic non-trivial inputs (never all zeros): x[i] in [-1, 1). */
+/* Deterministic non-trivial inputs (never all zeros): x[i] in [-1, 1),
+ * each from its index i and the seed alone. */
 void kn_fill(float *x, size_t n, unsigned seed);
 
 /* Poison an output with NaN, so an unwritten element fails its check. */
 void kn_poison(float *x, size_t n);
+
+/* 1 when a[0..n) and b[0..n) are equal bit for bit, else 0. */
+int kn_same(const float *a, const float *b, size_t n);
+
+/* The checks, kn_chain_wants, kn_fill, kn_poison and kn_same split an n of
+ * at least two parts of 2^20 elements over up to t threads (1 to 8; the
+ * default 8, never more than the CPUs online), the calling thread one of
+ * them; their results are those of one pass in index order. A thread that
+ * cannot be started leaves its part to the caller. kn_cpu_add is always
+ * one thread. Not thread-safe itself: set it before any check runs. */
+void kn_host_threads(unsigned t);
 
 #endif

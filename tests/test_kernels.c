@@ -276,10 +276,65 @@ static void kt_cpu(void)
              kn_check_add(a, b, out, N, &bad) == N && bad.first == 0);
 }
 
+/* The same work in parts on several threads: the answers of one pass.
+ * N spans four parts of 2^20 elements and a few over; the expectations
+ * are planted by hand, and one thread's answers are the other reference. */
+static void kt_parts(void)
+{
+    const size_t N = 4 * 1048576 + 7, late = 3 * 1048576 + 11, early = 1048576 + 3;
+    float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    float *one = malloc(N * sizeof *one), *out = malloc(N * sizeof *out);
+    kn_bad bad;
+    size_t i, nan = 0;
+    int ok;
+
+    if (!a || !b || !one || !out) {
+        th_check("kernels: parts: memory for 4 x 2^20 floats", 0);
+        goto out;
+    }
+    kn_host_threads(1);
+    kn_fill(one, N, 7);
+    kn_host_threads(8);
+    kn_fill(a, N, 7);
+    th_check("kernels: parts: kn_fill on 8 threads equals one thread's, bit for bit",
+             memcmp(a, one, N * sizeof *a) == 0);
+    th_check("kernels: parts: kn_same of equal arrays is 1", kn_same(a, one, N) == 1);
+    one[N - 1] = nextafterf(one[N - 1], 2.0f);
+    ok = kn_same(a, one, N) == 0;
+    one[N - 1] = a[N - 1];
+    one[0] = nextafterf(one[0], 2.0f);
+    ok = ok && kn_same(a, one, N) == 0;
+    th_check("kernels: parts: kn_same finds one ulp in the last element and in the first", ok);
+
+    kn_fill(b, N, 8);
+    kn_cpu_add(a, b, out, N);
+    out[late] = NAN;
+    out[early] = out[early] * 1.01f;
+    ok = kn_check_add(a, b, out, N, &bad) == 2 && bad.count == 2 && bad.first == early &&
+         bad.got == (double)out[early];
+    th_check("kernels: parts: kn_check_add counts failures in two parts, first the earlier "
+             "one with its values", ok);
+    kn_host_threads(1);
+    th_check("kernels: parts: ... as one thread does",
+             kn_check_add(a, b, out, N, &bad) == 2 && bad.first == early);
+    kn_host_threads(8);
+
+    kn_poison(out, N);
+    for (i = 0; i < N; i++) nan += isnan(out[i]) != 0;
+    th_check("kernels: parts: kn_poison on 8 threads makes every element NaN", nan == N);
+out:
+    kn_host_threads(8);
+    free(a);
+    free(b);
+    free(one);
+    free(out);
+}
+
 void test_kernels(void)
 {
     kt_registry();
     kt_rtc();
     kt_source();
     kt_cpu();
+    kt_parts();
 }

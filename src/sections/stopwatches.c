@@ -125,6 +125,8 @@ static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
     C->w.last_ns = o->child_t0_ns;
     C->w.out = sw_out = sw_low_stdout();
     drv_set_phase(SW ": whole-process child");
+    /* Row 1's program is the lesson's: its fill and check on one thread. */
+    kn_host_threads(1);
     if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
     fprintf(C->w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - C->w.last_ns) / 1e6);
