@@ -421,6 +421,19 @@ void kn_poison(float *x, size_t n)
     kn_parts(n, kn_poison_part, &A, NULL);
 }
 
+static void kn_copy_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
+{
+    const kn_args *A = ctx;
+    (void)bad;
+    memcpy(A->x + lo, A->a + lo, (hi - lo) * sizeof *A->x);
+}
+
+void kn_copy(float *dst, const float *src, size_t n)
+{
+    kn_args A = { .x = dst, .a = src };
+    kn_parts(n, kn_copy_part, &A, NULL);
+}
+
 /* A part of kn_same: its bytes [4 lo, 4 hi), one failure when they differ. */
 static void kn_same_part(const void *ctx, size_t lo, size_t hi, kn_bad *bad)
 {

@@ -120,10 +120,13 @@ void kn_fill(float *x, size_t n, unsigned seed);
 /* Poison an output with NaN, so an unwritten element fails its check. */
 void kn_poison(float *x, size_t n);
 
+/* dst[0..n) = src[0..n) (the two do not overlap). */
+void kn_copy(float *dst, const float *src, size_t n);
+
 /* 1 when a[0..n) and b[0..n) are equal bit for bit, else 0. */
 int kn_same(const float *a, const float *b, size_t n);
 
-/* The checks, kn_chain_wants, kn_fill, kn_poison and kn_same split an n of
+/* The checks, kn_chain_wants, kn_fill, kn_poison, kn_copy and kn_same split an n of
  * at least two parts of 2^20 elements over up to t threads (1 to 8; the
  * default 8, never more than the CPUs online), the calling thread one of
  * them; their results are those of one pass in index order. A thread that

@@ -299,6 +299,10 @@ static void kt_parts(void)
     th_check("kernels: parts: kn_fill on 8 threads equals one thread's, bit for bit",
              memcmp(a, one, N * sizeof *a) == 0);
     th_check("kernels: parts: kn_same of equal arrays is 1", kn_same(a, one, N) == 1);
+    kn_poison(out, N);
+    kn_copy(out, one, N);
+    th_check("kernels: parts: kn_copy copies every element",
+             memcmp(out, one, N * sizeof *out) == 0);
     one[N - 1] = nextafterf(one[N - 1], 2.0f);
     ok = kn_same(a, one, N) == 0;
     one[N - 1] = a[N - 1];

@@ -110,7 +110,7 @@ static int fl_verify(fl_state *S, const fl_launch *L, const char *name)
     if (L->scale) kn_check_scale(S->ha, SW_SCALE, S->pout, SW_N, &bad);
     else kn_check_add(S->ha, S->hb, S->pout, SW_N, &bad);
     if (sec_check_elems(&S->c, SW, what, SW_N, &bad) && !*ref && (*ref = malloc(bytes)) != NULL)
-        memcpy(*ref, S->pout, bytes);
+        kn_copy(*ref, S->pout, SW_N);
     return 0;
 fail:
     return -1;
