@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -223,12 +224,17 @@ static size_t kn_parts(size_t n, kn_part_fn fn, const void *ctx, kn_bad *bad)
     int started[KN_MAX_THREADS];
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     size_t k = n / KN_PART, i, each;
+    sigset_t all_signals, was;
     kn_bad all;
 
     if (k > kn_threads) k = kn_threads;
     if (online > 0 && k > (size_t)online) k = (size_t)online;
     if (k < 1) k = 1;
     each = (n + k - 1) / k;
+    /* The workers take no signal: they inherit a full mask (sig.c's own
+     * thread takes SIGINT and SIGTERM for the process). */
+    sigfillset(&all_signals);
+    if (k > 1) pthread_sigmask(SIG_SETMASK, &all_signals, &was);
     for (i = 0; i < k; i++) {
         part[i].fn = fn;
         part[i].ctx = ctx;
@@ -236,6 +242,7 @@ static size_t kn_parts(size_t n, kn_part_fn fn, const void *ctx, kn_bad *bad)
         part[i].hi = part[i].lo + each < n ? part[i].lo + each : n;
         started[i] = i > 0 && pthread_create(&tid[i], NULL, kn_part_run, &part[i]) == 0;
     }
+    if (k > 1) pthread_sigmask(SIG_SETMASK, &was, NULL);
     kn_part_run(&part[0]);
     for (i = 1; i < k; i++) {
         if (started[i]) pthread_join(tid[i], NULL);
