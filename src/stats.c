@@ -253,7 +253,8 @@ static int st_out_of_reach(const st_rule *rule, size_t n, double elapsed_s, doub
         at_limit = fmin(at_limit, (double)rule->max_samples);
         spent = fmax(spent, (double)n / (double)rule->max_samples);
     }
-    if (!(spent >= ST_REACH_SHARE) || isinf(at_limit) || !(rule->max_noise >= 0.0))
+    /* A share spent means a limit is set, so at_limit is finite here. */
+    if (!(spent >= ST_REACH_SHARE) || !(rule->max_noise >= 0.0))
         return 0;
     return noise * sqrt((double)n / at_limit) > rule->max_noise;
 }
