@@ -4,14 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
@@ -236,15 +233,15 @@ int kc_put(const char *dir, const kc_key *k, const kc_image *img)
 /* ------------------------------------------------ the run's directory --- */
 
 /* The directory kc_begin made; kc_live is 1 from when it is made until
- * kc_end has removed it (the signal thread reads both). */
+ * kc_end has removed it. */
 static char kc_made[512];
-static atomic_int kc_live;
+static int kc_live;
 
 int kc_begin(char *why, size_t whylen)
 {
     char dir[sizeof kc_made];
 
-    if (atomic_load(&kc_live)) return 0;
+    if (kc_live) return 0;
     if (pr_mkdtemp("rtc-cache", dir, sizeof dir, why, whylen) != 0) {
         unsetenv(KC_ENV);
         return -1;
@@ -256,7 +253,7 @@ int kc_begin(char *why, size_t whylen)
         return -1;
     }
     memcpy(kc_made, dir, sizeof dir);
-    atomic_store(&kc_live, 1);
+    kc_live = 1;
     return 0;
 }
 
@@ -264,47 +261,11 @@ int kc_end(void)
 {
     int rc;
 
-    if (!atomic_load(&kc_live)) return 0;
+    if (!kc_live) return 0;
     unsetenv(KC_ENV);
     rc = pr_rmtree(kc_made);
-    atomic_store(&kc_live, 0);
+    kc_live = 0;
     if (rc != 0) fprintf(stderr, "harness: could not remove %s\n", kc_made);
     return rc;
 }
 
-/* The entries of getdents64, as the kernel writes them. */
-struct kc_dirent {
-    uint64_t ino;
-    int64_t off;
-    unsigned short reclen;
-    unsigned char type;
-    char name[];
-};
-
-void kc_end_now(void)
-{
-    struct timespec ms = { 0, 1000000 };
-    int tries;
-
-    if (!atomic_load(&kc_live)) return;
-    for (tries = 0; tries < 50; tries++) {
-        union { char b[4096]; uint64_t align; } u;
-        int fd = open(kc_made, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        long n;
-        if (fd < 0) break;                      /* gone */
-        while ((n = syscall(SYS_getdents64, fd, u.b, sizeof u.b)) > 0) {
-            long at = 0;
-            while (at < n) {
-                struct kc_dirent *d = (struct kc_dirent *)(void *)(u.b + at);
-                if (d->reclen == 0) break;
-                if (strcmp(d->name, ".") != 0 && strcmp(d->name, "..") != 0)
-                    unlinkat(fd, d->name, 0);
-                at += d->reclen;
-            }
-        }
-        close(fd);
-        if (rmdir(kc_made) == 0 || errno != ENOTEMPTY) break;
-        nanosleep(&ms, NULL);
-    }
-    atomic_store(&kc_live, 0);
-}

@@ -78,7 +78,7 @@ int kc_parse(const unsigned char *buf, size_t len, const kc_key *k, int nul_ende
 
 /* The parent's side. Make the run's cache directory (pr_mkdtemp
  * "rtc-cache", removed with the others by pr_cleanup when the run is
- * stopped) and set KC_ENV to it. Returns 0, or -1 with the reason in why
+ * stopped, by pr_cleanup_now when it ends at once) and set KC_ENV to it. Returns 0, or -1 with the reason in why
  * and KC_ENV unset (the run then compiles as it would without a cache). */
 int kc_begin(char *why, size_t whylen);
 
@@ -86,11 +86,5 @@ int kc_begin(char *why, size_t whylen);
  * is none). Returns 0, or -1 after printing "harness: could not remove DIR"
  * when it could not all be removed. */
 int kc_end(void);
-
-/* For a process about to end at once (a second signal: sg_on_kill): remove
- * the files of the directory kc_begin made, then the directory, with
- * async-signal-safe calls only; a child killed just before may still
- * create a file for a moment, so it tries for up to about 50 ms. */
-void kc_end_now(void);
 
 #endif

@@ -248,12 +248,12 @@ static void main_stop(int code, const char *why, void *arg)
 }
 
 /* What a second signal does before the process ends at once (sg_on_kill):
- * kill the child being waited on, remove the run's compile cache.
- * Async-signal-safe. */
+ * kill the child being waited on, remove the run's temporary directories
+ * (the compile cache, NVRTC's --time files...). Async-signal-safe. */
 static void main_kill(void)
 {
     pr_kill_child();
-    kc_end_now();
+    pr_cleanup_now();
 }
 
 /* What the sections' answers come to, so far. */

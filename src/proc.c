@@ -13,8 +13,10 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -23,9 +25,12 @@
 extern char **environ;
 
 /* The temporary directories pr_mkdtemp made and pr_rmtree has not removed,
- * for pr_cleanup when a run is stopped. */
+ * for pr_cleanup when a run is stopped and pr_cleanup_now when it ends at
+ * once. A slot's name is written before pr_live[slot] is set and read only
+ * while it is set (the signal thread reads them). */
 #define PR_MAXDIRS 16
 static char pr_dirs[PR_MAXDIRS][512];
+static atomic_int pr_live[PR_MAXDIRS];
 
 /* The child being waited on, for pr_kill_child (0: none); atomic: the
  * signal thread reads it. */
@@ -427,8 +432,9 @@ int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen
         return -1;
     }
     for (i = 0; i < PR_MAXDIRS; i++) {
-        if (!pr_dirs[i][0] && strlen(buf) < sizeof pr_dirs[i]) {
+        if (!atomic_load(&pr_live[i]) && strlen(buf) < sizeof pr_dirs[i]) {
             memcpy(pr_dirs[i], buf, strlen(buf) + 1);
+            atomic_store(&pr_live[i], 1);
             break;
         }
     }
@@ -443,9 +449,59 @@ void pr_cleanup(void)
     /* Three tries: a stop can run while NVRTC, still compiling on the run's
      * thread, writes its --time file into one of them. */
     for (i = 0; i < PR_MAXDIRS; i++) {
-        if (!pr_dirs[i][0]) continue;
+        if (!atomic_load(&pr_live[i])) continue;
         memcpy(dir, pr_dirs[i], sizeof dir);
         for (tries = 0; tries < 3 && pr_rmtree(dir) != 0; tries++) continue;
+    }
+}
+
+/* The entries of getdents64, as the kernel writes them. */
+struct pr_dirent {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+
+/* Remove directory name (relative to the open directory parent, or
+ * AT_FDCWD), what it holds and up to depth levels of directories below, with
+ * async-signal-safe calls only (open, getdents64, unlinkat, close). Returns
+ * 0 once it is gone, -1 when it is still there (an entry made meanwhile,
+ * one that could not be removed). */
+static int pr_rm_now_at(int parent, const char *name, int depth)
+{
+    union { char b[4096]; uint64_t align; } u;
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    long n;
+
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    while ((n = syscall(SYS_getdents64, fd, u.b, sizeof u.b)) > 0) {
+        long at = 0;
+        while (at < n) {
+            const struct pr_dirent *d = (const struct pr_dirent *)(void *)(u.b + at);
+            if (d->reclen == 0) break;
+            if (strcmp(d->name, ".") != 0 && strcmp(d->name, "..") != 0 &&
+                unlinkat(fd, d->name, 0) != 0 && errno == EISDIR && depth > 0)
+                pr_rm_now_at(fd, d->name, depth - 1);
+            at += d->reclen;
+        }
+    }
+    close(fd);
+    return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+void pr_cleanup_now(void)
+{
+    struct timespec ms = { 0, 1000000 };
+    size_t i;
+    int tries;
+    /* Up to about 50 ms a directory: a child killed just before, or NVRTC
+     * still compiling on the run's thread, may create a file for a moment. */
+    for (i = 0; i < PR_MAXDIRS; i++) {
+        if (!atomic_load(&pr_live[i])) continue;
+        for (tries = 0; tries < 50 && pr_rm_now_at(AT_FDCWD, pr_dirs[i], 2) != 0; tries++)
+            nanosleep(&ms, NULL);
     }
 }
 
@@ -460,8 +516,11 @@ static int pr_rm_one(const char *path, const struct stat *st, int flag, struct F
 int pr_rmtree(const char *path)
 {
     size_t i;
-    int rc = nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    struct stat st;
+    int rc = 0;
+    if (lstat(path, &st) == 0 || errno != ENOENT)   /* one already gone is removed */
+        rc = nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
     for (i = 0; i < PR_MAXDIRS; i++)
-        if (pr_dirs[i][0] && strcmp(pr_dirs[i], path) == 0) pr_dirs[i][0] = '\0';
+        if (atomic_load(&pr_live[i]) && strcmp(pr_dirs[i], path) == 0) atomic_store(&pr_live[i], 0);
     return rc;
 }

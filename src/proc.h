@@ -78,12 +78,21 @@ void pr_kill_child(void);
  * Returns 0, or -1 with a reason in why. */
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
 
-/* Remove a directory tree (no symlinks followed) and forget it. Returns 0,
- * or -1 when something could not be removed. */
+/* Remove a directory tree (no symlinks followed) and forget it. Returns 0
+ * (also where it is already gone), or -1 when something could not be
+ * removed. */
 int pr_rmtree(const char *path);
 
 /* Remove every directory pr_mkdtemp made that is still there: for a run
  * that is stopped before its sections clean up. */
 void pr_cleanup(void);
+
+/* The same for a process about to end at once (a second signal:
+ * sg_on_kill), with async-signal-safe calls only, while a stop may be
+ * removing them too: each directory's files and up to two levels of
+ * directories below; a directory that gains a file meanwhile (a child
+ * killed just before, NVRTC writing its --time file) is tried again for up
+ * to about 50 ms. */
+void pr_cleanup_now(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "fault.h"
 #include "kcache.h"
 #include "kernels.h"
+#include "proc.h"
 #include "rtc.h"
 #include "section.h"
 
@@ -463,10 +464,28 @@ static void tk_lifecycle(const char *top)
     d = getenv(KC_ENV);
     snprintf(entry, sizeof entry, "%s/y.img.tmp.abcdef", d ? d : "/nonexistent");
     if ((f = fopen(entry, "w")) != NULL) fclose(f);
-    kc_end_now();
-    th_check("kcache: kc_end_now (a second signal) removes it, a half-written file too",
-             ok && tk_files(tmp, "harness-") == 0);
-    th_check("kcache: kc_end after kc_end_now has nothing left to do", kc_end() == 0);
+    {   /* another of the run's directories, as section jit's NVRTC --time one, with
+         * a file and a directory two levels deep */
+        char other[600], deep[700], why2[256];
+        int made = pr_mkdtemp("nvrtc-time", other, sizeof other, why2, sizeof why2) == 0;
+        snprintf(entry, sizeof entry, "%s/time.csv", made ? other : "/nonexistent");
+        if ((f = fopen(entry, "w")) != NULL) fclose(f);
+        snprintf(deep, sizeof deep, "%s/a", other);
+        mkdir(deep, 0700);
+        snprintf(deep, sizeof deep, "%s/a/b", other);
+        mkdir(deep, 0700);
+        snprintf(entry, sizeof entry, "%s/a/b/c", other);
+        if ((f = fopen(entry, "w")) != NULL) fclose(f);
+        th_check("kcache: two of the run's directories to remove (the cache and another, "
+                 "with files two levels down)", made && tk_files(tmp, "harness-") == 2);
+    }
+    pr_cleanup_now();
+    th_check("kcache: pr_cleanup_now (a second signal) removes both, a half-written file and "
+             "nested directories too", ok && tk_files(tmp, "harness-") == 0);
+    th_check("kcache: kc_end after pr_cleanup_now has nothing left to do", kc_end() == 0);
+    pr_cleanup_now();
+    th_check("kcache: pr_cleanup_now again: nothing to do, nothing made",
+             tk_files(tmp, "harness-") == 0);
     unsetenv(KC_ENV);
     setenv("TMPDIR", "/nonexistent-dir", 1);
     setenv(KC_ENV, "/inherited/from/outside", 1);
