@@ -7,7 +7,8 @@ Plans:
        ($FAKECUDA) and section jit's NVRTC part with no driver, signals spread
        over each run; a signal inside the process's first NVRTC compile (made
        slow with a --kernels-dir); one inside a long later compile, with a
-       second signal after it; a FIFO as an output (no reader: waited for,
+       second signal after it; both signals at once while section jit's
+       NVRTC --time directory is there (six runs); a FIFO as an output (no reader: waited for,
        until a signal; read: written) and as a kernel source (refused).
   gpu  a default run (no options) on the GPU, N delays (default 10).
 $HARNESS names the binary (default ./harness).
@@ -410,9 +411,40 @@ def plan_ci(where, args):
                                signal.SIGTERM, 0.25),
              lambda: storm_run(late, os.path.join(where, "late-term"), 1.0, signal.SIGTERM,
                                signal.SIGINT, 0.25)]
+    # Two signals at once while NVRTC writes its --time file, six runs.
+    both = Case("two signals", ["--section=jit"] + quick, {"HARNESS_LIBCUDA": NO_DRIVER})
+    tasks += [lambda i=i: two_at_once(both, os.path.join(where, "both-%d" % i)) for i in range(6)]
     lines += in_parallel(args.jobs, tasks)
     lines += fifo_cases(where, ["--section=jit"] + quick)
     return lines
+
+
+def two_at_once(case, where):
+    """SIGINT and SIGTERM back to back, sent as soon as section jit's NVRTC
+    --time directory is there: the second signal ends the process before
+    the first one's stop has cleaned up, so the kill hook alone must empty
+    TMPDIR (on a sanitizer build, where the stop starts slowly, it left the
+    directory behind)."""
+    r = Run(case, where)
+    r.start()
+    seen = None
+    while r.p.poll() is None and time.monotonic() < r.t0 + case.timeout:
+        seen = [f for f in os.listdir(r.tmp) if f.startswith("harness-nvrtc-time-")]
+        if seen:
+            break
+        time.sleep(0.0005)
+    if not seen or r.p.poll() is not None:
+        r.problems.append("no NVRTC --time directory seen while it ran")
+    else:
+        os.kill(r.p.pid, signal.SIGINT)
+        os.kill(r.p.pid, signal.SIGTERM)
+    r.wait(time.monotonic() + SECOND_LIMIT_S, "%.0f s after the signals" % SECOND_LIMIT_S)
+    ended = r.rc == 143 and "a second signal (SIGTERM)" in r.err
+    if r.rc not in (130, 143):
+        r.problems.append("exit %d, expected 130 or 143" % r.rc)
+    r.leftovers(tmp_files_ok=ended)
+    return r.verdict("SIGINT and SIGTERM at once in a --time compile: %s, exit %d" % (
+        "ended by the second signal" if ended else "stopped", r.rc))
 
 
 def plan_gpu(where, args):
