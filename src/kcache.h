@@ -78,8 +78,9 @@ int kc_parse(const unsigned char *buf, size_t len, const kc_key *k, int nul_ende
 
 /* The parent's side. Make the run's cache directory (pr_mkdtemp
  * "rtc-cache", removed with the others by pr_cleanup when the run is
- * stopped, by pr_cleanup_now when it ends at once) and set KC_ENV to it. Returns 0, or -1 with the reason in why
- * and KC_ENV unset (the run then compiles as it would without a cache). */
+ * stopped, by pr_cleanup_now when it ends at once) and set KC_ENV to it.
+ * Returns 0, or -1 with the reason in why and KC_ENV unset (the run then
+ * compiles as it would without a cache). */
 int kc_begin(char *why, size_t whylen);
 
 /* Remove the directory kc_begin made and unset KC_ENV (nothing when there
