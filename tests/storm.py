@@ -8,8 +8,9 @@ Plans:
        over each run; a signal inside the process's first NVRTC compile (made
        slow with a --kernels-dir); one inside a long later compile, with a
        second signal after it; both signals at once while section jit's
-       NVRTC --time directory is there (six runs); a FIFO as an output (no reader: waited for,
-       until a signal; read: written) and as a kernel source (refused).
+       NVRTC --time directory is there (six runs); a FIFO as an output (no
+       reader: waited for, until a signal; read: written) and as a kernel
+       source (refused).
   gpu  a default run (no options) on the GPU, N delays (default 10).
 $HARNESS names the binary (default ./harness).
 
