@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -141,7 +142,8 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
        O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
-       O_LAST };
+       O_COMPARE_ENV, O_JIT_CACHE, O_COMPARE_CMDS, O_VS_WORD, O_PREPARE, O_CLEANUP,
+       O_MAX_ROUNDS, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -179,6 +181,13 @@ static const struct option cli_longopts[] = {
     { "node-threshold", required_argument, NULL, O_NODE_THRESHOLD },
     { "program-output", required_argument, NULL, O_PROG_OUT },
     { "show-output",    no_argument,       NULL, O_SHOW_OUT },
+    { "compare-env",    required_argument, NULL, O_COMPARE_ENV },
+    { "jit-cache",      required_argument, NULL, O_JIT_CACHE },
+    { "compare",        no_argument,       NULL, O_COMPARE_CMDS },
+    { "vs-word",        required_argument, NULL, O_VS_WORD },
+    { "prepare",        required_argument, NULL, O_PREPARE },
+    { "cleanup",        required_argument, NULL, O_CLEANUP },
+    { "max-rounds",     required_argument, NULL, O_MAX_ROUNDS },
     { NULL, 0, NULL, 0 }
 };
 
@@ -662,6 +671,110 @@ static int cli_opt_code(int c, const char *arg, cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
+/* 1 when name is a variable name: a letter or '_', then letters, digits, '_'. */
+static int cli_var_name(const char *name, size_t len)
+{
+    size_t i;
+    if (len == 0 || isdigit((unsigned char)name[0])) return 0;
+    for (i = 0; i < len; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return 0;
+    return 1;
+}
+
+/* --compare-env=NAME=A,B[,...]: the name into o->setting_name, the values
+ * (a comma inside one written "\,") into o->setting. Returns CLI_OK, or
+ * CLI_USAGE after printing what is wrong to err. */
+static int cli_compare_env(const char *arg, cli_opts *o, FILE *err)
+{
+    const char *eq = strchr(arg, '='), *p;
+    size_t nl = eq ? (size_t)(eq - arg) : 0, at = 0, start = 0;
+
+    if (!eq || nl == 0)
+        CLI_FAIL("--compare-env=%s: expected NAME=A,B[,...] (a comma inside a value is "
+                 "written \\,)", arg);
+    if (!cli_var_name(arg, nl) || nl >= sizeof o->setting_name)
+        CLI_FAIL("--compare-env=%s: '%.*s' is not a variable name (letters, digits and '_', "
+                 "not starting with a digit, at most %zu)", arg, (int)nl, arg,
+                 sizeof o->setting_name - 1);
+    memcpy(o->setting_name, arg, nl);
+    o->setting_name[nl] = '\0';
+    if (strncmp(o->setting_name, "HARNESS_PROBE", 13) == 0 ||
+        strcmp(o->setting_name, "CUDA_INJECTION64_PATH") == 0)
+        CLI_FAIL("--compare-env=%s: %s is the harness's own (the probe is loaded through it)",
+                 arg, o->setting_name);
+    if (!eq[1]) CLI_FAIL("--compare-env=%s: no values after '='; expected NAME=A,B[,...]", arg);
+    for (p = eq + 1;; p++) {
+        if (at + 2 >= sizeof o->setting_buf)
+            CLI_FAIL("--compare-env=%s: longer than %zu characters", arg, sizeof o->setting_buf - 2);
+        if (*p == '\\' && p[1] == ',') {
+            o->setting_buf[at++] = *++p;
+            continue;
+        }
+        if (*p && *p != ',') {
+            o->setting_buf[at++] = *p;
+            continue;
+        }
+        o->setting_buf[at++] = '\0';
+        if (at - 1 == start)
+            CLI_FAIL("--compare-env=%s: value %zu is empty; write each value (a comma inside "
+                     "one as \\,)", arg, o->nsettings + 1);
+        if (o->nsettings == CLI_MAX_SETTINGS)
+            CLI_FAIL("--compare-env=%s: more than %d values", arg, CLI_MAX_SETTINGS);
+        o->setting[o->nsettings++] = o->setting_buf + start;
+        start = at;
+        if (!*p) break;
+    }
+    if (o->nsettings < 2)
+        CLI_FAIL("--compare-env=%s: one value; a comparison takes two or more (NAME=A,B)", arg);
+    o->compare = CLI_CMP_ENV;
+    return CLI_OK;
+}
+
+/* --jit-cache=LIST: cold and warm, each at most once, in the order given. */
+static int cli_jit_cache(const char *arg, cli_opts *o, FILE *err)
+{
+    const char *p = arg;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        const char *v = n == 4 && strncmp(p, "cold", 4) == 0 ? "cold"
+                      : n == 4 && strncmp(p, "warm", 4) == 0 ? "warm" : NULL;
+        size_t i;
+        if (!v) CLI_FAIL("--jit-cache=%s: '%.*s': expected cold, warm or cold,warm", arg, (int)n, p);
+        for (i = 0; i < o->nsettings; i++)
+            if (o->setting[i] == v) CLI_FAIL("--jit-cache=%s: %s given twice", arg, v);
+        o->setting[o->nsettings++] = v;
+        p += n;
+        if (*p == ',' && !*++p) CLI_FAIL("--jit-cache=%s: an empty entry at the end", arg);
+    }
+    o->compare = CLI_CMP_JIT_CACHE;
+    return CLI_OK;
+}
+
+/* The options of -- CMD's sides and runs: --compare-env, --jit-cache,
+ * --compare, --vs-word, --prepare, --cleanup, --max-rounds. Returns
+ * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
+static int cli_opt_program(int c, const char *arg, cli_opts *o, FILE *err)
+{
+    long long v;
+
+    if ((c == O_COMPARE_ENV || c == O_JIT_CACHE || c == O_COMPARE_CMDS) && o->compare != CLI_CMP_NONE)
+        CLI_FAIL("--compare-env, --jit-cache and --compare each set the sides; give one of them");
+    switch (c) {
+    case O_COMPARE_ENV: return cli_compare_env(arg, o, err);
+    case O_JIT_CACHE: return cli_jit_cache(arg, o, err);
+    case O_COMPARE_CMDS: o->compare = CLI_CMP_COMMANDS; break;
+    case O_VS_WORD: o->vs_word = arg; break;
+    case O_PREPARE: o->prepare = arg; break;
+    case O_CLEANUP: o->cleanup = arg; break;
+    case O_MAX_ROUNDS:
+        if (cli_int(arg, 1, 1000, &v) != 0)
+            CLI_FAIL("--max-rounds=%s: expected a whole number, 1 to 1000", arg);
+        o->max_rounds = (int)v;
+        break;
+    }
+    return CLI_OK;
+}
+
 /* Apply option c with its value arg (NULL for a flag) to o, through the
  * handler of its group. Returns CLI_OK; CLI_EXIT after printing --help or
  * --version to out; CLI_USAGE after printing what is wrong to err. */
@@ -689,6 +802,9 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         return cli_opt_process(c, arg, o, err);
     case O_MODULE: case O_SOURCE: case O_NVRTC_OPT: case O_PROG_OUT: case O_SHOW_OUT:
         return cli_opt_code(c, arg, o, err);
+    case O_COMPARE_ENV: case O_JIT_CACHE: case O_COMPARE_CMDS: case O_VS_WORD: case O_PREPARE:
+    case O_CLEANUP: case O_MAX_ROUNDS:
+        return cli_opt_program(c, arg, o, err);
     }
     /* Only an option in cli_longopts without a handler above comes here. */
     CLI_FAIL("unknown option '--%s'", cli_longopts[c - O_LOADING].name);
@@ -1040,6 +1156,71 @@ int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, c
     return -1;
 }
 
+/* --compare: the command split at each --vs-word (default "--vs", the
+ * word replaced by NULL so that each command's words end there), each part
+ * a command that is found. Returns CLI_OK, or CLI_USAGE after printing
+ * what is wrong to err. */
+static int cli_split_commands(cli_opts *o, FILE *err)
+{
+    const char *vs = o->vs_word ? o->vs_word : "--vs";
+    char **w = (char **)(uintptr_t)o->cmd, why[256];
+    size_t i, start = 0, n = 0;
+
+    for (i = 0; i <= o->ncmd; i++) {
+        if (i < o->ncmd && strcmp(w[i], vs) != 0) continue;
+        if (i == start)
+            CLI_FAIL("--compare: command %zu is empty; write %s between commands: "
+                     "harness --compare -- A [ARGS] %s B [ARGS]", n + 1, vs, vs);
+        if (n == CLI_MAX_SETTINGS) CLI_FAIL("--compare: more than %d commands", CLI_MAX_SETTINGS);
+        o->cmds[n] = (const char *const *)(w + start);
+        o->ncmds[n] = i - start;
+        if (cli_find_program(w[start], getenv("PATH"), o->cmd_paths[n], sizeof o->cmd_paths[n], why,
+                             sizeof why) != 0)
+            CLI_FAIL("--compare: command %zu, %s: %s", n + 1, w[start], why);
+        n++;
+        if (i < o->ncmd) w[i] = NULL;
+        start = i + 1;
+    }
+    if (n < 2)
+        CLI_FAIL("--compare: one command; write %s between two or more (harness --compare -- A "
+                 "%s B; --vs-word=WORD where %s is one of the program's own words)", vs, vs, vs);
+    o->nsettings = n;
+    o->ncmd = o->ncmds[0];
+    return CLI_OK;
+}
+
+/* The sides of -- CMD: --compare-loading as CUDA_MODULE_LOADING=LAZY,EAGER,
+ * one comparison at a time, --module-loading not with a comparison of the
+ * same variable, --jit-cache's warm side filled by a warm-up run,
+ * --vs-word only with --compare. Returns CLI_OK, or CLI_USAGE after
+ * printing what is wrong to err. */
+static int cli_check_sides(cli_opts *o, FILE *err)
+{
+    if (o->compare_loading) {
+        if (o->compare != CLI_CMP_NONE)
+            CLI_FAIL("--compare-loading compares CUDA_MODULE_LOADING; it cannot be combined with "
+                     "--compare-env, --jit-cache or --compare");
+        o->compare = CLI_CMP_LOADING;
+        snprintf(o->setting_name, sizeof o->setting_name, "CUDA_MODULE_LOADING");
+        o->setting[0] = "LAZY";
+        o->setting[1] = "EAGER";
+        o->nsettings = 2;
+    }
+    if (o->compare == CLI_CMP_ENV && o->loading != CLI_LOAD_DEFAULT &&
+        strcmp(o->setting_name, "CUDA_MODULE_LOADING") == 0)
+        CLI_FAIL("--compare-env=CUDA_MODULE_LOADING=... sets the mode per side; it cannot be "
+                 "combined with --module-loading");
+    if (o->compare == CLI_CMP_JIT_CACHE && o->warmup < 1)
+        for (size_t i = 0; i < o->nsettings; i++)
+            if (strcmp(o->setting[i], "warm") == 0)
+                CLI_FAIL("--jit-cache=warm is a cache a warm-up run filled; --warmup=0 leaves it "
+                         "empty (give --warmup=1 or more)");
+    if (o->vs_word && o->compare != CLI_CMP_COMMANDS)
+        CLI_FAIL("--vs-word=%s separates the commands of --compare; --compare is not given", o->vs_word);
+    if (o->compare == CLI_CMP_COMMANDS) return cli_split_commands(o, err);
+    return CLI_OK;
+}
+
 /* -- CMD: a command after "--", found and executable; none of the options
  * that only the built-in sections read (the program's own code is what is
  * run); --program-output and --show-output only with a command. The
@@ -1050,9 +1231,9 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
 {
     static const struct { int opt; const char *name; } sections_only[] = {
         { O_SECTION, "--section" }, { O_DEVICE, "--device" }, { O_SIZES, "--sizes" },
-        { O_WARMUP, "--warmup" }, { O_REPS, "--reps" }, { O_KDIR, "--kernels-dir" },
+        { O_REPS, "--reps" }, { O_KDIR, "--kernels-dir" },
         { O_ARCH, "--arch" }, { O_FORMAT, "--module-format" }, { O_SYNTH, "--synthetic-kernels" },
-        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" }, { O_MAXTIME, "--max-time" },
+        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" },
         { O_CACHE, "--cache" }, { O_PROFILE, "--profile" }, { O_MODULE, "--module" },
         { O_SOURCE, "--source" }, { O_NVRTC_OPT, "--nvrtc-option" },
         { O_KTIMEOUT, "--kernel-timeout" }, { O_NODE_THRESHOLD, "--node-threshold" },
@@ -1060,7 +1241,16 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     char why[256];
     size_t i;
 
+    static const struct { int opt; const char *name; } program_only[] = {
+        { O_COMPARE_ENV, "--compare-env" }, { O_JIT_CACHE, "--jit-cache" },
+        { O_COMPARE_CMDS, "--compare" }, { O_VS_WORD, "--vs-word" }, { O_PREPARE, "--prepare" },
+        { O_CLEANUP, "--cleanup" }, { O_MAX_ROUNDS, "--max-rounds" },
+    };
+
     if (!o->cmd) {
+        for (i = 0; i < sizeof program_only / sizeof program_only[0]; i++)
+            if (cli_given(seen, program_only[i].opt))
+                CLI_FAIL("%s applies to a program given after --; none is given", program_only[i].name);
         if (o->program_output) CLI_FAIL("--program-output keeps the output of a program given "
                                         "after --; none is given");
         if (o->show_output) CLI_FAIL("--show-output prints the output of a program given after "
@@ -1082,7 +1272,11 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     }
     if (!cli_given(seen, O_ROUNDS) && !cli_given(seen, O_QUICK))
         o->rounds = vd_children();
-    return CLI_OK;
+    o->warmup_given = cli_given(seen, O_WARMUP);
+    if (!o->warmup_given) o->warmup = 1;
+    if (o->warmup > 100) CLI_FAIL("--warmup=%d: with -- CMD, at most 100 runs a side", o->warmup);
+    o->max_time_given = cli_given(seen, O_MAXTIME);
+    return cli_check_sides(o, err);
 }
 
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
@@ -1100,5 +1294,10 @@ int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, F
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_program(o, seen, err)) != CLI_OK) return rc;
     cli_apply_modes(o, seen);
+    if (o->cmd && o->max_rounds && o->max_rounds < o->rounds)
+        CLI_FAIL("--max-rounds=%d is below --rounds=%d (the fewest rounds run)", o->max_rounds,
+                 o->rounds);
+    if (o->cmd && !o->max_rounds)
+        o->max_rounds = o->compare != CLI_CMP_NONE ? 2 * o->rounds : o->rounds;
     return CLI_OK;
 }

@@ -39,6 +39,16 @@ const char *cli_loading_name(cli_loading l);
 
 typedef enum cli_format { CLI_FMT_CUBIN, CLI_FMT_PTX } cli_format;
 
+/* -- CMD: what its sides differ in (one at a time). */
+typedef enum cli_compare {
+    CLI_CMP_NONE,       /* one side: the mode --module-loading sets, or the user's own */
+    CLI_CMP_LOADING,    /* --compare-loading: CUDA_MODULE_LOADING=LAZY,EAGER */
+    CLI_CMP_ENV,        /* --compare-env=NAME=A,B[,...] */
+    CLI_CMP_JIT_CACHE,  /* --jit-cache=cold,warm: the compute cache and the JIT layers' caches */
+    CLI_CMP_COMMANDS    /* --compare -- A --vs B: one command a side */
+} cli_compare;
+#define CLI_MAX_SETTINGS 6      /* sides of one comparison of settings */
+
 /* Cache states timed for each kernel (the first launch is always its own figure). */
 typedef enum cli_cache { CLI_CACHE_BOTH, CLI_CACHE_WARM, CLI_CACHE_COLD } cli_cache;
 
@@ -132,6 +142,29 @@ typedef struct cli_opts {
     size_t ncmd;
     char cmd_path[4096];         /* cmd[0] found: as given when it has a '/', else
                                     the first executable of that name on PATH */
+    cli_compare compare;         /* what the sides differ in (CLI_CMP_NONE without -- CMD) */
+    char setting_name[128];      /* the variable the sides set (CUDA_MODULE_LOADING for
+                                    --compare-loading, NAME of --compare-env), else "" */
+    const char *setting[CLI_MAX_SETTINGS]; /* each side's value (--compare-env, with
+                                    "\," read as a comma; "LAZY", "EAGER"; "cold",
+                                    "warm"), pointing into setting_buf */
+    size_t nsettings;            /* the sides: values, cache states or commands */
+    char setting_buf[2048];
+    const char *const *cmds[CLI_MAX_SETTINGS]; /* --compare: each command's words
+                                    (NULL-terminated; cmds[0] == cmd) */
+    size_t ncmds[CLI_MAX_SETTINGS];
+    char cmd_paths[CLI_MAX_SETTINGS][CLI_PATH_MAX]; /* each found as cmd_path is */
+    const char *vs_word;         /* --vs-word=WORD: what separates --compare's commands
+                                    (default "--vs") */
+    int warmup_given;            /* 1 when --warmup was given (-- CMD: unmeasured runs a
+                                    side before the first measured one, default 1) */
+    const char *prepare;         /* --prepare=CMD: sh -c CMD before each run, or NULL */
+    const char *cleanup;         /* --cleanup=CMD: sh -c CMD after a side's last run, or NULL */
+    int max_rounds;              /* --max-rounds=N (-- CMD): rounds go on past --rounds
+                                    until every headline verdict is decided, up to N;
+                                    default 2 x --rounds with a comparison, else --rounds */
+    int max_time_given;          /* --max-time=S with -- CMD: no round starts after S
+                                    seconds of runs (max_time) */
     const char *program_output;  /* --program-output=DIR or NULL: keep each run's
                                     stdout and stderr there */
     int show_output;             /* --show-output: print the first run's output */

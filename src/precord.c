@@ -11,13 +11,13 @@
       "each " call " call, summed" }
 
 const prc_fig prc_figs[PRC_NFIGS] = {
-    { "at.probe", "ms", "probe loaded (first cuInit)",
+    { "at.probe", "ms", "probe loaded (cuInit), from spawn",
       "from the spawn of the process to the driver's loading of the probe, inside its first cuInit" },
-    { "at.context", "ms", "first context created",
+    { "at.context", "ms", "first context, from the spawn",
       "from the spawn to the driver's report of the process's first context" },
-    { "at.first_kernel", "ms", "before the first kernel",
+    { "at.first_kernel", "ms", "first kernel, from the spawn",
       "from the spawn to the entry of the process's first kernel launch" },
-    { "at.exit", "ms", "exit handler",
+    { "at.exit", "ms", "exit handler, from the spawn",
       "from the spawn to the probe's exit handler" },
     { "contexts.n", "count", "contexts created", "contexts the driver reported created" },
     CALLS("module_load", "cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx or cuModuleLoadFatBinary",

@@ -24,14 +24,14 @@ static double vd_noise_pct(const double *x, size_t n, double median, double *ban
 static void vd_words(vd_result *v, const char *la, const char *lb, double min_pct)
 {
     double lo = fmin(v->a_median, v->b_median), hi = fmax(v->a_median, v->b_median);
-    int reach = v->min_p < VD_ALPHA, few = v->a_n < VD_MIN_NOISE || v->b_n < VD_MIN_NOISE;
+    int reach = v->min_p < v->alpha, few = v->a_n < VD_MIN_NOISE || v->b_n < VD_MIN_NOISE;
     const char *word = NULL;
 
     if (hi == lo) word = "no difference";
     else if (few && reach) word = "unclear";
     else if (!few && (!(hi - lo > v->noise) || !(hi - lo >= min_pct / 100.0 * fabs(lo))))
         word = "no difference";
-    else if (reach && !(v->p < VD_ALPHA)) word = "unclear";
+    else if (reach && !(v->p < v->alpha)) word = "unclear";
     if (word) {
         snprintf(v->text, sizeof v->text, "%s", word);
     } else if (reach) {
@@ -49,9 +49,33 @@ static void vd_words(vd_result *v, const char *la, const char *lb, double min_pc
 void vd_judge(const double *a, size_t an, const double *b, size_t bn, const char *la,
               const char *lb, double min_pct, double floor_frac, vd_result *v)
 {
+    vd_judge_at(a, an, b, bn, la, lb, min_pct, floor_frac, VD_ALPHA, v);
+}
+
+vd_looks vd_plan_looks(int min_n, int max_n)
+{
+    vd_looks l = { max_n + 1, 0, 0.0 };
+    int n;
+    if (min_n < 1) min_n = 1;
+    for (n = min_n; n <= max_n; n++) {
+        double a = VD_ALPHA / (double)(max_n - n + 1);
+        if (st_mw_min_p((size_t)n, (size_t)n) < a) {
+            l.first = n;
+            l.looks = max_n - n + 1;
+            l.alpha = a;
+            break;
+        }
+    }
+    return l;
+}
+
+void vd_judge_at(const double *a, size_t an, const double *b, size_t bn, const char *la,
+                 const char *lb, double min_pct, double floor_frac, double alpha, vd_result *v)
+{
     double ba, bb;
 
     memset(v, 0, sizeof *v);
+    v->alpha = alpha;
     v->a_n = an;
     v->b_n = bn;
     v->a_median = an ? st_median(a, an) : NAN;
@@ -86,7 +110,7 @@ res_derived *vd_store(results *r, const char *section, const char *key, const ch
 
     if (!d || res_derived_field(d, "p", v->p) != 0 ||
         res_derived_field(d, "threshold_pct", min_pct) != 0 ||
-        res_derived_field(d, "alpha", VD_ALPHA) != 0 ||
+        res_derived_field(d, "alpha", v->alpha) != 0 ||
         res_derived_field(d, "min_p", v->min_p) != 0 ||
         res_derived_field(d, vd_field(f[0], sizeof f[0], la, "median"), v->a_median) != 0 ||
         res_derived_field(d, vd_field(f[1], sizeof f[1], lb, "median"), v->b_median) != 0 ||

@@ -24,6 +24,7 @@ typedef struct vd_result {
                            "out of reach at N a side: the U test's smallest p is P" */
     int called;         /* 1: a difference was called ("<X> higher") */
     double p;           /* two-sided Mann-Whitney U test */
+    double alpha;       /* the level p had to be under (VD_ALPHA, or a look's share) */
     double min_p;       /* the smallest p these counts can give (st_mw_min_p) */
     double a_median, b_median;
     double diff;        /* b_median - a_median */
@@ -52,8 +53,28 @@ typedef struct vd_result {
 void vd_judge(const double *a, size_t an, const double *b, size_t bn, const char *la,
               const char *lb, double min_pct, double floor_frac, vd_result *v);
 
+/* vd_judge at another level than VD_ALPHA: a look's share of it when a
+ * comparison is looked at several times (vd_plan_looks); alpha 0 lets no
+ * difference be called (a look that spends nothing). */
+void vd_judge_at(const double *a, size_t an, const double *b, size_t bn, const char *la,
+                 const char *lb, double min_pct, double floor_frac, double alpha, vd_result *v);
+
+/* Repeated looks at a U test (runs added until the verdicts are decided):
+ * Bonferroni over the looks that can call a difference. Runs go from
+ * min_n to max_n a side, one look after each; a look at n a side can call
+ * only where st_mw_min_p(n, n) < its level. first is the smallest n in
+ * [min_n, max_n] at which n's smallest p is under VD_ALPHA / (max_n - n +
+ * 1): the looks from first to max_n share VD_ALPHA equally (alpha each),
+ * the looks before first call nothing (vd_judge_at with 0). When no n
+ * qualifies, first is max_n + 1, looks 0 and alpha 0. */
+typedef struct vd_looks {
+    int first, looks;
+    double alpha;
+} vd_looks;
+vd_looks vd_plan_looks(int min_n, int max_n);
+
 /* Store v as the derived entry (section, key) named name: value p, text the
- * verdict, fields p, threshold_pct (min_pct), alpha, min_p, <a>_median,
+ * verdict, fields p, threshold_pct (min_pct), alpha (v->alpha), min_p, <a>_median,
  * <b>_median, diff, noise, <a>_noise_pct, <b>_noise_pct, <a>_n, <b>_n (<a>,
  * <b>: la and lb in lower case). An earlier entry of the key is replaced.
  * Returns the entry, or NULL on out of memory. */

@@ -46,8 +46,13 @@ run_harness "$T/c.out" "$T/c.err" --compare-loading --json="$T/c.json" --csv="$T
     --trace="$T/c.trace" -- $SP --sleep LAZY=0.02,EAGER=0.7 --first-kernel LAZY=300,EAGER=2900 \
     --mem LAZY=900,EAGER=1960 --spans 3
 expect_exit "-- CMD --compare-loading: the program ran (exit 3 without a driver)" "$OK"
-check "-- CMD: 5 runs a side by default (the least that can reach p < 0.01)" \
-    py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 5 and len(m('bare.eager.wall')[0]['samples']) == 5"
+# Rounds 5 to 10 (2 x --rounds): Bonferroni over the looks that can call,
+# worked out by hand: after round 7, 4 looks at 0.0025 each (7 a side can
+# give p = 2/3432 = 0.00058; 6 a side only 2/924 = 0.0022, above 0.01/5).
+check "-- CMD: 7 rounds: the headline decided at the first look that can call it" \
+    py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 7 and len(m('bare.eager.wall')[0]['samples']) == 5 and d['environment']['program_rounds_taken'] == 7"
+check "-- CMD: the looks: from round 7, 4 planned, p < 0.0025" \
+    py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 1"
 check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \
     py "$T/c.json" "assert min(m('eager.at.first_kernel')[0]['samples']) > 2900 and max(m('lazy.at.first_kernel')[0]['samples']) < 2900"
 check "-- CMD: verdict on the first kernel: EAGER higher" \
@@ -64,7 +69,12 @@ check "-- CMD: the probe's cost stored per mode" \
     py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
 check "-- CMD: the sides alternate: each round starts one side later" \
     py "$T/c.json" "assert d['environment']['program_sides'] == 'LAZY, EAGER, LAZY bare, EAGER bare'"
-expect_grep "-- CMD: the table's first-kernel row" "before the first kernel" "$T/c.out"
+expect_grep "-- CMD: the table's first-kernel row, inside the process" "first kernel, from cuInit" "$T/c.out"
+expect_grep "-- CMD: the table's first-kernel row, from the spawn" "first kernel, from the spawn" "$T/c.out"
+check "-- CMD: the headline inside the process: at.first_kernel less at.probe, run by run" \
+    py "$T/c.json" "a = m('eager.in.first_kernel')[0]['samples']; assert len(a) == 7 and 2902 <= min(a) and max(a) <= 2905 and m('lazy.in.context')[0]['samples'] == [1.0] * 7"
+check "-- CMD: the rounds sentence" \
+    py "$T/c.json" "assert 'The answer took 7 rounds' in dv('answer.rounds')['text']"
 check "-- CMD: the cold-start sentence" \
     py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
 expect_grep "-- CMD: the probe's cost row" "the probe's own cost" "$T/c.out"
@@ -77,7 +87,7 @@ check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/comp
 
 # Fewer runs than the level needs: the verdict says so.
 # shellcheck disable=SC2086
-run_harness "$T/r3.out" "$T/r3.err" --compare-loading --rounds=3 --json="$T/r3.json" -- \
+run_harness "$T/r3.out" "$T/r3.err" --compare-loading --rounds=3 --max-rounds=3 --json="$T/r3.json" -- \
     $SP --first-kernel LAZY=300,EAGER=2900
 check "-- CMD --rounds=3: out of reach, not unclear" \
     py "$T/r3.json" "assert dv('compare.at.first_kernel')['text'].startswith('out of reach at 3 a side')"

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +27,13 @@
 #include "verdict.h"
 
 const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
-    { "wall", "ms", "whole process",
+    { "in.first_kernel", "ms", "first kernel, from cuInit",
+      "inside the process: from the probe's load (inside the run's first cuInit) to the first "
+      "kernel launch entered, of the earliest CUDA processes (the program's own start left out)" },
+    { "in.context", "ms", "first context, from cuInit",
+      "inside the process: from the probe's load (inside the run's first cuInit) to the first "
+      "context created" },
+    { "wall", "ms", "whole process, from the spawn",
       "from the spawn of the program to its main process's exit (the parent's clock)" },
     { "cpu", "ms", "host CPU time, main process",
       "user and system CPU time of the main process and of the children it waited for (wait4)" },
@@ -35,6 +42,18 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "mem.peak", "MiB", "device memory, peak",
       "the most device memory NVML showed for the run's processes together, sampled every 10 ms" },
     { "processes", "count", "CUDA processes", "processes of the run that wrote a record" },
+    { "code.ms", "ms", "loads, gets, first launches",
+      "host time inside module and library loads, function and kernel gets and loads, and "
+      "each kernel's first launch, summed over the run's CUDA processes (where a JIT from PTX "
+      "and lazy loads are paid)" },
+    { "cache.cuda", "MiB", "CUDA_CACHE_PATH after the run",
+      "--jit-cache: the regular files under the side's CUDA_CACHE_PATH after the run" },
+    { "cache.triton", "MiB", "TRITON_CACHE_DIR after the run",
+      "--jit-cache: the regular files under the side's TRITON_CACHE_DIR after the run" },
+    { "cache.inductor", "MiB", "TORCHINDUCTOR_CACHE_DIR after run",
+      "--jit-cache: the regular files under the side's TORCHINDUCTOR_CACHE_DIR after the run" },
+    { "cache.cupy", "MiB", "CUPY_CACHE_DIR after the run",
+      "--jit-cache: the regular files under the side's CUPY_CACHE_DIR after the run" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -42,10 +61,26 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
 /* The kernels gathered per side for the slowest first uses. */
 #define PG_MAX_KERNELS 256
 
+/* The caches a --jit-cache side sets: the driver's compute cache and the
+ * JIT layers' own, each a directory of its own (the variable, the folder). */
+#define PG_NCACHES 4
+static const char *const pg_caches[PG_NCACHES][2] = {
+    { "CUDA_CACHE_PATH", "cuda" }, { "TRITON_CACHE_DIR", "triton" },
+    { "TORCHINDUCTOR_CACHE_DIR", "inductor" }, { "CUPY_CACHE_DIR", "cupy" },
+};
+
+/* A side: a setting (a variable's value, a cache state, a command), run
+ * under the probe or bare. */
 typedef struct pg_side {
-    char key[16];           /* "lazy", "bare.eager", "default" */
-    char label[24];         /* "LAZY", "EAGER bare", "as set" */
-    const char *mode;       /* CUDA_MODULE_LOADING's value, NULL: the user's own */
+    char key[40];           /* "lazy", "eager", "cold", "a", a value; "bare.<key>" */
+    char label[48];         /* "LAZY", "cold", "A", the value as given; "<label> bare" */
+    char setting[48];       /* the label without " bare": the verdicts' words */
+    char set[CLI_PATH_MAX + 160]; /* "NAME=VALUE" this side sets, "" when none */
+    const char *mode;       /* CUDA_MODULE_LOADING's value, NULL: not set by the side */
+    const char *const *cmd; /* its command's words */
+    const char *path;       /* its command, found */
+    int cache;              /* --jit-cache: 1 cold (fresh caches each run), 0 warm, -1 none */
+    char cache_dir[512];    /* warm: the caches kept over its runs ("" when none) */
     int probed;
     int traced;             /* its spans were drawn once */
 } pg_side;
@@ -72,6 +107,13 @@ typedef struct pg_state {
     sec_ctx *c;
     pg_side side[PG_MAX_SIDES];
     size_t nsides;
+    size_t nsettings;       /* the first nsettings sides are probed (or, without a
+                               probe, bare); then the same settings bare */
+    int round;              /* the rounds taken */
+    int warmups;            /* warm-up runs taken */
+    vd_looks looks;         /* the plan of looks at the headline verdicts */
+    double alpha;           /* the level every verdict is judged at */
+    char stop[200];         /* why the rounds stopped */
     char probe[4096];       /* "" when not found */
     char cupti[4096];       /* "" when not found */
     char outdir[4096];
@@ -83,6 +125,9 @@ typedef struct pg_state {
     size_t nkern[PG_MAX_SIDES];
     int mode_seen[PG_MAX_SIDES][3];  /* records that read LAZY, EAGER, unread */
     int records, no_cupti;  /* records read; those whose CUPTI was not "ok" */
+    int cache_written[PG_NCACHES]; /* --jit-cache: 1 once a run left files in that cache */
+    int nlooks, look_pairs, look_calls; /* looks taken at the headline verdicts; the
+                               verdicts judged in them, and those that called a difference */
     char cupti_why[256];    /* the first such record's reason */
     pg_sampler smp;
 } pg_state;
@@ -182,27 +227,102 @@ static int pg_output_dir(pg_state *s, char *why, size_t whylen)
     return pr_mkdtemp("program-output", s->outdir, sizeof s->outdir, why, whylen);
 }
 
-/* The sides: both modes with --compare-loading, else the one asked for
- * (or the user's own setting); each probed and bare. */
+/* A value as a key: lower case, letters, digits, '-' and '_' kept, others
+ * '_', at most 16; "empty" for none. */
+static void pg_value_key(const char *v, char *key, size_t len)
+{
+    size_t i, n = 0;
+    for (i = 0; v[i] && n + 1 < len && n < 16; i++) {
+        unsigned char ch = (unsigned char)v[i];
+        key[n++] = isalnum(ch) ? (char)tolower(ch) : ch == '-' ? '-' : '_';
+    }
+    key[n] = '\0';
+    if (!n) snprintf(key, len, "empty");
+}
+
+/* 1 when key is taken by one of the first n sides. */
+static int pg_key_taken(const pg_state *s, size_t n, const char *key)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(s->side[i].key, key) == 0) return 1;
+    return 0;
+}
+
+/* Setting i of the comparison asked for (or the one side without) into d:
+ * its key, label, what it sets, its command. */
+static void pg_plan_setting(pg_state *s, size_t i, pg_side *d)
+{
+    const cli_opts *o = s->c->o;
+    const char *mode = o->loading == CLI_LOAD_DEFAULT ? NULL : cli_loading_name(o->loading);
+    char key[32];
+    size_t k;
+
+    d->cmd = o->cmd;
+    d->path = o->cmd_path;
+    d->cache = -1;
+    d->mode = mode;
+    switch (o->compare) {
+    case CLI_CMP_NONE:
+        snprintf(key, sizeof key, "%s", mode ? mode : "default");
+        pg_value_key(key, d->key, sizeof d->key);
+        snprintf(d->label, sizeof d->label, "%s", mode ? mode : "as set");
+        break;
+    case CLI_CMP_LOADING: case CLI_CMP_ENV:
+        pg_value_key(o->setting[i], key, sizeof key);
+        for (k = 2; pg_key_taken(s, i, key); k++) {
+            char base[32];
+            pg_value_key(o->setting[i], base, sizeof base);
+            snprintf(key, sizeof key, "%.16s-%zu", base, k);
+        }
+        snprintf(d->key, sizeof d->key, "%s", key);
+        snprintf(d->label, sizeof d->label, "%.36s", o->setting[i]);
+        for (k = 0; d->label[k]; k++)
+            if (iscntrl((unsigned char)d->label[k])) d->label[k] = '?';
+        for (k = 0; k < i; k++)
+            if (strcmp(o->setting[k], o->setting[i]) == 0) {
+                size_t at = strlen(d->label);
+                snprintf(d->label + at, sizeof d->label - at, " (%zu)", i + 1);
+                break;
+            }
+        snprintf(d->set, sizeof d->set, "%s=%s", o->setting_name, o->setting[i]);
+        if (strcmp(o->setting_name, "CUDA_MODULE_LOADING") == 0) d->mode = o->setting[i];
+        break;
+    case CLI_CMP_JIT_CACHE:
+        snprintf(d->key, sizeof d->key, "%s", o->setting[i]);
+        snprintf(d->label, sizeof d->label, "%s", o->setting[i]);
+        d->cache = strcmp(o->setting[i], "cold") == 0;
+        break;
+    case CLI_CMP_COMMANDS:
+        snprintf(d->key, sizeof d->key, "%c", (char)('a' + i));
+        snprintf(d->label, sizeof d->label, "%c", (char)('A' + i));
+        d->cmd = o->cmds[i];
+        d->path = o->cmd_paths[i];
+        break;
+    }
+    if (d->mode && !d->set[0]) snprintf(d->set, sizeof d->set, "CUDA_MODULE_LOADING=%s", d->mode);
+}
+
+/* The sides: each setting probed (where the probe is), then each bare. */
 static void pg_plan_sides(pg_state *s)
 {
-    static const char *const modes[2] = { "LAZY", "EAGER" };
     const cli_opts *o = s->c->o;
-    size_t nm = o->compare_loading ? 2 : 1, i, bare;
+    size_t n = o->compare == CLI_CMP_NONE ? 1 : o->nsettings, i, bare;
 
+    s->nsettings = n;
     for (bare = s->probe[0] ? 0 : 1; bare < 2; bare++)
-        for (i = 0; i < nm; i++) {
+        for (i = 0; i < n; i++) {
             pg_side *d = &s->side[s->nsides++];
-            const char *mode = o->compare_loading ? modes[i]
-                             : o->loading == CLI_LOAD_DEFAULT ? NULL : cli_loading_name(o->loading);
-            char low[8] = "default";
-            size_t k;
-            for (k = 0; mode && k < sizeof low; k++)
-                if ((low[k] = (char)tolower((unsigned char)mode[k])) == '\0') break;
-            d->mode = mode;
+            pg_plan_setting(s, i, d);
+            snprintf(d->setting, sizeof d->setting, "%s", d->label);
             d->probed = !bare;
-            snprintf(d->key, sizeof d->key, "%s%s", bare ? "bare." : "", low);
-            snprintf(d->label, sizeof d->label, "%s%s", mode ? mode : "as set", bare ? " bare" : "");
+            if (bare) {
+                char k[sizeof d->key], l[sizeof d->label];
+                snprintf(k, sizeof k, "%s", d->key);
+                snprintf(l, sizeof l, "%s", d->label);
+                snprintf(d->key, sizeof d->key, "bare.%.30s", k);
+                snprintf(d->label, sizeof d->label, "%.40s bare", l);
+            }
         }
 }
 
@@ -356,6 +476,40 @@ static void pg_put_run(pg_state *s, const char *prefix, const char *key, double 
     pg_put(s, prefix, f->key, f->name, f->region, f->unit, v);
 }
 
+/* The earliest of figure key over the run's records; NaN when none has it. */
+static double pg_earliest(const prc_record *recs, size_t n, const char *key)
+{
+    double v = NAN;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double x = pg_fig(&recs[i], key);
+        if (!isnan(x) && (isnan(v) || x < v)) v = x;
+    }
+    return v;
+}
+
+/* The figures on the clock inside the process (from the probe's load:
+ * the program's own start before cuInit left out), and the host time spent
+ * making code ready. */
+static void pg_put_inside(pg_state *s, const char *prefix, const prc_record *recs, size_t n)
+{
+    static const char *const code[] = { "module_load.ms", "library_load.ms", "get_function.ms",
+                                        "get_kernel.ms", "kernel_function.ms", "func_load.ms",
+                                        "launch_first.ms" };
+    double probe = pg_earliest(recs, n, "at.probe"), sum = NAN;
+    size_t i, k;
+
+    pg_put_run(s, prefix, "in.context", pg_earliest(recs, n, "at.context") - probe);
+    pg_put_run(s, prefix, "in.first_kernel", pg_earliest(recs, n, "at.first_kernel") - probe);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < sizeof code / sizeof code[0]; k++) {
+            double x = pg_fig(&recs[i], code[k]);
+            if (!isnan(x)) sum = isnan(sum) ? x : sum + x;
+        }
+    if (n && isnan(sum) && !isnan(pg_fig(&recs[0], "launch_first.n"))) sum = 0;
+    pg_put_run(s, prefix, "code.ms", sum);
+}
+
 /* The run's figures from its records: "at." the earliest, the others
  * summed; then each process's own where the run had several. */
 static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
@@ -365,6 +519,7 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
     pg_put_run(s, prefix, "processes", (double)n);
+    pg_put_inside(s, prefix, recs, n);
     for (j = 0; j < PRC_NFIGS; j++) {
         const prc_fig *f = &prc_figs[j];
         int at = strncmp(f->key, "at.", 3) == 0;
@@ -481,13 +636,17 @@ static void pg_trace(const pg_side *sd, long long t0_ns, const prc_record *recs,
 
 /* ---------------------------------------------------------------- runs --- */
 
-/* The environment of a run: the mode set (or the user's own), the probe
- * and its settings on a probed side, none of the probe's on a bare one. */
-static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir, int spans,
-                     char buf[][4200], const char **env)
+/* The environment of a run: the side's setting, its caches under
+ * cache_root (NULL: none), the probe and its settings on a probed side,
+ * none of the probe's on a bare one. */
+#define PG_NENV 12
+static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
+                     const char *cache_root, int spans, char buf[][4200], const char **env)
 {
-    size_t n = 0;
-    if (sd->mode) snprintf(buf[n++], 4200, "CUDA_MODULE_LOADING=%s", sd->mode);
+    size_t n = 0, i;
+    if (sd->set[0]) snprintf(buf[n++], 4200, "%.4199s", sd->set);
+    for (i = 0; cache_root && i < PG_NCACHES; i++)
+        snprintf(buf[n++], 4200, "%s=%s/%s", pg_caches[i][0], cache_root, pg_caches[i][1]);
     if (sd->probed && s->probe[0]) {
         snprintf(buf[n++], 4200, "CUDA_INJECTION64_PATH=%s", s->probe);
         snprintf(buf[n++], 4200, PRC_ENV_DIR "=%s", recdir);
@@ -500,7 +659,7 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir, i
             if (inj && strcmp(inj, s->probe) == 0) snprintf(buf[n++], 4200, "CUDA_INJECTION64_PATH");
         }
     }
-    for (size_t i = 0; i < n; i++) env[i] = buf[i];
+    for (i = 0; i < n; i++) env[i] = buf[i];
     return n;
 }
 
@@ -521,56 +680,149 @@ static int pg_outcome(pg_state *s, const char *what, const pr_program *p)
     return ok;
 }
 
-/* One run of side sd: spawn, wait, read its records, store its figures. */
-static int pg_one(pg_state *s, pg_side *sd, int round)
+/* sh -c cmd in the side's setting (--prepare, --cleanup), its output into
+ * the output directory as <tag>.out and .err. Returns 1 when it exited 0;
+ * else 0 with what became of it in why. */
+static int pg_shell(pg_state *s, const pg_side *sd, const char *cmd, const char *tag, char *why,
+                    size_t whylen)
 {
-    const cli_opts *o = s->c->o;
-    char recdir[512] = "", what[200], why[512], out[4300], err[4300], envbuf[6][4200];
-    const char *env[6];
-    prc_record recs[PG_MAX_PROCS * 4];
-    size_t nenv, nrec = 0, si = (size_t)(sd - s->side), i;
-    int started, ok, spans;
+    const char *argv[4] = { "sh", "-c", cmd, NULL };
+    const char *env[1] = { sd->set };
+    char out[4300], err[4300];
     pr_program p;
 
-    s->runs++;
-    snprintf(what, sizeof what, "run %d (%s, round %d): the program exited 0", s->runs, sd->label,
-             round + 1);
+    snprintf(out, sizeof out, "%s/%s.out", s->outdir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", s->outdir, tag);
+    if (pr_run_program("/bin/sh", argv, env, sd->set[0] ? 1 : 0, NULL, out, err,
+                       s->c->o->child_timeout, NULL, NULL, &p, why, whylen) != 0)
+        return 0;
+    if (!p.timed_out && p.signal == 0 && p.exit_code == 0) return 1;
+    if (p.timed_out) snprintf(why, whylen, "ran past --child-timeout=%.0f s", s->c->o->child_timeout);
+    else if (p.signal) snprintf(why, whylen, "was killed by signal %d (%s)", p.signal, strsignal(p.signal));
+    else snprintf(why, whylen, "exited with %d", p.exit_code);
+    return 0;
+}
+
+/* Bytes of the regular files under a tree, for pg_tree_mib (nftw). */
+static _Thread_local double pg_tree_bytes;
+static int pg_tree_add(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)path;
+    (void)ftw;
+    if (flag == FTW_F && S_ISREG(st->st_mode)) pg_tree_bytes += (double)st->st_size;
+    return 0;
+}
+
+/* MiB of the regular files under path (no link followed); -1 when it is
+ * not there. */
+static double pg_tree_mib(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return -1;
+    pg_tree_bytes = 0;
+    if (nftw(path, pg_tree_add, 16, FTW_PHYS) != 0) return -1;
+    return pg_tree_bytes / 1048576.0;
+}
+
+/* Each cache's size after a run ("cache.<folder>", MiB), and which of
+ * them the program wrote. */
+static void pg_put_caches(pg_state *s, const pg_side *sd, const char *root)
+{
+    char prefix[64], dir[4300], key[32];
+    size_t i;
+    snprintf(prefix, sizeof prefix, "%s.", sd->key);
+    for (i = 0; i < PG_NCACHES; i++) {
+        double mib;
+        snprintf(dir, sizeof dir, "%s/%s", root, pg_caches[i][1]);
+        mib = pg_tree_mib(dir);
+        snprintf(key, sizeof key, "cache.%s", pg_caches[i][1]);
+        pg_put_run(s, prefix, key, mib < 0 ? 0 : mib);
+        if (mib > 0) s->cache_written[i] = 1;
+    }
+}
+
+/* One run of side sd: the --prepare command, spawn, wait, read its
+ * records, store its figures (measured 0: a warm-up run, its figures
+ * dropped). Returns 0 (the run failed or not), or -1 when it could not be
+ * started. */
+static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
+{
+    const cli_opts *o = s->c->o;
+    char recdir[512] = "", cold[512] = "", what[200], why[512], out[4300], err[4300];
+    char envbuf[PG_NENV][4200], tag[64];
+    const char *env[PG_NENV], *cache_root = NULL;
+    prc_record recs[PG_MAX_PROCS * 4];
+    size_t nenv, nrec = 0, si = (size_t)(sd - s->side), i;
+    int started, ok, spans, n;
+    pr_program p;
+
+    n = measured ? ++s->runs : ++s->warmups;
+    if (measured)
+        snprintf(what, sizeof what, "run %d (%s, round %d): the program exited 0", n, sd->label, round + 1);
+    else
+        snprintf(what, sizeof what, "warm-up run %d (%s): the program exited 0", n, sd->label);
+    snprintf(tag, sizeof tag, "%s%02d-%s", measured ? "run" : "warmup", n, sd->key);
+    if (o->prepare) {
+        char t[80];
+        snprintf(t, sizeof t, "%s.prepare", tag);
+        if (!pg_shell(s, sd, o->prepare, t, why, sizeof why)) {
+            char detail[700];
+            snprintf(detail, sizeof detail, "--prepare %s; the run was not started", why);
+            res_check_add(s->c->r, PG, what, 0, detail);
+            fprintf(stderr, "harness: " PG ": %.100s: --prepare %s\n", what, why);
+            if (measured) s->failed++;
+            return 0;
+        }
+    }
     if (sd->probed && s->probe[0] && pr_mkdtemp("program", recdir, sizeof recdir, why, sizeof why) != 0) {
         fprintf(stderr, "harness: " PG ": %s\n", why);
         return -1;
     }
-    spans = o->trace && sd->probed && !sd->traced;
-    nenv = pg_env(s, sd, recdir, spans, envbuf, env);
-    snprintf(out, sizeof out, "%s/run%02d-%s.out", s->outdir, s->runs, sd->key);
-    snprintf(err, sizeof err, "%s/run%02d-%s.err", s->outdir, s->runs, sd->key);
-    if (s->runs == 1) {
+    if (sd->cache == 1) {
+        if (pr_mkdtemp("jit-cold", cold, sizeof cold, why, sizeof why) != 0) {
+            fprintf(stderr, "harness: " PG ": %s\n", why);
+            if (recdir[0]) pr_rmtree(recdir);
+            return -1;
+        }
+        cache_root = cold;
+    } else if (sd->cache == 0) {
+        cache_root = sd->cache_dir;
+    }
+    spans = measured && o->trace && sd->probed && !sd->traced;
+    nenv = pg_env(s, sd, recdir, cache_root, spans, envbuf, env);
+    snprintf(out, sizeof out, "%s/%s.out", s->outdir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", s->outdir, tag);
+    if (measured && n == 1) {
         res_env_str(s->c->r, "program_first_stdout", out);
         res_env_str(s->c->r, "program_first_stderr", err);
     }
     drv_set_phase(what);
     started = pg_sampler_start(s);
-    if (pr_run_program(o->cmd_path, o->cmd, env, nenv, sd->probed ? PRC_ENV_T0 : NULL, out, err,
+    if (pr_run_program(sd->path, sd->cmd, env, nenv, sd->probed ? PRC_ENV_T0 : NULL, out, err,
                        o->child_timeout, pg_spawned, &s->smp, &p, why, sizeof why) != 0) {
         pg_sampler_stop(&s->smp, started);
         fprintf(stderr, "harness: " PG ": %s\n", why);
         if (recdir[0]) pr_rmtree(recdir);
+        if (cold[0]) pr_rmtree(cold);
         return -1;
     }
     pg_sampler_stop(&s->smp, started);
     ok = pg_outcome(s, what, &p);
     if (recdir[0]) {
-        snprintf(what, sizeof what, "run %d (%s): every CUDA process's record read", s->runs, sd->label);
+        snprintf(what, sizeof what, "%s %d (%s): every CUDA process's record read",
+                 measured ? "run" : "warm-up run", n, sd->label);
         nrec = pg_read_records(s, recdir, what, recs, sizeof recs / sizeof recs[0]);
         pr_rmtree(recdir);
     }
-    if (!ok) s->failed++;
-    if (ok) {
-        char prefix[40];
+    if (!ok && measured) s->failed++;
+    if (ok && measured) {
+        char prefix[64];
         snprintf(prefix, sizeof prefix, "%s.", sd->key);
         pg_put_run(s, prefix, "wall", p.ms);
         pg_put_run(s, prefix, "cpu", p.cpu_ms);
         pg_put_run(s, prefix, "rss.main", p.rss_mib);
         pg_put_memory(s, sd, recs, nrec);
+        if (cache_root) pg_put_caches(s, sd, cache_root);
         if (sd->probed && s->probe[0]) {
             pg_put_records(s, sd, recs, nrec);
             pg_gather_kernels(s, si, recs, nrec);
@@ -578,6 +830,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round)
             if (nrec) s->with_record++;
         }
     }
+    if (cold[0]) pr_rmtree(cold);
     if (spans && nrec) {
         pg_trace(sd, p.t0_ns, recs, nrec);
         sd->traced = 1;
@@ -588,13 +841,31 @@ static int pg_one(pg_state *s, pg_side *sd, int round)
 
 /* ----------------------------------------------------------- settings --- */
 
-/* The command as one line of words, into buf. */
+/* NULL-terminated words as one line, into buf. */
+static void pg_command_words(const char *const *w, char *buf, size_t len)
+{
+    size_t i, at = 0;
+    buf[0] = '\0';
+    for (i = 0; w[i] && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", w[i]);
+}
+
+/* The command as one line of words, into buf (with --compare, each
+ * command, the separator between them). */
 static void pg_command_line(const cli_opts *o, char *buf, size_t len)
 {
     size_t i, at = 0;
     buf[0] = '\0';
-    for (i = 0; i < o->ncmd && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", o->cmd[i]);
+    if (o->compare != CLI_CMP_COMMANDS) {
+        pg_command_words(o->cmd, buf, len);
+        return;
+    }
+    for (i = 0; i < o->nsettings && at < len; i++) {
+        at += (size_t)snprintf(buf + at, len - at, "%s", i ? (o->vs_word ? " " : " --vs ") : "");
+        if (i && o->vs_word && at < len) at += (size_t)snprintf(buf + at, len - at, "%s ", o->vs_word);
+        if (at < len) pg_command_words(o->cmds[i], buf + at, len - at);
+        at += strlen(buf + at);
+    }
 }
 
 /* What the run is: the command, the sides, the probe, CUPTI, NVML, the
@@ -649,48 +920,113 @@ static int pg_setup(pg_state *s)
 
 /* ----------------------------------------------------------- concluding --- */
 
-static double pg_threshold(const pg_state *s)
+/* The key of figure fk's verdict, setting i against setting 0: with two
+ * settings "compare.<bare.>fk", with more "compare.<key of i>.fk". */
+static void pg_compare_key(const pg_state *s, size_t side, const char *fk, char *buf, size_t len)
 {
-    return s->c->o->threshold;
+    if (s->nsettings == 2) snprintf(buf, len, "compare.%s%s", s->side[side].probed ? "" : "bare.", fk);
+    else snprintf(buf, len, "compare.%s.%s", s->side[side].key, fk);
 }
 
-/* EAGER against LAZY, figure by figure, on the probed sides and, for the
- * whole process and memory, on the bare sides. */
-static void pg_compare_modes(pg_state *s)
+/* The samples of "<prefix><side>.<fk>", NULL when absent. */
+static const res_meas *pg_side_meas(const pg_state *s, const char *prefix, const pg_side *sd,
+                                    const char *fk)
 {
-    static const char *const prefixes[2] = { "", "bare." };
-    results *r = s->c->r;
-    char ke[128], kl[128], key[128], name[200];
-    size_t i, j, p;
+    char k[160];
+    snprintf(k, sizeof k, "%s%s.%s", prefix, sd->key, fk);
+    return res_find(s->c->r, PG, k);
+}
 
-    for (p = 0; p < 2; p++)
-        for (i = 0; i < PG_NRUNFIGS + PRC_NFIGS; i++) {
-            const char *fk = i < PG_NRUNFIGS ? pg_runfigs[i].key : prc_figs[i - PG_NRUNFIGS].key;
-            const res_meas *e, *l;
-            vd_result v;
-            snprintf(ke, sizeof ke, "%seager.%s", prefixes[p], fk);
-            snprintf(kl, sizeof kl, "%slazy.%s", prefixes[p], fk);
-            if (!(e = res_find(r, PG, ke)) || !(l = res_find(r, PG, kl))) continue;
-            vd_judge(e->samples, e->nsamples, l->samples, l->nsamples, "EAGER", "LAZY",
-                     pg_threshold(s), 0.0, &v);
-            snprintf(key, sizeof key, "compare.%s%s", prefixes[p], fk);
-            snprintf(name, sizeof name, "EAGER against LAZY%s, %s: the U test's p", p ? " (bare)" : "", fk);
-            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s));
+/* Every later setting against the first (EAGER against LAZY, warm against
+ * cold, B against A), figure by figure, probed and bare, at level alpha;
+ * with two settings, each process too. */
+static void pg_compare_sides(pg_state *s, double alpha)
+{
+    results *r = s->c->r;
+    char key[160], name[300], prefix[32];
+    size_t i, j, f, group;
+
+    for (group = 0; group < s->nsides; group += s->nsettings)
+        for (i = 1; i < s->nsettings; i++) {
+            size_t ai = group + i, bi = group;
+            const pg_side *a = &s->side[ai], *b = &s->side[bi];
+            for (f = 0; f < PG_NRUNFIGS + PRC_NFIGS; f++) {
+                const char *fk = f < PG_NRUNFIGS ? pg_runfigs[f].key : prc_figs[f - PG_NRUNFIGS].key;
+                const res_meas *ma = pg_side_meas(s, "", a, fk), *mb = pg_side_meas(s, "", b, fk);
+                vd_result v;
+                if (!ma || !mb) continue;
+                /* Bare sides beside probed ones run the first --rounds only: a
+                 * count fixed in advance, one look at VD_ALPHA. */
+                vd_judge_at(ma->samples, ma->nsamples, mb->samples, mb->nsamples, a->setting,
+                            b->setting, s->c->o->threshold, 0.0, group && s->probe[0] ? VD_ALPHA : alpha,
+                            &v);
+                pg_compare_key(s, ai, fk, key, sizeof key);
+                snprintf(name, sizeof name, "%s against %s, %s: the U test's p", a->label, b->label, fk);
+                vd_store(r, PG, key, name, &v, a->setting, b->setting, s->c->o->threshold);
+            }
         }
+    if (s->nsettings != 2) return;
     for (j = 1; j <= PG_MAX_PROCS; j++)
-        for (i = 0; i < PG_NRUNFIGS + PRC_NFIGS; i++) {
-            const char *fk = i < PG_NRUNFIGS ? pg_runfigs[i].key : prc_figs[i - PG_NRUNFIGS].key;
-            const res_meas *e, *l;
+        for (f = 0; f < PG_NRUNFIGS + PRC_NFIGS; f++) {
+            const char *fk = f < PG_NRUNFIGS ? pg_runfigs[f].key : prc_figs[f - PG_NRUNFIGS].key;
+            const res_meas *ma, *mb;
             vd_result v;
-            snprintf(ke, sizeof ke, "proc%zu.eager.%s", j, fk);
-            snprintf(kl, sizeof kl, "proc%zu.lazy.%s", j, fk);
-            if (!(e = res_find(r, PG, ke)) || !(l = res_find(r, PG, kl))) continue;
-            vd_judge(e->samples, e->nsamples, l->samples, l->nsamples, "EAGER", "LAZY",
-                     pg_threshold(s), 0.0, &v);
+            snprintf(prefix, sizeof prefix, "proc%zu.", j);
+            ma = pg_side_meas(s, prefix, &s->side[1], fk);
+            mb = pg_side_meas(s, prefix, &s->side[0], fk);
+            if (!ma || !mb) continue;
+            vd_judge_at(ma->samples, ma->nsamples, mb->samples, mb->nsamples, s->side[1].label,
+                        s->side[0].label, s->c->o->threshold, 0.0, alpha, &v);
             snprintf(key, sizeof key, "compare.proc%zu.%s", j, fk);
-            snprintf(name, sizeof name, "process %zu, EAGER against LAZY, %s", j, fk);
-            vd_store(r, PG, key, name, &v, "EAGER", "LAZY", pg_threshold(s));
+            snprintf(name, sizeof name, "process %zu, %s against %s, %s", j, s->side[1].label,
+                     s->side[0].label, fk);
+            vd_store(r, PG, key, name, &v, s->side[1].label, s->side[0].label, s->c->o->threshold);
         }
+}
+
+/* The headline figures: those the setting acts on, on the clock inside
+ * the process where the probe was loaded; --jit-cache adds the time spent
+ * making code ready (where a JIT is paid), --compare the whole process.
+ * Into key[], the count returned. */
+static size_t pg_headline(const pg_state *s, const char **key)
+{
+    size_t n = 0;
+    const cli_compare c = s->c->o->compare;
+    if (s->probe[0] && pg_side_meas(s, "", &s->side[0], "in.first_kernel")) {
+        key[n++] = "in.first_kernel";
+        key[n++] = "in.context";
+        if (c == CLI_CMP_JIT_CACHE) key[n++] = "code.ms";
+    }
+    if (!n || c == CLI_CMP_COMMANDS) key[n++] = "wall";
+    return n;
+}
+
+/* A look at the headline verdicts after a round, at level alpha (0: this
+ * look calls nothing). Counts the verdicts judged and the differences
+ * called where alpha > 0. Returns 1 when every one is decided: a
+ * difference called, or no difference. */
+static int pg_look(pg_state *s, double alpha)
+{
+    const char *key[4];
+    size_t nk = pg_headline(s, key), i, k;
+    int decided = 1;
+
+    if (alpha > 0) s->nlooks++;
+    for (i = 1; i < s->nsettings; i++)
+        for (k = 0; k < nk; k++) {
+            const res_meas *a = pg_side_meas(s, "", &s->side[i], key[k]);
+            const res_meas *b = pg_side_meas(s, "", &s->side[0], key[k]);
+            vd_result v;
+            if (!a || !b) continue;
+            vd_judge_at(a->samples, a->nsamples, b->samples, b->nsamples, s->side[i].label,
+                        s->side[0].label, s->c->o->threshold, 0.0, alpha, &v);
+            if (alpha > 0) {
+                s->look_pairs++;
+                s->look_calls += v.called;
+            }
+            if (!v.called && strcmp(v.text, "no difference") != 0) decided = 0;
+        }
+    return decided;
 }
 
 /* The probe's own cost per mode: bare against probed, on the whole
@@ -785,32 +1121,141 @@ static void pg_answer(pg_state *s, const char *key, const char *name, double val
         fprintf(stderr, "harness: " PG ": out of memory storing %s\n", key);
 }
 
+/* A figure's medians over the settings, "LAZY 360 ms, EAGER 3800 ms", into t. */
+static size_t pg_medians(const pg_state *s, const char *fk, const char *unit, char *t, size_t len)
+{
+    size_t i, at = 0;
+    t[0] = '\0';
+    for (i = 0; i < s->nsettings && at < len; i++)
+        at += (size_t)snprintf(t + at, len - at, "%s%s %.0f %s", i ? ", " : "", s->side[i].label,
+                               pg_med(s->c->r, s->side[i].key, fk), unit);
+    return at;
+}
+
+/* The verdicts of figure fk, each later setting against the first, into t. */
+static void pg_verdicts(const pg_state *s, const char *fk, char *t, size_t len)
+{
+    size_t i, at = 0;
+    t[0] = '\0';
+    for (i = 1; i < s->nsettings && at < len; i++) {
+        char key[160];
+        const res_derived *d;
+        pg_compare_key(s, i, fk, key, sizeof key);
+        d = res_derived_find(s->c->r, PG, key);
+        at += (size_t)snprintf(t + at, len - at, "%s%s%s", at ? "; " : "",
+                               s->nsettings > 2 ? s->side[i].label : "", d ? "" : "no verdict");
+        if (d) at += (size_t)snprintf(t + at, len - at, "%s%s", s->nsettings > 2 ? ": " : "", d->text);
+    }
+}
+
+/* The headline in words: the first kernel on the clock inside the process,
+ * then from the spawn; with --compare, the whole process first. */
+static void pg_answer_headline(pg_state *s)
+{
+    char t[2000], med[400], v[400], med2[400], v2[400];
+    if (s->nsettings < 2) return;
+    if (!isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
+        pg_medians(s, "in.first_kernel", "ms", med, sizeof med);
+        pg_verdicts(s, "in.first_kernel", v, sizeof v);
+        pg_medians(s, "at.first_kernel", "ms", med2, sizeof med2);
+        pg_verdicts(s, "at.first_kernel", v2, sizeof v2);
+        const res_derived *d;
+        char key[160], who[200] = "";
+        pg_compare_key(s, 1, "in.first_kernel", key, sizeof key);
+        d = s->nsettings == 2 ? res_derived_find(s->c->r, PG, key) : NULL;
+        if (d && strstr(d->text, " higher")) {
+            /* diff: the first side's median less the second's. */
+            int second_sooner = res_derived_num(d, "diff") > 0;
+            snprintf(who, sizeof who, " %s reached its first kernel sooner%s.",
+                     s->side[second_sooner ? 1 : 0].label,
+                     s->c->o->compare == CLI_CMP_LOADING && !second_sooner ? ": EAGER loads every "
+                     "module up front" : "");
+        }
+        snprintf(t, sizeof t, "Before the first kernel, inside the process (from cuInit, where the "
+                 "setting acts): %s (medians; %s).%s From the spawn, which adds the program's own "
+                 "start: %s (%s).", med, v, who, med2, v2);
+        pg_answer(s, "answer.cold_start", "where the cold start went",
+                  pg_med(s->c->r, s->side[1].key, "in.first_kernel") -
+                  pg_med(s->c->r, s->side[0].key, "in.first_kernel"), "ms", t);
+    }
+    if (s->c->o->compare == CLI_CMP_COMMANDS || isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
+        pg_medians(s, "wall", "ms", med, sizeof med);
+        pg_verdicts(s, "wall", v, sizeof v);
+        snprintf(t, sizeof t, "The whole process, from the spawn to its exit: %s (medians; %s).", med, v);
+        pg_answer(s, "answer.wall", "the whole process", pg_med(s->c->r, s->side[1].key, "wall") -
+                  pg_med(s->c->r, s->side[0].key, "wall"), "ms", t);
+    }
+}
+
+/* --jit-cache: the PTX compiled, the time making code ready, and each
+ * cache: written or not, its size. */
+static void pg_answer_jit(pg_state *s)
+{
+    char t[1400], med[400], v[400];
+    size_t i, at;
+    double ptx = 0;
+    int any = 0;
+    for (i = 0; i < s->nsettings; i++) {
+        double x = pg_med(s->c->r, s->side[i].key, "ptx.n");
+        if (!isnan(x)) ptx = fmax(ptx, x);
+    }
+    for (i = 0; i < PG_NCACHES; i++) any |= s->cache_written[i];
+    if (ptx == 0 && !any) {
+        pg_answer(s, "answer.jit", "what the JIT cache changes", 0, "", "No PTX was compiled and no "
+                  "cache was written: the cache cannot matter for this program.");
+        return;
+    }
+    pg_medians(s, "code.ms", "ms", med, sizeof med);
+    pg_verdicts(s, "code.ms", v, sizeof v);
+    at = (size_t)snprintf(t, sizeof t, "JIT: %.0f image%s of PTX handed to the driver a run (median, "
+                          "the most of the sides)%s; loads, gets and first launches took %s (medians; "
+                          "%s). Caches written: ", ptx, ptx == 1 ? "" : "s",
+                          ptx == 0 ? " (no PTX was compiled by the driver: its cache cannot matter)" : "",
+                          med, v);
+    for (i = 0; i < PG_NCACHES && at < sizeof t; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "cache.%s", pg_caches[i][1]);
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %s", i ? ", " : "", pg_caches[i][0],
+                               s->cache_written[i] ? "" : "none");
+        if (s->cache_written[i] && at < sizeof t)
+            at += (size_t)snprintf(t + at, sizeof t - at, "%.2f MiB",
+                                   fmax(pg_med(s->c->r, s->side[0].key, k), pg_med(s->c->r,
+                                        s->side[s->nsettings - 1].key, k)));
+    }
+    if (at < sizeof t) snprintf(t + at, sizeof t - at, " (the largest median after a run).");
+    pg_answer(s, "answer.jit", "what the JIT cache changes", ptx, "", t);
+}
+
+/* How many rounds the answer took, and why the rounds stopped. */
+static void pg_answer_rounds(pg_state *s)
+{
+    char t[600];
+    const cli_opts *o = s->c->o;
+    if (s->nsettings < 2) return;
+    snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
+             "Verdicts at p < %.4f: %.2f shared equally (Bonferroni) over the %d look%s after rounds "
+             "%d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s", s->runs,
+             o->rounds, o->max_rounds, s->stop, s->alpha, VD_ALPHA, s->looks.looks,
+             s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
+    pg_answer(s, "answer.rounds", "the runs the answer took", s->round, "rounds", t);
+}
+
 /* The sentences of a comparison of the modes: where the cold start went,
  * what each mode costs in memory, what LAZY pays later. */
 static void pg_answers_modes(pg_state *s)
 {
     const results *r = s->c->r;
     char t[1200];
-    double le = pg_med(r, "eager", "at.first_kernel"), ll = pg_med(r, "lazy", "at.first_kernel");
     double me = pg_med(r, "eager", "mem.first_kernel"), ml = pg_med(r, "lazy", "mem.first_kernel");
     double pe = pg_med(r, "eager", "mem.peak"), pl = pg_med(r, "lazy", "mem.peak");
     double gl = pg_med(r, "lazy", "kernel_function.ms"), fl = pg_med(r, "lazy", "launch_first.ms");
     double be = pg_med(r, "eager", "library_load.ms") + pg_med(r, "eager", "module_load.ms");
     double bl = pg_med(r, "lazy", "library_load.ms") + pg_med(r, "lazy", "module_load.ms");
-    const char *v = pg_verdict(r, "at.first_kernel");
 
-    if (!isnan(le) && !isnan(ll)) {
-        snprintf(t, sizeof t, "Before the first kernel: LAZY %.0f ms, EAGER %.0f ms after the spawn "
-                 "(medians; %s). %s", ll, le, v,
-                 strstr(v, "higher") ? (le > ll ? "LAZY reached its first kernel sooner: EAGER loads "
-                                        "every module up front" : "EAGER reached its first kernel sooner")
-                 : "The difference is within the noise, or not called at this count.");
-        pg_answer(s, "answer.cold_start", "where the cold start went", ll - le, "ms", t);
-        if (!isnan(be) && !isnan(bl)) {
-            snprintf(t, sizeof t, "Module and library loads took %.0f ms under EAGER and %.0f ms "
-                     "under LAZY (host time inside the calls, medians).", be, bl);
-            pg_answer(s, "answer.loads", "the loads", bl - be, "ms", t);
-        }
+    if (!isnan(be) && !isnan(bl)) {
+        snprintf(t, sizeof t, "Module and library loads took %.0f ms under EAGER and %.0f ms "
+                 "under LAZY (host time inside the calls, medians).", be, bl);
+        pg_answer(s, "answer.loads", "the loads", bl - be, "ms", t);
     }
     if (!isnan(pe) && !isnan(pl)) {
         snprintf(t, sizeof t, "Device memory: EAGER %.0f MiB at its peak, LAZY %.0f MiB (%s)%s%s.",
@@ -903,10 +1348,13 @@ static void pg_answer_cost(pg_state *s)
 static void pg_conclude(pg_state *s)
 {
     char t[600];
-    if (s->c->o->compare_loading) pg_compare_modes(s);
+    if (s->nsettings > 1) pg_compare_sides(s, s->alpha);
     pg_probe_cost(s);
     pg_slowest(s);
-    if (s->c->o->compare_loading) pg_answers_modes(s);
+    pg_answer_headline(s);
+    if (s->c->o->compare == CLI_CMP_LOADING) pg_answers_modes(s);
+    if (s->c->o->compare == CLI_CMP_JIT_CACHE) pg_answer_jit(s);
+    pg_answer_rounds(s);
     pg_answer_mode(s);
     pg_answer_cost(s);
     if (s->probe[0] && s->with_record == 0 && s->runs > s->failed) {
@@ -962,6 +1410,8 @@ static void pg_free(pg_state *s)
             free(s->kern[i][k].get);
             free(s->kern[i][k].launch);
         }
+    for (i = 0; i < s->nsides; i++)
+        if (s->side[i].cache_dir[0]) pr_rmtree(s->side[i].cache_dir);
     if (s->outdir_tmp && s->outdir[0]) {
         /* The output is not kept: no path in the results names a file gone. */
         pr_rmtree(s->outdir);
@@ -970,22 +1420,156 @@ static void pg_free(pg_state *s)
     }
 }
 
+/* The warm-up runs: --warmup a side, the sides alternating; unmeasured
+ * (a --jit-cache warm side's caches are filled here). Returns 0, or -1
+ * when a run could not be started. */
+static int pg_warm_up(pg_state *s)
+{
+    int w;
+    size_t k;
+    for (w = 0; w < s->c->o->warmup; w++)
+        for (k = 0; k < s->nsides; k++)
+            if (pg_one(s, &s->side[(k + (size_t)w) % s->nsides], w, 0) != 0) return -1;
+    return 0;
+}
+
+/* The measured rounds: every side once a round (bare sides in the first
+ * --rounds only: the probe's cost), rotated by one each round; from
+ * --rounds on, a look at the headline verdicts after each round, until
+ * every one is decided, --max-rounds are taken or --max-time is spent.
+ * Returns 0, or -1 when a run could not be started. */
+static int pg_rounds(pg_state *s)
+{
+    const cli_opts *o = s->c->o;
+    double t0 = clk_now_ms();
+    size_t k;
+
+    s->looks = vd_plan_looks(o->rounds, o->max_rounds);
+    for (s->round = 0;;) {
+        double alpha;
+        for (k = 0; k < s->nsides; k++) {
+            pg_side *sd = &s->side[(k + (size_t)s->round) % s->nsides];
+            if (!sd->probed && s->probe[0] && s->round >= o->rounds) continue;
+            if (pg_one(s, sd, s->round, 1) != 0) return -1;
+        }
+        s->round++;
+        alpha = s->round >= s->looks.first ? s->looks.alpha : 0.0;
+        s->alpha = alpha;
+        if (s->round < o->rounds) continue;
+        if (s->nsettings < 2) {
+            snprintf(s->stop, sizeof s->stop, "--rounds=%d taken", o->rounds);
+            break;
+        }
+        if (pg_look(s, alpha)) {
+            snprintf(s->stop, sizeof s->stop, "every headline verdict was decided after round %d",
+                     s->round);
+            break;
+        }
+        if (s->round >= o->max_rounds) {
+            snprintf(s->stop, sizeof s->stop, "--max-rounds=%d taken with a headline verdict "
+                     "undecided", o->max_rounds);
+            break;
+        }
+        if (o->max_time_given && clk_now_ms() - t0 >= o->max_time * 1e3) {
+            snprintf(s->stop, sizeof s->stop, "--max-time=%g s spent with a headline verdict "
+                     "undecided", o->max_time);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* --cleanup: after each side's last run, in its setting; a failure is a
+ * failed check, named. */
+static void pg_clean_up(pg_state *s)
+{
+    size_t k;
+    for (k = 0; k < s->nsides && s->c->o->cleanup; k++) {
+        char what[200], why[512], tag[64];
+        int ok;
+        snprintf(tag, sizeof tag, "cleanup-%s", s->side[k].key);
+        ok = pg_shell(s, &s->side[k], s->c->o->cleanup, tag, why, sizeof why);
+        snprintf(what, sizeof what, "--cleanup after the runs of %s exited 0", s->side[k].label);
+        res_check_add(s->c->r, PG, what, ok, ok ? "exited 0" : why);
+        if (!ok) {
+            fprintf(stderr, "harness: " PG ": --cleanup after %s: %s\n", s->side[k].label, why);
+            s->failed++;
+        }
+    }
+}
+
+/* The environment fields of the sides and the looks (the printer and
+ * scripts read them). */
+static void pg_env_sides(pg_state *s)
+{
+    static const char *const kinds[] = { "none", "loading", "env", "jit-cache", "commands" };
+    results *r = s->c->r;
+    size_t i;
+    res_env_str(r, "program_compare", kinds[s->c->o->compare]);
+    res_env_str(r, "program_setting", s->c->o->setting_name[0] ? s->c->o->setting_name : NULL);
+    res_env_num(r, "program_settings", (double)s->nsettings);
+    for (i = 0; i < s->nsides; i++) {
+        char k[64], line[4096];
+        snprintf(k, sizeof k, "program_side%zu_key", i + 1);
+        res_env_str(r, k, s->side[i].key);
+        snprintf(k, sizeof k, "program_side%zu_label", i + 1);
+        res_env_str(r, k, s->side[i].label);
+        if (s->c->o->compare == CLI_CMP_COMMANDS && s->side[i].probed == (s->probe[0] != 0)) {
+            snprintf(k, sizeof k, "program_side%zu_command", i + 1);
+            pg_command_words(s->side[i].cmd, line, sizeof line);
+            res_env_str(r, k, line);
+        }
+    }
+    res_env_num(r, "program_warmup", s->c->o->warmup);
+    res_env_num(r, "program_max_rounds", s->c->o->max_rounds);
+    res_env_str(r, "program_prepare", s->c->o->prepare);
+    res_env_str(r, "program_cleanup", s->c->o->cleanup);
+}
+
+/* The environment fields of the rounds taken. */
+static void pg_env_rounds(pg_state *s)
+{
+    results *r = s->c->r;
+    res_env_num(r, "program_rounds_taken", s->round);
+    res_env_str(r, "program_stop", s->stop);
+    res_env_num(r, "program_alpha", s->alpha);
+    res_env_num(r, "program_looks_first", s->looks.first);
+    res_env_num(r, "program_looks_planned", s->looks.looks);
+    res_env_num(r, "program_looks", s->nlooks);
+    res_env_num(r, "program_look_verdicts", s->look_pairs);
+    res_env_num(r, "program_look_calls", s->look_calls);
+}
+
+/* The kept caches of --jit-cache's warm sides. Returns 0, or -1 (printed). */
+static int pg_warm_caches(pg_state *s)
+{
+    char why[512];
+    size_t i;
+    for (i = 0; i < s->nsides; i++)
+        if (s->side[i].cache == 0 &&
+            pr_mkdtemp("jit-warm", s->side[i].cache_dir, sizeof s->side[i].cache_dir, why, sizeof why) != 0) {
+            fprintf(stderr, "harness: " PG ": %s\n", why);
+            return -1;
+        }
+    return 0;
+}
+
 int pg_run(sec_ctx *c)
 {
     static pg_state st;
     pg_state *s = &st;
     char why[512];
-    int round, rc = SEC_OK, no_driver;
-    size_t k;
+    int rc = SEC_OK, no_driver;
 
     memset(s, 0, sizeof *s);
     s->c = c;
     if (pg_setup(s) != 0) return SEC_FAILED;
+    pg_env_sides(s);
     no_driver = drv_load(why, sizeof why) != 0;
     if (no_driver) res_env_str(c->r, "program_driver", why);
-    for (round = 0; round < c->o->rounds && rc == SEC_OK; round++)
-        for (k = 0; k < s->nsides && rc == SEC_OK; k++)
-            if (pg_one(s, &s->side[(k + (size_t)round) % s->nsides], round) != 0) rc = SEC_FAILED;
+    if (pg_warm_caches(s) != 0 || pg_warm_up(s) != 0 || pg_rounds(s) != 0) rc = SEC_FAILED;
+    pg_clean_up(s);
+    pg_env_rounds(s);
     pg_conclude(s);
     if (c->o->show_output) pg_keep_output(s);
     pg_free(s);

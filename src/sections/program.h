@@ -10,17 +10,22 @@
 #define PG "program"
 
 /* The sides a run can be on, in the order a round starts them (rotated by
- * one each round): the probed sides and, for the probe's own cost, the
- * same modes without the probe ("bare.<side>"). */
-#define PG_MAX_SIDES 4
+ * one each round): each setting compared (CLI_MAX_SETTINGS: a value of
+ * --compare-env, a mode of --compare-loading, a cache state of --jit-cache,
+ * a command of --compare) under the probe and, for the probe's own cost,
+ * the same settings without it ("bare.<side>"). */
+#define PG_MAX_SIDES (2 * CLI_MAX_SETTINGS)
 
 /* The most CUDA processes of one run kept apart (per process figures
  * "proc<i>.<side>.<figure>", i from 1 by the order the probe was loaded). */
 #define PG_MAX_PROCS 16
 
-/* The run-level figures every side has (besides the record's, prc_figs,
- * on probed sides): key, unit, name. */
-#define PG_NRUNFIGS 5
+/* The run-level figures (besides the record's, prc_figs, on probed
+ * sides): key, unit, name, region. The headline first: in.first_kernel and
+ * in.context, on the clock inside the process (probed sides); wall, cpu,
+ * rss.main, mem.peak, processes (every side); code.ms (probed sides);
+ * cache.<name> (--jit-cache sides). */
+#define PG_NRUNFIGS 12
 typedef struct pg_runfig {
     const char *key, *unit, *name, *region;
 } pg_runfig;

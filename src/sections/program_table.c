@@ -9,24 +9,22 @@
 #include "program.h"
 #include "table.h"
 
-/* The probed sides stored, in order ("lazy", "eager", or "default"). */
+/* The sides the table shows (the env fields program_side<i>_key and
+ * _label): the first program_settings ones (probed where the probe was,
+ * else bare), at most PG_MAX_SIDES; the count. */
 static size_t pt_sides(const results *r, const char **key, const char **label)
 {
-    static const char *const keys[6] = { "lazy", "eager", "default", "bare.lazy", "bare.eager",
-                                         "bare.default" };
-    static const char *const labels[6] = { "LAZY", "EAGER", "as set", "LAZY bare", "EAGER bare",
-                                           "as set, bare" };
-    size_t i, n = 0;
-    /* The probed sides; without a probe, the bare ones. */
-    for (i = 0; i < 6 && !(i == 3 && n); i++) {
-        char k[64];
-        snprintf(k, sizeof k, "%s.wall", keys[i]);
-        if (res_find(r, PG, k)) {
-            key[n] = keys[i];
-            label[n++] = labels[i];
-        }
+    size_t n = (size_t)tb_env_num(r, "program_settings"), i, got = 0;
+    if (!(n >= 1 && n <= PG_MAX_SIDES / 2)) return 0;
+    for (i = 0; i < n; i++) {
+        char k[64], l[64];
+        snprintf(k, sizeof k, "program_side%zu_key", i + 1);
+        snprintf(l, sizeof l, "program_side%zu_label", i + 1);
+        key[got] = tb_env_str(r, k, NULL);
+        label[got] = tb_env_str(r, l, "?");
+        if (key[got]) got++;
     }
-    return n;
+    return got;
 }
 
 /* A value in its unit's format into buf. */
@@ -55,13 +53,16 @@ static void pt_cell(FILE *f, const res_meas *m)
     fprintf(f, " %-26s", cell);
 }
 
-/* One figure's row over the sides, and its verdict when there is one. */
+/* One figure's row over the sides, and its verdicts when there are: each
+ * later side against the first (with two sides "compare.<prefix><key>",
+ * "bare." for bare sides; with more "compare.<side>.<key>"). */
 static void pt_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
                    const char *key, const char *name, const char *unit)
 {
     char k[160];
     const res_derived *d;
     size_t i, any = 0;
+    int bare = strncmp(sides[0], "bare.", 5) == 0;
     for (i = 0; i < n; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         any |= res_find(r, PG, k) != NULL;
@@ -72,9 +73,14 @@ static void pt_row(FILE *f, const results *r, const char *prefix, const char **s
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         pt_cell(f, res_find(r, PG, k));
     }
-    snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "",
-             strncmp(sides[0], "bare.", 5) == 0 ? "bare." : "", key);
-    if ((d = res_derived_find(r, PG, k))) fprintf(f, " %s", d->text);
+    for (i = 1; i < n; i++) {
+        if (n == 2)
+            snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "", bare ? "bare." : "", key);
+        else
+            snprintf(k, sizeof k, "compare.%s.%s", sides[i], key);
+        if ((d = res_derived_find(r, PG, k))) fprintf(f, " %s", d->text);
+        if (n > 2 && i + 1 < n) fprintf(f, ";");
+    }
     fprintf(f, "\n");
 }
 
@@ -82,8 +88,12 @@ static void pt_header(FILE *f, const char **label, size_t n, int verdict)
 {
     size_t i;
     fprintf(f, "  %-34s %-5s", "figure", "unit");
-    for (i = 0; i < n; i++) fprintf(f, " %-26s", label[i]);
-    fprintf(f, "%s\n", verdict ? " EAGER against LAZY" : "");
+    for (i = 0; i < n; i++) fprintf(f, " %-26.26s", label[i]);
+    if (verdict && n >= 2) {
+        fprintf(f, " ");
+        for (i = 1; i < n; i++) fprintf(f, "%s%s against %s", i > 1 ? "; " : "", label[i], label[0]);
+    }
+    fprintf(f, "\n");
 }
 
 /* Every figure of the runs, per side. */
@@ -91,7 +101,7 @@ static void pt_figures(FILE *f, const results *r, const char **side, const char 
                        const char *prefix)
 {
     size_t i;
-    pt_header(f, label, n, n == 2);
+    pt_header(f, label, n, n >= 2);
     for (i = 0; i < PG_NRUNFIGS; i++)
         pt_row(f, r, prefix, side, n, pg_runfigs[i].key, pg_runfigs[i].name, pg_runfigs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
@@ -139,7 +149,7 @@ static void pt_processes(FILE *f, const results *r, const char **side, const cha
         snprintf(env, sizeof env, "program_proc%zu_command", p);
         fprintf(f, "\n  process %zu (%s), in the runs that had several CUDA processes\n", p,
                 tb_env_str(r, env, "?"));
-        pt_header(f, label, n, n == 2);
+        pt_header(f, label, n, n >= 2);
         for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             const prc_fig *fig = prc_fig_find(keys[i]);
             pt_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfig_of(keys[i])->name,
@@ -168,7 +178,7 @@ static void pt_slowest(FILE *f, const results *r, const char **side, const char 
 
 void pg_print(FILE *f, const results *r)
 {
-    const char *side[3], *label[3];
+    const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
     size_t n = pt_sides(r, side, label), i;
     const char *out = tb_env_str(r, "program_output", NULL);
 
@@ -180,6 +190,20 @@ void pg_print(FILE *f, const results *r)
             tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
             tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
             tb_env_str(r, "program_nvml", "?"));
+    if (tb_env_str(r, "program_setting", NULL))
+        fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));
+    for (i = 0; i < n; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "program_side%zu_command", i + 1);
+        if (tb_env_str(r, k, NULL)) fprintf(f, "  %s: %s\n", label[i], tb_env_str(r, k, ""));
+    }
+    if (tb_env_str(r, "program_stop", NULL) && n >= 2)
+        tb_wrap(f, "  ", "  ", 100, "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
+                "runs a side: %.0f): %s; verdicts at p < %.4f. Clocks: \"from cuInit\" starts at "
+                "the probe's load inside the process, \"from the spawn\" at the parent's spawn.",
+                tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
+                tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
+                tb_env_str(r, "program_stop", "?"), tb_env_num(r, "program_alpha"));
     if (n) pt_figures(f, r, side, label, n, "");
     pt_cost(f, r, side, label, n);
     pt_processes(f, r, side, label, n);
