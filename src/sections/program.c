@@ -314,7 +314,7 @@ static void pg_plan_sides(pg_state *s)
         for (i = 0; i < n; i++) {
             pg_side *d = &s->side[s->nsides++];
             pg_plan_setting(s, i, d);
-            snprintf(d->setting, sizeof d->setting, "%s", d->label);
+            memcpy(d->setting, d->label, sizeof d->setting);
             d->probed = !bare;
             if (bare) {
                 char k[sizeof d->key], l[sizeof d->label];
