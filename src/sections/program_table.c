@@ -198,12 +198,19 @@ void pg_print(FILE *f, const results *r)
         if (tb_env_str(r, k, NULL)) fprintf(f, "  %s: %s\n", label[i], tb_env_str(r, k, ""));
     }
     if (tb_env_str(r, "program_stop", NULL) && n >= 2)
+    {
+        char level[120];
+        double a = tb_env_num(r, "program_alpha");
+        if (a > 0) snprintf(level, sizeof level, "verdicts at p < %.4f", a);
+        else snprintf(level, sizeof level, "no difference can be called at this count (the U "
+                      "test cannot reach its level)");
         tb_wrap(f, "  ", "  ", 100, "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
-                "runs a side: %.0f): %s; verdicts at p < %.4f. Clocks: \"from cuInit\" starts at "
-                "the probe's load inside the process, \"from the spawn\" at the parent's spawn.",
+                "runs a side: %.0f): %s; %s. Clocks: \"from cuInit\" starts at the probe's load "
+                "inside the process, \"from the spawn\" at the parent's spawn.",
                 tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
                 tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
-                tb_env_str(r, "program_stop", "?"), tb_env_num(r, "program_alpha"));
+                tb_env_str(r, "program_stop", "?"), level);
+    }
     if (n) pt_figures(f, r, side, label, n, "");
     pt_cost(f, r, side, label, n);
     pt_processes(f, r, side, label, n);

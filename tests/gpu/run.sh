@@ -46,6 +46,11 @@
 #   program    tests/gpu/program.sh: -- CMD on a PyTorch program, the lesson's
 #              program built by nvcc and a program of two CUDA processes,
 #              the tables as results/h200-program-*
+#   settings   tests/gpu/settings.sh: -- CMD under --jit-cache=cold,warm (a
+#              PTX-only program, its JIT against its own clock),
+#              --compare-env CUDA_MODULE_DATA_LOADING=LAZY,EAGER, --compare of
+#              two builds, A/A false calls over 10 invocations, PyTorch
+#              --compare-loading (SETTINGS=list picks; TORCH_RUNS, AA_RUNS)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -245,6 +250,8 @@ for part in $parts; do
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     program)
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
+    settings)
+        L="$L/settings" sh tests/gpu/settings.sh 2>&1 | tail -60 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -260,7 +267,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
