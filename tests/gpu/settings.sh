@@ -20,6 +20,8 @@
 # SETTINGS=list picks parts (default: all, in this order). Logs and JSON under
 # L (default /tmp/settings); the tables as results/h200-settings-*.
 : "${HARNESS:=./harness}"
+# The probe as built here, named relative to the repository (the tables name it).
+export HARNESS_PROBE="${HARNESS_PROBE:-./harness-probe.so}"
 . tests/lib.sh
 L=${L:-/tmp/settings}
 mkdir -p "$L"
