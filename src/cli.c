@@ -1186,6 +1186,7 @@ static int cli_split_commands(cli_opts *o, FILE *err)
                  "%s B; --vs-word=WORD where %s is one of the program's own words)", vs, vs, vs);
     o->nsettings = n;
     o->ncmd = o->ncmds[0];
+    memcpy(o->cmd_path, o->cmd_paths[0], sizeof o->cmd_path);
     return CLI_OK;
 }
 
@@ -1262,7 +1263,9 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
         if (cli_given(seen, sections_only[i].opt))
             CLI_FAIL("%s applies to the built-in sections; it cannot be combined with -- CMD "
                      "(the program runs as it is)", sections_only[i].name);
-    if (cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
+    /* --compare: each command is found once it is split (cli_split_commands). */
+    if (o->compare != CLI_CMP_COMMANDS &&
+        cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
                          sizeof why) != 0)
         CLI_FAIL("-- %s: %s", o->cmd[0], why);
     if (o->program_output && af_names_directory(o->program_output) == 0) {

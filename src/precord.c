@@ -28,6 +28,9 @@ const prc_fig prc_figs[PRC_NFIGS] = {
     { "loaded.mib", "MiB", "their images", "the images' bytes (cubinSize) of the modules loaded, summed" },
     { "ptx.n", "count", "images JIT-compiled from PTX",
       "images handed to a load that hold PTX and no machine code the device runs as it is" },
+    { "ptx.ms", "ms", "loads of those images, time inside",
+      "host time inside the loads handed those images (where the driver JIT-compiles them, or "
+      "finds them in its cache), summed" },
     CALLS("get_function", "cuModuleGetFunction", "function gets"),
     CALLS("get_kernel", "cuLibraryGetKernel", "kernel gets"),
     CALLS("kernel_function", "cuKernelGetFunction", "kernel-to-function gets"),

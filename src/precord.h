@@ -65,7 +65,7 @@ typedef struct prc_fig {
     const char *region;     /* where its clock starts and stops */
 } prc_fig;
 
-#define PRC_NFIGS 27
+#define PRC_NFIGS 28
 extern const prc_fig prc_figs[PRC_NFIGS];
 /* In order:
  *   at.probe            ms    the driver loaded the probe (inside the first cuInit)
@@ -79,6 +79,7 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  *                             callback), and their images' MiB (cubinSize)
  *   ptx.n               count images handed to a load that hold PTX and no machine
  *                             code the driver can run as it is (it JIT-compiles them)
+ *   ptx.ms              ms    host time inside those loads, summed (where ptx.n > 0)
  *   get_function.n, .ms       cuModuleGetFunction
  *   get_kernel.n, .ms         cuLibraryGetKernel
  *   kernel_function.n, .ms    cuKernelGetFunction (under LAZY it holds the loads)

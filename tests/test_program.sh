@@ -52,7 +52,7 @@ expect_exit "-- CMD --compare-loading: the program ran (exit 3 without a driver)
 check "-- CMD: 7 rounds: the headline decided at the first look that can call it" \
     py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 7 and len(m('bare.eager.wall')[0]['samples']) == 5 and d['environment']['program_rounds_taken'] == 7"
 check "-- CMD: the looks: from round 7, 4 planned, p < 0.0025" \
-    py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 1"
+    py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
 check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \
     py "$T/c.json" "assert min(m('eager.at.first_kernel')[0]['samples']) > 2900 and max(m('lazy.at.first_kernel')[0]['samples']) < 2900"
 check "-- CMD: verdict on the first kernel: EAGER higher" \

@@ -17,6 +17,7 @@ extern int th_passed, th_failed;
 
 /* Each test file exposes one entry point, called by tests/unit.c. */
 void test_stats(void);
+void test_verdict(void);
 void test_report(void);
 void test_cli(void);
 void test_kernels(void);

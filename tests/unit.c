@@ -6,6 +6,7 @@ int th_passed, th_failed;
 int main(void)
 {
     test_stats();
+    test_verdict();
     test_report();
     test_cli();
     test_kernels();

@@ -101,7 +101,7 @@ typedef struct pb_state {
     double at_probe, at_context, at_first_kernel, at_exit;  /* NaN: not reached */
     double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
     double n[PB_NKINDS], ms[PB_NKINDS];
-    double contexts, loaded, loaded_mib, ptx;
+    double contexts, loaded, loaded_mib, ptx, ptx_ms;
     uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
     pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
     size_t nkernels;
@@ -119,6 +119,7 @@ static pthread_once_t pb_fork_once = PTHREAD_ONCE_INIT;
 static long long (*pb_now)(void) = clk_now_ns;
 static _Thread_local int pb_busy;        /* the probe runs on this thread */
 static _Thread_local int pb_first_here;  /* this thread's launch is the process's first */
+static _Thread_local int pb_ptx_here;    /* this thread's load was handed a PTX image */
 static _Thread_local long pb_tid;
 
 /* ms after the origin of the clock's reading ns. */
@@ -376,7 +377,9 @@ static void pb_launch_enter(long long now)
 static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
 {
     const void *image = params ? pb_image_of(cbid, params) : NULL;
+    pb_ptx_here = 0;
     if (!image || !pb_image_ptx(image)) return;
+    pb_ptx_here = 1;
     pthread_mutex_lock(&pb.lock);
     pb.ptx += 1;
     pthread_mutex_unlock(&pb.lock);
@@ -409,6 +412,10 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     if (kind == PB_LAUNCH) {
         pb_count_launch(fn, ms, cd->symbolName);
     } else {
+        if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
+            if (pb_ptx_here) pb.ptx_ms += ms;
+            pb_ptx_here = 0;
+        }
         pb_count_call(kind, fn, ms, name);
         pb_count_get(pb_got_kernel(kind, cd), ms, name);
     }
@@ -572,6 +579,7 @@ static void pb_figures(double *v)
     pb_put(v, "loaded.n", pb.loaded);
     pb_put(v, "loaded.mib", pb.loaded_mib);
     pb_put(v, "ptx.n", pb.ptx);
+    if (pb.ptx > 0) pb_put(v, "ptx.ms", pb.ptx_ms);
     for (i = 0; i < PB_NKINDS; i++) {
         snprintf(key, sizeof key, "%s.n", pb_kind_key[i]);
         pb_put(v, key, pb.n[i]);

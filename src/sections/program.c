@@ -126,8 +126,10 @@ typedef struct pg_state {
     int mode_seen[PG_MAX_SIDES][3];  /* records that read LAZY, EAGER, unread */
     int records, no_cupti;  /* records read; those whose CUPTI was not "ok" */
     int cache_written[PG_NCACHES]; /* --jit-cache: 1 once a run left files in that cache */
-    int nlooks, look_pairs, look_calls; /* looks taken at the headline verdicts; the
-                               verdicts judged in them, and those that called a difference */
+    int nlooks, nlooks_calling; /* looks taken at the headline verdicts; those of them
+                               that could call a difference (alpha > 0) */
+    int look_pairs, look_calls; /* headline verdicts judged over the looks, and those
+                               that called a difference */
     char cupti_why[256];    /* the first such record's reason */
     pg_sampler smp;
 } pg_state;
@@ -1002,16 +1004,17 @@ static size_t pg_headline(const pg_state *s, const char **key)
 }
 
 /* A look at the headline verdicts after a round, at level alpha (0: this
- * look calls nothing). Counts the verdicts judged and the differences
- * called where alpha > 0. Returns 1 when every one is decided: a
- * difference called, or no difference. */
+ * look calls nothing). Counts the look, the verdicts judged and the
+ * differences called. Returns 1 when every one is decided: a difference
+ * called, or no difference. */
 static int pg_look(pg_state *s, double alpha)
 {
     const char *key[4];
     size_t nk = pg_headline(s, key), i, k;
     int decided = 1;
 
-    if (alpha > 0) s->nlooks++;
+    s->nlooks++;
+    if (alpha > 0) s->nlooks_calling++;
     for (i = 1; i < s->nsettings; i++)
         for (k = 0; k < nk; k++) {
             const res_meas *a = pg_side_meas(s, "", &s->side[i], key[k]);
@@ -1020,10 +1023,8 @@ static int pg_look(pg_state *s, double alpha)
             if (!a || !b) continue;
             vd_judge_at(a->samples, a->nsamples, b->samples, b->nsamples, s->side[i].label,
                         s->side[0].label, s->c->o->threshold, 0.0, alpha, &v);
-            if (alpha > 0) {
-                s->look_pairs++;
-                s->look_calls += v.called;
-            }
+            s->look_pairs++;
+            s->look_calls += v.called;
             if (!v.called && strcmp(v.text, "no difference") != 0) decided = 0;
         }
     return decided;
@@ -1191,7 +1192,7 @@ static void pg_answer_headline(pg_state *s)
  * cache: written or not, its size. */
 static void pg_answer_jit(pg_state *s)
 {
-    char t[1400], med[400], v[400];
+    char t[2400], med[400], v[400];
     size_t i, at;
     double ptx = 0;
     int any = 0;
@@ -1208,17 +1209,24 @@ static void pg_answer_jit(pg_state *s)
     pg_medians(s, "code.ms", "ms", med, sizeof med);
     pg_verdicts(s, "code.ms", v, sizeof v);
     at = (size_t)snprintf(t, sizeof t, "JIT: %.0f image%s of PTX handed to the driver a run (median, "
-                          "the most of the sides)%s; loads, gets and first launches took %s (medians; "
-                          "%s). Caches written: ", ptx, ptx == 1 ? "" : "s",
-                          ptx == 0 ? " (no PTX was compiled by the driver: its cache cannot matter)" : "",
-                          med, v);
+                          "the most of the sides)%s; ", ptx, ptx == 1 ? "" : "s",
+                          ptx == 0 ? " (no PTX was compiled by the driver: its cache cannot matter)" : "");
+    if (ptx > 0 && at < sizeof t) {
+        char pm[400], pv[400];
+        pg_medians(s, "ptx.ms", "ms", pm, sizeof pm);
+        pg_verdicts(s, "ptx.ms", pv, sizeof pv);
+        at += (size_t)snprintf(t + at, sizeof t - at, "their loads took %s (%s); ", pm, pv);
+    }
+    if (at < sizeof t)
+        at += (size_t)snprintf(t + at, sizeof t - at, "all loads, gets and first launches took %s "
+                               "(medians; %s). Caches written: ", med, v);
     for (i = 0; i < PG_NCACHES && at < sizeof t; i++) {
         char k[32];
         snprintf(k, sizeof k, "cache.%s", pg_caches[i][1]);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %s", i ? ", " : "", pg_caches[i][0],
                                s->cache_written[i] ? "" : "none");
         if (s->cache_written[i] && at < sizeof t)
-            at += (size_t)snprintf(t + at, sizeof t - at, "%.2f MiB",
+            at += (size_t)snprintf(t + at, sizeof t - at, "%.3g MiB",
                                    fmax(pg_med(s->c->r, s->side[0].key, k), pg_med(s->c->r,
                                         s->side[s->nsettings - 1].key, k)));
     }
@@ -1536,6 +1544,7 @@ static void pg_env_rounds(pg_state *s)
     res_env_num(r, "program_looks_first", s->looks.first);
     res_env_num(r, "program_looks_planned", s->looks.looks);
     res_env_num(r, "program_looks", s->nlooks);
+    res_env_num(r, "program_looks_calling", s->nlooks_calling);
     res_env_num(r, "program_look_verdicts", s->look_pairs);
     res_env_num(r, "program_look_calls", s->look_calls);
 }

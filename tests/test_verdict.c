@@ -1,0 +1,93 @@
+/* test_verdict.c: unit tests of src/verdict.c's repeated looks: the plan of
+ * looks worked out by hand, a level of 0 that calls nothing, and the
+ * family-wise false-call rate of the looks in a simulated A/A. */
+#include "testhelp.h"
+#include "stats.h"
+#include "verdict.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * The smallest two-sided p of the U test at n a side is 2 / C(2n, n):
+ * n = 3: 0.1, 4: 0.0286, 5: 0.0079, 6: 0.00216, 7: 0.00058. A look at n
+ * can call where that is under 0.01 / (looks from n to the last).
+ *   rounds 5..10: n = 5 (0.0079 against 0.01/6), 6 (0.00216 against 0.002)
+ *                 fail; 7: 0.00058 < 0.01/4 -> first 7, 4 looks, 0.0025
+ *   rounds 5..8:  6: 0.00216 < 0.01/3 -> first 6, 3 looks, 0.00333
+ *   rounds 5..5:  5: 0.0079 < 0.01 -> first 5, 1 look, 0.01
+ *   rounds 3..6:  3, 4, 5 fail (0.1, 0.0286, 0.0079 against 0.0025, 0.0033,
+ *                 0.005); 6: 0.00216 < 0.01 -> first 6, 1 look, 0.01
+ *   rounds 3..4:  none -> first 5, 0 looks, 0
+ */
+static int plan_is(int lo, int hi, int first, int looks, double alpha)
+{
+    vd_looks l = vd_plan_looks(lo, hi);
+    return l.first == first && l.looks == looks && fabs(l.alpha - alpha) < 1e-12;
+}
+
+/* A uniform double in [0, 1) from a 64-bit LCG (Knuth's MMIX constants). */
+static double tv_uniform(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+/* The share of trials of an A/A (both sides from one distribution) in
+ * which a look from round lo to hi calls a difference: every look at a
+ * level of alpha (fixed > 0), or at the plan's (fixed 0). */
+static double tv_aa_rate(int lo, int hi, double fixed, int trials)
+{
+    vd_looks plan = vd_plan_looks(lo, hi);
+    uint64_t seed = 12345;
+    double a[64], b[64];
+    int t, n, calls = 0;
+    for (t = 0; t < trials; t++) {
+        for (n = 0; n < hi; n++) {
+            a[n] = tv_uniform(&seed);
+            b[n] = tv_uniform(&seed);
+        }
+        for (n = lo; n <= hi; n++) {
+            double alpha = fixed > 0 ? fixed : n >= plan.first ? plan.alpha : 0;
+            if (alpha > 0 && st_mann_whitney(a, (size_t)n, b, (size_t)n, NULL) < alpha) {
+                calls++;
+                break;
+            }
+        }
+    }
+    return (double)calls / trials;
+}
+
+void test_verdict(void)
+{
+    static const double lo7[7] = { 1, 2, 3, 4, 5, 6, 7 }, hi7[7] = { 11, 12, 13, 14, 15, 16, 17 };
+    vd_result v;
+    double corrected, uncorrected;
+
+    th_check("verdict: looks over rounds 5..10: from 7, 4 at 0.0025", plan_is(5, 10, 7, 4, 0.0025));
+    th_check("verdict: looks over rounds 5..8: from 6, 3 at 0.01/3", plan_is(5, 8, 6, 3, 0.01 / 3));
+    th_check("verdict: looks over rounds 5..5: one at 0.01", plan_is(5, 5, 5, 1, 0.01));
+    th_check("verdict: looks over rounds 3..6: one, at 6, 0.01", plan_is(3, 6, 6, 1, 0.01));
+    th_check("verdict: looks over rounds 3..4: none can call", plan_is(3, 4, 5, 0, 0.0));
+
+    vd_judge_at(hi7, 7, lo7, 7, "B", "A", 20, 0, 0.0025, &v);
+    th_check("verdict: 7 against 7 apart, at 0.0025: B higher",
+              v.called && strcmp(v.text, "B higher") == 0 && v.alpha == 0.0025);
+    vd_judge_at(hi7, 7, lo7, 7, "B", "A", 20, 0, 0.0, &v);
+    th_check("verdict: the same at level 0: nothing called, out of reach",
+              !v.called && strncmp(v.text, "out of reach", 12) == 0);
+
+    /* A/A, 20,000 trials, rounds 5 to 10: looking at 0.01 every round calls
+     * far more often than 1%; the plan's Bonferroni keeps it at or under 1%
+     * (the binomial's sd at 1% is 0.07%: 1.2% is three of them above). */
+    corrected = tv_aa_rate(5, 10, 0, 20000);
+    uncorrected = tv_aa_rate(5, 10, 0.01, 20000);
+    printf("verdict: A/A rounds 5..10, a difference called in %.3f%% of trials with the plan's "
+           "looks, %.3f%% looking at 0.01 every round\n", 100 * corrected, 100 * uncorrected);
+    th_check("verdict: A/A with the plan's looks: at most 1% of trials call (within 3 sd)",
+              corrected <= 0.012);
+    th_check("verdict: A/A looking at 0.01 every round calls more (the correction is needed)",
+              uncorrected > 0.015 && uncorrected > 2 * corrected);
+}
