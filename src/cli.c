@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -143,7 +144,7 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
        O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
        O_COMPARE_ENV, O_JIT_CACHE, O_COMPARE_CMDS, O_VS_WORD, O_PREPARE, O_CLEANUP,
-       O_MAX_ROUNDS, O_LAST };
+       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -188,6 +189,9 @@ static const struct option cli_longopts[] = {
     { "prepare",        required_argument, NULL, O_PREPARE },
     { "cleanup",        required_argument, NULL, O_CLEANUP },
     { "max-rounds",     required_argument, NULL, O_MAX_ROUNDS },
+    { "ready",          required_argument, NULL, O_READY },
+    { "ready-after",    required_argument, NULL, O_READY_AFTER },
+    { "preload-list",   required_argument, NULL, O_PRELOAD },
     { NULL, 0, NULL, 0 }
 };
 
@@ -756,6 +760,7 @@ static int cli_jit_cache(const char *arg, cli_opts *o, FILE *err)
 static int cli_opt_program(int c, const char *arg, cli_opts *o, FILE *err)
 {
     long long v;
+    double d;
 
     if ((c == O_COMPARE_ENV || c == O_JIT_CACHE || c == O_COMPARE_CMDS) && o->compare != CLI_CMP_NONE)
         CLI_FAIL("--compare-env, --jit-cache and --compare each set the sides; give one of them");
@@ -771,6 +776,24 @@ static int cli_opt_program(int c, const char *arg, cli_opts *o, FILE *err)
             CLI_FAIL("--max-rounds=%s: expected a whole number, 1 to 1000", arg);
         o->max_rounds = (int)v;
         break;
+    case O_READY: {
+        regex_t re;
+        char msg[200];
+        int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            regerror(rc, &re, msg, sizeof msg);
+            CLI_FAIL("--ready=%s: not a regular expression (POSIX extended): %s", arg, msg);
+        }
+        regfree(&re);
+        o->ready = arg;
+        break;
+    }
+    case O_READY_AFTER:
+        if (cli_num(arg, 0, 86400, &d) != 0)
+            CLI_FAIL("--ready-after=%s: expected seconds after the first kernel, 0 to 86400", arg);
+        o->ready_after = d;
+        break;
+    case O_PRELOAD: o->preload_list = arg; break;
     }
     return CLI_OK;
 }
@@ -803,7 +826,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
     case O_MODULE: case O_SOURCE: case O_NVRTC_OPT: case O_PROG_OUT: case O_SHOW_OUT:
         return cli_opt_code(c, arg, o, err);
     case O_COMPARE_ENV: case O_JIT_CACHE: case O_COMPARE_CMDS: case O_VS_WORD: case O_PREPARE:
-    case O_CLEANUP: case O_MAX_ROUNDS:
+    case O_CLEANUP: case O_MAX_ROUNDS: case O_READY: case O_READY_AFTER: case O_PRELOAD:
         return cli_opt_program(c, arg, o, err);
     }
     /* Only an option in cli_longopts without a handler above comes here. */
@@ -969,6 +992,7 @@ static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     const struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
+        { "preload-list", o->preload_list },
     };
     size_t i, j, n = sizeof out / sizeof out[0];
     char why[PATH_MAX + 64];
@@ -1245,7 +1269,8 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     static const struct { int opt; const char *name; } program_only[] = {
         { O_COMPARE_ENV, "--compare-env" }, { O_JIT_CACHE, "--jit-cache" },
         { O_COMPARE_CMDS, "--compare" }, { O_VS_WORD, "--vs-word" }, { O_PREPARE, "--prepare" },
-        { O_CLEANUP, "--cleanup" }, { O_MAX_ROUNDS, "--max-rounds" },
+        { O_CLEANUP, "--cleanup" }, { O_MAX_ROUNDS, "--max-rounds" }, { O_READY, "--ready" },
+        { O_READY_AFTER, "--ready-after" }, { O_PRELOAD, "--preload-list" },
     };
 
     if (!o->cmd) {

@@ -163,6 +163,12 @@ typedef struct cli_opts {
     int max_rounds;              /* --max-rounds=N (-- CMD): rounds go on past --rounds
                                     until every headline verdict is decided, up to N;
                                     default 2 x --rounds with a comparison, else --rounds */
+    const char *ready;           /* --ready=REGEX (POSIX extended): the program is ready
+                                    when a line of its stdout or stderr first matches */
+    double ready_after;          /* --ready-after=S: ready S seconds after the first
+                                    kernel (without --ready, or where it never matched) */
+    const char *preload_list;    /* --preload-list=FILE: the kernels first used after
+                                    ready, written there, or NULL */
     int max_time_given;          /* --max-time=S with -- CMD: no round starts after S
                                     seconds of runs (max_time) */
     const char *program_output;  /* --program-output=DIR or NULL: keep each run's

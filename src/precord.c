@@ -206,28 +206,63 @@ static int prc_check_figs(const results *r, char *why, size_t whylen)
     return 0;
 }
 
-/* The slowest first uses: "slowest.1" .. "slowest.N" in order, each named,
- * slowest first, with their two parts. */
-static int prc_check_slowest(const results *r, char *why, size_t whylen)
+/* A field of d that is absent or a number in [lo, hi]. */
+static int prc_field_ok(const res_derived *d, const char *field, double lo, double hi)
 {
+    double v = res_derived_num(d, field);
+    return isnan(v) || (v >= lo && v <= hi);
+}
+
+/* The derived entries, in this order: the slowest first uses
+ * ("slowest.1" .. "slowest.N", each named, slowest first, with their two
+ * parts), every first use ("use.1" .. , at most PRC_MAX_USES, each named,
+ * at a time in bounds, its parts and memory in bounds), the loads after
+ * the first kernel ("load.1" .., at most PRC_MAX_LOADS, "library" or
+ * "module"). Returns 0, or -1 with why. */
+static int prc_check_derived(const results *r, char *why, size_t whylen)
+{
+    static const char *const kinds[3] = { "slowest", "use", "load" };
+    static const size_t max[3] = { PRC_SLOWEST, PRC_MAX_USES, PRC_MAX_LOADS };
     double last = INFINITY;
-    size_t i;
+    size_t i, kind = 0, n = 0;
 
     for (i = 0; i < r->nd; i++) {
         const res_derived *d = &r->d[i];
         char key[32];
         double g = res_derived_num(d, "get_ms"), l = res_derived_num(d, "launch_ms");
-        snprintf(key, sizeof key, "slowest.%zu", i + 1);
-        if (i >= PRC_SLOWEST || strcmp(d->section, PRC_SECTION) != 0 || strcmp(d->key, key) != 0) {
+        for (;;) {
+            snprintf(key, sizeof key, "%s.%zu", kinds[kind], n + 1);
+            if (strcmp(d->key, key) == 0 || kind == 2) break;
+            kind++;
+            n = 0;
+        }
+        if (strcmp(d->section, PRC_SECTION) != 0 || strcmp(d->key, key) != 0 || n >= max[kind]) {
             snprintf(why, whylen, "entry %.40s/%.40s is not %s", d->section, d->key, key);
             return -1;
         }
-        if (!d->name[0] || !isfinite(d->value) || d->value < 0 || d->value > PRC_MAX_MS ||
-            d->value > last || !(g >= 0 && g <= PRC_MAX_MS) || !(l >= 0 && l <= PRC_MAX_MS)) {
+        n++;
+        if (kind == 0 && (!d->name[0] || !isfinite(d->value) || d->value < 0 || d->value > PRC_MAX_MS ||
+                          d->value > last || !(g >= 0 && g <= PRC_MAX_MS) || !(l >= 0 && l <= PRC_MAX_MS))) {
             snprintf(why, whylen, "entry %s: a nameless, out-of-order or out-of-bounds first use", key);
             return -1;
         }
-        last = d->value;
+        if (kind == 0) last = d->value;
+        if (kind == 1 && (!d->name[0] || !(d->value >= 0 && d->value <= PRC_MAX_MS) ||
+                          !(g >= 0 && g <= PRC_MAX_MS) || !(l >= 0 && l <= PRC_MAX_MS) ||
+                          !prc_field_ok(d, "later_n", 0, 1e12) || !prc_field_ok(d, "later_ms", 0, PRC_MAX_MS) ||
+                          !prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB) ||
+                          !prc_field_ok(d, "took_mib", -PRC_MAX_MIB, PRC_MAX_MIB))) {
+            snprintf(why, whylen, "entry %s: a nameless or out-of-bounds first use", key);
+            return -1;
+        }
+        if (kind == 2 && ((strcmp(d->name, "library") != 0 && strcmp(d->name, "module") != 0) ||
+                          !(d->value >= 0 && d->value <= PRC_MAX_MS) ||
+                          !(res_derived_num(d, "ms") >= 0 && res_derived_num(d, "ms") <= PRC_MAX_MS) ||
+                          !prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB) ||
+                          !prc_field_ok(d, "took_mib", -PRC_MAX_MIB, PRC_MAX_MIB))) {
+            snprintf(why, whylen, "entry %s: a load neither library nor module, or out of bounds", key);
+            return -1;
+        }
     }
     return 0;
 }
@@ -311,7 +346,7 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
     }
     if (prc_check_env(&out->r, end_pid, why, whylen) != 0 ||
         prc_check_figs(&out->r, why, whylen) != 0 ||
-        prc_check_slowest(&out->r, why, whylen) != 0 ||
+        prc_check_derived(&out->r, why, whylen) != 0 ||
         prc_read_spans(buf, out, nspans, why, whylen) != 0)
         goto bad;
     out->pid = end_pid;

@@ -97,6 +97,26 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  * first launch's host time), fields get_ms and launch_ms. */
 #define PRC_SLOWEST 10
 
+/* Every first use: derived entries "use.<i>" (i from 1, in the order the
+ * probe first saw each function, at most PRC_MAX_USES): name the kernel's
+ * symbol, value the ms after PRC_ENV_T0 at which its first use began (its
+ * first get's or first launch's entry), fields get_ms, launch_ms (as
+ * slowest's), later_n and later_ms (its later launches: how many, their
+ * host time summed) and, where the free device memory was read (after the
+ * process's first kernel), free_mib (free when the first use began) and
+ * took_mib (what its gets and first launch took of it, summed). */
+#define PRC_MAX_USES 1024
+
+/* Every module or library load after the process's first kernel: derived
+ * entries "load.<i>" (in order, at most PRC_MAX_LOADS) named "library" or
+ * "module", value the ms after PRC_ENV_T0 at which it began, fields ms
+ * (host time inside it) and, where read, free_mib and took_mib. */
+#define PRC_MAX_LOADS 256
+typedef struct prc_load {
+    double at_ms, ms, free_mib, took_mib;   /* free_mib, took_mib NaN: unread */
+    int library;                            /* 1 cuLibraryLoad*, 0 cuModuleLoad* */
+} prc_load;
+
 /* The most span lines a record may carry, and the longest record file the
  * parent reads. */
 #define PRC_MAX_SPANS 100000

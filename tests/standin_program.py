@@ -23,6 +23,11 @@ for both):
   --forge-pid          write the record under another pid than its own
   --spans N            N span lines
   --cupti WHY          the record's cupti field (default "ok")
+  --uses SPEC          first uses: "name@at:get:launch[:later_n:later_ms[:free:took]]"
+                       entries joined by ';' (at: ms after the spawn), as use.<i>
+  --uses-eager SPEC    the same, under EAGER in place of --uses
+  --loads SPEC         loads after the first kernel: "kind@at:ms:free:took" joined by ';'
+  --ready-line TEXT    print TEXT on stdout first (a server's "ready" line)
   --ptx MS             one PTX image a process, its load MS ms where
                        $CUDA_CACHE_PATH holds no "jit" file (the file then
                        written there, 4096 bytes: a JIT cache), MS/100 where
@@ -108,6 +113,21 @@ def record(opts, mode, pid, first_kernel, worker):
     lines.append("d\tprogram\tslowest.1\tvoid kernelA(float*)\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
                  (1 + (9 if mode == "LAZY" else 0.5), 9 if mode == "LAZY" else 0.5))
     lines.append("d\tprogram\tslowest.2\tkernelB\t0.5\tms\t\tget_ms=0.25,launch_ms=0.25")
+    spec = opts.get("uses_eager") if mode == "EAGER" and opts.get("uses_eager") else opts.get("uses")
+    for i, u in enumerate(x for x in (spec or "").split(";") if x):
+        name, rest = u.split("@")
+        f = [float(v) for v in rest.split(":")]
+        fields = "get_ms=%.17g,launch_ms=%.17g" % (f[1], f[2])
+        if len(f) >= 5:
+            fields += ",later_n=%.17g,later_ms=%.17g" % (f[3], f[4])
+        if len(f) >= 7:
+            fields += ",free_mib=%.17g,took_mib=%.17g" % (f[5], f[6])
+        lines.append("d\tprogram\tuse.%d\t%s\t%.17g\tms\t\t%s" % (i + 1, esc(name), f[0], fields))
+    for i, u in enumerate(x for x in (opts.get("loads") or "").split(";") if x):
+        kind, rest = u.split("@")
+        f = [float(v) for v in rest.split(":")]
+        lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tms=%.17g,free_mib=%.17g,took_mib=%.17g"
+                     % (i + 1, kind, f[0], f[1], f[2], f[3]))
     n = len(lines)
     for i in range(int(opts.get("spans") or 0)):
         lines.append("span\t%d\tcuLibraryLoadData\t%.3f\t%.3f" % (pid, now_ms + i, 0.5))
@@ -163,6 +183,8 @@ def main(argv):
             open(os.path.join(state, "hung"), "w").write(str(os.getpid()))
             while True:
                 time.sleep(1)
+    if opts.get("ready_line"):
+        print(opts["ready_line"], flush=True)
     if probed:
         record(opts, mode, os.getpid(), fk, False)
     print("stand-in ran in mode %s" % mode)

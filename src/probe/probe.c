@@ -85,6 +85,14 @@ typedef struct pb_kernel {
     double get_ms;          /* its gets (cuModuleGetFunction, cuKernelGetFunction)
                                before its first launch, summed */
     double launch_ms;       /* its first launch's host time */
+    double at_ms;           /* its first use began (its first get's or first launch's entry),
+                               ms after t0; valid where used */
+    double free_mib;        /* device memory free when its first use began (cuMemGetInfo
+                               at the entry of its first get or launch); valid where has_free */
+    double took_mib;        /* free memory its first use took: before less after each of
+                               its gets and its first launch, summed */
+    double later_n, later_ms; /* its later launches: how many, their host time summed */
+    int used, has_free;
     int launched;
     char name[PB_NAME];     /* the launch's symbolName, else the get's name */
 } pb_kernel;
@@ -102,6 +110,8 @@ typedef struct pb_state {
     double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
     double n[PB_NKINDS], ms[PB_NKINDS];
     double contexts, loaded, loaded_mib, ptx, ptx_ms;
+    prc_load loads[PRC_MAX_LOADS]; /* loads after the first kernel, the first nloads */
+    size_t nloads;
     uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
     pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
     size_t nkernels;
@@ -120,6 +130,9 @@ static long long (*pb_now)(void) = clk_now_ns;
 static _Thread_local int pb_busy;        /* the probe runs on this thread */
 static _Thread_local int pb_first_here;  /* this thread's launch is the process's first */
 static _Thread_local int pb_ptx_here;    /* this thread's load was handed a PTX image */
+static _Thread_local double pb_free_in;  /* MiB free at this thread's call's entry, NaN unread */
+typedef CUresult (*pb_mem_info_fn)(size_t *, size_t *);
+static _Atomic(pb_mem_info_fn) pb_mem_info; /* cuMemGetInfo_v2, set at the first kernel */
 static _Thread_local long pb_tid;
 
 /* ms after the origin of the clock's reading ns. */
@@ -321,6 +334,23 @@ static void pb_count_get(const void *fn, double ms, const char *name)
     if (!k->name[0]) pb_copy_name(k->name, sizeof k->name, name);
 }
 
+/* Where a first use of k began and the memory it found and took, from a
+ * call of k's first use that began at start (ns) with free_in MiB free
+ * and left free_out (NaN: unread). Under pb.lock. */
+static void pb_use_mark(pb_kernel *k, long long start, double free_in, double free_out)
+{
+    if (!k || k->launched) return;
+    if (!k->used) {
+        k->used = 1;
+        k->at_ms = pb_ms(start);
+    }
+    if (!isnan(free_in) && !k->has_free) {
+        k->has_free = 1;
+        k->free_mib = free_in;
+    }
+    if (!isnan(free_in) && !isnan(free_out)) k->took_mib += free_in - free_out;
+}
+
 /* A get of fn that took ms: counted, and its time kept for fn's first use
  * while fn has not been launched. Under pb.lock. */
 static void pb_count_call(pb_kind kind, const void *fn, double ms, const char *name)
@@ -336,6 +366,10 @@ static void pb_count_launch(const void *fn, double ms, const char *sym)
 {
     pb_kernel *k = pb_kernel_of(fn);
     pb_kind kind = PB_LAUNCH_LATER;
+    if (k && k->launched) {
+        k->later_n += 1;
+        k->later_ms += ms;
+    }
     if (k && !k->launched) {
         k->launched = 1;
         k->launch_ms = ms;
@@ -387,10 +421,51 @@ static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
 
 static void pb_first_kernel_done(void);
 
+/* MiB of device memory free (cuMemGetInfo), NaN before the first kernel
+ * or where it does not answer. */
+static double pb_free_now(void)
+{
+    size_t free_b, total_b;
+    pb_mem_info_fn info = atomic_load(&pb_mem_info);
+    if (!info || info(&free_b, &total_b) != CUDA_SUCCESS) return NAN;
+    return (double)free_b / 1048576.0;
+}
+
+/* 1 when a call of kind may be part of a first use or a load after the
+ * first kernel (the free memory is read around it): a get, a load, a
+ * launch of a function not launched yet. */
+static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    pb_kernel *k;
+    int watch;
+    if (!atomic_load(&pb_mem_info)) return 0;
+    if (kind != PB_LAUNCH) return 1;
+    pthread_mutex_lock(&pb.lock);
+    k = pb_kernel_of(pb_launch_fn(cbid, cd->functionParams));
+    watch = k && !k->launched;
+    pthread_mutex_unlock(&pb.lock);
+    return watch;
+}
+
+/* A load after the first kernel that began at start, took ms, with free
+ * MiB before and after it (NaN: unread). Under pb.lock. */
+static void pb_count_load(pb_kind kind, long long start, double ms, double free_in, double free_out)
+{
+    prc_load *l;
+    if (!atomic_load(&pb_mem_info) || pb.nloads >= PRC_MAX_LOADS) return;
+    l = &pb.loads[pb.nloads++];
+    l->at_ms = pb_ms(start);
+    l->ms = ms;
+    l->free_mib = free_in;
+    l->took_mib = !isnan(free_in) && !isnan(free_out) ? free_in - free_out : NAN;
+    l->library = kind == PB_LIBRARY_LOAD;
+}
+
 /* A call's ENTER: its clock started in its correlationData. */
 static void pb_call_enter(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     long long now;
+    pb_free_in = pb_watch(kind, cbid, cd) ? pb_free_now() : NAN;
     if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) pb_load_enter(cbid, cd->functionParams);
     now = pb_now();
     if (cd->correlationData) *cd->correlationData = (uint64_t)now;
@@ -407,14 +482,22 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     const char *name = NULL;
     const void *fn = kind == PB_LAUNCH ? pb_launch_fn(cbid, cd->functionParams)
                                        : pb_got_fn(kind, cd, &name);
+    double free_in = pb_free_in, free_out = isnan(free_in) ? NAN : pb_free_now();
+    long long from = start > 0 ? start : now;
 
     pthread_mutex_lock(&pb.lock);
     if (kind == PB_LAUNCH) {
+        pb_use_mark(pb_kernel_of(fn), from, free_in, free_out);
         pb_count_launch(fn, ms, cd->symbolName);
     } else {
         if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
             if (pb_ptx_here) pb.ptx_ms += ms;
             pb_ptx_here = 0;
+            pb_count_load(kind, from, ms, free_in, free_out);
+        } else {
+            pb_use_mark(fn ? pb_kernel_of(fn) : NULL, from, free_in, free_out);
+            pb_use_mark(pb_got_kernel(kind, cd) ? pb_kernel_of(pb_got_kernel(kind, cd)) : NULL, from,
+                        NAN, NAN);
         }
         pb_count_call(kind, fn, ms, name);
         pb_count_get(pb_got_kernel(kind, cd), ms, name);
@@ -538,6 +621,7 @@ static void pb_first_kernel_done(void)
     const char *mode, *source;
 
     pb_driver(&d);
+    atomic_store(&pb_mem_info, d.mem_info);   /* from now on, free memory is read around first uses and loads */
     mode = pb_loading_mode(&d);
     pb_bus_id(&d, bus, sizeof bus);
     source = pb_memory(&d, bus, &mib);
@@ -626,6 +710,38 @@ static int pb_build_env(results *r, const char *written)
     return 0;
 }
 
+/* Every first use ("use.<i>") and every load after the first kernel
+ * ("load.<i>") into r. 0, or -1 on out of memory. */
+static int pb_build_uses(results *r)
+{
+    size_t i, n = 0;
+    char key[32];
+    res_derived *d;
+    for (i = 0; i < pb.nkernels && n < PRC_MAX_USES; i++) {
+        const pb_kernel *k = &pb.kernels[i];
+        if (!k->launched || !k->used) continue;
+        snprintf(key, sizeof key, "use.%zu", ++n);
+        d = res_derive(r, PRC_SECTION, key, k->name[0] ? k->name : "(unnamed)", k->at_ms, "ms", "");
+        if (!d || res_derived_field(d, "get_ms", k->get_ms) != 0 ||
+            res_derived_field(d, "launch_ms", k->launch_ms) != 0 ||
+            res_derived_field(d, "later_n", k->later_n) != 0 ||
+            res_derived_field(d, "later_ms", k->later_ms) != 0 ||
+            (k->has_free && (res_derived_field(d, "free_mib", k->free_mib) != 0 ||
+                             res_derived_field(d, "took_mib", k->took_mib) != 0)))
+            return -1;
+    }
+    for (i = 0; i < pb.nloads; i++) {
+        const prc_load *l = &pb.loads[i];
+        snprintf(key, sizeof key, "load.%zu", i + 1);
+        d = res_derive(r, PRC_SECTION, key, l->library ? "library" : "module", l->at_ms, "ms", "");
+        if (!d || res_derived_field(d, "ms", l->ms) != 0 ||
+            (!isnan(l->free_mib) && res_derived_field(d, "free_mib", l->free_mib) != 0) ||
+            (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
+            return -1;
+    }
+    return 0;
+}
+
 /* The figures and slowest first uses into r. 0, or -1 on out of memory. */
 static int pb_build_figures(results *r)
 {
@@ -651,7 +767,7 @@ static int pb_build_figures(results *r)
             res_derived_field(d, "launch_ms", top[i]->launch_ms) != 0)
             return -1;
     }
-    return 0;
+    return pb_build_uses(r);
 }
 
 /* The record's lines: the results, the spans[0..nspans), the end line. */

@@ -14,10 +14,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <regex.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "clock.h"
 #include "cudadrv.h"
 #include "nvml.h"
@@ -54,6 +57,18 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
       "--jit-cache: the regular files under the side's TORCHINDUCTOR_CACHE_DIR after the run" },
     { "cache.cupy", "MiB", "CUPY_CACHE_DIR after the run",
       "--jit-cache: the regular files under the side's CUPY_CACHE_DIR after the run" },
+    { "ready.at", "ms", "ready, from the spawn",
+      "when a line of the program's output first matched --ready (the harness's clock, polled "
+      "every 10 ms), else the first kernel plus --ready-after" },
+    { "ready.uses", "count", "first uses after ready",
+      "kernels whose first use began after ready, over the run's CUDA processes" },
+    { "ready.stall", "ms", "their stalls, summed",
+      "host time of those first uses (gets and first launch), summed" },
+    { "ready.worst", "ms", "the worst of them",
+      "the longest of those first uses (0 where there was none)" },
+    { "headroom", "MiB", "free at the tightest load",
+      "the least device memory free (cuMemGetInfo, inside the process) when a first use or a "
+      "load after the first kernel began" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -101,6 +116,11 @@ typedef struct pg_sampler {
     double peak[PG_MAX_PROCS * 4];
     size_t npid;
     double peak_sum;        /* -1: no process of the run seen */
+    int nvml;               /* 1: sample the device memory (NVML answers) */
+    regex_t *ready;         /* --ready's expression, or NULL */
+    const char *path[2];    /* the run's stdout and stderr files */
+    long off[2];            /* how far each was read (whole lines) */
+    atomic_llong ready_ns;  /* CLOCK_MONOTONIC when a line first matched, 0: none yet */
 } pg_sampler;
 
 typedef struct pg_state {
@@ -132,6 +152,18 @@ typedef struct pg_state {
                                that called a difference */
     char cupti_why[256];    /* the first such record's reason */
     pg_sampler smp;
+    regex_t ready_re;       /* --ready, compiled (ready_on) */
+    int ready_on;
+    int ready_runs, ready_matched; /* probed runs that exited 0; those whose line matched */
+    pg_kernel ready_kern[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first uses after ready: stall,
+                               ms after ready, 0 */
+    size_t nready[PG_MAX_SIDES];
+    pg_kernel tune[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first launch, a later one's mean, 0 */
+    size_t ntune[PG_MAX_SIDES];
+    double tight_free[PG_MAX_SIDES], tight_took[PG_MAX_SIDES]; /* the tightest load after the
+                               first kernel over the side's runs (tight_seen) */
+    char tight_name[PG_MAX_SIDES][128];
+    int tight_seen[PG_MAX_SIDES];
 } pg_state;
 
 /* ------------------------------------------------------------ finding --- */
@@ -330,6 +362,43 @@ static void pg_plan_sides(pg_state *s)
 
 /* ------------------------------------------------------------ sampler --- */
 
+/* --ready: the new whole lines of the run's stdout and stderr matched
+ * against the expression; the first match stamps ready_ns. A line longer
+ * than the buffer is taken in parts. */
+static void pg_ready_poll(pg_sampler *m)
+{
+    char buf[65536];
+    size_t i;
+    for (i = 0; i < 2 && !atomic_load(&m->ready_ns); i++) {
+        int fd = m->path[i] ? open(m->path[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+        ssize_t got;
+        char *p, *nl;
+        if (fd < 0) continue;
+        got = pread(fd, buf, sizeof buf - 1, (off_t)m->off[i]);
+        close(fd);
+        if (got <= 0) continue;
+        buf[got] = '\0';
+        for (p = buf;;) {
+            nl = memchr(p, '\n', (size_t)(buf + got - p));
+            if (!nl) {
+                /* A line longer than the buffer: matched in parts. */
+                if (p == buf && got == (ssize_t)sizeof buf - 1) {
+                    if (regexec(m->ready, p, 0, NULL, 0) == 0) atomic_store(&m->ready_ns, clk_now_ns());
+                    m->off[i] += got;
+                }
+                break;
+            }
+            *nl = '\0';
+            if (regexec(m->ready, p, 0, NULL, 0) == 0) {
+                atomic_store(&m->ready_ns, clk_now_ns());
+                return;
+            }
+            m->off[i] += nl + 1 - p;
+            p = nl + 1;
+        }
+    }
+}
+
 static void *pg_sample_loop(void *arg)
 {
     pg_sampler *m = arg;
@@ -341,7 +410,8 @@ static void *pg_sample_loop(void *arg)
         pid_t g = (pid_t)atomic_load(&m->pgid);
         double sum = 0;
         int seen = 0;
-        if (g > 0 && nv_processes(got, sizeof got / sizeof got[0], &n, why, sizeof why) == 0) {
+        if (m->ready && !atomic_load(&m->ready_ns)) pg_ready_poll(m);
+        if (m->nvml && g > 0 && nv_processes(got, sizeof got / sizeof got[0], &n, why, sizeof why) == 0) {
             for (i = 0; i < n; i++) {
                 if (getpgid((pid_t)got[i].pid) != g) continue;
                 seen = 1;
@@ -375,7 +445,11 @@ static int pg_sampler_start(pg_state *s)
     m->peak_sum = -1;
     atomic_store(&m->pgid, 0);
     atomic_store(&m->stop, 0);
-    if (!s->nvml) return 0;
+    atomic_store(&m->ready_ns, 0);
+    m->nvml = s->nvml;
+    m->ready = s->ready_on ? &s->ready_re : NULL;
+    m->off[0] = m->off[1] = 0;
+    if (!s->nvml && !m->ready) return 0;
     return pthread_create(&m->th, NULL, pg_sample_loop, m) == 0 ? 1 : 0;
 }
 
@@ -569,36 +643,111 @@ static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs
             }
 }
 
+/* One more sample (x, y, z) of the kernel name in kern[0..*n) (added
+ * when new, while there is room). Returns 0, or -1 when it was not kept. */
+static int pg_kernel_add(pg_kernel *kern, size_t *n, const char *name, double x, double y, double z)
+{
+    pg_kernel *kn = NULL;
+    size_t k;
+    for (k = 0; k < *n && !kn; k++)
+        if (strcmp(kern[k].name, name) == 0) kn = &kern[k];
+    if (!kn && *n < PG_MAX_KERNELS) {
+        kn = &kern[(*n)++];
+        snprintf(kn->name, sizeof kn->name, "%s", name);
+    }
+    if (!kn) return -1;
+    if (kn->n == kn->cap) {
+        size_t cap = kn->cap ? kn->cap * 2 : 8;
+        double *a = realloc(kn->ms, cap * sizeof *a), *b, *c;
+        if (a) kn->ms = a;
+        b = a ? realloc(kn->get, cap * sizeof *b) : NULL;
+        if (b) kn->get = b;
+        c = b ? realloc(kn->launch, cap * sizeof *c) : NULL;
+        if (!c) return -1;
+        kn->launch = c;
+        kn->cap = cap;
+    }
+    kn->ms[kn->n] = x;
+    kn->get[kn->n] = y;
+    kn->launch[kn->n++] = z;
+    return 0;
+}
+
 /* The slowest first uses of the records, gathered by kernel name. */
 static void pg_gather_kernels(pg_state *s, size_t si, const prc_record *recs, size_t n)
 {
-    size_t i, j, k;
+    size_t i, j;
     for (i = 0; i < n; i++)
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
-            pg_kernel *kn = NULL;
-            for (k = 0; k < s->nkern[si] && !kn; k++)
-                if (strcmp(s->kern[si][k].name, d->name) == 0) kn = &s->kern[si][k];
-            if (!kn && s->nkern[si] < PG_MAX_KERNELS) {
-                kn = &s->kern[si][s->nkern[si]++];
-                snprintf(kn->name, sizeof kn->name, "%s", d->name);
-            }
-            if (!kn) continue;
-            if (kn->n == kn->cap) {
-                size_t cap = kn->cap ? kn->cap * 2 : 8;
-                double *a = realloc(kn->ms, cap * sizeof *a), *b, *c;
-                if (a) kn->ms = a;
-                b = a ? realloc(kn->get, cap * sizeof *b) : NULL;
-                if (b) kn->get = b;
-                c = b ? realloc(kn->launch, cap * sizeof *c) : NULL;
-                if (!c) continue;
-                kn->launch = c;
-                kn->cap = cap;
-            }
-            kn->ms[kn->n] = d->value;
-            kn->get[kn->n] = res_derived_num(d, "get_ms");
-            kn->launch[kn->n++] = res_derived_num(d, "launch_ms");
+            if (strncmp(d->key, "slowest.", 8) != 0) continue;
+            pg_kernel_add(s->kern[si], &s->nkern[si], d->name, d->value, res_derived_num(d, "get_ms"),
+                          res_derived_num(d, "launch_ms"));
         }
+}
+
+/* The moment the run was ready, ms after the spawn: --ready's line where
+ * it matched, else the earliest first kernel plus --ready-after; NaN when
+ * neither is known. */
+static double pg_ready_at(const pg_state *s, const prc_record *recs, size_t n, long long ready_ns,
+                          long long t0_ns)
+{
+    if (ready_ns > 0) return (double)(ready_ns - t0_ns) / 1e6;
+    return pg_earliest(recs, n, "at.first_kernel") + s->c->o->ready_after * 1e3;
+}
+
+/* The first uses after ready (each kernel's stall and when it came), the
+ * tightest load after the first kernel, and the kernels whose first launch
+ * is many times their later ones, from a run's records. */
+static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_record *recs, size_t n,
+                        long long ready_ns, long long t0_ns)
+{
+    double ready = pg_ready_at(s, recs, n, ready_ns, t0_ns), first = pg_earliest(recs, n, "at.first_kernel");
+    double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN;
+    char prefix[64], tname[128] = "";
+    size_t i, j;
+
+    snprintf(prefix, sizeof prefix, "%s.", sd->key);
+    s->ready_runs++;
+    if (ready_ns > 0) s->ready_matched++;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < recs[i].r.nd; j++) {
+            const res_derived *d = &recs[i].r.d[j];
+            int use = strncmp(d->key, "use.", 4) == 0, load = strncmp(d->key, "load.", 5) == 0;
+            double free_mib = res_derived_num(d, "free_mib");
+            if (use) {
+                double g = res_derived_num(d, "get_ms"), l = res_derived_num(d, "launch_ms");
+                double ln = res_derived_num(d, "later_n"), lm = res_derived_num(d, "later_ms");
+                if (!isnan(ready) && d->value > ready) {
+                    uses++;
+                    stall += g + l;
+                    worst = fmax(worst, g + l);
+                    pg_kernel_add(s->ready_kern[si], &s->nready[si], d->name, g + l, d->value - ready, 0);
+                }
+                if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
+            }
+            if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
+                tight = free_mib;
+                took = res_derived_num(d, "took_mib");
+                snprintf(tname, sizeof tname, "%s", use ? d->name : load && strcmp(d->name, "library") == 0
+                         ? "a library load" : "a module load");
+            }
+        }
+    if (!isnan(ready)) {
+        pg_put_run(s, prefix, "ready.at", ready);
+        pg_put_run(s, prefix, "ready.uses", uses);
+        pg_put_run(s, prefix, "ready.stall", stall);
+        pg_put_run(s, prefix, "ready.worst", worst);
+    }
+    if (isfinite(tight)) {
+        pg_put_run(s, prefix, "headroom", tight);
+        if (!s->tight_seen[si] || tight < s->tight_free[si]) {
+            s->tight_seen[si] = 1;
+            s->tight_free[si] = tight;
+            s->tight_took[si] = took;
+            snprintf(s->tight_name[si], sizeof s->tight_name[si], "%s", tname);
+        }
+    }
 }
 
 /* Which loading mode the records read in their processes, and whether
@@ -799,6 +948,8 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
         res_env_str(s->c->r, "program_first_stderr", err);
     }
     drv_set_phase(what);
+    s->smp.path[0] = out;
+    s->smp.path[1] = err;
     started = pg_sampler_start(s);
     if (pr_run_program(sd->path, sd->cmd, env, nenv, sd->probed ? PRC_ENV_T0 : NULL, out, err,
                        o->child_timeout, pg_spawned, &s->smp, &p, why, sizeof why) != 0) {
@@ -809,6 +960,8 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
         return -1;
     }
     pg_sampler_stop(&s->smp, started);
+    /* A ready line written just before the exit, not polled yet. */
+    if (s->ready_on && !atomic_load(&s->smp.ready_ns)) pg_ready_poll(&s->smp);
     ok = pg_outcome(s, what, &p);
     if (recdir[0]) {
         snprintf(what, sizeof what, "%s %d (%s): every CUDA process's record read",
@@ -828,6 +981,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
         if (sd->probed && s->probe[0]) {
             pg_put_records(s, sd, recs, nrec);
             pg_gather_kernels(s, si, recs, nrec);
+            pg_put_uses(s, sd, si, recs, nrec, (long long)atomic_load(&s->smp.ready_ns), p.t0_ns);
             pg_tally_modes(s, si, recs, nrec);
             if (nrec) s->with_record++;
         }
@@ -917,6 +1071,10 @@ static int pg_setup(pg_state *s)
     }
     s->nvml = nv_open(why, sizeof why) == 0;
     res_env_str(r, "program_nvml", s->nvml ? "ok" : why);
+    /* cli_parse compiled it once already: it cannot fail here but for memory. */
+    if (o->ready && regcomp(&s->ready_re, o->ready, REG_EXTENDED | REG_NOSUB) == 0) s->ready_on = 1;
+    res_env_str(r, "program_ready", o->ready);
+    res_env_num(r, "program_ready_after_s", o->ready_after);
     return 0;
 }
 
@@ -1234,17 +1392,166 @@ static void pg_answer_jit(pg_state *s)
     pg_answer(s, "answer.jit", "what the JIT cache changes", ptx, "", t);
 }
 
+/* The first uses after ready per probed side: each kernel's median stall
+ * over the runs it was in, the slowest PG_READY_LIST as derived
+ * "ready.<side>.<rank>" (fields runs, after_ms: its median time after
+ * ready). */
+#define PG_READY_LIST 20
+static void pg_ready_list(pg_state *s)
+{
+    size_t si, k, n;
+    for (si = 0; si < s->nsides; si++) {
+        double order[PG_MAX_KERNELS][2];
+        for (k = 0, n = 0; k < s->nready[si]; k++) {
+            order[n][0] = st_median(s->ready_kern[si][k].ms, s->ready_kern[si][k].n);
+            order[n++][1] = (double)k;
+        }
+        qsort(order, n, sizeof order[0], pg_kernel_cmp);
+        for (k = 0; k < n && k < PG_READY_LIST; k++) {
+            const pg_kernel *kn = &s->ready_kern[si][(size_t)order[k][1]];
+            char key[96];
+            res_derived *d;
+            snprintf(key, sizeof key, "ready.%s.%zu", s->side[si].key, k + 1);
+            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", s->side[si].label);
+            if (!d) continue;
+            res_derived_field(d, "runs", (double)kn->n);
+            res_derived_field(d, "after_ms", st_median(kn->get, kn->n));
+        }
+    }
+}
+
+/* The first uses after ready in words, per probed side. */
+static void pg_answer_ready(pg_state *s)
+{
+    char t[2400];
+    size_t i, at;
+    const cli_opts *o = s->c->o;
+    if (!s->ready_runs) return;
+    if (o->ready && s->ready_matched == 0)
+        at = (size_t)snprintf(t, sizeof t, "No line matched --ready=%s; first uses are counted from "
+                              "the first kernel%s. ", o->ready, o->ready_after > 0 ? " plus --ready-after" : "");
+    else if (o->ready)
+        at = (size_t)snprintf(t, sizeof t, "Ready: a line matched --ready=%s in %d of %d runs. ",
+                              o->ready, s->ready_matched, s->ready_runs);
+    else
+        at = (size_t)snprintf(t, sizeof t, "Ready: %s (no --ready line given). ", o->ready_after > 0
+                              ? "--ready-after past the first kernel" : "the first kernel");
+    for (i = 0; i < s->nsides && at < sizeof t; i++) {
+        const pg_side *sd = &s->side[i];
+        char key[96];
+        const res_derived *d;
+        double u = pg_med(s->c->r, sd->key, "ready.uses"), st = pg_med(s->c->r, sd->key, "ready.stall");
+        if (!sd->probed || isnan(u)) continue;
+        snprintf(key, sizeof key, "ready.%s.1", sd->key);
+        d = res_derived_find(s->c->r, PG, key);
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.1f ms of "
+                               "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s", st);
+        if (d && at < sizeof t)
+            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %.60s %.1f ms", d->name, d->value);
+        if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
+    }
+    pg_answer(s, "answer.ready", "first uses after the program was ready", NAN, "", t);
+}
+
+/* The tightest load after the first kernel, per probed side. */
+static void pg_answer_headroom(pg_state *s)
+{
+    char t[1600];
+    size_t i, at = 0;
+    for (i = 0; i < s->nsides && at < sizeof t; i++) {
+        char took[64] = "";
+        if (!s->side[i].probed || !s->tight_seen[i]) continue;
+        if (!isnan(s->tight_took[i])) snprintf(took, sizeof took, ", took %.0f MiB", s->tight_took[i]);
+        at += (size_t)snprintf(t + at, sizeof t - at, "%sunder %s the tightest load after the first "
+                               "kernel (%.60s%s) ran with %.0f MiB free (the least over the runs; "
+                               "median of each run's least: %.0f MiB)", at ? "; " : "Headroom: ",
+                               s->side[i].label, s->tight_name[i], took, s->tight_free[i],
+                               pg_med(s->c->r, s->side[i].key, "headroom"));
+    }
+    if (at && at < sizeof t) {
+        snprintf(t + at, sizeof t - at, ".");
+        pg_answer(s, "answer.headroom", "the device memory free at the tightest load", NAN, "MiB", t);
+    }
+}
+
+/* Kernels whose first launch took many times their later launches: a
+ * timer around a first launch (an autotuner's) times the load. */
+#define PG_TUNE_FACTOR 10.0
+#define PG_TUNE_MIN_MS 1.0
+static void pg_answer_tune(pg_state *s)
+{
+    char t[1600];
+    size_t i, k, at = 0, shown = 0;
+    for (i = 0; i < s->nsides && at < sizeof t; i++) {
+        if (!s->side[i].probed) continue;
+        for (k = 0; k < s->ntune[i] && shown < 3 && at < sizeof t; k++) {
+            const pg_kernel *kn = &s->tune[i][k];
+            double first = st_median(kn->ms, kn->n), later = st_median(kn->get, kn->n);
+            if (!(first >= PG_TUNE_MIN_MS && first >= PG_TUNE_FACTOR * later)) continue;
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s, %.60s: first launch %.1f ms, later "
+                                   "%.3f ms", shown++ ? "; " : "", s->side[i].label, kn->name, first,
+                                   later);
+        }
+    }
+    if (shown && at < sizeof t) {
+        snprintf(t + at, sizeof t - at, ": a timer around a first launch times the load (preload the "
+                 "kernel, or time it after one launch).");
+        pg_answer(s, "answer.autotune", "first launches many times the later ones", (double)shown, "", t);
+    }
+}
+
+/* --preload-list: every kernel first used after ready on a probed side,
+ * slowest first (its median stall on the side where it was slowest). */
+static int pg_emit_preload(FILE *f, const void *arg)
+{
+    const pg_state *s = arg;
+    size_t i, k;
+    fprintf(f, "# harness --preload-list: kernels first used after the program was ready; preload "
+           "each (cudaFuncGetAttributes, cuKernelGetFunction) before it is\n"
+            "# stall_ms\tside\tkernel\n");
+    for (i = 0; i < s->nsides; i++) {
+        if (!s->side[i].probed) continue;
+        for (k = 1; k <= PG_READY_LIST; k++) {
+            char key[96];
+            const res_derived *d;
+            snprintf(key, sizeof key, "ready.%s.%zu", s->side[i].key, k);
+            if (!(d = res_derived_find(s->c->r, PG, key))) break;
+            fprintf(f, "%.3f\t%s\t%s\n", d->value, s->side[i].key, d->name);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static void pg_write_preload(pg_state *s)
+{
+    const char *path = s->c->o->preload_list;
+    if (!path) return;
+    if (af_write(path, pg_emit_preload, s) != 0) {
+        fprintf(stderr, "harness: " PG ": --preload-list=%s: cannot be written: %s\n", path,
+                strerror(errno));
+        s->failed++;
+        return;
+    }
+    res_env_str(s->c->r, "program_preload_list", path);
+}
+
 /* How many rounds the answer took, and why the rounds stopped. */
 static void pg_answer_rounds(pg_state *s)
 {
     char t[600];
     const cli_opts *o = s->c->o;
     if (s->nsettings < 2) return;
-    snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
-             "Verdicts at p < %.4f: %.2f shared equally (Bonferroni) over the %d look%s after rounds "
-             "%d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s", s->runs,
-             o->rounds, o->max_rounds, s->stop, s->alpha, VD_ALPHA, s->looks.looks,
-             s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
+    if (s->looks.looks == 0)
+        snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
+                 "No look could call a difference: at %d runs a side the U test cannot reach p < %.2f "
+                 "(raise --max-rounds).", s->round, s->round == 1 ? "" : "s", s->runs, o->rounds,
+                 o->max_rounds, s->stop, o->max_rounds, VD_ALPHA);
+    else
+        snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
+                 "Verdicts at p < %.4f: %.2f shared equally (Bonferroni) over the %d look%s after "
+                 "rounds %d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s",
+                 s->runs, o->rounds, o->max_rounds, s->stop, s->alpha, VD_ALPHA, s->looks.looks,
+                 s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
     pg_answer(s, "answer.rounds", "the runs the answer took", s->round, "rounds", t);
 }
 
@@ -1362,6 +1669,11 @@ static void pg_conclude(pg_state *s)
     pg_answer_headline(s);
     if (s->c->o->compare == CLI_CMP_LOADING) pg_answers_modes(s);
     if (s->c->o->compare == CLI_CMP_JIT_CACHE) pg_answer_jit(s);
+    pg_ready_list(s);
+    pg_answer_ready(s);
+    pg_answer_headroom(s);
+    pg_answer_tune(s);
+    pg_write_preload(s);
     pg_answer_rounds(s);
     pg_answer_mode(s);
     pg_answer_cost(s);
@@ -1420,6 +1732,19 @@ static void pg_free(pg_state *s)
         }
     for (i = 0; i < s->nsides; i++)
         if (s->side[i].cache_dir[0]) pr_rmtree(s->side[i].cache_dir);
+    for (i = 0; i < PG_MAX_SIDES; i++) {
+        for (k = 0; k < s->nready[i]; k++) {
+            free(s->ready_kern[i][k].ms);
+            free(s->ready_kern[i][k].get);
+            free(s->ready_kern[i][k].launch);
+        }
+        for (k = 0; k < s->ntune[i]; k++) {
+            free(s->tune[i][k].ms);
+            free(s->tune[i][k].get);
+            free(s->tune[i][k].launch);
+        }
+    }
+    if (s->ready_on) regfree(&s->ready_re);
     if (s->outdir_tmp && s->outdir[0]) {
         /* The output is not kept: no path in the results names a file gone. */
         pr_rmtree(s->outdir);

@@ -24,8 +24,10 @@
  * sides): key, unit, name, region. The headline first: in.first_kernel and
  * in.context, on the clock inside the process (probed sides); wall, cpu,
  * rss.main, mem.peak, processes (every side); code.ms (probed sides);
- * cache.<name> (--jit-cache sides). */
-#define PG_NRUNFIGS 12
+ * cache.<name> (--jit-cache sides); ready.at, ready.uses, ready.stall,
+ * ready.worst, headroom (probed sides, from the records' first uses and
+ * loads). */
+#define PG_NRUNFIGS 17
 typedef struct pg_runfig {
     const char *key, *unit, *name, *region;
 } pg_runfig;

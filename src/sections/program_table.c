@@ -176,6 +176,24 @@ static void pt_slowest(FILE *f, const results *r, const char **side, const char 
         }
 }
 
+/* The first uses after the program was ready, per side. */
+static void pt_ready(FILE *f, const results *r, const char **side, const char **label, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++)
+        for (k = 1; k <= 10; k++) {
+            char key[96];
+            const res_derived *d;
+            snprintf(key, sizeof key, "ready.%s.%zu", side[i], k);
+            if (!(d = res_derived_find(r, PG, key))) break;
+            if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
+                                "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
+            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  in %.0f run%s  %.80s\n", k, d->value,
+                    res_derived_num(d, "after_ms"), res_derived_num(d, "runs"),
+                    res_derived_num(d, "runs") == 1 ? "" : "s", d->name);
+        }
+}
+
 void pg_print(FILE *f, const results *r)
 {
     const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
@@ -215,6 +233,7 @@ void pg_print(FILE *f, const results *r)
     pt_cost(f, r, side, label, n);
     pt_processes(f, r, side, label, n);
     pt_slowest(f, r, side, label, n);
+    pt_ready(f, r, side, label, n);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, "answer.", 7) == 0)

@@ -51,6 +51,9 @@
 #              --compare-env CUDA_MODULE_DATA_LOADING=LAZY,EAGER, --compare of
 #              two builds, A/A false calls over 10 invocations, PyTorch
 #              --compare-loading (SETTINGS=list picks; TORCH_RUNS, AA_RUNS)
+#   hazards    tests/gpu/hazards.sh: a serving program's first uses after its
+#              ready line, LAZY against EAGER, against its own request times,
+#              and preloaded
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -252,6 +255,8 @@ for part in $parts; do
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
     settings)
         L="$L/settings" sh tests/gpu/settings.sh 2>&1 | tail -60 ;;
+    hazards)
+        L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -267,7 +272,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, libraries, node)" >&2
         exit 2 ;;
     esac
     pack

@@ -1,0 +1,30 @@
+#!/bin/sh
+# hazards.sh: which loading mode is safe for a program, on a GPU: a serving
+# program (program/app_serve.py: warm-up, READY, five requests of new
+# kernels) under --compare-loading --ready='^READY$' --preload-list: the
+# first uses after ready listed with their stalls, LAZY less EAGER within
+# 10% of the program's own request times, and the same program preloading
+# its kernels before READY (its own code) without those stalls
+# (program/serve_checks.py). Logs under L; tables as results/h200-hazards-*.
+: "${HARNESS:=./harness}"
+. tests/lib.sh
+export HARNESS_PROBE="${HARNESS_PROBE:-./harness-probe.so}"
+L=${L:-/tmp/hazards}
+mkdir -p "$L"
+P=tests/gpu/program
+{
+run_harness "$L/serve.out" "$L/serve.err" --compare-loading --rounds=3 --max-rounds=3 \
+    --ready='^READY$' --preload-list="$L/preload.txt" --json="$L/serve.json" \
+    --program-output="$L/serve-out" -- python3 "$P/app_serve.py"
+expect_exit "serving program, --compare-loading --ready: exit 0" 0
+run_harness "$L/pre.out" "$L/pre.err" --module-loading=lazy --rounds=3 --ready='^READY$' \
+    --json="$L/pre.json" -- python3 "$P/app_serve.py" --preload
+expect_exit "serving program preloading its kernels, LAZY: exit 0" 0
+python3 "$P/serve_checks.py" "$L/serve.json" "$L/serve-out" "$L/pre.json" | tee "$L/checks.txt"
+check "--preload-list: written, kernels named" test -s "$L/preload.txt"
+cp "$L/serve.out" results/h200-hazards-serve.txt
+cp "$L/serve.json" results/h200-hazards-serve.json
+cp "$L/checks.txt" results/h200-hazards-checks.txt
+cp "$L/preload.txt" results/h200-hazards-preload.txt
+} >"$L/log" 2>&1
+summary "$L/log" "hazards"

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""serve_checks.py JSON OUTDIR [PRELOAD_JSON]: --compare-loading --ready=^READY$
+on program/app_serve.py, checked against the program's own clock.
+
+The program times its five requests' first repetitions. Their sum under
+LAZY less their sum under EAGER (medians over the probed runs) is what the
+lazy loads cost the requests; the harness's figure is the stalls of the
+first uses after ready (ready.stall), LAZY less EAGER. They must agree
+within 10%. With PRELOAD_JSON (the same program with --preload, LAZY):
+its stalls after ready fall to EAGER's or below. Prints PASSED/FAILED.
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+
+
+def out(ok, what):
+    print("%s %s" % ("PASSED" if ok else "FAILED", what))
+
+
+def program_side(outdir, side):
+    vals = []
+    for f in sorted(glob.glob(os.path.join(outdir, "run*-%s.out" % side))):
+        for line in open(f):
+            if line.startswith("{"):
+                vals.append(sum(json.loads(line)["first_ms"]))
+    return vals
+
+
+def med(d, key):
+    for x in d["measurements"]:
+        if x["section"] == "program" and x["key"] == key:
+            return x["stats"]["median"]
+    return None
+
+
+def main():
+    d = json.load(open(sys.argv[1]))
+    lazy, eager = program_side(sys.argv[2], "lazy"), program_side(sys.argv[2], "eager")
+    if not lazy or not eager or med(d, "lazy.ready.stall") is None:
+        out(False, "the program's request times and the harness's stalls read")
+        return 1
+    prog = statistics.median(lazy) - statistics.median(eager)
+    harn = med(d, "lazy.ready.stall") - med(d, "eager.ready.stall")
+    print("program: requests' first repetitions %.1f ms LAZY, %.1f ms EAGER: %.1f ms"
+          % (statistics.median(lazy), statistics.median(eager), prog))
+    print("harness: stalls after ready %.1f ms LAZY, %.1f ms EAGER: %.1f ms"
+          % (med(d, "lazy.ready.stall"), med(d, "eager.ready.stall"), harn))
+    out(prog > 0 and abs(harn - prog) <= 0.1 * prog,
+        "the stalls after ready, LAZY less EAGER (%.1f ms), within 10%% of the program's own (%.1f ms): %+.1f%%"
+        % (harn, prog, 100 * (harn - prog) / prog if prog else float("nan")))
+    names = [x["name"] for x in d["derived"] if x["key"].startswith("ready.lazy.")]
+    out(len(names) >= 3, "the first uses after ready named under LAZY: %s" % ", ".join(n[:40] for n in names[:6]))
+    for k in ("answer.ready", "answer.headroom", "answer.autotune"):
+        t = [x["text"] for x in d["derived"] if x["key"] == k]
+        print("%s: %s" % (k, t[0] if t else "none"))
+    if len(sys.argv) > 3:
+        p = json.load(open(sys.argv[3]))
+        pl = med(p, "lazy.ready.stall")
+        out(pl is not None and pl <= max(med(d, "eager.ready.stall") * 1.5, 1.0),
+            "preloaded before ready, LAZY's stalls after ready %.1f ms (EAGER's %.1f, LAZY's %.1f without)"
+            % (pl if pl is not None else float("nan"), med(d, "eager.ready.stall"), med(d, "lazy.ready.stall")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
