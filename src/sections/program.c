@@ -63,7 +63,7 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "ready.uses", "count", "first uses after ready",
       "kernels whose first use began after ready, over the run's CUDA processes" },
     { "ready.stall", "ms", "their stalls, summed",
-      "host time of those first uses (gets and first launch), summed" },
+      "host time of those first uses (gets and first launch) and of the loads after ready, summed" },
     { "ready.worst", "ms", "the worst of them",
       "the longest of those first uses (0 where there was none)" },
     { "headroom", "MiB", "free at the tightest load",
@@ -725,6 +725,13 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                     pg_kernel_add(s->ready_kern[si], &s->nready[si], d->name, g + l, d->value - ready, 0);
                 }
                 if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
+            }
+            if (load && !isnan(ready) && d->value > ready) {
+                double ms = res_derived_num(d, "ms");
+                stall += ms;
+                worst = fmax(worst, ms);
+                pg_kernel_add(s->ready_kern[si], &s->nready[si], strcmp(d->name, "library") == 0
+                              ? "(a library load)" : "(a module load)", ms, d->value - ready, 0);
             }
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
                 tight = free_mib;
@@ -1516,6 +1523,7 @@ static int pg_emit_preload(FILE *f, const void *arg)
             const res_derived *d;
             snprintf(key, sizeof key, "ready.%s.%zu", s->side[i].key, k);
             if (!(d = res_derived_find(s->c->r, PG, key))) break;
+            if (d->name[0] == '(') continue;    /* a load: nothing to preload by name */
             fprintf(f, "%.3f\t%s\t%s\n", d->value, s->side[i].key, d->name);
         }
     }
