@@ -60,12 +60,10 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         /* -- CMD: the program is timed whole and from inside; nothing of
          * the sections' sampling applies. */
         fprintf(f, "  program          %s\n", tb_env_str(r, "program_command", "?"));
-        fprintf(f, "  runs             %.0f a side taken (at least %.0f, at most %.0f; %s), after %.0f "
-                "warm-up run%s a side; --child-timeout=%.0f s each\n",
+        fprintf(f, "  runs             %.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s\n",
                 tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
-                tb_env_num(r, "program_max_rounds"), tb_env_str(r, "program_sides", "?"),
-                tb_env_num(r, "program_warmup"), tb_env_num(r, "program_warmup") == 1 ? "" : "s",
-                o->child_timeout);
+                tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
+                tb_env_str(r, "program_sides", "?"), o->child_timeout);
         return;
     }
     fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
