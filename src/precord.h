@@ -107,14 +107,18 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  * took_mib (what its gets and first launch took of it, summed). */
 #define PRC_MAX_USES 1024
 
-/* Every module or library load after the process's first kernel: derived
- * entries "load.<i>" (in order, at most PRC_MAX_LOADS) named "library" or
- * "module", value the ms after PRC_ENV_T0 at which it began, fields ms
- * (host time inside it) and, where read, free_mib and took_mib. */
+/* The module and library loads after the process's first kernel, in
+ * bursts (loads with no kernel launch between them: EAGER loads a library's
+ * thousands of modules at once): derived entries "load.<i>" (in order, at
+ * most PRC_MAX_LOADS; past that the last burst takes the rest, so no load
+ * is dropped) named "library" (any of them a cuLibraryLoad*) or "module",
+ * value the ms after PRC_ENV_T0 at which the burst began, fields n (its
+ * loads), ms (host time inside them, summed) and, where read, free_mib
+ * (free when it began) and took_mib (what its loads took, summed). */
 #define PRC_MAX_LOADS 256
 typedef struct prc_load {
-    double at_ms, ms, free_mib, took_mib;   /* free_mib, took_mib NaN: unread */
-    int library;                            /* 1 cuLibraryLoad*, 0 cuModuleLoad* */
+    double at_ms, n, ms, free_mib, took_mib; /* free_mib, took_mib NaN: unread */
+    int library;                             /* 1 any cuLibraryLoad*, 0 cuModuleLoad* only */
 } prc_load;
 
 /* The most span lines a record may carry, and the longest record file the

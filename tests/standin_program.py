@@ -126,7 +126,7 @@ def record(opts, mode, pid, first_kernel, worker):
     for i, u in enumerate(x for x in (opts.get("loads") or "").split(";") if x):
         kind, rest = u.split("@")
         f = [float(v) for v in rest.split(":")]
-        lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tms=%.17g,free_mib=%.17g,took_mib=%.17g"
+        lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tn=1,ms=%.17g,free_mib=%.17g,took_mib=%.17g"
                      % (i + 1, kind, f[0], f[1], f[2], f[3]))
     n = len(lines)
     for i in range(int(opts.get("spans") or 0)):

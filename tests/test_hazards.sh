@@ -38,13 +38,13 @@ expect_exit "--ready: the program ran" "$OK"
 check "--ready: the line matched in every run, before the first uses at 60 s" \
     py "$T/r.json" "assert dv('answer.ready')['text'].startswith('Ready: a line matched --ready=^READY\$ in 6 of 6 runs') and max(m('lazy.ready.at')[0]['samples']) < 60000"
 check "--ready: LAZY after ready: fft 198.5 ms, the library load 30 ms, qr 11.5 ms; warm (before) left out" \
-    py "$T/r.json" "a, b, c = dv('ready.lazy.1'), dv('ready.lazy.2'), dv('ready.lazy.3'); assert (a['name'], a['value'], b['name'], b['value'], c['name'], c['value']) == ('fft', 198.5, '(a library load)', 30, 'qr', 11.5) and not dv('ready.lazy.4')"
+    py "$T/r.json" "a, b, c = dv('ready.lazy.1'), dv('ready.lazy.2'), dv('ready.lazy.3'); assert (a['name'], a['value'], b['name'], b['value'], c['name'], c['value']) == ('fft', 198.5, '(library loads)', 30, 'qr', 11.5) and not dv('ready.lazy.4')"
 check "--ready: per run 2 uses, 240 ms stalled (the load's 30 too), the worst 198.5 (LAZY); 33.6, 30 (EAGER)" \
     py "$T/r.json" "assert m('lazy.ready.uses')[0]['samples'] == [2, 2, 2] and m('lazy.ready.stall')[0]['samples'] == [240, 240, 240] and m('lazy.ready.worst')[0]['samples'] == [198.5] * 3 and abs(m('eager.ready.stall')[0]['stats']['median'] - 33.6) < 1e-9 and m('eager.ready.worst')[0]['samples'] == [30] * 3"
 check "--preload-list: the kernels first used after ready, slowest first, per side" \
     sh -c "grep -v '^#' '$T/preload.txt' | cut -f2,3 | tr '\n' ' ' | grep -qx 'lazy	fft lazy	qr eager	fft eager	qr '"
 check "headroom: the library load after the first kernel, 250 MiB free, took 90" \
-    py "$T/r.json" "t = dv('answer.headroom')['text']; assert 'under LAZY the tightest load after the first kernel (a library load, took 90 MiB) ran with 250 MiB free' in t and m('lazy.headroom')[0]['samples'] == [250] * 3"
+    py "$T/r.json" "t = dv('answer.headroom')['text']; assert 'under LAZY the tightest load after the first kernel (library loads, took 90 MiB) ran with 250 MiB free' in t and m('lazy.headroom')[0]['samples'] == [250] * 3"
 check "autotuning: qr's first launch 6.5 ms against 0.05 later under LAZY; fft's 0.5 ms not (under 1 ms)" \
     py "$T/r.json" "t = dv('answer.autotune')['text']; assert 'LAZY, qr: first launch 6.5 ms, later 0.050 ms' in t and 'LAZY, fft' not in t and 'times the load' in t"
 expect_grep "the table lists the first uses after ready" "LAZY: first uses after ready" "$T/r.out"

@@ -110,8 +110,10 @@ typedef struct pb_state {
     double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
     double n[PB_NKINDS], ms[PB_NKINDS];
     double contexts, loaded, loaded_mib, ptx, ptx_ms;
-    prc_load loads[PRC_MAX_LOADS]; /* loads after the first kernel, the first nloads */
+    prc_load loads[PRC_MAX_LOADS]; /* loads after the first kernel, the first nloads: each a
+                                   burst of loads with no launch between them */
     size_t nloads;
+    int launched_since_load;    /* a launch came after the last load: the next starts a burst */
     uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
     pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
     size_t nkernels;
@@ -366,6 +368,7 @@ static void pb_count_launch(const void *fn, double ms, const char *sym)
 {
     pb_kernel *k = pb_kernel_of(fn);
     pb_kind kind = PB_LAUNCH_LATER;
+    pb.launched_since_load = 1;
     if (k && k->launched) {
         k->later_n += 1;
         k->later_ms += ms;
@@ -452,13 +455,26 @@ static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackDat
 static void pb_count_load(pb_kind kind, long long start, double ms, double free_in, double free_out)
 {
     prc_load *l;
-    if (!atomic_load(&pb_mem_info) || pb.nloads >= PRC_MAX_LOADS) return;
-    l = &pb.loads[pb.nloads++];
-    l->at_ms = pb_ms(start);
-    l->ms = ms;
-    l->free_mib = free_in;
-    l->took_mib = !isnan(free_in) && !isnan(free_out) ? free_in - free_out : NAN;
-    l->library = kind == PB_LIBRARY_LOAD;
+    double took = !isnan(free_in) && !isnan(free_out) ? free_in - free_out : NAN;
+    if (!atomic_load(&pb_mem_info)) return;
+    /* One more of the last burst (no launch since it, or no room left: a
+     * load is never dropped, its time always counted), else a new one. */
+    if (pb.nloads && (!pb.launched_since_load || pb.nloads == PRC_MAX_LOADS)) {
+        l = &pb.loads[pb.nloads - 1];
+        l->n += 1;
+        l->ms += ms;
+        l->took_mib = isnan(l->took_mib) ? took : isnan(took) ? l->took_mib : l->took_mib + took;
+        l->library |= kind == PB_LIBRARY_LOAD;
+    } else {
+        l = &pb.loads[pb.nloads++];
+        l->at_ms = pb_ms(start);
+        l->n = 1;
+        l->ms = ms;
+        l->free_mib = free_in;
+        l->took_mib = took;
+        l->library = kind == PB_LIBRARY_LOAD;
+    }
+    pb.launched_since_load = 0;
 }
 
 /* A call's ENTER: its clock started in its correlationData. */
@@ -734,7 +750,7 @@ static int pb_build_uses(results *r)
         const prc_load *l = &pb.loads[i];
         snprintf(key, sizeof key, "load.%zu", i + 1);
         d = res_derive(r, PRC_SECTION, key, l->library ? "library" : "module", l->at_ms, "ms", "");
-        if (!d || res_derived_field(d, "ms", l->ms) != 0 ||
+        if (!d || res_derived_field(d, "ms", l->ms) != 0 || res_derived_field(d, "n", l->n) != 0 ||
             (!isnan(l->free_mib) && res_derived_field(d, "free_mib", l->free_mib) != 0) ||
             (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
             return -1;

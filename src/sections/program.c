@@ -731,13 +731,13 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                 stall += ms;
                 worst = fmax(worst, ms);
                 pg_kernel_add(s->ready_kern[si], &s->nready[si], strcmp(d->name, "library") == 0
-                              ? "(a library load)" : "(a module load)", ms, d->value - ready, 0);
+                              ? "(library loads)" : "(module loads)", ms, d->value - ready, 0);
             }
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
                 tight = free_mib;
                 took = res_derived_num(d, "took_mib");
                 snprintf(tname, sizeof tname, "%s", use ? d->name : load && strcmp(d->name, "library") == 0
-                         ? "a library load" : "a module load");
+                         ? "library loads" : "module loads");
             }
         }
     if (!isnan(ready)) {

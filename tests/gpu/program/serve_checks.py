@@ -48,9 +48,9 @@ def main():
           % (statistics.median(lazy), statistics.median(eager), prog))
     print("harness: stalls after ready %.1f ms LAZY, %.1f ms EAGER: %.1f ms"
           % (med(d, "lazy.ready.stall"), med(d, "eager.ready.stall"), harn))
-    out(prog > 0 and abs(harn - prog) <= 0.1 * prog,
+    out(prog != 0 and abs(harn - prog) <= 0.1 * abs(prog),
         "the stalls after ready, LAZY less EAGER (%.1f ms), within 10%% of the program's own (%.1f ms): %+.1f%%"
-        % (harn, prog, 100 * (harn - prog) / prog if prog else float("nan")))
+        % (harn, prog, 100 * (harn - prog) / abs(prog) if prog else float("nan")))
     names = [x["name"] for x in d["derived"] if x["key"].startswith("ready.lazy.")]
     out(len(names) >= 3, "the first uses after ready named under LAZY: %s" % ", ".join(n[:40] for n in names[:6]))
     for k in ("answer.ready", "answer.headroom", "answer.autotune"):
