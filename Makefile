@@ -38,7 +38,7 @@ LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
-TEST_SRCS := $(filter-out tests/probe_host.c,$(wildcard tests/*.c))
+TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
@@ -79,6 +79,11 @@ build/pic/%.o: %.c
 # The CPU test's host program: loads the probe as the driver would.
 build/probe_host: tests/probe_host.c build/pic/src/precord.o build/pic/src/results.o build/pic/src/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
+
+# The record reader's benchmark: records at the size cap, each read in under
+# a second (docs/program.md); make test runs it.
+$(B)/bench_record: tests/bench_record.c $(B)/obj/src/precord.o $(B)/obj/src/results.o $(B)/obj/src/stats.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
 $(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
