@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,18 +169,56 @@ static int pg_find_cupti(char *buf, size_t len, char *why, size_t whylen)
     return -1;
 }
 
-/* Where the program's output goes: --program-output, else beside --json
- * ("<json>.program"), else a temporary directory removed at the end. */
+/* The directory of the program's output claimed by pg_claim_output ("":
+ * none, a temporary one is made), and whether the claim was made. */
+static char pg_claimed[4096];
+static int pg_claim_done;
+
+int pg_claim_output(const cli_opts *o)
+{
+    struct stat st;
+    const char *opt = o->program_output ? "--program-output" : "--json";
+    int fd;
+
+    pg_claim_done = 1;
+    pg_claimed[0] = '\0';
+    if (o->program_output)
+        snprintf(pg_claimed, sizeof pg_claimed, "%s", o->program_output);
+    else if (o->json && strcmp(o->json, "-") != 0 &&
+             (stat(o->json, &st) == 0 ? S_ISREG(st.st_mode) : errno == ENOENT))
+        snprintf(pg_claimed, sizeof pg_claimed, "%s.program", o->json);
+    else
+        return 0;   /* none, stdout, /dev/null, a FIFO: nothing beside it */
+    if (mkdir(pg_claimed, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "harness: %s=%s: cannot make %s: %s\n", opt,
+                o->program_output ? o->program_output : o->json, pg_claimed, strerror(errno));
+        return -1;
+    }
+    /* Held until the process ends (SIGKILL included: the kernel drops it),
+     * never handed to the program (close-on-exec). */
+    if ((fd = open(pg_claimed, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+        flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        fprintf(stderr, "harness: %s=%s: %s %s\n", opt, o->program_output ? o->program_output : o->json,
+                pg_claimed, e == EWOULDBLOCK ? "is in use by another harness run (it holds a lock on "
+                "it): the two programs' output would mix there; give this run another --json or "
+                "--program-output" : strerror(e));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Where the program's output goes: the directory pg_claim_output claimed,
+ * else a temporary directory removed at the end. */
 static int pg_output_dir(pg_state *s, char *why, size_t whylen)
 {
-    const cli_opts *o = s->c->o;
-    if (o->program_output || o->json) {
-        if (o->program_output) snprintf(s->outdir, sizeof s->outdir, "%s", o->program_output);
-        else snprintf(s->outdir, sizeof s->outdir, "%s.program", o->json);
-        if (mkdir(s->outdir, 0755) != 0 && errno != EEXIST) {
-            snprintf(why, whylen, "cannot make %.900s: %s", s->outdir, strerror(errno));
-            return -1;
-        }
+    if (!pg_claim_done && pg_claim_output(s->c->o) != 0) {
+        snprintf(why, whylen, "the program's output directory could not be claimed (said above)");
+        return -1;
+    }
+    if (pg_claimed[0]) {
+        snprintf(s->outdir, sizeof s->outdir, "%s", pg_claimed);
         return 0;
     }
     s->outdir_tmp = 1;
