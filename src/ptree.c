@@ -145,7 +145,11 @@ static int pt_classify(int pid, int depth)
     if (pt_initial) cls = PT_OTHER;
     else if (pid == pt_first || ppid == pt_self) cls = PT_TREE;
     else if (ppid <= 1 || depth > 64) cls = PT_OTHER;
-    else cls = pt_classify(ppid, depth + 1) == PT_TREE ? PT_TREE : PT_OTHER;
+    else cls = pt_classify(ppid, depth + 1);
+    /* A parent that ended between the two reads: this process has been
+     * handed to its new parent (this one, where it is of the tree); it is
+     * classified on the next read, not now. */
+    if (cls == PT_EMPTY) return PT_EMPTY;
     pt_note(pid, cls, start);
     return cls;
 }

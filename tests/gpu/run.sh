@@ -46,6 +46,10 @@
 #   program    tests/gpu/program.sh: -- CMD on a PyTorch program, the lesson's
 #              program built by nvcc and a program of two CUDA processes,
 #              the tables as results/h200-program-*
+#   program-trust  tests/gpu/program_trust.sh: a PyTorch program against the
+#              harness: a setsid CUDA grandchild, SIGHUP to the harness, two
+#              runs on one --json, a program that drops the probe (PASSED and
+#              FAILED lines; logs in $OUT/logs/program-trust)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -245,6 +249,8 @@ for part in $parts; do
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     program)
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
+    program-trust)
+        L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
