@@ -133,8 +133,8 @@ static const char cli_usage[] =
 "Exit codes: 0 all ran and validated; 1 a validation or invariant failed, an\n"
 "error stopped a section, or a kernel ran past --kernel-timeout; 2 usage error;\n"
 "3 a section needs a GPU and none is usable (the GPU-free parts still ran);\n"
-"130 and 143 stopped by SIGINT and SIGTERM (the results so far are written,\n"
-"marked incomplete).\n";
+"130, 143, 129 and 131 stopped by SIGINT, SIGTERM, SIGHUP and SIGQUIT (the\n"
+"results so far are written, marked incomplete).\n";
 
 static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 

@@ -338,11 +338,12 @@ int main(int argc, char **argv)
     sg_on_stop(main_stop, &stop);
     sg_on_kill(main_kill);
     drv_set_kernel_timeout(o.kernel_timeout);
-    /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
-     * the default action: the parent kills and reaps it). Before any
-     * library is loaded: every thread it starts inherits the blocked mask. */
+    /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end the run at its next safe
+     * point (a child keeps the default action: the parent kills and reaps
+     * it). Before any library is loaded: every thread it starts inherits
+     * the blocked mask. */
     if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
-        perror("harness: catching SIGINT and SIGTERM");
+        perror("harness: catching SIGINT, SIGTERM, SIGHUP and SIGQUIT");
         return 1;
     }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this

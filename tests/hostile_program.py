@@ -7,7 +7,7 @@ Standard library only; its state (pids, markers) goes to $STANDIN_STATE.
   --version V          the harness version the records name
   --fifo-record        a FIFO named <pid>.rec in the record directory
   --fifo-output        its own stdout file replaced by a FIFO
-  --big-record N       a record of N figure lines (each a new key)
+  --big-record N       a record of N env lines (each a new field)
   --records N          N CUDA processes: N - 1 forked, each with a record
   --symlink-dir        the record directory replaced by a link to one of its own
   --mode-0             its record written, then the record directory made mode 0
@@ -68,8 +68,11 @@ def main(argv):
         os.mkfifo(out)
     if probed and opts.get("big_record"):
         n = int(opts["big_record"])
-        lines = ["m\tprogram\tk%d\tk\tr\tprocess\tms\t1\t0\t0\t0\t1\t0\t0\t0\t" % k for k in range(n)]
-        lines.append("end\t%d\t%d" % (os.getpid(), n))
+        # A record that is whole but for n env fields of its own.
+        lines = ["env\trecord\ts\tharness-probe 1", "env\tversion\ts\t%s" % opts["version"],
+                 "env\tpid\tn\t%d" % os.getpid()]
+        lines += ["env\tf%d\tn\t1" % k for k in range(n)]
+        lines.append("end\t%d\t%d" % (os.getpid(), n + 3))
         with open(os.path.join(d, "%d.rec" % os.getpid()), "w") as f:
             f.write("\n".join(lines) + "\n")
     if probed and opts.get("records"):
