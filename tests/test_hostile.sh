@@ -29,6 +29,8 @@ export HARNESS_PROBE=/dev/null
 if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
 export STANDIN_STATE="$T/state"
 mkdir -p "$STANDIN_STATE" "$T/tmp"
+# Every run's temporary directories under $T/tmp, to be found empty after it.
+env_set TMPDIR "$T/tmp"
 TO="timeout -s KILL 60"
 
 # py FILE CODE: CODE's asserts on the JSON FILE as d.
@@ -39,12 +41,12 @@ def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and 
 $2" >/dev/null 2>&1
 }
 
-# hrun NAME ARGS...: the harness, bounded, TMPDIR=$T/tmp; $rc, $secs.
+# hrun NAME ARGS...: the harness, bounded; $rc, $secs.
 hrun() {
     name=$1
     shift
     t0=$(date +%s)
-    TMPDIR="$T/tmp" $TO "$HARNESS" "$@" >"$T/$name.out" 2>"$T/$name.err"
+    $TO "$HARNESS" "$@" >"$T/$name.out" 2>"$T/$name.err"
     rc=$?
     secs=$(($(date +%s) - t0))
 }
@@ -107,7 +109,7 @@ fi
 if [ "$NOBODY" != skip ]; then
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    TMPDIR="$T/tmp" $TO $NOBODY "$HARNESS" --rounds=1 --json="$T/tmp/mode0.json" -- $HP --mode-0 \
+    $TO $NOBODY "$HARNESS" --rounds=1 --json="$T/tmp/mode0.json" -- $HP --mode-0 \
         >"$T/mode0.out" 2>"$T/mode0.err"
     rc=$?
     mv "$T/tmp/mode0.json" "$T/mode0.json" 2>/dev/null
@@ -132,7 +134,7 @@ check "hostile: the setsid child killed: named in the results" \
 for sig in HUP QUIT KILL; do
     rm -f "$STANDIN_STATE/main" "$STANDIN_STATE/hung" "$T/sig$sig.json"
     # shellcheck disable=SC2086
-    TMPDIR="$T/tmp" "$HARNESS" --rounds=1 --json="$T/sig$sig.json" -- $HP --hang-main \
+    "$HARNESS" --rounds=1 --json="$T/sig$sig.json" -- $HP --hang-main \
         >"$T/sig$sig.out" 2>"$T/sig$sig.err" &
     hp=$!
     wait_path "$STANDIN_STATE/main" && wait_path "$STANDIN_STATE/hung"
@@ -169,7 +171,7 @@ expect_exit "hostile: the record directory replaced by a link: refused" 1
 expect_grep "hostile: the record directory replaced by a link: said" "no longer a directory (a symbolic link" "$T/link.out"
 mkdir -p "$T/rel/tmp" "$T/elsewhere"
 # shellcheck disable=SC2086
-(cd "$T/rel" && TMPDIR=tmp $TO "$ABS" --rounds=1 --json="$T/rel.json" -- $HP --chdir "$T/elsewhere" \
+(cd "$T/rel" && env_set TMPDIR tmp && $TO "$ABS" --rounds=1 --json="$T/rel.json" -- $HP --chdir "$T/elsewhere" \
     >"$T/rel.out" 2>"$T/rel.err")
 rc=$?
 expect_exit "hostile: a relative TMPDIR, a program that changes directory: it ran" "$OK"
@@ -178,7 +180,7 @@ check "hostile: a relative TMPDIR: the record found (1 CUDA process a run)" \
 
 # --- outputs ------------------------------------------------------------------
 # shellcheck disable=SC2086
-(cd "$T" && TMPDIR="$T/tmp" $TO "$ABS" --rounds=1 --json=- -- $HP >"$T/dash.out" 2>"$T/dash.err")
+(cd "$T" && $TO "$ABS" --rounds=1 --json=- -- $HP >"$T/dash.out" 2>"$T/dash.err")
 check "hostile: --json=-: the JSON alone on stdout" py "$T/dash.out" "assert d['environment']['program_command']"
 check "hostile: --json=-: no file named '-', no '-.program'" sh -c "[ ! -e '$T/-' ] && [ ! -e '$T/-.program' ]"
 expect_grep "hostile: --json=-: the tables on stderr" "exit code" "$T/dash.err"
@@ -197,7 +199,7 @@ check "hostile: --json=/dev/full: no /dev/full.program" test ! -e /dev/full.prog
 check "hostile: --json=/dev/full: the closing line is last and says exit code 1" \
     sh -c "tail -n 1 '$T/full.out' | grep -q 'exit code 1\\.\$'"
 # shellcheck disable=SC2086
-TMPDIR="$T/tmp" "$HARNESS" --rounds=1 --json="$T/two.json" -- $HP --sleep 3 >"$T/two1.out" 2>"$T/two1.err" &
+"$HARNESS" --rounds=1 --json="$T/two.json" -- $HP --sleep 3 >"$T/two1.out" 2>"$T/two1.err" &
 first=$!
 wait_path "$T/two.json.program/run01-*"
 # shellcheck disable=SC2086
@@ -229,3 +231,4 @@ check "hostile: a bad ELF: nothing run, nothing written" sh -c "[ ! -s '$T/badel
 hrun badsh --rounds=1 -- "$T/badsh"
 expect_exit "hostile: a missing #! interpreter: exit 2 before any run" 2
 expect_grep "hostile: a missing #! interpreter: named" "#! interpreter /nonexistent/interpreter: No such file" "$T/badsh.err"
+env_restore TMPDIR

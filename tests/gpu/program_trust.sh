@@ -19,6 +19,8 @@ L=${L:-/tmp/program-trust}
 rm -rf "$L"
 mkdir -p "$L/tmp" "$L/state"
 APP="python3 tests/gpu/program/app_escape.py"
+# Every run's temporary directories under $L/tmp, to be found empty after it.
+env_set TMPDIR "$L/tmp"
 
 # gone PID: no such process, or only its zombie.
 gone() {
@@ -50,7 +52,7 @@ $2"
 {
 # 1. A setsid CUDA grandchild outlives the main process.
 rm -f "$L/state/"*
-TMPDIR="$L/tmp" timeout -s KILL 300 "$HARNESS" --rounds=1 --module-loading=lazy --json="$L/setsid.json" \
+timeout -s KILL 300 "$HARNESS" --rounds=1 --module-loading=lazy --json="$L/setsid.json" \
     -- $APP --setsid-grandchild "$L/state" >"$L/setsid.out" 2>"$L/setsid.err"
 rc=$?
 expect_exit "setsid grandchild: a failed check (it outlived the main process)" 1
@@ -66,7 +68,7 @@ check "setsid grandchild: no directory left" tmp_empty
 
 # 2. SIGHUP to the harness while the program and its setsid grandchild run.
 rm -f "$L/state/"*
-TMPDIR="$L/tmp" "$HARNESS" --rounds=1 --module-loading=lazy --json="$L/hup.json" \
+"$HARNESS" --rounds=1 --module-loading=lazy --json="$L/hup.json" \
     -- $APP --hang "$L/state" >"$L/hup.out" 2>"$L/hup.err" &
 hp=$!
 wait_path "$L/state/main"
@@ -86,11 +88,11 @@ check "SIGHUP: the results so far written, marked incomplete" \
 
 # 3. Two harness runs on one --json.
 rm -rf "$L/two.json" "$L/two.json.program"
-TMPDIR="$L/tmp" "$HARNESS" --rounds=1 --module-loading=lazy --json="$L/two.json" \
+"$HARNESS" --rounds=1 --module-loading=lazy --json="$L/two.json" \
     -- $APP --sleep 5 >"$L/two1.out" 2>"$L/two1.err" &
 first=$!
 wait_path "$L/two.json.program/run01-*"
-TMPDIR="$L/tmp" "$HARNESS" --rounds=1 --module-loading=lazy --json="$L/two.json" \
+"$HARNESS" --rounds=1 --module-loading=lazy --json="$L/two.json" \
     -- $APP --sleep 1 >"$L/two2.out" 2>"$L/two2.err"
 rc=$?
 expect_exit "two runs on one --json: the second refused at its start" 2
@@ -105,7 +107,7 @@ check "two runs on one --json: the JSON is the first's, whole" \
     py "$L/two.json" "assert d['incomplete'] is False and d['environment']['program_command'].endswith('--sleep 5')"
 
 # 4. The GPU used without the probe: said so.
-TMPDIR="$L/tmp" timeout -s KILL 300 "$HARNESS" --rounds=2 --json="$L/own.json" \
+timeout -s KILL 300 "$HARNESS" --rounds=2 --json="$L/own.json" \
     -- $APP --own-injection >"$L/own.out" 2>"$L/own.err"
 rc=$?
 expect_exit "a program that drops the probe: the runs pass" 0
@@ -113,4 +115,5 @@ check "a program that drops the probe: 'The GPU was used without the probe'" \
     py "$L/own.json" "assert t['answer.cuda'].startswith('The GPU was used without the probe')"
 check "a program that drops the probe: no directory left" tmp_empty
 } >"$L/log" 2>&1
+env_restore TMPDIR
 summary "$L/log" "program-trust"
