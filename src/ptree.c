@@ -181,13 +181,20 @@ static int pt_alive(const pt_desc *d, char *comm, size_t commlen)
     return start == d->start && state != 'Z' && state != 'X';
 }
 
-/* Reap the descendants handed to this process that ended (never the first
- * process: its owner reaps it). Under pt_mu. */
+/* Reap the descendants handed to this process that ended, as long as the
+ * next one to reap is not the first process (its owner reaps it; those
+ * behind it wait for pt_kill_all). Under pt_mu. */
 static void pt_reap(void)
 {
-    size_t i;
-    for (i = 0; i < pt_n; i++)
-        if (pt_desc_of[i].pid != pt_first) waitpid(pt_desc_of[i].pid, NULL, WNOHANG);
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
+            si.si_pid == pt_first)
+            return;
+        if (pt_slot_of(si.si_pid)->cls != PT_TREE) pt_note(si.si_pid, PT_TREE, 0);
+        waitpid(si.si_pid, NULL, WNOHANG);
+    }
 }
 
 size_t pt_scan(void)
@@ -270,15 +277,6 @@ int pt_known(long pid)
     yes = s->cls == PT_TREE;
     pthread_mutex_unlock(&pt_mu);
     return yes;
-}
-
-size_t pt_count(void)
-{
-    size_t n;
-    pthread_mutex_lock(&pt_mu);
-    n = pt_n;
-    pthread_mutex_unlock(&pt_mu);
-    return n;
 }
 
 int pt_overflow(void)

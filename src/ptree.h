@@ -31,8 +31,8 @@ int pt_begin(char *why, size_t whylen);
  * start: the tree is then read only when pt_scan or pt_kill_all runs). */
 int pt_root(pid_t pid, char *why, size_t whylen);
 
-/* Read /proc once now: new descendants noted; ours that ended reaped
- * (never the first process: its owner reaps it). Returns the descendants
+/* Read /proc once now: new descendants noted; those handed to this process
+ * that ended reaped (never the first process: its owner reaps it). Returns the descendants
  * alive (zombies not counted), the first process included while it lives. */
 size_t pt_scan(void);
 
@@ -40,8 +40,8 @@ size_t pt_scan(void);
  * included) since pt_begin, also after it ended; 0 otherwise. Thread-safe. */
 int pt_known(long pid);
 
-/* How many descendants were seen, and 1 when some were not kept (PT_MAX). */
-size_t pt_count(void);
+/* 1 when more than PT_MAX descendants were seen (the later ones were not
+ * kept: pt_known is 0 for them). */
 int pt_overflow(void);
 
 /* Stop the reading thread (the tree stays known for pt_known until the

@@ -549,6 +549,9 @@ static int pg_outcome(pg_state *s, const char *what, const pr_program *p)
     else
         snprintf(detail, sizeof detail, "exited with %d", p->exit_code);
     res_check_add(s->c->r, PG, what, ok, detail);
+    if (p->overflow)
+        fprintf(stderr, "harness: " PG ": run %d: more than %d processes: the later ones were not "
+                "kept, and their records are refused\n", s->runs, PT_MAX);
     if (p->stragglers) {
         snprintf(left, sizeof left, "%d process%s of the program still running %s %s killed "
                  "(SIGKILL): %s", p->stragglers, p->stragglers == 1 ? "" : "es",
