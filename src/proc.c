@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
 #include "clock.h"
@@ -34,8 +35,16 @@ extern char **environ;
  * once. A slot's name is written before pr_live[slot] is set and read only
  * while it is set (the signal thread reads them). */
 #define PR_MAXDIRS 16
-static char pr_dirs[PR_MAXDIRS][512];
-static atomic_int pr_live[PR_MAXDIRS];
+typedef struct pr_dirset {
+    char dirs[PR_MAXDIRS][512];
+    atomic_int live[PR_MAXDIRS];
+} pr_dirset;
+static pr_dirset pr_local;
+/* In memory shared with ptree.h's sentinel once a program is run
+ * (pr_share_dirs), so that it removes them when this process is killed. */
+static pr_dirset *_Atomic pr_set = &pr_local;
+#define pr_dirs (atomic_load(&pr_set)->dirs)
+#define pr_live (atomic_load(&pr_set)->live)
 
 /* The child being waited on, for pr_kill_child (0: none); atomic: the
  * signal thread reads it. */
@@ -408,6 +417,21 @@ static void pr_program_reap(pid_t pid, int *status, struct rusage *ru, pr_progra
     res->overflow = pt_overflow();
 }
 
+/* The temporary directories moved into shared memory (once), and the
+ * sentinel told to remove them (ptree.h), before the first program runs. */
+static void pr_share_dirs(void)
+{
+    static int shared;
+    pr_dirset *m;
+    if (shared) return;
+    shared = 1;
+    m = mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    memcpy(m, &pr_local, sizeof *m);
+    atomic_store(&pr_set, m);
+    pt_on_abandon(pr_cleanup_now);
+}
+
 int pr_run_program(const char *path, const char *const *argv, const char *const *set_env,
                    size_t nset, const char *t0_env, const char *out_path, const char *err_path,
                    double timeout_s, void (*spawned)(int pid, void *arg), void *arg,
@@ -427,6 +451,7 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
         snprintf(why, whylen, "out of memory");
         return -1;
     }
+    pr_share_dirs();
     for (i = 0; i < nset; i++) all[i] = set_env[i];
     t0var[0] = '\0';
     if (t0_env) all[nset] = t0var;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,9 +44,26 @@ static size_t pt_n;
 static int pt_over;
 static pid_t pt_first, pt_self;
 static int pt_initial;            /* 1 while pt_begin notes what runs already */
-/* The descendants' pids again, for pt_kill_now (a signal handler). */
-static atomic_int pt_apid[PT_MAX];
-static atomic_size_t pt_an;
+/* The descendants' pids again, for pt_kill_now (a signal handler) and the
+ * sentinel (below), in memory shared with the sentinel: whether a tree is
+ * running ('r') or ended ('d'), its first process's group, the pids. */
+typedef struct pt_shared {
+    atomic_int group;
+    atomic_size_t n;
+    atomic_int pid[PT_MAX];
+} pt_shared;
+static pt_shared pt_local;
+static pt_shared *pt_sh = &pt_local;
+/* The sentinel: a process of this one, started at the first pt_begin,
+ * that outlives it: it reads a pipe whose other end only this process
+ * holds; at its end of file (this process ended, SIGKILL included) with a
+ * tree running, it kills every process of the tree it was told of, and
+ * its group, and the registered directories go (pt_on_abandon). */
+static pid_t pt_sentinel_pid;
+static int pt_sentinel_fd = -1;
+static void (*pt_abandon_fn)(void);
+static void pt_sentinel_start(void);
+static void pt_tell(char c);
 static pthread_t pt_th;
 static int pt_running;
 static atomic_int pt_quit;
@@ -127,8 +145,8 @@ static void pt_note(int pid, int cls, unsigned long long start)
     pt_desc_of[pt_n].pid = pid;
     pt_desc_of[pt_n].start = start;
     pt_desc_of[pt_n++].named = 0;
-    atomic_store(&pt_apid[atomic_load(&pt_an)], pid);
-    atomic_fetch_add(&pt_an, 1);
+    atomic_store(&pt_sh->pid[atomic_load(&pt_sh->n)], pid);
+    atomic_fetch_add(&pt_sh->n, 1);
 }
 
 /* Classify a process not seen before by its parent, which is classified
@@ -142,7 +160,7 @@ static int pt_classify(int pid, int depth)
 
     if (s->cls != PT_EMPTY) return s->cls;
     if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) return PT_EMPTY;
-    if (pt_initial) cls = PT_OTHER;
+    if (pt_initial || pid == pt_sentinel_pid) cls = PT_OTHER;
     else if (pid == pt_first || ppid == pt_self) cls = PT_TREE;
     else if (ppid <= 1 || depth > 64) cls = PT_OTHER;
     else cls = pt_classify(ppid, depth + 1);
@@ -233,13 +251,15 @@ int pt_begin(char *why, size_t whylen)
         }
         reaper = 1;
     }
+    pt_sentinel_start();
     pthread_mutex_lock(&pt_mu);
     memset(pt_tab, 0, sizeof pt_tab);
     pt_used = pt_n = 0;
     pt_over = 0;
     pt_first = 0;
     pt_self = getpid();
-    atomic_store(&pt_an, 0);
+    atomic_store(&pt_sh->n, 0);
+    atomic_store(&pt_sh->group, 0);
     /* What runs now is not of the tree. */
     pt_initial = 1;
     pt_read_proc();
@@ -257,7 +277,9 @@ int pt_root(pid_t pid, char *why, size_t whylen)
     pt_first = pid;
     if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) start = 0;
     pt_note(pid, PT_TREE, start);
+    atomic_store(&pt_sh->group, pid);
     pthread_mutex_unlock(&pt_mu);
+    pt_tell('r');
     atomic_store(&pt_quit, 0);
     if ((err = pthread_create(&pt_th, NULL, pt_loop, NULL)) != 0) {
         snprintf(why, whylen, "pthread_create: %s", strerror(err));
@@ -330,14 +352,103 @@ size_t pt_kill_all(pid_t group, char *names, size_t len)
         if (live) nanosleep(&ts, NULL);
     }
     if (len && at + 1 >= len && len > 4) memcpy(names + len - 4, "...", 4);
+    if (!live) pt_tell('d');
     return killed;
+}
+
+/* Kill every process of the tree in sh, by pid, and its group: async-
+ * signal-safe. */
+static void pt_kill_shared(pt_shared *sh)
+{
+    size_t i, n = atomic_load(&sh->n);
+    int group = atomic_load(&sh->group);
+    if (group > 1) kill(-group, SIGKILL);
+    for (i = 0; i < n && i < PT_MAX; i++) {
+        int pid = atomic_load(&sh->pid[i]);
+        if (pid > 1) kill(pid, SIGKILL);
+    }
 }
 
 void pt_kill_now(void)
 {
-    size_t i, n = atomic_load(&pt_an);
-    for (i = 0; i < n && i < PT_MAX; i++) {
-        int pid = atomic_load(&pt_apid[i]);
-        if (pid > 1) kill(pid, SIGKILL);
+    pt_kill_shared(pt_sh);
+}
+
+void pt_on_abandon(void (*fn)(void))
+{
+    pt_abandon_fn = fn;
+}
+
+/* Tell the sentinel a tree runs ('r') or ended ('d'). */
+static void pt_tell(char c)
+{
+    ssize_t n;
+    if (pt_sentinel_fd < 0) return;
+    while ((n = write(pt_sentinel_fd, &c, 1)) < 0 && errno == EINTR)
+        continue;
+}
+
+/* The sentinel's life, in a child of a process with threads: async-
+ * signal-safe calls only. Its own process group (a signal to the
+ * harness's group is not for it), stdin, stdout and stderr on /dev/null
+ * (a reader of the harness's output sees its end when the harness ends),
+ * every other descriptor but the pipe closed. */
+static _Noreturn void pt_sentinel(int rfd)
+{
+    struct timespec ts = { 0, 2000000L };
+    char c, state = 'd';
+    ssize_t n;
+    int fd, pass;
+
+    setpgid(0, 0);
+    if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
     }
+    for (fd = 3; fd < 4096; fd++)
+        if (fd != rfd) close(fd);
+    for (;;) {
+        n = read(rfd, &c, 1);
+        if (n == 1) state = c;
+        else if (n < 0 && errno == EINTR) continue;
+        else break;
+    }
+    if (state == 'r') {
+        /* A few passes: a process that forks meanwhile is caught. */
+        for (pass = 0; pass < 20; pass++) {
+            pt_kill_shared(pt_sh);
+            nanosleep(&ts, NULL);
+        }
+    }
+    /* After an ordinary end nothing is left to remove: harmless. */
+    if (pt_abandon_fn) pt_abandon_fn();
+    _exit(0);
+}
+
+/* Start the sentinel (once): the shared memory, the pipe, the fork. A
+ * sentinel that cannot start leaves SIGKILL's guarantee to PR_SET_PDEATHSIG
+ * alone (said in why; not an error). */
+static void pt_sentinel_start(void)
+{
+    int p[2];
+    pid_t pid;
+    void *m;
+    if (pt_sentinel_pid) return;
+    m = mmap(NULL, sizeof *pt_sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    pt_sh = m;
+    if (pipe2(p, O_CLOEXEC) != 0) return;
+    if ((pid = fork()) < 0) {
+        close(p[0]);
+        close(p[1]);
+        return;
+    }
+    if (pid == 0) {
+        close(p[1]);
+        pt_sentinel(p[0]);
+    }
+    close(p[0]);
+    pt_sentinel_pid = pid;
+    pt_sentinel_fd = p[1];
 }

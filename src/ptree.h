@@ -11,7 +11,16 @@
  * limits: a descendant that starts and ends between two reads, and is
  * reaped by its own parent, is not seen (a CUDA process lives far longer:
  * cuInit alone takes tens of ms); past PT_MAX descendants, later ones are
- * not kept (pt_overflow says so). One tree at a time. */
+ * not kept (pt_overflow says so). One tree at a time.
+ *
+ * The sentinel: at the first pt_begin this process starts a copy of itself
+ * (its own process group, its output on /dev/null) that waits on a pipe
+ * only this process writes. When this process ends while a tree runs (it
+ * was killed with SIGKILL), the sentinel kills every process of the tree it
+ * was told of (their pids are in memory the two share) and the first
+ * process's group, runs pt_on_abandon's routine, and exits; otherwise it
+ * just exits. A descendant made in the last 5 ms before the harness died,
+ * or one past PT_MAX, is not known to it. */
 #ifndef PTREE_H
 #define PTREE_H
 
@@ -59,5 +68,12 @@ size_t pt_kill_all(pid_t group, char *names, size_t len);
 /* For a process about to end at once (a second signal, sg_on_kill): SIGKILL
  * every descendant known, by pid, with no check (async-signal-safe). */
 void pt_kill_now(void);
+
+/* What the sentinel does after it has killed a tree that this process
+ * abandoned (it ended, SIGKILL included, while the tree ran): fn, in the
+ * sentinel, a copy of this process made at the first pt_begin, with
+ * async-signal-safe calls only, on memory it shares with this process
+ * (proc.h's temporary directories). Set it before the first pt_begin. */
+void pt_on_abandon(void (*fn)(void));
 
 #endif

@@ -7,6 +7,7 @@
 #     its record read; no GPU process of it left, no directory left;
 #   - SIGHUP to the harness while the program and such a grandchild run:
 #     exit 129, every process gone, no directory left, the JSON incomplete;
+#     SIGKILL the same way: every process and directory gone all the same;
 #   - two harness runs on one --json: the second refused at its start
 #     (exit 2, the directory named), the first whole, its output alone;
 #   - a program that re-executes itself without the probe and uses the GPU:
@@ -85,6 +86,24 @@ check "SIGHUP: no GPU process of the program left" no_gpu_process "$gc" "$mp"
 check "SIGHUP: no directory left" tmp_empty
 check "SIGHUP: the results so far written, marked incomplete" \
     py "$L/hup.json" "assert d['incomplete'] is True and 'SIGHUP' in d['environment']['stopped']"
+
+# 2b. SIGKILL to the harness: the kernel and the sentinel (ptree.h) end it all.
+rm -f "$L/state/"*
+"$HARNESS" --rounds=1 --module-loading=lazy --json="$L/kill.json" \
+    -- $APP --hang "$L/state" >"$L/kill.out" 2>"$L/kill.err" &
+hp=$!
+wait_path "$L/state/main"
+sleep 1
+kill -KILL "$hp"
+wait "$hp"
+rc=$?
+expect_exit "SIGKILL to the harness: exit 137" 137
+gc=$(cat "$L/state/grandchild" 2>/dev/null)
+mp=$(cat "$L/state/main" 2>/dev/null)
+check "SIGKILL: the main process gone (pid $mp)" gone "$mp"
+check "SIGKILL: the setsid CUDA grandchild gone (pid $gc)" gone "$gc"
+check "SIGKILL: no GPU process of the program left" no_gpu_process "$gc" "$mp"
+check "SIGKILL: no directory left" tmp_empty
 
 # 3. Two harness runs on one --json.
 rm -rf "$L/two.json" "$L/two.json.program"

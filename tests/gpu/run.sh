@@ -47,7 +47,7 @@
 #              program built by nvcc and a program of two CUDA processes,
 #              the tables as results/h200-program-*
 #   program-trust  tests/gpu/program_trust.sh: a PyTorch program against the
-#              harness: a setsid CUDA grandchild, SIGHUP to the harness, two
+#              harness: a setsid CUDA grandchild, SIGHUP and SIGKILL to the harness, two
 #              runs on one --json, a program that drops the probe (PASSED and
 #              FAILED lines; logs in $OUT/logs/program-trust)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
