@@ -38,7 +38,7 @@ LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
-TEST_SRCS := $(filter-out tests/probe_host.c,$(wildcard tests/*.c))
+TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
@@ -80,15 +80,20 @@ build/pic/%.o: %.c
 build/probe_host: tests/probe_host.c build/pic/src/precord.o build/pic/src/results.o build/pic/src/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
+# The record reader's benchmark: records at the size cap, each read in under
+# a second (docs/program.md); make test runs it.
+$(B)/bench_record: tests/bench_record.c $(B)/obj/src/precord.o $(B)/obj/src/results.o $(B)/obj/src/stats.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
 $(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(PROBE) build/probe_host
+test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(PROBE) build/probe_host $(B)/bench_record
 	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
-	    PROBE_HOST=build/probe_host sh tests/run.sh
+	    PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(BIN)
@@ -118,8 +123,10 @@ sanitize-gpu: $(BIN)
 # libFuzzer, FUZZ_SECONDS each, from the seed corpora (new inputs go to
 # scratch copies): the command-line parsers (tests/fuzz/corpus) and the
 # module reader (tests/fuzz/modules: small real and broken modules), the
-# program record's reader (tests/fuzz/records) and the compile cache's
-# reader (tests/fuzz/kcache: files of one key, whole and broken).
+# program record's reader (tests/fuzz/records), the compile cache's
+# reader (tests/fuzz/kcache: files of one key, whole and broken) and the
+# whole record path of -- CMD: a record directory's contents, FIFOs, links,
+# directories, foreign pids and all (tests/fuzz/recdirs, recdir.h).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -130,12 +137,15 @@ fuzz:
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/precord.c \
 	    src/results.c src/stats.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/kcache.c \
-	    src/atomicfile.c src/proc.c src/sig.c src/clock.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache
+	    src/atomicfile.c src/proc.c src/ptree.c src/ufile.c src/sig.c src/clock.c
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
+	    src/ufile.c src/precord.c src/results.c src/stats.c src/proc.c src/ptree.c src/sig.c src/clock.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
 	cp tests/fuzz/kcache/* build/fuzz/kcache/
+	cp tests/fuzz/recdirs/* build/fuzz/recdirs/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -144,6 +154,8 @@ fuzz:
 	    >build/fuzz/record.log 2>&1; rc=$$?; tail -3 build/fuzz/record.log; exit $$rc
 	build/fuzz/fuzz_kcache -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/kcache \
 	    >build/fuzz/kcache.log 2>&1; rc=$$?; tail -3 build/fuzz/kcache.log; exit $$rc
+	build/fuzz/fuzz_recdir -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/recdirs \
+	    >build/fuzz/recdir.log 2>&1; rc=$$?; tail -3 build/fuzz/recdir.log; exit $$rc
 
 install: $(BIN) $(PROBE)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness

@@ -1,6 +1,7 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
 #include "atomicfile.h"
+#include "exe.h"
 #include "kernels.h"
 #include "sections/stopwatches.h"
 #include "verdict.h"
@@ -88,6 +89,7 @@ static const char cli_usage[] =
 "  --threshold=P           --compare-loading: the smallest change in percent\n"
 "                          called a difference (default 20)\n"
 "  --json=FILE             write every measurement, with all samples, as JSON\n"
+"                          (--json=-: to stdout, the tables then to stderr)\n"
 "  --csv=FILE              write one CSV row per measurement\n"
 "                          (FILE of --json, --csv, --trace, --program-output:\n"
 "                          %%n node, %%j Slurm job id, %%t task, %%%% a '%%')\n"
@@ -133,8 +135,8 @@ static const char cli_usage[] =
 "Exit codes: 0 all ran and validated; 1 a validation or invariant failed, an\n"
 "error stopped a section, or a kernel ran past --kernel-timeout; 2 usage error;\n"
 "3 a section needs a GPU and none is usable (the GPU-free parts still ran);\n"
-"130 and 143 stopped by SIGINT and SIGTERM (the results so far are written,\n"
-"marked incomplete).\n";
+"130, 143, 129 and 131 stopped by SIGINT, SIGTERM, SIGHUP and SIGQUIT (the\n"
+"results so far are written, marked incomplete).\n";
 
 static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
@@ -897,6 +899,25 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     return CLI_OK;
 }
 
+/* 1 when s holds a control character (below 0x20, or 0x7f). */
+static int cli_has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 1;
+    return 0;
+}
+
+/* What makes a placeholder's value unfit for a path, or NULL: it names
+ * another directory ('/', ".."), or holds a control character. */
+static const char *cli_bad_value(const char *val)
+{
+    if (!val || !*val) return "nothing";
+    if (strchr(val, '/')) return "which holds a '/'";
+    if (strstr(val, "..")) return "which holds '..'";
+    if (cli_has_control(val)) return "which holds a control character";
+    return NULL;
+}
+
 int cli_expand_path(const char *tmpl, const char *node, const char *job, const char *task,
                     char *out, size_t len, char *why, size_t whylen)
 {
@@ -923,9 +944,9 @@ int cli_expand_path(const char *tmpl, const char *node, const char *job, const c
                          p[1]);
                 return -1;
             }
-            if (p[1] != '%' && (!val || !*val || strchr(val, '/'))) {
-                snprintf(why, whylen, "%%%c expands to '%s', %s", p[1], val ? val : "",
-                         val && *val ? "which holds a '/'" : "nothing");
+            if (p[1] != '%' && cli_bad_value(val)) {
+                snprintf(why, whylen, "%%%c expands to '%s', %s", p[1], val && !cli_has_control(val)
+                         ? val : "(not shown)", cli_bad_value(val));
                 return -1;
             }
             p++;
@@ -990,7 +1011,7 @@ static int cli_expand_outputs(cli_opts *o, FILE *err)
  * wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
-    const struct { const char *name, *path; } out[] = {
+    struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
         { "preload-list", o->preload_list },
     };
@@ -998,6 +1019,9 @@ static int cli_check_outputs(const cli_opts *o, FILE *err)
     char why[PATH_MAX + 64];
 
 
+    /* --json=- is stdout, nothing to check. */
+    for (i = 0; i < n; i++)
+        if (i == 0 && out[i].path && strcmp(out[i].path, "-") == 0) out[i].path = NULL;
     for (i = 0; i < n; i++)
         if (out[i].path && af_names_directory(out[i].path))
             CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
@@ -1293,6 +1317,8 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
         cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
                          sizeof why) != 0)
         CLI_FAIL("-- %s: %s", o->cmd[0], why);
+    if (ex_check(o->cmd_path, why, sizeof why) != 0)
+        CLI_FAIL("-- %s: cannot be run: %s", o->cmd[0], why);
     if (o->program_output && af_names_directory(o->program_output) == 0) {
         struct stat st;
         if (stat(o->program_output, &st) == 0)

@@ -321,22 +321,29 @@ int main(int argc, char **argv)
     results r;
     sec_ctx c;
     main_run stop = { NULL, NULL };
+    FILE *tables = stdout;
 
     rc = cli_parse(argc, argv, sec_names(), &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
     if (fault_setup() != 0) return 2;
+    /* --json=-: the JSON alone on stdout; the tables go to stderr. */
+    if (o.json && strcmp(o.json, "-") == 0) tables = stderr;
+    /* -- CMD: the directory of the program's output claimed (or refused,
+     * when another harness run holds it) before anything is written. */
+    if (o.cmd && o.child == CLI_CHILD_NONE && pg_claim_output(&o) != 0) return 2;
     sec_timing_plan(&o);
     /* Every wait on the device is bounded; a stuck one stops the process. */
     stop.o = &o;
     sg_on_stop(main_stop, &stop);
     sg_on_kill(main_kill);
     drv_set_kernel_timeout(o.kernel_timeout);
-    /* SIGINT and SIGTERM end the run at its next safe point (a child keeps
-     * the default action: the parent kills and reaps it). Before any
-     * library is loaded: every thread it starts inherits the blocked mask. */
+    /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end the run at its next safe
+     * point (a child keeps the default action: the parent kills and reaps
+     * it). Before any library is loaded: every thread it starts inherits
+     * the blocked mask. */
     if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
-        perror("harness: catching SIGINT and SIGTERM");
+        perror("harness: catching SIGINT, SIGTERM, SIGHUP and SIGQUIT");
         return 1;
     }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
@@ -428,26 +435,31 @@ int main(int argc, char **argv)
         /* A child hands everything to its parent as lines, no tables. */
         if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
     } else if (!st.usage) {
-        tb_config(stdout, &r, &o);
-        if (o.cmd) tb_section(stdout, &r, PG, pg_print);
+        tb_config(tables, &r, &o);
+        if (o.cmd) tb_section(tables, &r, PG, pg_print);
         for (i = 0; i < CLI_NSECTIONS && !o.cmd; i++)
             if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(stdout, &r, &o);
-        else tb_roofline(stdout, &r);
-        tb_checks(stdout, &r);
-        fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
-        if (o.cmd) fprintf(stdout, "program %.1f", tb_env_num(&r, "seconds_program"));
-        for (i = 0, rc = 0; i < CLI_NSECTIONS && !o.cmd; i++)
-            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
-        if (node) fprintf(stdout, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));
-        fprintf(stdout, "); exit code %d.\n", exit_code(&st));
+                tb_section(tables, &r, sec_table[i].name, sec_table[i].print);
+        if (node) nd_print(tables, &r, &o);
+        else tb_roofline(tables, &r);
+        tb_checks(tables, &r);
     }
     if (fflush(stdout) != 0) st.failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;
     if (o.csv && rp_write_csv(&r, o.csv) != 0) st.failed = 1;
     if (o.trace && tr_write(o.trace) != 0) st.failed = 1;
+    /* The closing line comes after every file is written: the exit code it
+     * names is the one the process returns. */
+    if (o.child != CLI_CHILD_RESULTS && o.child != CLI_CHILD_DEVICE && !st.usage) {
+        fprintf(tables, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
+        if (o.cmd) fprintf(tables, "program %.1f", tb_env_num(&r, "seconds_program"));
+        for (i = 0, rc = 0; i < CLI_NSECTIONS && !o.cmd; i++)
+            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
+                fprintf(tables, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
+        if (node) fprintf(tables, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));
+        fprintf(tables, "); exit code %d.\n", sg_pending() ? 128 + sg_pending() : exit_code(&st));
+        if (fflush(tables) != 0) st.failed = 1;
+    }
     tr_free();
     sec_end(&c);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);

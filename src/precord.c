@@ -66,14 +66,41 @@ static int prc_starts(const char *p, const char *end, const char *word)
     return (size_t)(end - p) > n && strncmp(p, word, n) == 0 && p[n] == '\t';
 }
 
+/* The most env fields a record has (PRC_ENV_FIELDS). */
+static size_t prc_nenv(void)
+{
+    static const char *const fields[] = {
+#define X(k) #k,
+        PRC_ENV_FIELDS
+#undef X
+    };
+    return sizeof fields / sizeof fields[0];
+}
+
+/* One more line of a kind that a record holds at most max of; -1 with why
+ * past that. Counting before anything is parsed keeps the reading linear:
+ * the line form's reader looks each key up among those read, so a record
+ * of a million figure lines would take hours (it is refused here in
+ * milliseconds). */
+static int prc_count(size_t *n, size_t max, const char *what, size_t lineno, char *why,
+                     size_t whylen)
+{
+    if (++*n <= max) return 0;
+    snprintf(why, whylen, "line %zu: more than %zu %s lines, the most a record has", lineno, max,
+             what);
+    return -1;
+}
+
 /* Every line is a record of the line form (env, m, d), a span or the end
- * line, which is the last; the end line's fields into *pid and *records,
- * the spans counted into *nspans. Returns 0, or -1 with why. */
+ * line, which is the last; no kind more often than the schema allows
+ * (spans: PRC_MAX_SPANS); the end line's fields into *pid and *records,
+ * the spans counted into *nspans. One pass over the text. Returns 0, or -1
+ * with why. */
 static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, int *nincomplete,
                     char *why, size_t whylen)
 {
     const char *p, *end;
-    size_t lineno = 0;
+    size_t lineno = 0, nenv = 0, nm = 0, nd = 0;
     int ended = 0;
 
     *nspans = 0;
@@ -87,7 +114,15 @@ static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, 
             return -1;
         }
         if (prc_starts(p, end, "span")) {
-            (*nspans)++;
+            if (prc_count(nspans, PRC_MAX_SPANS, "span", lineno, why, whylen) != 0) return -1;
+        } else if (prc_starts(p, end, "env")) {
+            if (prc_count(&nenv, prc_nenv(), "env", lineno, why, whylen) != 0) return -1;
+        } else if (prc_starts(p, end, "m")) {
+            if (prc_count(&nm, PRC_NFIGS, "figure (m)", lineno, why, whylen) != 0) return -1;
+        } else if (prc_starts(p, end, "d")) {
+            if (prc_count(&nd, PRC_SLOWEST + PRC_MAX_USES + PRC_MAX_LOADS, "derived (d)", lineno, why,
+                          whylen) != 0)
+                return -1;
         } else if (prc_starts(p, end, "incomplete")) {
             /* res_write_lines ends its records so; a probe's is never 1. */
             if (end - p != 12 || p[11] != '0' || (*nincomplete)++) {
@@ -101,8 +136,7 @@ static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, 
             *records = strtol(stop + 1, &stop, 10);
             if (stop != end || *records < 0) goto bad_end;
             ended = 1;
-        } else if (!prc_starts(p, end, "env") && !prc_starts(p, end, "m") &&
-                   !prc_starts(p, end, "d")) {
+        } else {
             snprintf(why, whylen, "line %zu: neither a record (env, m, d), a span nor the end", lineno);
             return -1;
         }
@@ -333,10 +367,6 @@ int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
     if (prc_scan(buf, &end_pid, &records, &nspans, &nincomplete, why, whylen) != 0) goto bad;
     if (pid >= 0 && end_pid != pid) {
         snprintf(why, whylen, "its end line's pid %ld is not the file's %ld", end_pid, pid);
-        goto bad;
-    }
-    if (nspans > PRC_MAX_SPANS) {
-        snprintf(why, whylen, "%zu spans, more than %d", nspans, PRC_MAX_SPANS);
         goto bad;
     }
     if ((n = res_read_lines(&out->r, buf, why, whylen)) < 0) goto bad;

@@ -1,4 +1,5 @@
-/* proc.c: the harness as its own child: posix_spawn, a pipe, waitpid. */
+/* proc.c: the harness as its own child (posix_spawn, a pipe, waitpid); a
+ * user's program (fork and execve, its process tree: ptree.h). */
 #include "proc.h"
 
 #include <errno.h>
@@ -19,8 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
 #include "clock.h"
+#include "ptree.h"
 #include "sig.h"
+#include "ufile.h"
 
 extern char **environ;
 
@@ -29,8 +35,16 @@ extern char **environ;
  * once. A slot's name is written before pr_live[slot] is set and read only
  * while it is set (the signal thread reads them). */
 #define PR_MAXDIRS 16
-static char pr_dirs[PR_MAXDIRS][512];
-static atomic_int pr_live[PR_MAXDIRS];
+typedef struct pr_dirset {
+    char dirs[PR_MAXDIRS][512];
+    atomic_int live[PR_MAXDIRS];
+} pr_dirset;
+static pr_dirset pr_local;
+/* In memory shared with ptree.h's sentinel once a program is run
+ * (pr_share_dirs), so that it removes them when this process is killed. */
+static pr_dirset *_Atomic pr_set = &pr_local;
+#define pr_dirs (atomic_load(&pr_set)->dirs)
+#define pr_live (atomic_load(&pr_set)->live)
 
 /* The child being waited on, for pr_kill_child (0: none); atomic: the
  * signal thread reads it. */
@@ -45,6 +59,7 @@ void pr_kill_child(void)
     pid_t group = (pid_t)atomic_load(&pr_group);
     if (pid > 0) kill(pid, SIGKILL);
     if (group > 0) kill(-group, SIGKILL);
+    if (group > 0) pt_kill_now();
 }
 
 /* poll fds[0 .. 1) and the signal's wake-up descriptor, for at most ms;
@@ -276,32 +291,85 @@ out:
     return rc;
 }
 
-/* The spawn of a program: its files (stdin /dev/null, stdout and stderr to
- * the paths given), a process group of its own, the signal mask this
- * process started with. Returns 0, or an errno value with the call named
- * in why. */
-static int pr_program_attrs(posix_spawn_file_actions_t *fa, posix_spawnattr_t *sa,
-                            const char *out_path, const char *err_path, char *why, size_t whylen)
+/* In the child between fork and execve (async-signal-safe calls only): a
+ * process group of its own, killed by the kernel when the thread that
+ * forked it ends (PR_SET_PDEATHSIG: the harness killed with SIGKILL), the
+ * signal mask this process started with, stdin from /dev/null, stdout and
+ * stderr to the files opened; execve's error into the pipe. */
+static _Noreturn void pr_exec_child(const char *path, char *const *argv, char *const *env,
+                                    pid_t parent, const sigset_t *mask, int out, int err,
+                                    int report)
 {
-    sigset_t mask;
-    int err;
+    int fd, e;
+    ssize_t n;
+    setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(127);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    fd = open("/dev/null", O_RDONLY);
+    if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+        dup2(err, STDERR_FILENO) < 0)
+        goto fail;
+    execve(path, argv, env);
+fail:
+    e = errno;
+    n = write(report, &e, sizeof e);
+    (void)n;
+    _exit(127);
+}
 
-    if ((err = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) != 0 ||
-        (err = posix_spawn_file_actions_addopen(fa, STDOUT_FILENO, out_path,
-                                                O_WRONLY | O_CREAT | O_TRUNC, 0644)) != 0 ||
-        (err = posix_spawn_file_actions_addopen(fa, STDERR_FILENO, err_path,
-                                                O_WRONLY | O_CREAT | O_TRUNC, 0644)) != 0) {
-        snprintf(why, whylen, "posix_spawn_file_actions_addopen: %s", strerror(err));
-        return err;
+/* Start the program: its output files created anew (uf_create: a FIFO left
+ * there by an earlier run is not waited on), fork, execve in the child; the
+ * tree begun (ptree.h) before the fork; the spawn time into *t0_ns and, with
+ * t0_env, "<t0_env>=<ns>" into t0var (a string env holds). Returns the pid, or -1 with why
+ * (execve's own error included, read back through a close-on-exec pipe). */
+static pid_t pr_start(const char *path, char *const *argv, char *const *env, const char *out_path,
+                      const char *err_path, long long *t0_ns, const char *t0_env, char *t0var,
+                      size_t t0len, char *why, size_t whylen)
+{
+    int out = -1, err = -1, report[2] = { -1, -1 }, e = 0;
+    pid_t pid = -1, parent = getpid();
+    sigset_t mask;
+    ssize_t n;
+
+    if ((out = uf_create(out_path)) < 0 || (err = uf_create(err_path)) < 0) {
+        snprintf(why, whylen, "cannot create %s: %s", out < 0 ? out_path : err_path, strerror(errno));
+        goto out;
     }
+    if (pipe2(report, O_CLOEXEC) != 0) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    if (pt_begin(why, whylen) != 0) goto out;
     sg_child_mask(&mask);
-    if ((err = posix_spawnattr_setsigmask(sa, &mask)) != 0 ||
-        (err = posix_spawnattr_setpgroup(sa, 0)) != 0 ||
-        (err = posix_spawnattr_setflags(sa, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)) != 0) {
-        snprintf(why, whylen, "posix_spawnattr: %s", strerror(err));
-        return err;
+    fflush(NULL);
+    *t0_ns = clk_now_ns();
+    /* env holds t0var itself: the child's copy is made at the fork. */
+    if (t0_env) snprintf(t0var, t0len, "%s=%lld", t0_env, *t0_ns);
+    if ((pid = fork()) < 0) {
+        snprintf(why, whylen, "fork: %s", strerror(errno));
+        goto out;
     }
-    return 0;
+    if (pid == 0) pr_exec_child(path, argv, env, parent, &mask, out, err, report[1]);
+    setpgid(pid, pid);
+    close(report[1]);
+    report[1] = -1;
+    while ((n = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
+        continue;
+    if (n == (ssize_t)sizeof e) {
+        snprintf(why, whylen, "execve %s: %s", path, strerror(e));
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            continue;
+        pid = -1;
+        goto out;
+    }
+    if (pt_root(pid, why, whylen) != 0)
+        fprintf(stderr, "harness: the program's processes are read at its end only: %s\n", why);
+out:
+    if (out >= 0) close(out);
+    if (err >= 0) close(err);
+    if (report[0] >= 0) close(report[0]);
+    if (report[1] >= 0) close(report[1]);
+    return pid;
 }
 
 /* Wait for the program's main process pid: until its pidfd is readable
@@ -329,8 +397,10 @@ static double pr_program_wait(pid_t pid, long long t0_ns, double deadline, int *
 }
 
 /* Reap the main process pid (its status and rusage), then give the rest
- * of its group 2 s to end before killing it; 1 when it had to be killed. */
-static int pr_program_reap(pid_t pid, int *status, struct rusage *ru)
+ * of its tree (ptree.h: its group, and what left it) 2 s to end, none
+ * after a time limit or a signal; then kill every process of it still
+ * there, named into res. */
+static void pr_program_reap(pid_t pid, int *status, struct rusage *ru, pr_program *res)
 {
     double until;
     while (wait4(pid, status, 0, ru) < 0) {
@@ -340,14 +410,26 @@ static int pr_program_reap(pid_t pid, int *status, struct rusage *ru)
         }
     }
     until = clk_now_ms() + 2000.0;
-    while (kill(-pid, 0) == 0) {
-        if (clk_now_ms() >= until || sg_pending()) {
-            kill(-pid, SIGKILL);
-            return 1;
-        }
+    while (!res->timed_out && !sg_pending() && clk_now_ms() < until && pt_scan() > 0)
         usleep(5000);
-    }
-    return 0;
+    pt_stop();
+    res->stragglers = (int)pt_kill_all(pid, res->straggler_names, sizeof res->straggler_names);
+    res->overflow = pt_overflow();
+}
+
+/* The temporary directories moved into shared memory (once), and the
+ * sentinel told to remove them (ptree.h), before the first program runs. */
+static void pr_share_dirs(void)
+{
+    static int shared;
+    pr_dirset *m;
+    if (shared) return;
+    shared = 1;
+    m = mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    memcpy(m, &pr_local, sizeof *m);
+    atomic_store(&pr_set, m);
+    pt_on_abandon(pr_cleanup_now);
 }
 
 int pr_run_program(const char *path, const char *const *argv, const char *const *set_env,
@@ -355,12 +437,10 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
                    double timeout_s, void (*spawned)(int pid, void *arg), void *arg,
                    pr_program *res, char *why, size_t whylen)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t sa;
     char **env = NULL;
     const char **all = NULL;
     char t0var[128];
-    int fa_init = 0, sa_init = 0, status = 0, err, rc = -1;
+    int status = 0, rc = -1;
     struct rusage ru;
     pid_t pid;
     size_t i;
@@ -371,37 +451,24 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
         snprintf(why, whylen, "out of memory");
         return -1;
     }
+    pr_share_dirs();
     for (i = 0; i < nset; i++) all[i] = set_env[i];
     t0var[0] = '\0';
     if (t0_env) all[nset] = t0var;
-    if ((err = posix_spawn_file_actions_init(&fa)) != 0) {
-        snprintf(why, whylen, "posix_spawn_file_actions_init: %s", strerror(err));
-        goto out;
-    }
-    fa_init = 1;
-    if ((err = posix_spawnattr_init(&sa)) != 0) {
-        snprintf(why, whylen, "posix_spawnattr_init: %s", strerror(err));
-        goto out;
-    }
-    sa_init = 1;
-    if (pr_program_attrs(&fa, &sa, out_path, err_path, why, whylen) != 0) goto out;
-    fflush(NULL);
-    res->t0_ns = clk_now_ns();
-    if (t0_env) snprintf(t0var, sizeof t0var, "%s=%lld", t0_env, res->t0_ns);
+    /* Its value is written just before the fork (pr_start). */
+    if (t0_env) snprintf(t0var, sizeof t0var, "%s=0", t0_env);
     if (!(env = pr_env(all, nset + (t0_env != NULL)))) {
         snprintf(why, whylen, "out of memory");
         goto out;
     }
-    err = posix_spawn(&pid, path, &fa, &sa, (char *const *)(uintptr_t)argv, env);
-    if (err != 0) {
-        snprintf(why, whylen, "posix_spawn %s: %s", path, strerror(err));
-        goto out;
-    }
+    pid = pr_start(path, (char *const *)(uintptr_t)argv, env, out_path, err_path, &res->t0_ns, t0_env,
+                   t0var, sizeof t0var, why, whylen);
+    if (pid < 0) goto out;
     atomic_store(&pr_group, (int)pid);
     res->pid = (int)pid;
     if (spawned) spawned((int)pid, arg);
     res->ms = pr_program_wait(pid, res->t0_ns, clk_now_ms() + timeout_s * 1000.0, &res->timed_out);
-    res->stragglers = pr_program_reap(pid, &status, &ru);
+    pr_program_reap(pid, &status, &ru, res);
     atomic_store(&pr_group, 0);
     res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -410,8 +477,6 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
                   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     rc = 0;
 out:
-    if (fa_init) posix_spawn_file_actions_destroy(&fa);
-    if (sa_init) posix_spawnattr_destroy(&sa);
     free(env);
     free(all);
     sg_check();
@@ -422,8 +487,16 @@ int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen
 {
     size_t i;
     const char *tmp = getenv("TMPDIR");
+    char cwd[4096] = "";
     if (!tmp || !*tmp) tmp = "/tmp";
-    if ((size_t)snprintf(buf, len, "%s/harness-%s-XXXXXX", tmp, what) >= len) {
+    /* A relative TMPDIR: made absolute, so that a program that changes its
+     * directory still finds the directory it is given. */
+    if (tmp[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+        snprintf(why, whylen, "TMPDIR=%s is relative, and getcwd failed: %s", tmp, strerror(errno));
+        return -1;
+    }
+    if ((size_t)snprintf(buf, len, "%s%s%s/harness-%s-XXXXXX", cwd, cwd[0] ? "/" : "", tmp,
+                         what) >= len) {
         snprintf(why, whylen, "temporary directory name too long");
         return -1;
     }
@@ -466,7 +539,8 @@ struct pr_dirent {
 
 /* Remove directory name (relative to the open directory parent, or
  * AT_FDCWD), what it holds and up to depth levels of directories below, with
- * async-signal-safe calls only (open, getdents64, unlinkat, close). Returns
+ * async-signal-safe calls only (open, getdents64, unlinkat, fchmodat,
+ * close); a directory this process cannot open is made 0700 first. Returns
  * 0 once it is gone, -1 when it is still there (an entry made meanwhile,
  * one that could not be removed). */
 static int pr_rm_now_at(int parent, const char *name, int depth)
@@ -475,6 +549,9 @@ static int pr_rm_now_at(int parent, const char *name, int depth)
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     long n;
 
+    /* A directory a program made unreadable (chmod 0): ours, made 0700. */
+    if (fd < 0 && errno == EACCES && fchmodat(parent, name, 0700, 0) == 0)
+        fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return errno == ENOENT ? 0 : -1;
     while ((n = syscall(SYS_getdents64, fd, u.b, sizeof u.b)) > 0) {
         long at = 0;
@@ -518,8 +595,12 @@ int pr_rmtree(const char *path)
     size_t i;
     struct stat st;
     int rc = 0;
+    memset(&st, 0, sizeof st);
     if (lstat(path, &st) == 0 || errno != ENOENT)   /* one already gone is removed */
         rc = nftw(path, pr_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    /* What a program left that nftw cannot walk (a directory of mode 0):
+     * modes made 0700 on the way, 64 levels down. */
+    if (rc != 0 && S_ISDIR(st.st_mode)) rc = pr_rm_now_at(AT_FDCWD, path, 64);
     for (i = 0; i < PR_MAXDIRS; i++)
         if (atomic_load(&pr_live[i]) && strcmp(pr_dirs[i], path) == 0) atomic_store(&pr_live[i], 0);
     return rc;

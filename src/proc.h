@@ -44,32 +44,41 @@ typedef struct pr_program {
                              which counts the children it waited for too) */
     double cpu_ms;        /* its user and system CPU time (wait4's ru_utime and
                              ru_stime, the children it waited for included) */
-    int stragglers;       /* 1 when processes of its group were still there 2 s after
-                             the main process exited (they were killed) */
+    int stragglers;       /* processes of its tree (ptree.h: its group, and those that
+                             left it, setsid included) still there 2 s after the main
+                             process exited, or at once after a time limit or a
+                             signal: each killed (SIGKILL) */
+    char straggler_names[600]; /* them, "pid 4242 (sleep), pid 4250 (python3)" */
+    int overflow;         /* 1 when the tree had more than PT_MAX processes (the
+                             later ones were not kept: their records are refused) */
 } pr_program;
 
 /* Run the program at path with argv (argv[0] as the user typed it,
- * NULL-terminated), no shell, in a process group of its own, stdin from
- * /dev/null, stdout to out_path and stderr to err_path (created or
- * truncated, mode 0644), the environment of this process changed by
+ * NULL-terminated), no shell: fork and execve, the child in a process group
+ * of its own and killed by the kernel if the harness dies first
+ * (PR_SET_PDEATHSIG, SIGKILL), stdin from /dev/null, stdout to out_path and
+ * stderr to err_path (created anew, mode 0644: whatever was there, a FIFO
+ * included, is removed first), the environment of this process changed by
  * set_env (as pr_run_self) and, when t0_env is not NULL, with
- * "<t0_env>=<t0_ns>" (the spawn time on CLOCK_MONOTONIC). spawned(pid, arg)
- * is called (when not NULL) right after the spawn. Waits for the main
- * process within timeout_s seconds (then its group is killed: SIGKILL,
- * timed_out 1), then up to 2 s for the rest of its group (then killed,
- * stragglers 1). When SIGINT or SIGTERM arrives meanwhile (sg_pending), the
- * group is killed and reaped, and the run stops (sg_check: this call does
- * not return). Returns 0 when the program ran (whatever its exit), or -1
- * with a reason in why when it could not be started. */
+ * "<t0_env>=<t0_ns>" (the spawn time on CLOCK_MONOTONIC). Every process it
+ * starts is tracked (ptree.h), wherever it goes. spawned(pid, arg) is
+ * called (when not NULL) right after the spawn. Waits for the main process
+ * within timeout_s seconds (then its group is killed: SIGKILL, timed_out
+ * 1), then up to 2 s for the rest of its tree, then kills and names every
+ * process of it still there (stragglers). When a signal arrives meanwhile
+ * (sg_pending), the whole tree is killed and reaped, and the run stops
+ * (sg_check: this call does not return). Returns 0 when the program ran
+ * (whatever its exit), or -1 with a reason in why when it could not be
+ * started ("execve PATH: Exec format error"). */
 int pr_run_program(const char *path, const char *const *argv, const char *const *set_env,
                    size_t nset, const char *t0_env, const char *out_path, const char *err_path,
                    double timeout_s, void (*spawned)(int pid, void *arg), void *arg,
                    pr_program *res, char *why, size_t whylen);
 
 /* Kill (SIGKILL) the child pr_run_self is waiting on, if any, and the
- * process group of the program pr_run_program runs: for a process
- * about to end at once (sg_on_kill), so that no child outlives it.
- * Async-signal-safe. */
+ * process group and every known process of the tree of the program
+ * pr_run_program runs: for a process about to end at once (sg_on_kill), so
+ * that no child outlives it. Async-signal-safe. */
 void pr_kill_child(void);
 
 /* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR (or

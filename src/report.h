@@ -21,7 +21,9 @@
  * and measurements follow the run's own, each with "device": {ordinal,
  * name, pci_bus_id, uuid}. Non-finite numbers are written as null. Returns 0 on success. On error
  * returns -1, prints "harness: cannot write PATH: strerror" to stderr, and
- * leaves any earlier file at path untouched (the temporary file is removed). */
+ * leaves any earlier file at path untouched (the temporary file is removed).
+ * Path "-" is stdout (written and flushed; "harness: cannot write the JSON
+ * to stdout: reason" on error). */
 int rp_write_json(const results *r, const char *path);
 
 /* Same contract, one CSV row per measurement with a header line:

@@ -1,4 +1,5 @@
-/* sig.c: SIGINT and SIGTERM taken by a thread of their own; the stop routine. */
+/* sig.c: SIGINT, SIGTERM, SIGHUP and SIGQUIT taken by a thread of their own;
+ * the stop routine. */
 #include "sig.h"
 
 #include <errno.h>
@@ -23,17 +24,33 @@ static void (*sg_kill_fn)(void);
 static sg_stop_fn sg_fn;
 static void *sg_arg;
 
-/* The process ends now, on a second signal: async-signal-safe. */
+/* The name of one of the signals taken ("SIGINT"), for the messages. */
+static const char *sg_name(int s)
+{
+    return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP"
+         : s == SIGQUIT ? "SIGQUIT" : "a signal";
+}
+
+/* The process ends now, on a second signal: async-signal-safe (the
+ * message is put together by hand: no snprintf). */
 static _Noreturn void sg_end_now(int signo)
 {
-    static const char m_int[] = "harness: a second signal (SIGINT): ended at once, exit code 130\n";
-    static const char m_term[] = "harness: a second signal (SIGTERM): ended at once, exit code 143\n";
+    char m[128];
+    const char *parts[4] = { "harness: a second signal (", sg_name(signo),
+                             "): ended at once, exit code ", NULL };
+    size_t at = 0, i, k;
+    int code = 128 + signo;
     ssize_t n;
     if (sg_kill_fn) sg_kill_fn();
-    n = signo == SIGINT ? write(STDERR_FILENO, m_int, sizeof m_int - 1)
-                        : write(STDERR_FILENO, m_term, sizeof m_term - 1);
+    for (i = 0; i < 3; i++)
+        for (k = 0; parts[i][k] && at < sizeof m - 8; k++) m[at++] = parts[i][k];
+    m[at++] = (char)('0' + code / 100);
+    m[at++] = (char)('0' + code / 10 % 10);
+    m[at++] = (char)('0' + code % 10);
+    m[at++] = '\n';
+    n = write(STDERR_FILENO, m, at);
     (void)n;
-    _exit(128 + signo);
+    _exit(code);
 }
 
 /* A signal has come: the first is recorded and wakes the waits that poll
@@ -70,8 +87,7 @@ static _Noreturn void sg_park(void)
 
 static void sg_why(int s, char *why, size_t len)
 {
-    snprintf(why, len, "interrupted by %s", s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM"
-             : "a signal");
+    snprintf(why, len, "interrupted by %s", sg_name(s));
 }
 
 /* The stop of a run that is inside sg_call_begin/end, on its own thread. */
@@ -109,7 +125,7 @@ static void *sg_watch(void *unused)
     (void)unused;
     for (;;) {
         int s = sigwaitinfo(&sg_set, NULL);
-        if (s != SIGINT && s != SIGTERM) continue;
+        if (s != SIGINT && s != SIGTERM && s != SIGHUP && s != SIGQUIT) continue;
         sg_take(s);
         sg_stop_in_call();
     }
@@ -126,13 +142,17 @@ int sg_install(void)
     sigemptyset(&sg_set);
     sigaddset(&sg_set, SIGINT);
     sigaddset(&sg_set, SIGTERM);
+    sigaddset(&sg_set, SIGHUP);
+    sigaddset(&sg_set, SIGQUIT);
     if (pipe2(sg_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
     /* The action matters only to a thread that unblocks them, and it must
      * not be SIG_IGN (which would discard them, blocked or not). */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sg_handler;
     sa.sa_mask = sg_set;
-    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) return -1;
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0 ||
+        sigaction(SIGHUP, &sa, NULL) != 0 || sigaction(SIGQUIT, &sa, NULL) != 0)
+        return -1;
     if ((err = pthread_sigmask(SIG_BLOCK, &sg_set, &sg_old_mask)) != 0) goto fail;
     sg_installed = 1;
     if ((err = pthread_attr_init(&at)) != 0) goto fail;

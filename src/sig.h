@@ -1,5 +1,6 @@
-/* sig.h: ending a run early and cleanly: SIGINT and SIGTERM taken by a
- * thread of their own, whatever handlers a library installs, as a flag that
+/* sig.h: ending a run early and cleanly: SIGINT, SIGTERM, SIGHUP (a closed
+ * terminal, a dropped ssh session) and SIGQUIT taken alike by a thread of
+ * their own, whatever handlers a library installs, as a flag that
  * the run reads at safe points, and one stop routine that the owner of the
  * run registers (write what was measured, clean up) before the process
  * ends. */
@@ -8,7 +9,9 @@
 
 #include <signal.h>
 
-/* Take SIGINT and SIGTERM for the whole process. Both are blocked in the
+/* Take SIGINT, SIGTERM, SIGHUP and SIGQUIT for the whole process (SIGQUIT
+ * then leaves no core dump: it stops the run like SIGTERM). All four are
+ * blocked in the
  * calling thread, and so in every thread started after it (call this before
  * any library is loaded), and a thread of this module takes them with
  * sigwaitinfo: no handler runs for them, so a library that installs its own
@@ -25,7 +28,8 @@
  * Returns 0, or -1 when a call failed (errno says which way). */
 int sg_install(void);
 
-/* The signal caught and not yet acted on (SIGINT, SIGTERM), or 0. */
+/* The signal caught and not yet acted on (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT), or 0. */
 int sg_pending(void);
 
 /* A descriptor that becomes readable (POLLIN) when the first signal is
@@ -34,7 +38,7 @@ int sg_pending(void);
 int sg_wake_fd(void);
 
 /* The signal mask a child process should start with: the one this process
- * had before sg_install blocked SIGINT and SIGTERM. */
+ * had before sg_install blocked the four signals. */
 void sg_child_mask(sigset_t *mask);
 
 /* What a second signal does before the process ends (NULL: nothing). It

@@ -9,9 +9,10 @@
 # (tests/test_visible.sh, tests/test_kcache.sh), rows one section takes
 # from another's measurements (tests/test_shared.sh), the probe library
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
-# (tests/test_program.sh) and under the settings it compares
-# (tests/test_settings.sh) and the hazards of its loading mode
-# (tests/test_hazards.sh), the README and docs/: size, the two commands,
+# (tests/test_program.sh), under the settings it compares
+# (tests/test_settings.sh), the hazards of its loading mode
+# (tests/test_hazards.sh) and with a hostile one, with the record reader's
+# benchmark (tests/test_hostile.sh), the README and docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
 # (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
@@ -39,6 +40,7 @@ sh tests/test_probe_so.sh
 sh tests/test_program.sh
 sh tests/test_settings.sh
 sh tests/test_hazards.sh
+BENCH="${BENCH:-}" sh tests/test_hostile.sh
 sh tests/test_docs.sh
 
 # Bad command lines: exit code and the error text.

@@ -170,6 +170,9 @@ def main(argv):
         if pid == 0:
             if probed:
                 record(opts, mode, os.getpid(), fk + 5, True)
+                # A CUDA process lives far longer than the harness's reads
+                # of its process tree (every 5 ms): so does a worker here.
+                time.sleep(0.2)
             if opts.get("hang"):
                 if state:
                     open(os.path.join(state, "hung"), "w").write(str(os.getpid()))

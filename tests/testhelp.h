@@ -35,5 +35,6 @@ void test_precord(void);
 void test_nvml(void);
 void test_probe(void);
 void test_kcache(void);
+void test_untrusted(void);
 
 #endif

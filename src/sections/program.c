@@ -5,8 +5,8 @@
  * probe's own cost; each CUDA process's record read back and checked
  * (precord.h), the runs gathered, compared and put into sentences. */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <regex.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +27,10 @@
 #include "nvml.h"
 #include "precord.h"
 #include "program.h"
+#include "ptree.h"
+#include "recdir.h"
 #include "trace.h"
+#include "ufile.h"
 #include "verdict.h"
 
 const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
@@ -108,7 +112,7 @@ typedef struct pg_kernel {
 } pg_kernel;
 
 /* The NVML sampler of one run: every 10 ms, the device memory of the
- * processes in the run's group, per process and in all. */
+ * processes of the run's tree (ptree.h), per process and in all. */
 typedef struct pg_sampler {
     pthread_t th;
     atomic_int pgid, stop;
@@ -150,6 +154,7 @@ typedef struct pg_state {
                                that could call a difference (alpha > 0) */
     int look_pairs, look_calls; /* headline verdicts judged over the looks, and those
                                that called a difference */
+    int nvml_runs;          /* probed runs whose processes NVML saw on a device */
     char cupti_why[256];    /* the first such record's reason */
     pg_sampler smp;
     regex_t ready_re;       /* --ready, compiled (ready_on) */
@@ -243,18 +248,56 @@ static int pg_find_cupti(char *buf, size_t len, char *why, size_t whylen)
     return -1;
 }
 
-/* Where the program's output goes: --program-output, else beside --json
- * ("<json>.program"), else a temporary directory removed at the end. */
+/* The directory of the program's output claimed by pg_claim_output ("":
+ * none, a temporary one is made), and whether the claim was made. */
+static char pg_claimed[4096];
+static int pg_claim_done;
+
+int pg_claim_output(const cli_opts *o)
+{
+    struct stat st;
+    const char *opt = o->program_output ? "--program-output" : "--json";
+    int fd;
+
+    pg_claim_done = 1;
+    pg_claimed[0] = '\0';
+    if (o->program_output)
+        snprintf(pg_claimed, sizeof pg_claimed, "%s", o->program_output);
+    else if (o->json && strcmp(o->json, "-") != 0 &&
+             (stat(o->json, &st) == 0 ? S_ISREG(st.st_mode) : errno == ENOENT))
+        snprintf(pg_claimed, sizeof pg_claimed, "%s.program", o->json);
+    else
+        return 0;   /* none, stdout, /dev/null, a FIFO: nothing beside it */
+    if (mkdir(pg_claimed, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "harness: %s=%s: cannot make %s: %s\n", opt,
+                o->program_output ? o->program_output : o->json, pg_claimed, strerror(errno));
+        return -1;
+    }
+    /* Held until the process ends (SIGKILL included: the kernel drops it),
+     * never handed to the program (close-on-exec). */
+    if ((fd = open(pg_claimed, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+        flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        fprintf(stderr, "harness: %s=%s: %s %s\n", opt, o->program_output ? o->program_output : o->json,
+                pg_claimed, e == EWOULDBLOCK ? "is in use by another harness run (it holds a lock on "
+                "it): the two programs' output would mix there; give this run another --json or "
+                "--program-output" : strerror(e));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Where the program's output goes: the directory pg_claim_output claimed,
+ * else a temporary directory removed at the end. */
 static int pg_output_dir(pg_state *s, char *why, size_t whylen)
 {
-    const cli_opts *o = s->c->o;
-    if (o->program_output || o->json) {
-        if (o->program_output) snprintf(s->outdir, sizeof s->outdir, "%s", o->program_output);
-        else snprintf(s->outdir, sizeof s->outdir, "%s.program", o->json);
-        if (mkdir(s->outdir, 0755) != 0 && errno != EEXIST) {
-            snprintf(why, whylen, "cannot make %.900s: %s", s->outdir, strerror(errno));
-            return -1;
-        }
+    if (!pg_claim_done && pg_claim_output(s->c->o) != 0) {
+        snprintf(why, whylen, "the program's output directory could not be claimed (said above)");
+        return -1;
+    }
+    if (pg_claimed[0]) {
+        snprintf(s->outdir, sizeof s->outdir, "%s", pg_claimed);
         return 0;
     }
     s->outdir_tmp = 1;
@@ -413,7 +456,7 @@ static void *pg_sample_loop(void *arg)
         if (m->ready && !atomic_load(&m->ready_ns)) pg_ready_poll(m);
         if (m->nvml && g > 0 && nv_processes(got, sizeof got / sizeof got[0], &n, why, sizeof why) == 0) {
             for (i = 0; i < n; i++) {
-                if (getpgid((pid_t)got[i].pid) != g) continue;
+                if (!pt_known(got[i].pid)) continue;
                 seen = 1;
                 sum += got[i].mib;
                 for (j = 0; j < m->npid && m->pid[j] != got[i].pid; j++)
@@ -468,62 +511,49 @@ static double pg_fig(const prc_record *rec, const char *key)
     return m ? m->samples[0] : NAN;
 }
 
-/* The record's order: by the moment the probe was loaded, then pid. */
-static int pg_rec_cmp(const void *a, const void *b)
+/* What pg_read_records hands recdir.c for each file it refuses. */
+typedef struct pg_refusal {
+    pg_state *s;
+    const char *what;
+} pg_refusal;
+
+static void pg_refuse(void *arg, long pid, const char *why)
 {
-    const prc_record *x = a, *y = b;
-    double tx = pg_fig(x, "at.probe"), ty = pg_fig(y, "at.probe");
-    if (isnan(tx)) tx = INFINITY;
-    if (isnan(ty)) ty = INFINITY;
-    if (tx != ty) return tx < ty ? -1 : 1;
-    return x->pid < y->pid ? -1 : x->pid > y->pid;
+    pg_refusal *f = arg;
+    char detail[600];
+    snprintf(detail, sizeof detail, "process %ld: %s", pid, why);
+    res_check_add(f->s->c->r, PG, f->what, 0, detail);
+    f->s->refused++;
 }
 
-/* Read every "<pid>.rec" of dir into recs (at most max; sorted); a record
- * refused is a failed check naming the run, the process and why. */
+/* Read every "<pid>.rec" of dir into recs (at most max; sorted), as
+ * recdir.h says; a record refused, or one past max, is a failed check
+ * naming the run, the process and why. */
 static size_t pg_read_records(pg_state *s, const char *dir, const char *what, prc_record *recs,
                               size_t max)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    size_t n = 0;
+    pg_refusal f = { s, what };
+    rd_result got;
+    char said[300];
     int refused = s->refused;
-    char said[64];
 
-    if (!d) return 0;
-    while ((e = readdir(d)) && n < max) {
-        char path[4600], why[300], detail[600], *end;
-        long pid = strtol(e->d_name, &end, 10);
-        struct stat st;
-        FILE *f;
-        char *text;
-        size_t len;
-        if (end == e->d_name || strcmp(end, ".rec") != 0 || pid <= 0) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (!(f = fopen(path, "rb"))) continue;
-        /* Its size as it stands, at most one byte past what a record may be
-         * (prc_read refuses that). */
-        len = fstat(fileno(f), &st) == 0 && st.st_size >= 0 ? (size_t)st.st_size : 0;
-        if (len > PRC_MAX_BYTES) len = PRC_MAX_BYTES + 1;
-        text = malloc(len + 1);
-        len = text ? fread(text, 1, len, f) : 0;
-        fclose(f);
-        if (text && prc_read(text, len, pid, &recs[n], why, sizeof why) == 0) {
-            n++;
-        } else {
-            snprintf(detail, sizeof detail, "process %ld: %s", pid, text ? why : "out of memory");
-            res_check_add(s->c->r, PG, what, 0, detail);
-            s->refused++;
-        }
-        free(text);
+    if (rd_read(dir, recs, max, pt_known, pg_refuse, &f, &got, said, sizeof said) != 0) {
+        res_check_add(s->c->r, PG, what, 0, said);
+        s->refused++;
+        return 0;
     }
-    closedir(d);
-    qsort(recs, n, sizeof *recs, pg_rec_cmp);
+    if (got.over) {
+        snprintf(said, sizeof said, "%zu records, %zu read: a run may have at most %zu CUDA "
+                 "processes (docs/program.md); the figures would undercount", got.found - got.refused,
+                 got.read, max);
+        res_check_add(s->c->r, PG, what, 0, said);
+        s->refused++;
+    }
     if (s->refused == refused) {
-        snprintf(said, sizeof said, "%zu record%s read", n, n == 1 ? "" : "s");
+        snprintf(said, sizeof said, "%zu record%s read", got.read, got.read == 1 ? "" : "s");
         res_check_add(s->c->r, PG, what, 1, said);
     }
-    return n;
+    return got.read;
 }
 
 /* One more sample of "<prefix><key>" in section PG. */
@@ -821,10 +851,12 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
     return n;
 }
 
-/* What became of the run, as a check; 1 when it exited 0. */
+/* What became of the run, as a check; 1 when it exited 0. Processes of its
+ * tree that were still there at its end (killed: proc.h) are said on stderr
+ * and are a failed check of their own. */
 static int pg_outcome(pg_state *s, const char *what, const pr_program *p)
 {
-    char detail[300];
+    char detail[300], left[900];
     int ok = !p->timed_out && p->signal == 0 && p->exit_code == 0;
     if (p->timed_out)
         snprintf(detail, sizeof detail, "ran past --child-timeout=%.0f s; its process group was killed",
@@ -832,9 +864,20 @@ static int pg_outcome(pg_state *s, const char *what, const pr_program *p)
     else if (p->signal)
         snprintf(detail, sizeof detail, "killed by signal %d (%s)", p->signal, strsignal(p->signal));
     else
-        snprintf(detail, sizeof detail, "exited with %d%s", p->exit_code,
-                 p->stragglers ? "; processes of its group still there 2 s later were killed" : "");
+        snprintf(detail, sizeof detail, "exited with %d", p->exit_code);
     res_check_add(s->c->r, PG, what, ok, detail);
+    if (p->overflow)
+        fprintf(stderr, "harness: " PG ": run %d: more than %d processes: the later ones were not "
+                "kept, and their records are refused\n", s->runs, PT_MAX);
+    if (p->stragglers) {
+        snprintf(left, sizeof left, "%d process%s of the program still running %s %s killed "
+                 "(SIGKILL): %s", p->stragglers, p->stragglers == 1 ? "" : "es",
+                 p->timed_out ? "at the time limit" : "2 s after its main process exited",
+                 p->stragglers == 1 ? "was" : "were", p->straggler_names);
+        fprintf(stderr, "harness: " PG ": run %d: %s\n", s->runs, left);
+        snprintf(detail, sizeof detail, "run %d: no process of the program outlived it", s->runs);
+        res_check_add(s->c->r, PG, detail, 0, left);
+    }
     return ok;
 }
 
@@ -970,6 +1013,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
     /* A ready line written just before the exit, not polled yet. */
     if (s->ready_on && !atomic_load(&s->smp.ready_ns)) pg_ready_poll(&s->smp);
     ok = pg_outcome(s, what, &p);
+    if (sd->probed && s->smp.peak_sum >= 0) s->nvml_runs++;
     if (recdir[0]) {
         snprintf(what, sizeof what, "%s %d (%s): every CUDA process's record read",
                  measured ? "run" : "warm-up run", n, sd->label);
@@ -1685,7 +1729,16 @@ static void pg_conclude(pg_state *s)
     pg_answer_rounds(s);
     pg_answer_mode(s);
     pg_answer_cost(s);
-    if (s->probe[0] && s->with_record == 0 && s->runs > s->failed) {
+    if (s->probe[0] && s->with_record == 0 && s->runs > s->failed && s->nvml_runs) {
+        snprintf(t, sizeof t, "The GPU was used without the probe: NVML saw the program's processes "
+                 "on a device in %d probed run%s, but none left a record. Likely causes: the program "
+                 "set its own CUDA_INJECTION64_PATH or cleared the harness's variables before it "
+                 "started a CUDA process; another injection or profiler took the probe's place; or "
+                 "the probe could not load (its stderr says why). Only the whole-process time, host "
+                 "memory and NVML's device memory are measured.", s->nvml_runs,
+                 s->nvml_runs == 1 ? "" : "s");
+        pg_answer(s, "answer.cuda", "whether the program used CUDA", 1, "", t);
+    } else if (s->probe[0] && s->with_record == 0 && s->runs > s->failed) {
         snprintf(t, sizeof t, "No CUDA process: in no probed run did the driver load the probe (the "
                  "program never called cuInit, or no CUDA driver is there); only its whole-process "
                  "time and host memory are measured.");
@@ -1715,16 +1768,22 @@ static void pg_keep_output(pg_state *s)
     size_t i;
     for (i = 0; i < 2; i++) {
         const res_kv *kv = res_env_get(s->c->r, from[i]);
-        FILE *f = kv && kv->kind == RES_STR && kv->str ? fopen(kv->str, "r") : NULL;
-        char *buf = malloc(PG_SHOW_BYTES + 64);
+        char *buf = NULL, why[300], *shown;
         size_t n = 0;
-        if (f && buf) {
-            n = fread(buf, 1, PG_SHOW_BYTES, f);
-            if (fgetc(f) != EOF) n += (size_t)snprintf(buf + n, 64, "\n[cut at %d bytes]\n", PG_SHOW_BYTES);
-            buf[n] = '\0';
-            res_env_str(s->c->r, to[i], buf);
+        int cut = 0;
+        if (!kv || kv->kind != RES_STR || !kv->str) continue;
+        /* The program can put a FIFO or a link in its place: ufile.h. */
+        if (uf_read(AT_FDCWD, kv->str, PG_SHOW_BYTES, &buf, &n, &cut, why, sizeof why) != 0) {
+            char said[400];
+            snprintf(said, sizeof said, "[not shown: %s: %s]\n", kv->str, why);
+            res_env_str(s->c->r, to[i], said);
+            continue;
         }
-        if (f) fclose(f);
+        if (cut && (shown = realloc(buf, n + 64))) {
+            buf = shown;
+            snprintf(buf + n, 64, "\n[cut at %d bytes]\n", PG_SHOW_BYTES);
+        }
+        res_env_str(s->c->r, to[i], buf);
         free(buf);
     }
 }
@@ -1915,6 +1974,8 @@ int pg_run(sec_ctx *c)
     pg_conclude(s);
     if (c->o->show_output) pg_keep_output(s);
     pg_free(s);
+    /* A failed run or a refused record: the figures are not the whole. */
+    if (s->failed || s->refused) c->r->incomplete = 1;
     if (rc != SEC_OK || s->failed || s->refused) return SEC_FAILED;
     if (no_driver) {
         sec_skip(c, PG, "no CUDA device was used: no CUDA driver is there (the program ran; its "

@@ -36,6 +36,15 @@ extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
 /* The run-level figure of key; the first (wall) for a key it does not know. */
 const pg_runfig *pg_runfig_of(const char *key);
 
+/* Claim the directory the program's output goes to, before anything is
+ * written: --program-output=DIR, else "<FILE>.program" beside --json=FILE
+ * where FILE is a regular file or not there yet (not beside "-", /dev/null,
+ * /dev/full, a FIFO: then the output goes to a temporary directory, removed
+ * at the end). It is made where it is not there, and locked (flock,
+ * held until this process ends). Returns 0, or -1 after saying on stderr
+ * why (it cannot be made; another harness run holds it): a usage error. */
+int pg_claim_output(const cli_opts *o);
+
 /* Run the program --rounds times a side and store (section PG):
  *   measurements "<side>.<figure>" (one sample per run that exited 0;
  *     side "lazy", "eager", "default", "bare.lazy", ...; figure one of

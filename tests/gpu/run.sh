@@ -54,6 +54,10 @@
 #   hazards    tests/gpu/hazards.sh: a serving program's first uses after its
 #              ready line, LAZY against EAGER, against its own request times,
 #              and preloaded
+#   program-trust  tests/gpu/program_trust.sh: a PyTorch program against the
+#              harness: a setsid CUDA grandchild, SIGHUP and SIGKILL to the harness, two
+#              runs on one --json, a program that drops the probe (PASSED and
+#              FAILED lines; logs in $OUT/logs/program-trust)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -257,6 +261,8 @@ for part in $parts; do
         L="$L/settings" sh tests/gpu/settings.sh 2>&1 | tail -60 ;;
     hazards)
         L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
+    program-trust)
+        L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -272,7 +278,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
