@@ -34,5 +34,6 @@ void test_precord(void);
 void test_nvml(void);
 void test_probe(void);
 void test_kcache(void);
+void test_demangle(void);
 
 #endif
