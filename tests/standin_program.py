@@ -80,7 +80,7 @@ def record(opts, mode, pid, first_kernel, worker):
     for key, unit, v in figs:
         lines.append("m\tprogram\t%s\t%s\t%s\tprocess\t%s\t1\t0\t0\t0\t%.17g\t0\t0\t0\t" %
                      (key, key, "stand-in", unit, v))
-    lines.append("d\tprogram\tslowest.1\tvoid kernelA(float*)\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
+    lines.append("d\tprogram\tslowest.1\t_Z7kernelAPf\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
                  (1 + (9 if mode == "LAZY" else 0.5), 9 if mode == "LAZY" else 0.5))
     lines.append("d\tprogram\tslowest.2\tkernelB\t0.5\tms\t\tget_ms=0.25,launch_ms=0.25")
     n = len(lines)

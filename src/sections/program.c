@@ -19,9 +19,11 @@
 
 #include "clock.h"
 #include "cudadrv.h"
+#include "demangle.h"
 #include "nvml.h"
 #include "precord.h"
 #include "program.h"
+#include "program_device.h"
 #include "trace.h"
 #include "verdict.h"
 
@@ -84,6 +86,7 @@ typedef struct pg_state {
     int mode_seen[PG_MAX_SIDES][3];  /* records that read LAZY, EAGER, unread */
     int records, no_cupti;  /* records read; those whose CUPTI was not "ok" */
     char cupti_why[256];    /* the first such record's reason */
+    char bus[32];           /* the first record's device (env "device"), "" none */
     pg_sampler smp;
 } pg_state;
 
@@ -454,6 +457,9 @@ static void pg_tally_modes(pg_state *s, size_t si, const prc_record *recs, size_
         const res_kv *cu = res_env_get(&recs[i].r, "cupti");
         const char *m = kv && kv->kind == RES_STR && kv->str ? kv->str : "";
         const char *c = cu && cu->kind == RES_STR && cu->str ? cu->str : "not said";
+        const res_kv *dev = res_env_get(&recs[i].r, "device");
+        if (!s->bus[0] && dev && dev->kind == RES_STR && dev->str)
+            snprintf(s->bus, sizeof s->bus, "%s", dev->str);
         s->mode_seen[si][strcmp(m, "LAZY") == 0 ? 0 : strcmp(m, "EAGER") == 0 ? 1 : 2]++;
         s->records++;
         if (strcmp(c, "ok") != 0 && !s->no_cupti++)
@@ -746,10 +752,11 @@ static void pg_slowest(pg_state *s)
         qsort(order, n, sizeof order[0], pg_kernel_cmp);
         for (k = 0; k < n && k < PRC_SLOWEST; k++) {
             const pg_kernel *kn = &s->kern[si][(size_t)order[k][1]];
-            char key[64];
+            char key[64], full[1024];
             res_derived *d;
             snprintf(key, sizeof key, "slowest.%s.%zu", s->side[si].key, k + 1);
-            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", s->side[si].label);
+            dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
+            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
             if (!d) continue;
             res_derived_field(d, "runs", (double)kn->n);
             res_derived_field(d, "get_ms", st_median(kn->get, kn->n));
@@ -841,8 +848,10 @@ static void pg_answers_modes(pg_state *s)
             const res_derived *d;
             snprintf(key, sizeof key, "slowest.lazy.%zu", k);
             if (!(d = res_derived_find(r, PG, key))) break;
-            at += (size_t)snprintf(t + at, sizeof t - at, "%s%.60s %.2f ms", k == 1 ? "; the slowest "
-                                   "first uses under LAZY: " : ", ", d->name, d->value);
+            char name[64];
+            dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %.2f ms", k == 1 ? "; the slowest "
+                                   "first uses under LAZY: " : ", ", name, d->value);
         }
         if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
         pg_answer(s, "answer.later", "what LAZY pays later", (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl),
@@ -987,6 +996,7 @@ int pg_run(sec_ctx *c)
         for (k = 0; k < s->nsides && rc == SEC_OK; k++)
             if (pg_one(s, &s->side[(k + (size_t)round) % s->nsides], round) != 0) rc = SEC_FAILED;
     pg_conclude(s);
+    pgd_env(c->r, s->bus, s->cupti);
     if (c->o->show_output) pg_keep_output(s);
     pg_free(s);
     if (rc != SEC_OK || s->failed || s->refused) return SEC_FAILED;
