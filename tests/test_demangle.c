@@ -28,6 +28,8 @@ static const char *const td_names[] = {
     "_ZltI3FooEbRKT_S3_",
     "_ZN3foo3bazIiEclEv",
     "_ZN7cutlass6KernelINS_4gemm6kernel4GemmIiEEEEvNT_6ParamsE",
+    "_ZN2at6native43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6322cunn_SoftMaxForwardRegIfffNS1_22SoftMa"
+    "xForwardEpilogueElLi4EEEvPT1_",
     "_Z3",
     "_Z999foo",
     "_ZN3foo",
@@ -58,6 +60,8 @@ static const char *const td_fixed[TD_NNAMES] = {
     "bool operator< <Foo>(Foo const&, Foo const&)",
     "foo::baz<int>::operator()()",
     "void cutlass::Kernel<cutlass::gemm::kernel::Gemm<int> >(cutlass::gemm::kernel::Gemm<int>::Params)",
+    "void at::native::(anonymous namespace)::cunn_SoftMaxForwardReg<float, float, float, at::native::"
+    "(anonymous namespace)::SoftMaxForwardEpilogue, long, 4>(float*)",
     "_Z3",
     "_Z999foo",
     "_ZN3foo",
@@ -286,6 +290,41 @@ static void test_dm_shorten(void)
     th_check("table name: demangled, then shortened", strcmp(out, "at::native::reduce_kernel<...>") == 0);
 }
 
+/* The names the probe recorded on the H200 (results/h200-program-*.json:
+ * cut at 127 bytes where longer) as the table prints them, at width 72. */
+static void test_dm_recorded(void)
+{
+    static const char *const cases[][2] = {
+    { "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_f"
+     "unctorIfffEclERNS_14TensorIteratorEEUlf",
+      "at::native::reduce_kernel<...> [partly read]" },
+    { "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_aligna"
+     "4_alignc4_execute_kernel__5x_cublas",
+      "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsi..." },
+    { "_ZN2at6native43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6322cunn_SoftMaxForwardRegIfffNS"
+     "1_22SoftMaxForwardEpilogueElLi4EEEvPT1_",
+      "at::native::(anonymous namespace)::cunn_SoftMaxForwardReg<...>" },
+    { "_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_18GeluCUDAKernelImplERNS_18Tenso"
+     "rIteratorBaseENS0_8GeluTypeEENKUlvE0_cl",
+      "at::native::vectorized_elementwise_kernel<...> [partly read]" },
+    { "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_0c5b6e8543distribution_elem"
+     "entwise_grid_stride_kernelIfLi4EZNS0_9t",
+      "...distribution_elementwise_grid_stride_kernel<...> [partly read]" },
+    { "_Z9vectorAddPKfS0_Pfi",
+      "vectorAdd(float const*, float const*, float*, int)" },
+    { "_Z11vectorScalePffi",
+      "vectorScale(float*, float, int)" },
+    };
+    char out[128], desc[200];
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dm_table_name(cases[i][0], 72, out, sizeof out);
+        snprintf(desc, sizeof desc, "table name: a name recorded on the H200 reads %.100s", cases[i][1]);
+        th_check(desc, strcmp(out, cases[i][1]) == 0);
+        if (strcmp(out, cases[i][1]) != 0) printf("  got %s\n", out);
+    }
+}
+
 /* Without libstdc++: every name stays as it is; then back to the default. */
 static void test_dm_absent(void)
 {
@@ -318,5 +357,6 @@ void test_demangle(void)
     test_dm_prefix();
     test_dm_hostile();
     test_dm_shorten();
+    test_dm_recorded();
     test_dm_absent();
 }

@@ -152,7 +152,7 @@ static void pt_processes(FILE *f, const results *r, const char **side, const cha
 
 /* The slowest first uses per side, each kernel's name demangled and cut to
  * PT_NAME_WIDTH (demangle.h says how). */
-#define PT_NAME_WIDTH 64
+#define PT_NAME_WIDTH 72
 static void pt_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
