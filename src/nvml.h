@@ -38,18 +38,21 @@ int nv_process_mib(const char *pci_bus_id, long pid, double *mib, char *why, siz
 int nv_processes(nv_sample *out, size_t max, size_t *n, char *why, size_t whylen);
 
 /* What NVML says of one device and of the driver. */
+enum { NV_GPU_NAME, NV_GPU_UUID, NV_GPU_BUS, NV_GPU_DRIVER, NV_GPU_CUDA, NV_GPU_NFIELDS };
 typedef struct nv_gpu {
     char name[96];          /* nvmlDeviceGetName: "NVIDIA H200" */
     char uuid[96];          /* nvmlDeviceGetUUID: "GPU-8c4a..." */
     char bus_id[32];        /* the bus id asked for, else NVML's (nvmlDeviceGetPciInfo_v3) */
     char driver[80];        /* nvmlSystemGetDriverVersion: "580.65.06" */
     int cuda_driver;        /* nvmlSystemGetCudaDriverVersion: 13000 for CUDA 13.0 */
+    char why[NV_GPU_NFIELDS][512]; /* per field (NV_GPU_NAME ...): why it is not
+                                      answered, "" when it is */
 } nv_gpu;
 
 /* The device whose PCI bus id is pci_bus_id ("0000:19:00.0", as
  * cuDeviceGetPCIBusId writes it) or, for NULL or "", the one device NVML
  * counts, and the driver's versions, into *out (zeroed first; a field
- * NVML did not answer stays "" or 0). Returns 0 when every field was
+ * NVML did not answer stays "" or 0, and out->why[field] says why). Returns 0 when every field was
  * answered; -1 with one line in why naming the first that was not: NVML
  * not open (nv_open's reason), the device not found, no bus id given and
  * other than one device, or a query that failed or that this NVML lacks

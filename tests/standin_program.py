@@ -56,7 +56,7 @@ def record(opts, mode, pid, first_kernel, worker):
         ("command", "s", "standin worker" if worker else "standin main"),
         ("written", "s", "exit"), ("cupti", "s", opts.get("cupti") or "ok"),
         ("loading_mode", "s", opts.get("effective") or mode or "unread"),
-        ("mem_source", "s", "nvml process"), ("device", "s", "00000000:00:00.0"),
+        ("mem_source", "s", "nvml process"), ("device", "s", os.environ.get("STANDIN_DEVICE", "00000000:00:00.0")),
     ]
     jitter = random.uniform(0, 3)
     figs = [

@@ -103,13 +103,23 @@ if [ -n "${FAKENVML:-}" ] && [ -f "$FAKENVML" ]; then
     HARNESS_NVML="$FAKENVML" FAKE_NVML_NAMES=off run_harness "$T/q.out" "$T/q.err" --rounds=2 \
         --json="$T/q.json" -- $SP
     check "-- CMD with an NVML that answers no name: each field says which query failed" \
-        py "$T/q.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlSystemGetDriverVersion: Not Supported') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_cuda_driver_version'].startswith('unknown: ')"
+        py "$T/q.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetName: Not Supported') and e['program_gpu_uuid'].startswith('unknown: nvmlDeviceGetUUID: ') and e['program_driver_version'].startswith('unknown: nvmlSystemGetDriverVersion: ') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_cuda_driver_version'].startswith('unknown: nvmlSystemGetCudaDriverVersion: ')"
     check "-- CMD with an NVML that answers no name: tests/check_json.py passes" python3 tests/check_json.py "$T/q.json"
     # shellcheck disable=SC2086
     HARNESS_NVML="$FAKENVML" FAKE_NVML_INIT=fail run_harness "$T/i.out" "$T/i.err" --rounds=2 \
         --json="$T/i.json" -- $SP
     check "-- CMD with an NVML whose nvmlInit_v2 fails: the fields say so" \
         py "$T/i.json" "assert d['environment']['program_gpu_uuid'].startswith('unknown: nvmlInit_v2: ')"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" STANDIN_DEVICE=0000:42:00.0 run_harness "$T/b.out" "$T/b.err" \
+        --rounds=2 --json="$T/b.json" -- $SP
+    check "-- CMD: a bus id NVML does not know: the device's fields say so, the driver's are named" \
+        py "$T/b.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetHandleByPciBusId_v2(0000:42:00.0): Not Found') and e['program_driver_version'] == '580.00.01'"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" STANDIN_DEVICE= run_harness "$T/u.out" "$T/u.err" \
+        --rounds=2 --json="$T/u.json" -- $SP
+    check "-- CMD: no record names a device: the one device NVML counts, said so" \
+        py "$T/u.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and 'no CUDA process reported' in e['program_gpu_source'] and e['program_gpu_bus_id'].startswith('unknown: nvmlDeviceGetPciInfo_v3: not in this NVML')"
 fi
 check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/compare '$T/c.json' '$T/c.json' >'$T/cmp.out' 2>&1; grep -q 'program' '$T/cmp.out'"
 

@@ -66,18 +66,18 @@ void pgd_env(results *r, const char *bus, const char *cupti)
     int given = bus && *bus;
 
     nv_gpu_info(bus, &g, why, sizeof why);
-    pgd_field(r, "program_gpu_name", g.name, why);
-    pgd_field(r, "program_gpu_uuid", g.uuid, why);
-    pgd_field(r, "program_gpu_bus_id", g.bus_id, why);
+    pgd_field(r, "program_gpu_name", g.name, g.why[NV_GPU_NAME]);
+    pgd_field(r, "program_gpu_uuid", g.uuid, g.why[NV_GPU_UUID]);
+    pgd_field(r, "program_gpu_bus_id", g.bus_id, g.why[NV_GPU_BUS]);
     pgd_put(r, "program_gpu_source", given ? "the first CUDA process's device (its record), "
             "named by NVML" : "no CUDA process reported its device: the one device NVML counts, "
             "where it counts one");
-    pgd_field(r, "program_driver_version", g.driver, why);
+    pgd_field(r, "program_driver_version", g.driver, g.why[NV_GPU_DRIVER]);
     if (g.cuda_driver > 0) {
         snprintf(buf, sizeof buf, "%d.%d", g.cuda_driver / 1000, g.cuda_driver % 1000 / 10);
         pgd_put(r, "program_cuda_driver_version", buf);
     } else {
-        pgd_field(r, "program_cuda_driver_version", NULL, why);
+        pgd_field(r, "program_cuda_driver_version", NULL, g.why[NV_GPU_CUDA]);
     }
     pgd_cupti(cupti, buf, sizeof buf);
     pgd_put(r, "program_cupti_version", buf);
