@@ -229,3 +229,21 @@ expect_exit "-- CMD, SIGTERM to the harness: exit 143" 143
 check "-- CMD, SIGTERM to the harness: the JSON marked incomplete" \
     py "$T/s.json" "assert d['incomplete'] is True"
 check "-- CMD, SIGTERM to the harness: the program's group ended" gone "$(cat "$STANDIN_STATE/hung")"
+
+# tests/gpu/overhead.py's mechanics on the CPU (the GPU run is part overhead
+# of tests/gpu/run.sh): every run of each variant alternating, the table and
+# the CSV; a run that fails is counted and said, the exit is 1.
+python3 tests/gpu/overhead.py --runs 2 --warmup 1 --out "$T/ovh" --probe "$PWD/${PROBE:-harness-probe.so}" \
+    --program "true=true" --program "py=python3 -c print('{\"t_start_ns\":0,\"t_end_ns\":5000000}')" \
+    >"$T/ovh.out" 2>"$T/ovh.err"
+rc=$?
+expect_exit "overhead.py: every run exited 0" 0
+check "overhead.py: the CSV has every run (2 programs x 2 variants x 2 runs)" \
+    sh -c "[ \$(grep -c ',0,' '$T/ovh/overhead.csv') -eq 8 ]"
+expect_grep "overhead.py: the table's probe row, against bare" "^true  *probe  *2/2 " "$T/ovh/overhead.txt"
+expect_grep "overhead.py: the program's own span, from its JSON line" "^py  *bare  *2/2 .* 5.0 " "$T/ovh/overhead.txt"
+python3 tests/gpu/overhead.py --runs 1 --warmup 0 --out "$T/ovf" --program "false=false" \
+    >"$T/ovf.out" 2>"$T/ovf.err"
+rc=$?
+expect_exit "overhead.py: a run that fails: exit 1" 1
+expect_grep "overhead.py: the failed run said" "false under bare, round 1: exit 1" "$T/ovf.err"
