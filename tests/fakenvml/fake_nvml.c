@@ -14,6 +14,7 @@ typedef struct fake_device *nvmlDevice_t;
 #define FAKE_NOT_FOUND 6
 #define FAKE_UNKNOWN 999
 #define FAKE_BUS "00000000:00:00.0"
+#define FAKE_BUS_TAIL "00:00.0"     /* after the domain */
 
 /* Every entry point is exported (the Makefile builds this -shared). */
 nvmlReturn_t nvmlInit_v2(void);
@@ -66,7 +67,7 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *d)
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus, nvmlDevice_t *d)
 {
     size_t n = bus ? strlen(bus) : 0;
-    if (n < 7 || strcmp(bus + n - 7, FAKE_BUS + 9) != 0 || strspn(bus, "0") != n - 8)
+    if (n < 7 || strcmp(bus + n - 7, FAKE_BUS_TAIL) != 0 || strspn(bus, "0") != n - 8)
         return FAKE_NOT_FOUND;
     *d = (nvmlDevice_t)(void *)&fake_device_storage;
     return FAKE_SUCCESS;
