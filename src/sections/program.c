@@ -54,7 +54,7 @@ typedef struct pg_side {
 
 /* One kernel's first uses over the runs of a side. */
 typedef struct pg_kernel {
-    char name[128];
+    char name[512];         /* the probe keeps 511 bytes of a name */
     double *ms, *get, *launch;
     size_t n, cap;
 } pg_kernel;
@@ -752,7 +752,7 @@ static void pg_slowest(pg_state *s)
         qsort(order, n, sizeof order[0], pg_kernel_cmp);
         for (k = 0; k < n && k < PRC_SLOWEST; k++) {
             const pg_kernel *kn = &s->kern[si][(size_t)order[k][1]];
-            char key[64], full[1024];
+            char key[64], full[4096];
             res_derived *d;
             snprintf(key, sizeof key, "slowest.%s.%zu", s->side[si].key, k + 1);
             dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
