@@ -90,10 +90,15 @@ $(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
+# A stand-in NVML for the CPU tests of the device's names (HARNESS_NVML).
+$(B)/libfakenvml.so: tests/fakenvml/fake_nvml.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $<
+
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(PROBE) build/probe_host $(B)/bench_record
+test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record
 	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
-	    PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
+	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(BIN)

@@ -1,5 +1,6 @@
-/* nvml.c: NVML's per-process device memory, through dlopen: the few NVML
- * types and entry points declared here, opened once (pthread_once). */
+/* nvml.c: NVML's per-process device memory and the device's and driver's
+ * names, through dlopen: the few NVML types and entry points declared
+ * here, opened once (pthread_once). */
 #include "nvml.h"
 
 #include <dlfcn.h>
@@ -18,6 +19,11 @@ typedef struct {
     unsigned int gpuInstanceId;
     unsigned int computeInstanceId;
 } nv_proc_info;                         /* nvmlProcessInfo_t of the _v3 query */
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} nv_pci_info;                          /* nvmlPciInfo_t (nvmlDeviceGetPciInfo_v3) */
 
 #define NV_SUCCESS 0
 #define NV_ERROR_INSUFFICIENT_SIZE 7
@@ -32,6 +38,12 @@ static struct nv_api {
     nvmlReturn_t (*by_bus)(const char *, nvmlDevice_t *);
     nvmlReturn_t (*procs)(nvmlDevice_t, unsigned int *, nv_proc_info *);
     const char *(*error_string)(nvmlReturn_t);  /* optional */
+    /* Optional (an NVML without them leaves those fields unanswered): */
+    nvmlReturn_t (*dev_name)(nvmlDevice_t, char *, unsigned int);
+    nvmlReturn_t (*dev_uuid)(nvmlDevice_t, char *, unsigned int);
+    nvmlReturn_t (*dev_pci)(nvmlDevice_t, nv_pci_info *);
+    nvmlReturn_t (*driver_version)(char *, unsigned int);
+    nvmlReturn_t (*cuda_version)(int *);
 } nv;
 
 static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
@@ -62,7 +74,9 @@ static const char *nv_error(nvmlReturn_t r, char *buf, size_t len)
 /* pthread_once's step: open the library, resolve, initialise. */
 static void nv_open_once(void)
 {
-    void *lib = dlopen(NV_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    /* HARNESS_NVML=PATH: another library (the CPU tests' stand-in). */
+    const char *given = getenv("HARNESS_NVML");
+    void *lib = dlopen(given && *given ? given : NV_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     char code[128];
     nvmlReturn_t r;
 
@@ -78,6 +92,11 @@ static void nv_open_once(void)
         nv_resolve(lib, "nvmlDeviceGetComputeRunningProcesses_v3", &nv.procs, sizeof nv.procs) != 0)
         return;
     nv_resolve(lib, "nvmlErrorString", &nv.error_string, sizeof nv.error_string);
+    nv_resolve(lib, "nvmlDeviceGetName", &nv.dev_name, sizeof nv.dev_name);
+    nv_resolve(lib, "nvmlDeviceGetUUID", &nv.dev_uuid, sizeof nv.dev_uuid);
+    nv_resolve(lib, "nvmlDeviceGetPciInfo_v3", &nv.dev_pci, sizeof nv.dev_pci);
+    nv_resolve(lib, "nvmlSystemGetDriverVersion", &nv.driver_version, sizeof nv.driver_version);
+    nv_resolve(lib, "nvmlSystemGetCudaDriverVersion", &nv.cuda_version, sizeof nv.cuda_version);
     if ((r = nv.init()) != NV_SUCCESS) {
         snprintf(nv_why, sizeof nv_why, "nvmlInit_v2: %s", nv_error(r, code, sizeof code));
         return;
@@ -260,4 +279,114 @@ int nv_processes(nv_sample *out, size_t max, size_t *n, char *why, size_t whylen
     *n = nall;
     free(all);
     return 0;
+}
+
+/* Field f of out is not answered: why, into out->why[f] and, for the
+ * first such field, into why. */
+static void nv_fail(nv_gpu *out, int f, int *rc, char *why, size_t whylen, const char *call,
+                    nvmlReturn_t r)
+{
+    char code[128];
+    if (r == NV_SUCCESS) snprintf(out->why[f], sizeof out->why[f], "%s: not in this NVML", call);
+    else snprintf(out->why[f], sizeof out->why[f], "%s: %s", call, nv_error(r, code, sizeof code));
+    if (*rc == 0 && why && whylen) snprintf(why, whylen, "%s", out->why[f]);
+    *rc = -1;
+}
+
+/* The reason of the first unanswered field into every field after it
+ * from first to last (the device was not found, say). */
+static void nv_fail_all(nv_gpu *out, int first, int last, const char *reason, int *rc, char *why,
+                        size_t whylen)
+{
+    int f;
+    for (f = first; f <= last; f++) snprintf(out->why[f], sizeof out->why[f], "%s", reason);
+    if (*rc == 0 && why && whylen) snprintf(why, whylen, "%s", reason);
+    *rc = -1;
+}
+
+/* A string query of device d into field f's buf (len bytes), "" when it fails. */
+static void nv_dev_string(nvmlReturn_t (*fn)(nvmlDevice_t, char *, unsigned int), nvmlDevice_t d,
+                          const char *call, nv_gpu *out, int f, char *buf, size_t len, int *rc,
+                          char *why, size_t whylen)
+{
+    nvmlReturn_t r = fn ? fn(d, buf, (unsigned)len) : NV_SUCCESS;
+    if (!fn || r != NV_SUCCESS) {
+        buf[0] = '\0';
+        nv_fail(out, f, rc, why, whylen, call, r);
+    }
+    buf[len - 1] = '\0';
+}
+
+/* The driver's versions into out. */
+static void nv_driver(nv_gpu *out, int *rc, char *why, size_t whylen)
+{
+    nvmlReturn_t r = nv.driver_version ? nv.driver_version(out->driver, sizeof out->driver)
+                                       : NV_SUCCESS;
+    if (!nv.driver_version || r != NV_SUCCESS) {
+        out->driver[0] = '\0';
+        nv_fail(out, NV_GPU_DRIVER, rc, why, whylen, "nvmlSystemGetDriverVersion", r);
+    }
+    out->driver[sizeof out->driver - 1] = '\0';
+    r = nv.cuda_version ? nv.cuda_version(&out->cuda_driver) : NV_SUCCESS;
+    if (!nv.cuda_version || r != NV_SUCCESS || out->cuda_driver < 0) {
+        out->cuda_driver = 0;
+        nv_fail(out, NV_GPU_CUDA, rc, why, whylen, "nvmlSystemGetCudaDriverVersion", r);
+    }
+}
+
+/* The device of pci_bus_id, or the one device NVML counts, into *d, and
+ * its bus id into out. 0, or -1 (out->why of the device's fields set). */
+static int nv_gpu_device(const char *pci_bus_id, nv_gpu *out, nvmlDevice_t *d, int *rc,
+                         char *why, size_t whylen)
+{
+    char reason[200], code[128];
+    unsigned count = 0;
+    nv_pci_info pci;
+    nvmlReturn_t r;
+
+    if (pci_bus_id && *pci_bus_id) {
+        if (nv_device(pci_bus_id, 0, d, reason, sizeof reason) != 0) goto fail;
+        snprintf(out->bus_id, sizeof out->bus_id, "%s", pci_bus_id);
+        return 0;
+    }
+    if ((r = nv.count(&count)) != NV_SUCCESS) {
+        snprintf(reason, sizeof reason, "nvmlDeviceGetCount_v2: %s", nv_error(r, code, sizeof code));
+        goto fail;
+    }
+    if (count != 1) {
+        snprintf(reason, sizeof reason, "no CUDA process reported its device, and NVML counts %u", count);
+        goto fail;
+    }
+    if (nv_device(NULL, 0, d, reason, sizeof reason) != 0) goto fail;
+    memset(&pci, 0, sizeof pci);
+    if (nv.dev_pci && (r = nv.dev_pci(*d, &pci)) == NV_SUCCESS) {
+        pci.busId[sizeof pci.busId - 1] = '\0';
+        snprintf(out->bus_id, sizeof out->bus_id, "%s", pci.busId);
+    } else {
+        nv_fail(out, NV_GPU_BUS, rc, why, whylen, "nvmlDeviceGetPciInfo_v3", nv.dev_pci ? r : NV_SUCCESS);
+    }
+    return 0;
+fail:
+    nv_fail_all(out, NV_GPU_NAME, NV_GPU_BUS, reason, rc, why, whylen);
+    return -1;
+}
+
+int nv_gpu_info(const char *pci_bus_id, nv_gpu *out, char *why, size_t whylen)
+{
+    nvmlDevice_t d;
+    int rc = 0;
+
+    memset(out, 0, sizeof *out);
+    if (nv_open(why, whylen) != 0) {
+        int f;
+        for (f = 0; f < NV_GPU_NFIELDS; f++) nv_open(out->why[f], sizeof out->why[f]);
+        return -1;
+    }
+    nv_driver(out, &rc, why, whylen);
+    if (nv_gpu_device(pci_bus_id, out, &d, &rc, why, whylen) != 0) return -1;
+    nv_dev_string(nv.dev_name, d, "nvmlDeviceGetName", out, NV_GPU_NAME, out->name, sizeof out->name,
+                  &rc, why, whylen);
+    nv_dev_string(nv.dev_uuid, d, "nvmlDeviceGetUUID", out, NV_GPU_UUID, out->uuid, sizeof out->uuid,
+                  &rc, why, whylen);
+    return rc;
 }

@@ -154,6 +154,32 @@ def check_derived(derived, problems):
         seen.add(k)
 
 
+# What every results file of a program run (-- CMD) names: the GPU, the
+# driver's and CUDA's versions, CUPTI, the demangler; each a non-empty
+# string ("unknown: <why>" where NVML did not say).
+PROGRAM_DEVICE_KEYS = ("program_gpu_name", "program_gpu_uuid", "program_gpu_bus_id",
+                       "program_gpu_source", "program_driver_version",
+                       "program_cuda_driver_version", "program_cupti_version",
+                       "program_demangler")
+
+
+def check_program_device(env, incomplete, problems):
+    if "program_command" not in env or (incomplete and "program_gpu_name" not in env):
+        return
+    for k in PROGRAM_DEVICE_KEYS:
+        v = env.get(k)
+        if not isinstance(v, str) or not v.strip():
+            problems.append("environment.%s: a program run names it (a non-empty string), "
+                            "not %r" % (k, v))
+    v = env.get("program_cuda_driver_version")
+    if isinstance(v, str) and not v.startswith("unknown: ") and \
+            not re.match(r"^[0-9]+\.[0-9]+$", v):
+        problems.append("environment.program_cuda_driver_version %r is not MAJOR.MINOR" % v)
+    v = env.get("program_gpu_uuid")
+    if isinstance(v, str) and not v.startswith("unknown: ") and not v.startswith(("GPU-", "MIG-")):
+        problems.append("environment.program_gpu_uuid %r is not NVML's GPU-... form" % v)
+
+
 def check(doc, args, problems):
     if not isinstance(doc, dict):
         problems.append("top level is not an object")
@@ -171,6 +197,7 @@ def check(doc, args, problems):
             if not (v is None or isinstance(v, str) or is_num(v)):
                 problems.append("environment.%s is not a string, number or null"
                                 % k)
+        check_program_device(env, doc.get("incomplete") is True, problems)
 
     skipped = doc.get("skipped")
     sections = set()

@@ -83,7 +83,7 @@ def record(opts, mode, pid, first_kernel, worker):
         ("command", "s", "standin worker" if worker else "standin main"),
         ("written", "s", "exit"), ("cupti", "s", opts.get("cupti") or "ok"),
         ("loading_mode", "s", opts.get("effective") or mode or "unread"),
-        ("mem_source", "s", "nvml process"), ("device", "s", "00000000:00:00.0"),
+        ("mem_source", "s", "nvml process"), ("device", "s", os.environ.get("STANDIN_DEVICE", "00000000:00:00.0")),
     ]
     jitter = random.uniform(0, 3)
     ptx = jit_ms(opts)
@@ -110,7 +110,7 @@ def record(opts, mode, pid, first_kernel, worker):
     for key, unit, v in figs:
         lines.append("m\tprogram\t%s\t%s\t%s\tprocess\t%s\t1\t0\t0\t0\t%.17g\t0\t0\t0\t" %
                      (key, key, "stand-in", unit, v))
-    lines.append("d\tprogram\tslowest.1\tvoid kernelA(float*)\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
+    lines.append("d\tprogram\tslowest.1\t_Z7kernelAPf\t%.17g\tms\t\tget_ms=%.17g,launch_ms=1" %
                  (1 + (9 if mode == "LAZY" else 0.5), 9 if mode == "LAZY" else 0.5))
     lines.append("d\tprogram\tslowest.2\tkernelB\t0.5\tms\t\tget_ms=0.25,launch_ms=0.25")
     spec = opts.get("uses_eager") if mode == "EAGER" and opts.get("uses_eager") else opts.get("uses")

@@ -7,6 +7,23 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Without NVML, nv_gpu_info names nothing, and every field says why. */
+static void test_nvml_gpu_absent(const char *why)
+{
+    nv_gpu g;
+    char w[512] = "";
+    int f, all = 1;
+
+    memset(&g, 'x', sizeof g);
+    th_check("nvml: without NVML, nv_gpu_info fails with nv_open's reason",
+             nv_gpu_info("0000:19:00.0", &g, w, sizeof w) == -1 && strcmp(w, why) == 0);
+    for (f = 0; f < NV_GPU_NFIELDS; f++) all &= strcmp(g.why[f], why) == 0;
+    th_check("nvml: without NVML, every field of nv_gpu empty and its reason NVML's absence",
+             all && !g.name[0] && !g.uuid[0] && !g.bus_id[0] && !g.driver[0] && g.cuda_driver == 0);
+    th_check("nvml: without NVML, nv_gpu_info with no bus id and no why room still answers -1",
+             nv_gpu_info(NULL, &g, NULL, 0) == -1);
+}
+
 /* Without NVML: one clear reason, the same from every call. */
 static void test_nvml_absent(const char *why)
 {
@@ -23,6 +40,7 @@ static void test_nvml_absent(const char *why)
     th_check("nvml: without NVML, nv_processes fails with the reason, *n 0, out untouched",
              nv_processes(s, 2, &n, why3, sizeof why3) == -1 && strcmp(why3, why) == 0 &&
              n == 0 && s[0].pid == 7 && s[1].mib == 7);
+    test_nvml_gpu_absent(why);
 }
 
 /* With NVML (a GPU machine): this test process has no context, so NVML

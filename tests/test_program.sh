@@ -63,8 +63,18 @@ check "-- CMD: verdict on library loads (3,424 against 11): EAGER higher" \
     py "$T/c.json" "assert dv('compare.library_load.n')['text'] == 'EAGER higher'"
 check "-- CMD: memory at the first kernel, medians 900-903 and 1960-1963" \
     py "$T/c.json" "x = dv('compare.mem.first_kernel')['fields']; assert 900 <= x['lazy_median'] <= 903 and 1960 <= x['eager_median'] <= 1963"
-check "-- CMD: the slowest first use under LAZY named (kernelA, 10 ms)" \
-    py "$T/c.json" "x = dv('slowest.lazy.1'); assert x['name'] == 'void kernelA(float*)' and x['value'] == 10"
+check "-- CMD: the slowest first use under LAZY named (kernelA, 10 ms), mangled as the probe saw it, demangled in its text" \
+    py "$T/c.json" "x = dv('slowest.lazy.1'); assert x['name'] == '_Z7kernelAPf' and x['text'] == 'kernelA(float*)' and x['value'] == 10"
+check "-- CMD: a name that is not C++ keeps its name as its text" \
+    py "$T/c.json" "x = dv('slowest.lazy.2'); assert x['name'] == 'kernelB' and x['text'] == 'kernelB'"
+expect_grep "-- CMD: the table shows the demangled name" "in 7 runs  kernelA(float\\*)$" "$T/c.out"
+check "-- CMD: the table does not show the mangled one" sh -c "! grep -q '_Z7kernelAPf' '$T/c.out'"
+check "-- CMD: the JSON names the device, driver, CUPTI and demangler (tests/check_json.py)" \
+    python3 tests/check_json.py "$T/c.json"
+check "-- CMD: without NVML every device field says so" \
+    py "$T/c.json" "e = d['environment']; assert all(e[k].startswith('unknown: NVML not available') for k in ('program_gpu_name', 'program_gpu_uuid', 'program_gpu_bus_id', 'program_driver_version', 'program_cuda_driver_version'))"
+check "-- CMD: the demangler named" py "$T/c.json" "assert d['environment']['program_demangler'] == '__cxa_demangle of libstdc++.so.6'"
+expect_grep "-- CMD: the table's header names the device (unknown without NVML)" "Device: unknown: NVML not available" "$T/c.out"
 check "-- CMD: the probe's cost stored per mode" \
     py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
 check "-- CMD: the sides alternate: each round starts one side later" \
@@ -83,6 +93,44 @@ expect_grep "-- CMD --csv: program rows" "program,lazy.at.first_kernel" "$T/c.cs
 check "-- CMD --trace: the spans of a probed run drawn as a process of their own" \
     python3 -c "import json; t = json.load(open('$T/c.trace'))['traceEvents']; assert [e for e in t if e.get('cat') == 'driver' and e['name'] == 'cuLibraryLoadData']; assert [e for e in t if e['name'] == 'process_name' and 'standin main' in e['args']['name']]"
 check "-- CMD: the output kept beside --json" test -s "$T/c.json.program/run01-lazy.out"
+
+# The device named through a stand-in NVML (tests/fakenvml/): the bus id
+# of the records (00000000:00:00.0) matched, its name, UUID, the driver's
+# and CUDA's versions; then an NVML that answers none of the names.
+if [ -n "${FAKENVML:-}" ] && [ -f "$FAKENVML" ]; then
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" run_harness "$T/n.out" "$T/n.err" --rounds=2 --json="$T/n.json" \
+        --csv="$T/n.csv" -- $SP
+    expect_exit "-- CMD with NVML (stand-in): the program ran" "$OK"
+    check "-- CMD with NVML: the GPU of the records' bus id, its UUID, the driver 580.00.01, CUDA 13.0" \
+        py "$T/n.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and e['program_gpu_uuid'].startswith('GPU-00000000-') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_driver_version'] == '580.00.01' and e['program_cuda_driver_version'] == '13.0' and 'its record' in e['program_gpu_source']"
+    check "-- CMD with NVML: tests/check_json.py passes" python3 tests/check_json.py "$T/n.json"
+    expect_grep "-- CMD with NVML: the header line" "Device: NVIDIA H200 (stand-in) (GPU-00000000-1111-2222-3333-444444444444, bus" "$T/n.out"
+    expect_grep "-- CMD with NVML: the CSV's program rows name the bus id" "^program,default.wall,.*,00000000:00:00.0$" "$T/n.csv"
+    check "-- CMD with NVML: CUPTI named (API version and file, or none found)" \
+        py "$T/n.json" "v = d['environment']['program_cupti_version']; assert v.startswith('CUPTI API ') or v == 'none found' or v.startswith('unknown: ')"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" FAKE_NVML_NAMES=off run_harness "$T/q.out" "$T/q.err" --rounds=2 \
+        --json="$T/q.json" -- $SP
+    check "-- CMD with an NVML that answers no name: each field says which query failed" \
+        py "$T/q.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetName: Not Supported') and e['program_gpu_uuid'].startswith('unknown: nvmlDeviceGetUUID: ') and e['program_driver_version'].startswith('unknown: nvmlSystemGetDriverVersion: ') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_cuda_driver_version'].startswith('unknown: nvmlSystemGetCudaDriverVersion: ')"
+    check "-- CMD with an NVML that answers no name: tests/check_json.py passes" python3 tests/check_json.py "$T/q.json"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" FAKE_NVML_INIT=fail run_harness "$T/i.out" "$T/i.err" --rounds=2 \
+        --json="$T/i.json" -- $SP
+    check "-- CMD with an NVML whose nvmlInit_v2 fails: the fields say so" \
+        py "$T/i.json" "assert d['environment']['program_gpu_uuid'].startswith('unknown: nvmlInit_v2: ')"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" STANDIN_DEVICE=0000:42:00.0 run_harness "$T/b.out" "$T/b.err" \
+        --rounds=2 --json="$T/b.json" -- $SP
+    check "-- CMD: a bus id NVML does not know: the device's fields say so, the driver's are named" \
+        py "$T/b.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetHandleByPciBusId_v2(0000:42:00.0): Not Found') and e['program_driver_version'] == '580.00.01'"
+    # shellcheck disable=SC2086
+    HARNESS_NVML="$FAKENVML" STANDIN_DEVICE= run_harness "$T/u.out" "$T/u.err" \
+        --rounds=2 --json="$T/u.json" -- $SP
+    check "-- CMD: no record names a device: the one device NVML counts, said so" \
+        py "$T/u.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and 'no CUDA process reported' in e['program_gpu_source'] and e['program_gpu_bus_id'].startswith('unknown: nvmlDeviceGetPciInfo_v3: not in this NVML')"
+fi
 check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/compare '$T/c.json' '$T/c.json' >'$T/cmp.out' 2>&1; grep -q 'program' '$T/cmp.out'"
 
 # Fewer runs than the level needs: the verdict says so.
@@ -191,3 +239,21 @@ expect_exit "-- CMD, SIGTERM to the harness: exit 143" 143
 check "-- CMD, SIGTERM to the harness: the JSON marked incomplete" \
     py "$T/s.json" "assert d['incomplete'] is True"
 check "-- CMD, SIGTERM to the harness: the program's group ended" gone "$(cat "$STANDIN_STATE/hung")"
+
+# tests/gpu/overhead.py's mechanics on the CPU (the GPU run is part overhead
+# of tests/gpu/run.sh): every run of each variant alternating, the table and
+# the CSV; a run that fails is counted and said, the exit is 1.
+python3 tests/gpu/overhead.py --runs 2 --warmup 1 --out "$T/ovh" --probe "$PWD/${PROBE:-harness-probe.so}" \
+    --program "true=true" --program "py=python3 -c print('{\"t_start_ns\":0,\"t_end_ns\":5000000}')" \
+    >"$T/ovh.out" 2>"$T/ovh.err"
+rc=$?
+expect_exit "overhead.py: every run exited 0" 0
+check "overhead.py: the CSV has every run (2 programs x 2 variants x 2 runs)" \
+    sh -c "[ \$(grep -c ',0,' '$T/ovh/overhead.csv') -eq 8 ]"
+expect_grep "overhead.py: the table's probe row, against bare" "^true  *probe  *2/2 " "$T/ovh/overhead.txt"
+expect_grep "overhead.py: the program's own span, from its JSON line" "^py  *bare  *2/2 .* 5.0 " "$T/ovh/overhead.txt"
+python3 tests/gpu/overhead.py --runs 1 --warmup 0 --out "$T/ovf" --program "false=false" \
+    >"$T/ovf.out" 2>"$T/ovf.err"
+rc=$?
+expect_exit "overhead.py: a run that fails: exit 1" 1
+expect_grep "overhead.py: the failed run said" "false under bare, round 1: exit 1" "$T/ovf.err"

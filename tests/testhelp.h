@@ -36,5 +36,6 @@ void test_nvml(void);
 void test_probe(void);
 void test_kcache(void);
 void test_untrusted(void);
+void test_demangle(void);
 
 #endif

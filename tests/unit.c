@@ -25,6 +25,7 @@ int main(void)
     test_probe();
     test_kcache();
     test_untrusted();
+    test_demangle();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

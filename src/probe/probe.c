@@ -31,7 +31,7 @@
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
-#define PB_NAME    128           /* a kernel's name kept, truncated */
+#define PB_NAME    512           /* a kernel's name kept, truncated (torch's run to 300+) */
 #define PB_WHY     1024          /* env cupti */
 #define PB_FATBIN_MAGIC 0xBA55ED50u
 #define PB_MAX_FATBIN   ((uint64_t)4 << 30)  /* a fatbin that says it is larger: not read */

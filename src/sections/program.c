@@ -24,11 +24,13 @@
 #include "atomicfile.h"
 #include "clock.h"
 #include "cudadrv.h"
+#include "demangle.h"
 #include "nvml.h"
 #include "precord.h"
 #include "program.h"
 #include "ptree.h"
 #include "recdir.h"
+#include "program_device.h"
 #include "trace.h"
 #include "ufile.h"
 #include "verdict.h"
@@ -106,7 +108,7 @@ typedef struct pg_side {
 
 /* One kernel's first uses over the runs of a side. */
 typedef struct pg_kernel {
-    char name[128];
+    char name[512];         /* the probe keeps 511 bytes of a name */
     double *ms, *get, *launch;
     size_t n, cap;
 } pg_kernel;
@@ -156,6 +158,7 @@ typedef struct pg_state {
                                that called a difference */
     int nvml_runs;          /* probed runs whose processes NVML saw on a device */
     char cupti_why[256];    /* the first such record's reason */
+    char bus[32];           /* the first record's device (env "device"), "" none */
     pg_sampler smp;
     regex_t ready_re;       /* --ready, compiled (ready_on) */
     int ready_on;
@@ -766,8 +769,9 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
                 tight = free_mib;
                 took = res_derived_num(d, "took_mib");
-                snprintf(tname, sizeof tname, "%s", use ? d->name : load && strcmp(d->name, "library") == 0
-                         ? "library loads" : "module loads");
+                if (use) dm_table_name(d->name, 60, tname, sizeof tname);
+                else snprintf(tname, sizeof tname, "%s", strcmp(d->name, "library") == 0
+                              ? "library loads" : "module loads");
             }
         }
     if (!isnan(ready)) {
@@ -797,6 +801,9 @@ static void pg_tally_modes(pg_state *s, size_t si, const prc_record *recs, size_
         const res_kv *cu = res_env_get(&recs[i].r, "cupti");
         const char *m = kv && kv->kind == RES_STR && kv->str ? kv->str : "";
         const char *c = cu && cu->kind == RES_STR && cu->str ? cu->str : "not said";
+        const res_kv *dev = res_env_get(&recs[i].r, "device");
+        if (!s->bus[0] && dev && dev->kind == RES_STR && dev->str)
+            snprintf(s->bus, sizeof s->bus, "%s", dev->str);
         s->mode_seen[si][strcmp(m, "LAZY") == 0 ? 0 : strcmp(m, "EAGER") == 0 ? 1 : 2]++;
         s->records++;
         if (strcmp(c, "ok") != 0 && !s->no_cupti++)
@@ -1292,10 +1299,11 @@ static void pg_slowest(pg_state *s)
         qsort(order, n, sizeof order[0], pg_kernel_cmp);
         for (k = 0; k < n && k < PRC_SLOWEST; k++) {
             const pg_kernel *kn = &s->kern[si][(size_t)order[k][1]];
-            char key[64];
+            char key[64], full[4096];
             res_derived *d;
             snprintf(key, sizeof key, "slowest.%s.%zu", s->side[si].key, k + 1);
-            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", s->side[si].label);
+            dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
+            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
             if (!d) continue;
             res_derived_field(d, "runs", (double)kn->n);
             res_derived_field(d, "get_ms", st_median(kn->get, kn->n));
@@ -1460,10 +1468,11 @@ static void pg_ready_list(pg_state *s)
         qsort(order, n, sizeof order[0], pg_kernel_cmp);
         for (k = 0; k < n && k < PG_READY_LIST; k++) {
             const pg_kernel *kn = &s->ready_kern[si][(size_t)order[k][1]];
-            char key[96];
+            char key[96], full[4096];
             res_derived *d;
             snprintf(key, sizeof key, "ready.%s.%zu", s->side[si].key, k + 1);
-            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", s->side[si].label);
+            dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
+            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
             if (!d) continue;
             res_derived_field(d, "runs", (double)kn->n);
             res_derived_field(d, "after_ms", st_median(kn->get, kn->n));
@@ -1497,8 +1506,11 @@ static void pg_answer_ready(pg_state *s)
         d = res_derived_find(s->c->r, PG, key);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.1f ms of "
                                "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s", st);
-        if (d && at < sizeof t)
-            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %.60s %.1f ms", d->name, d->value);
+        if (d && at < sizeof t) {
+            char name[64];
+            dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %s %.1f ms", name, d->value);
+        }
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
     pg_answer(s, "answer.ready", "first uses after the program was ready", NAN, "", t);
@@ -1538,9 +1550,11 @@ static void pg_answer_tune(pg_state *s)
         for (k = 0; k < s->ntune[i] && shown < 3 && at < sizeof t; k++) {
             const pg_kernel *kn = &s->tune[i][k];
             double first = st_median(kn->ms, kn->n), later = st_median(kn->get, kn->n);
+            char name[64];
             if (!(first >= PG_TUNE_MIN_MS && first >= PG_TUNE_FACTOR * later)) continue;
-            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s, %.60s: first launch %.1f ms, later "
-                                   "%.3f ms", shown++ ? "; " : "", s->side[i].label, kn->name, first,
+            dm_table_name(kn->name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s, %s: first launch %.1f ms, later "
+                                   "%.3f ms", shown++ ? "; " : "", s->side[i].label, name, first,
                                    later);
         }
     }
@@ -1559,7 +1573,7 @@ static int pg_emit_preload(FILE *f, const void *arg)
     size_t i, k;
     fprintf(f, "# harness --preload-list: kernels first used after the program was ready; preload "
            "each (cudaFuncGetAttributes, cuKernelGetFunction) before it is\n"
-            "# stall_ms\tside\tkernel\n");
+            "# stall_ms\tside\tsymbol\tdemangled\n");
     for (i = 0; i < s->nsides; i++) {
         if (!s->side[i].probed) continue;
         for (k = 1; k <= PG_READY_LIST; k++) {
@@ -1568,7 +1582,7 @@ static int pg_emit_preload(FILE *f, const void *arg)
             snprintf(key, sizeof key, "ready.%s.%zu", s->side[i].key, k);
             if (!(d = res_derived_find(s->c->r, PG, key))) break;
             if (d->name[0] == '(') continue;    /* a load: nothing to preload by name */
-            fprintf(f, "%.3f\t%s\t%s\n", d->value, s->side[i].key, d->name);
+            fprintf(f, "%.3f\t%s\t%s\t%s\n", d->value, s->side[i].key, d->name, d->text);
         }
     }
     return ferror(f) ? -1 : 0;
@@ -1653,8 +1667,10 @@ static void pg_answers_modes(pg_state *s)
             const res_derived *d;
             snprintf(key, sizeof key, "slowest.lazy.%zu", k);
             if (!(d = res_derived_find(r, PG, key))) break;
-            at += (size_t)snprintf(t + at, sizeof t - at, "%s%.60s %.2f ms", k == 1 ? "; the slowest "
-                                   "first uses under LAZY: " : ", ", d->name, d->value);
+            char name[64];
+            dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %.2f ms", k == 1 ? "; the slowest "
+                                   "first uses under LAZY: " : ", ", name, d->value);
         }
         if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
         pg_answer(s, "answer.later", "what LAZY pays later", (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl),
@@ -1972,6 +1988,7 @@ int pg_run(sec_ctx *c)
     pg_clean_up(s);
     pg_env_rounds(s);
     pg_conclude(s);
+    pgd_env(c->r, s->bus, s->cupti);
     if (c->o->show_output) pg_keep_output(s);
     pg_free(s);
     /* A failed run or a refused record: the figures are not the whole. */

@@ -5,8 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "precord.h"
 #include "program.h"
+#include "program_device.h"
 #include "table.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
@@ -158,21 +160,25 @@ static void pt_processes(FILE *f, const results *r, const char **side, const cha
     }
 }
 
-/* The slowest first uses per side. */
+/* The slowest first uses per side, each kernel's name demangled and cut to
+ * PT_NAME_WIDTH (demangle.h says how). */
+#define PT_NAME_WIDTH 72
 static void pt_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= PRC_SLOWEST; k++) {
-            char key[64];
+            char key[64], name[PT_NAME_WIDTH + 1];
             const res_derived *d;
             snprintf(key, sizeof key, "slowest.%s.%zu", side[i], k);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
                                 "median over the runs it was in)\n", label[i]);
-            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  in %.0f run%s  %.90s\n", k, d->value,
+            /* text: the name demangled (a file before it: empty, the name itself). */
+            dm_shorten(d->text && d->text[0] ? d->text : d->name, PT_NAME_WIDTH, name, sizeof name);
+            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  in %.0f run%s  %s\n", k, d->value,
                     res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"),
-                    res_derived_num(d, "runs"), res_derived_num(d, "runs") == 1 ? "" : "s", d->name);
+                    res_derived_num(d, "runs"), res_derived_num(d, "runs") == 1 ? "" : "s", name);
         }
 }
 
@@ -182,15 +188,16 @@ static void pt_ready(FILE *f, const results *r, const char **side, const char **
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= 10; k++) {
-            char key[96];
+            char key[96], name[PT_NAME_WIDTH + 1];
             const res_derived *d;
             snprintf(key, sizeof key, "ready.%s.%zu", side[i], k);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
                                 "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
-            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  in %.0f run%s  %.80s\n", k, d->value,
+            dm_shorten(d->text && d->text[0] ? d->text : d->name, PT_NAME_WIDTH, name, sizeof name);
+            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  in %.0f run%s  %s\n", k, d->value,
                     res_derived_num(d, "after_ms"), res_derived_num(d, "runs"),
-                    res_derived_num(d, "runs") == 1 ? "" : "s", d->name);
+                    res_derived_num(d, "runs") == 1 ? "" : "s", name);
         }
 }
 
@@ -208,6 +215,7 @@ void pg_print(FILE *f, const results *r)
             tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
             tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
             tb_env_str(r, "program_nvml", "?"));
+    pgd_print(f, r);
     if (tb_env_str(r, "program_setting", NULL))
         fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));
     for (i = 0; i < n; i++) {

@@ -58,6 +58,12 @@
 #              harness: a setsid CUDA grandchild, SIGHUP and SIGKILL to the harness, two
 #              runs on one --json, a program that drops the probe (PASSED and
 #              FAILED lines; logs in $OUT/logs/program-trust)
+#   overhead   tests/gpu/overhead.sh: the probe's cost beside a CUPTI activity
+#              tracer's (tests/gpu/activity_tracer.c) and nsys profile
+#              --trace=cuda's where nsys is (on the PATH, or the Debian CLI
+#              that tests/gpu/nsys_pack.sh packs into build/nsys/, carried
+#              along), on app_torch.py and vector.cu, OVERHEAD_RUNS (10)
+#              runs each, alternating; results/h200-overhead.{txt,csv}
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -255,6 +261,11 @@ for part in $parts; do
     racecheck-launch)
         OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
+    overhead)
+        # What each tool adds: bare, the probe, the activity tracer, nsys.
+        OUT="$L/overhead" sh tests/gpu/overhead.sh 2>&1 | tail -20
+        cp "$L/overhead/overhead.txt" results/h200-overhead.txt
+        cp "$L/overhead/overhead.csv" results/h200-overhead.csv ;;
     program)
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
     settings)
@@ -278,7 +289,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, overhead, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
