@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "cli.h"
 #include "clock.h"
 #include "cudadrv.h"
@@ -310,6 +311,49 @@ static void main_mark_exit(void)
     drv_phase_mark("exit");
 }
 
+/* The tables (not under --quiet), then the summary every run ends with:
+ * the answers of the sections that ran, from the results alone. */
+static void main_print(const cli_opts *o, const results *r, int node, const double *secs, int code,
+                       double seconds)
+{
+    const char *names[CLI_NSECTIONS + 1];
+    size_t n = 0, width = tb_width();
+    an_run run;
+    char line[1024];
+    size_t len = 0;
+    int i;
+
+    if (o->cmd) names[n++] = PG;
+    for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
+        if (o->run[i] && main_runs_here(o, node, &sec_table[i])) names[n++] = sec_table[i].name;
+    if (!o->quiet) {
+        tb_config(stdout, r, o);
+        if (o->cmd) tb_section(stdout, r, PG, pg_print);
+        for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
+            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
+                tb_section(stdout, r, sec_table[i].name, sec_table[i].print);
+        if (node) nd_print(stdout, r, o);
+        else tb_roofline(stdout, r);
+        tb_checks(stdout, r);
+        line[0] = '\0';
+        for (i = 0; i < CLI_NSECTIONS && !o->cmd && len < sizeof line; i++)
+            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
+                len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f", len ? ", " : "",
+                                        sec_table[i].name, secs[i]);
+        if (node && len < sizeof line)
+            snprintf(line + len, sizeof line - len, "%sdevices %.1f", len ? ", " : "",
+                     tb_env_num(r, "seconds_devices"));
+        if (line[0]) {
+            fprintf(stdout, "\n");
+            tb_wrap(stdout, "Seconds by section: ", "  ", width, "%s", line);
+        }
+    }
+    run.seconds = seconds;
+    run.exit_code = code;
+    run.width = width;
+    an_summary(stdout, r, names, n, &run);
+}
+
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
@@ -391,6 +435,8 @@ int main(int argc, char **argv)
         tr_section_begin(sec_table[i].name);
         t_sec = clk_now_ns();
         rc = sec_table[i].run(&c);
+        if (sec_table[i].answer && (o.child == CLI_CHILD_NONE || o.child == CLI_CHILD_DEVICE))
+            sec_table[i].answer(&r);
         tr_section_end();
         secs[i] = (double)(clk_now_ns() - t_sec) / 1e9;
         {
@@ -428,21 +474,7 @@ int main(int argc, char **argv)
         /* A child hands everything to its parent as lines, no tables. */
         if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
     } else if (!st.usage) {
-        tb_config(stdout, &r, &o);
-        if (o.cmd) tb_section(stdout, &r, PG, pg_print);
-        for (i = 0; i < CLI_NSECTIONS && !o.cmd; i++)
-            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                tb_section(stdout, &r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(stdout, &r, &o);
-        else tb_roofline(stdout, &r);
-        tb_checks(stdout, &r);
-        fprintf(stdout, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
-        if (o.cmd) fprintf(stdout, "program %.1f", tb_env_num(&r, "seconds_program"));
-        for (i = 0, rc = 0; i < CLI_NSECTIONS && !o.cmd; i++)
-            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                fprintf(stdout, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
-        if (node) fprintf(stdout, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));
-        fprintf(stdout, "); exit code %d.\n", exit_code(&st));
+        main_print(&o, &r, node, secs, exit_code(&st), (double)(clk_now_ns() - t_main) / 1e9);
     }
     if (fflush(stdout) != 0) st.failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 
 const char *tb_env_str(const results *r, const char *key, const char *dflt)
@@ -242,4 +244,35 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
         p += cut;
         lead = indent;
     }
+}
+
+size_t tb_width(void)
+{
+    const char *c = getenv("COLUMNS");
+    struct winsize w;
+    char *end;
+    long n;
+
+    if (c && *c) {
+        n = strtol(c, &end, 10);
+        if (!*end && n >= 40 && n <= 1000) return (size_t)n;
+    }
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40)
+        return w.ws_col;
+    return 100;
+}
+
+char *tb_shorten(char *out, size_t len, const char *in, size_t width)
+{
+    size_t n = strlen(in), head, tail;
+
+    if (!len) return out;
+    if (n <= width || width < 5) {
+        snprintf(out, len, "%s", in);
+        return out;
+    }
+    head = (width - 3 + 1) / 2;
+    tail = width - 3 - head;
+    snprintf(out, len, "%.*s...%s", (int)head, in, in + n - tail);
+    return out;
 }

@@ -47,4 +47,15 @@ void tb_num(FILE *f, int width, int prec, double v);
 void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The columns a line of the tables may take: COLUMNS where it is a number
+ * from 40 to 1000, else the width of the terminal stdout is, else 100
+ * (stdout is a file or a pipe). */
+size_t tb_width(void);
+
+/* in shortened in the middle to at most width characters ("abc...xyz",
+ * "..." in the middle), into out of len bytes; in as it is when it fits.
+ * For names in a column: the full name stays in the JSON and CSV. Returns
+ * out. */
+char *tb_shorten(char *out, size_t len, const char *in, size_t width);
+
 #endif
