@@ -145,7 +145,7 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
     an_lines *L, T;
     size_t idx[64], n, i, used = 0, avail, total = 0, shown;
     const char *one = NULL;
-    char page[96], line[AN_LINE];
+    char page[96], line[2048];
     int same = 1;
 
     n = an_collect(r, sections, nsections, idx, sizeof idx / sizeof idx[0]);
@@ -163,7 +163,10 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
     avail = AN_MAX_LINES - 2 - T.n;
     for (i = 0; i < n; i++) {
         const res_derived *d = &r->d[idx[i]];
-        snprintf(line, sizeof line, "%s: %s", d->name, d->text);
+        /* A sentence (a capital first) stands alone; a figure's line
+         * follows the name of what it answers. */
+        if (d->text[0] >= 'A' && d->text[0] <= 'Z') snprintf(line, sizeof line, "%s", d->text);
+        else snprintf(line, sizeof line, "%s: %s", d->name, d->text);
         an_wrap(&L[i], "  ", "    ", run->width, line);
         if (!same) {
             snprintf(page, sizeof page, "%s.md", d->section);

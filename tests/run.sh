@@ -36,6 +36,7 @@ sh tests/test_slurm.sh
 sh tests/test_probe_so.sh
 sh tests/test_program.sh
 sh tests/test_docs.sh
+sh tests/test_summary.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
