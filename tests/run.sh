@@ -50,10 +50,27 @@ grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code tex
 done
 run_harness "$T/h.out" "$T/h.err" --help
 expect_exit "--help" 0
-expect_grep "--help lists every option" "--kernels-dir=DIR" "$T/h.out"
+check "--help fits one screen: at most 40 lines of at most 80 columns" \
+    sh -c "test \$(wc -l <'$T/h.out') -le 40 && ! awk 'length > 80' '$T/h.out' | grep -q ."
+check "--help has five examples and the docs index" sh -c \
+    "test \$(grep -c '^  harness ' '$T/h.out') -eq 5 && grep -q 'docs/README.md' '$T/h.out'"
+run_harness "$T/h2.out" "$T/h2.err" -h
+expect_exit "-h" 0
+check "-h prints what --help prints" cmp -s "$T/h.out" "$T/h2.out"
+run_harness "$T/ha.out" "$T/ha.err" --help=all
+expect_exit "--help=all" 0
+expect_grep "--help=all lists every option" "--kernels-dir=DIR" "$T/ha.out"
+run_harness "$T/hx.out" "$T/hx.err" --help=some
+expect_exit "--help=some: a usage error" 2
+expect_grep "--help=some: names the value it takes" "^harness: --help=some: the value is 'all'" "$T/hx.err"
 run_harness "$T/v.out" "$T/v.err" --version
 expect_exit "--version" 0
-expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
+expect_grep "--version prints the version and the commit" "^harness [0-9][0-9.]* (commit [0-9a-f]\\{7,\\}\\(-dirty\\)\\{0,1\\})\$" "$T/v.out"
+mkdir -p "$T/ng/src" && cp Makefile "$T/ng/" && cp src/version.h "$T/ng/src/"
+if ! git -C "$T/ng" rev-parse HEAD >/dev/null 2>&1; then
+    check "--version outside a git checkout: the build names the commit unknown" sh -c \
+        "make -s -C '$T/ng' build/version.c && grep -q '\"unknown\"' '$T/ng/build/version.c'"
+fi
 
 # No driver: a library that is not there, then the toolkit's stub.
 env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
