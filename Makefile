@@ -161,10 +161,22 @@ fuzz: $(VERSION_C)
 	build/fuzz/fuzz_kcache -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/kcache \
 	    >build/fuzz/kcache.log 2>&1; rc=$$?; tail -3 build/fuzz/kcache.log; exit $$rc
 
+# The binary, the probe, the scripts (as harness-compare, harness-plot,
+# harness-node-summary, harness-fleet.sbatch: links into lib/harness, where
+# their shared JSON reader is), the manual page harness(1) and the docs.
+SCRIPTS := compare plot node-summary fleet.sbatch
 install: $(BIN) $(PROBE)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
+	install -m 644 scripts/harness_json.py $(DESTDIR)$(PREFIX)/lib/harness/harness_json.py
+	for s in $(SCRIPTS); do \
+	    install -m 755 scripts/$$s $(DESTDIR)$(PREFIX)/lib/harness/$$s && \
+	    ln -sf ../lib/harness/$$s $(DESTDIR)$(PREFIX)/bin/harness-$$s || exit 1; \
+	done
+	install -m 644 man/harness.1 $(DESTDIR)$(PREFIX)/share/man/man1/harness.1
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/harness/
 
 clean:
 	rm -rf build harness $(PROBE)

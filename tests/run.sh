@@ -546,6 +546,29 @@ fi
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
 check "make install PREFIX=... installs the probe in lib/harness" test -s "$T/prefix/lib/harness/harness-probe.so"
+check "make install PREFIX=...: harness(1) names every option --help=all lists" python3 -c "
+import re, subprocess, sys
+opts = set(re.findall(r'(--[a-z][a-z-]*)', subprocess.run([sys.argv[1], '--help=all'],
+       capture_output=True, text=True).stdout))
+page = open(sys.argv[2]).read().replace(chr(92) + '-', '-')
+missing = sorted(o for o in opts if o not in page)
+assert not missing, missing" "$HARNESS" "$T/prefix/share/man/man1/harness.1"
+if command -v man >/dev/null 2>&1; then
+    check "make install PREFIX=...: man -l renders harness(1) without a warning" sh -c \
+        "MANWIDTH=80 man --warnings -l '$T/prefix/share/man/man1/harness.1' 2>'$T/man.err' | grep -q 'harness - time the cold start' && ! test -s '$T/man.err'"
+    check "make install PREFIX=...: man harness finds it under the prefix" sh -c \
+        "MANPATH='$T/prefix/share/man' MANWIDTH=80 man harness 2>/dev/null | grep -q '^EXIT STATUS'"
+fi
+for s in compare plot node-summary; do
+    check "make install PREFIX=...: harness-$s runs from another directory (--help)" sh -c \
+        "cd / && '$T/prefix/bin/harness-$s' --help >/dev/null"
+done
+check "make install PREFIX=...: harness-compare compares two stored runs from another directory" sh -c \
+    "cp results/h200.json results/h200-2.json '$T/' && cd / &&
+     '$T/prefix/bin/harness-compare' '$T/h200.json' '$T/h200-2.json' >/dev/null"
+check "make install PREFIX=...: harness-fleet.sbatch, the docs and their index" sh -c \
+    "test -x '$T/prefix/bin/harness-fleet.sbatch' && test -s '$T/prefix/share/doc/harness/README.md' &&
+     test -s '$T/prefix/share/doc/harness/compare.md'"
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     HARNESS="$HARNESS" sh tests/gpu.sh | grep -E '^(PASSED|FAILED)'
