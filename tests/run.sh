@@ -37,6 +37,7 @@ sh tests/test_probe_so.sh
 sh tests/test_program.sh
 sh tests/test_docs.sh
 sh tests/test_summary.sh
+sh tests/test_glitches.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
