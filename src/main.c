@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glob.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "answer.h"
@@ -22,6 +24,7 @@
 #include "sig.h"
 #include "table.h"
 #include "trace.h"
+#include "version.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its
  * version line that looks like one, where the system exposes it. */
@@ -88,6 +91,113 @@ static void env_slurm(results *r)
     }
 }
 
+/* The first value of a "key : value" line of /proc/cpuinfo whose key is
+ * one of those that name the CPU's model (x86, then Arm and POWER), into
+ * buf; 0, or -1 when none is there. */
+static int env_cpu_model(char *buf, size_t len)
+{
+    static const char *const keys[] = { "model name", "Model", "cpu model", "cpu" };
+    char line[512];
+    size_t k;
+    int found = -1;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    if (!f) return -1;
+    for (k = 0; k < sizeof keys / sizeof keys[0] && found != 0; k++) {
+        rewind(f);
+        while (fgets(line, sizeof line, f)) {
+            char *colon = strchr(line, ':'), *v, *end;
+            size_t n = strlen(keys[k]);
+            if (!colon || strncmp(line, keys[k], n) != 0 || strspn(line + n, " \t") != (size_t)(colon - line) - n)
+                continue;
+            for (v = colon + 1; *v == ' ' || *v == '\t'; v++) {}
+            for (end = v + strlen(v); end > v && (end[-1] == '\n' || end[-1] == ' '); end--) {}
+            if (end == v) continue;
+            snprintf(buf, len, "%.*s", (int)(end - v), v);
+            found = 0;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The models of the NVIDIA GPUs the kernel driver lists
+ * (/proc/driver/nvidia/gpus/BUS/information, "Model:"), in bus order,
+ * joined by ", " into buf; 0, or -1 when it lists none. */
+static int env_host_gpus(char *buf, size_t len)
+{
+    glob_t g;
+    size_t i, at = 0;
+    char line[256];
+
+    buf[0] = '\0';
+    if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) != 0) return -1;
+    for (i = 0; i < g.gl_pathc && at < len; i++) {
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        if (!f) continue;
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "Model:", 6) == 0) {
+                char *v = line + 6;
+                v += strspn(v, " \t");
+                v[strcspn(v, "\n")] = '\0';
+                at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v);
+                break;
+            }
+        fclose(f);
+    }
+    globfree(&g);
+    return buf[0] ? 0 : -1;
+}
+
+/* How the results were made (every results file carries it): the command
+ * line (argv, words with a character a shell reads quoted in '...'), the
+ * start time (UTC, ISO 8601), the CPU model, the OS kernel, the commit,
+ * the GPUs the kernel driver lists; hostname, harness_version and
+ * driver_version are env_host's. A field that cannot be read is null. */
+static void env_provenance(results *r, int argc, char **argv, time_t start)
+{
+    char buf[4096], model[256];
+    size_t at = 0;
+    struct tm tm;
+    struct utsname u;
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < argc && at < sizeof buf; i++) {
+        const char *a = argv[i], *p;
+        int plain = *a != '\0';
+        for (p = a; *p && plain; p++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "-_=./,:+%@", *p))
+                plain = 0;
+        if (at && at < sizeof buf) buf[at++] = ' ';
+        if (plain) {
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", a);
+            continue;
+        }
+        if (at < sizeof buf) buf[at++] = '\'';
+        for (p = a; *p && at + 5 < sizeof buf; p++) {
+            if (*p == '\'') at += (size_t)snprintf(buf + at, sizeof buf - at, "'\\''");
+            else buf[at++] = *p;
+        }
+        at += (size_t)snprintf(buf + at, sizeof buf - at > 0 ? sizeof buf - at : 0, "'");
+    }
+    if (at >= sizeof buf) at = sizeof buf - 1;
+    buf[at] = '\0';
+    res_env_str(r, "command_line", buf);
+    if (gmtime_r(&start, &tm) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        res_env_str(r, "started_utc", buf);
+    else res_env_str(r, "started_utc", NULL);
+    res_env_str(r, "cpu_model", env_cpu_model(model, sizeof model) == 0 ? model : NULL);
+    if (uname(&u) == 0) {
+        snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.version);
+        res_env_str(r, "os_kernel", buf);
+    } else res_env_str(r, "os_kernel", NULL);
+    res_env_str(r, "harness_commit", harness_commit);
+    res_env_str(r, "host_gpus", env_host_gpus(buf, sizeof buf) == 0 ? buf : NULL);
+}
+
 static void env_host(results *r, const cli_opts *o)
 {
     struct utsname u;
@@ -107,6 +217,7 @@ static void env_host(results *r, const cli_opts *o)
         res_env_str(r, "hostname", u.nodename);
     }
     env_slurm(r);
+    res_env_str(r, "driver_version", NULL);
     env_driver_version(r);
 }
 
@@ -120,6 +231,8 @@ static void env_device(results *r, const cli_opts *o)
 {
     if (!res_env_get(r, "device_opened"))
         res_env_str(r, "device_opened", cli_node(o) && o->child == CLI_CHILD_NONE ? "per device" : "none");
+    /* Provenance: the GPU is named, or null where none was opened. */
+    if (!res_env_get(r, "gpu")) res_env_str(r, "gpu", NULL);
 }
 
 /* At exit: append this process's call counts to HARNESS_FAULT_LOG. */
@@ -357,6 +470,7 @@ static void main_print(const cli_opts *o, const results *r, int node, const doub
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
+    time_t t_start = time(NULL);
     int i, rc, node;
     main_status st = { 0, 0, 0 };
     long long t_sec;
@@ -417,6 +531,7 @@ int main(int argc, char **argv)
     c.r = &r;
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
+    env_provenance(&r, argc, argv, t_start);
     if (node) main_section_done(&c, ND_SECTION, nd_plan(&c), 0, 0, &st);
     if (o.cmd) {
         /* -- CMD: the user's program instead of the built-in sections. */

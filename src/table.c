@@ -38,7 +38,7 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         for (k = 0; k < r->ndev; k++)
             fprintf(f, "                   %d: %s, %s, %s\n", r->dev[k].ordinal, r->dev[k].name,
                     r->dev[k].pci_bus_id, r->dev[k].uuid);
-    } else if (res_env_get(r, "gpu")) {
+    } else if (tb_env_str(r, "gpu", NULL)) {
         fprintf(f, "  GPU              %s, device %.0f (%s): compute capability %s, %.0f SMs, "
                 "L2 %.1f MiB, %.1f GiB, %.0f-bit memory bus\n",
                 tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"), tb_env_str(r, "pci_bus_id", "?"),

@@ -14,6 +14,8 @@ check "default run: the last 15 lines are the summary, one line per answer" \
     python3 tests/gpu_checks.py summary "$T/a.out" "$T/a.json"
 check "default run: no line wider than 100 columns (COLUMNS unset, stdout a file)" \
     python3 tests/gpu_checks.py width "$T/a.out" 100
+check "default run: the JSON names the GPU, the driver, the host's GPUs (provenance)" \
+    python3 tests/gpu_checks.py provenance "$T/a.json"
 expect_grep "default run prints the stopwatch table" "events, kernel, after warm-up" "$T/a.out"
 expect_grep "default run prints row 1 / row 4" "Row 1 / row 4 = " "$T/a.out"
 expect_grep "default run prints the crossover table" "one-shot winner" "$T/a.out"

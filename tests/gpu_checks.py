@@ -27,6 +27,7 @@
                             stopwatches row1_row4, first_launch, lazy_eager; loading load; jit
                             nvrtc, driver_jit; launch launch; fusion fusion), the "Run time" line
   width OUT COLUMNS         no line of OUT is wider than COLUMNS
+  provenance JSON           a GPU run names its GPU, the driver's version and the host's GPUs
   modules JSON I NAME       --compare-loading of --module I (tests/gpu/modules.sh's NAME):
                             EAGER loaded every function at load, LAZY (modules) not; both
                             loaded all after cuFuncLoad; refusals as NAME implies
@@ -292,6 +293,13 @@ def main(argv):
                                 head, tail[-1] if tail else None))
         ok = (not missing and len(shown) == len(need) and head and
               tail[-1].startswith("Run time") and all(len(l) <= 100 for l in tail))
+    elif what == "provenance":
+        env = doc["environment"]
+        keys = ("command_line", "started_utc", "hostname", "cpu_model", "os_kernel",
+                "harness_version", "harness_commit", "gpu", "host_gpus", "driver_version")
+        for k in keys:
+            print("%s: %r" % (k, env.get(k)))
+        ok = all(isinstance(env.get(k), str) and env[k] for k in keys)
     elif what == "width":
         lines = open(path).read().split("\n")
         wide = [(i + 1, len(l)) for i, l in enumerate(lines) if len(l) > int(argv[3])]

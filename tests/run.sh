@@ -38,6 +38,7 @@ sh tests/test_program.sh
 sh tests/test_docs.sh
 sh tests/test_summary.sh
 sh tests/test_glitches.sh
+sh tests/test_provenance.sh
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
