@@ -534,3 +534,11 @@ sys.exit(0 if flagged(sys.argv[1]) < flagged(sys.argv[2]) else 1)
 PY
 } >"$T/log" 2>&1
 summary "$T/log" compare
+
+# The gate on the stored A/A and A/B runs of the H200 (results/h200-ab/):
+# no A/A comparison of 3 runs a side fails it, every A/B one does with every
+# planted figure SLOWER, one run a side is refused (docs/compare.md's table).
+if [ -d results/h200-ab ]; then
+    check "--fail-on-regression on results/h200-ab: 0 A/A failures, every planted slowdown fails" \
+        python3 tests/compare_gate.py --check
+fi
