@@ -424,6 +424,24 @@ static void main_mark_exit(void)
     drv_phase_mark("exit");
 }
 
+/* Where a part of the report is printed before it is fitted to the
+ * terminal's width (tb_fit): a memory stream, or NULL (then it goes to
+ * stdout as it is). */
+static FILE *main_fit_begin(char **buf, size_t *len)
+{
+    *buf = NULL;
+    return open_memstream(buf, len);
+}
+
+/* Print what m holds fitted to width, and free it. */
+static void main_fit_end(FILE *m, char **buf, size_t width)
+{
+    if (!m) return;
+    if (fclose(m) == 0 && *buf) tb_fit(stdout, *buf, width);
+    free(*buf);
+    *buf = NULL;
+}
+
 /* The tables (not under --quiet), then the summary every run ends with:
  * the answers of the sections that ran, from the results alone. */
 static void main_print(const cli_opts *o, const results *r, int node, const double *secs, int code,
@@ -432,34 +450,39 @@ static void main_print(const cli_opts *o, const results *r, int node, const doub
     const char *names[CLI_NSECTIONS + 1];
     size_t n = 0, width = tb_width();
     an_run run;
-    char line[1024];
-    size_t len = 0;
+    char line[1024], *buf = NULL;
+    size_t at = 0, len = 0;
     int i;
 
     if (o->cmd) names[n++] = PG;
     for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
         if (o->run[i] && main_runs_here(o, node, &sec_table[i])) names[n++] = sec_table[i].name;
     if (!o->quiet) {
-        tb_config(stdout, r, o);
-        if (o->cmd) tb_section(stdout, r, PG, pg_print);
+        FILE *m = main_fit_begin(&buf, &len), *out = m ? m : stdout;
+        tb_config(out, r, o);
+        if (o->cmd) {
+            /* The program's section (and the program's own output, which it
+             * may print) as it is. */
+            main_fit_end(m, &buf, width);
+            tb_section(stdout, r, PG, pg_print);
+            out = (m = main_fit_begin(&buf, &len)) ? m : stdout;
+        }
         for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
             if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
-                tb_section(stdout, r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(stdout, r, o);
-        else tb_roofline(stdout, r);
-        tb_checks(stdout, r);
+                tb_section(out, r, sec_table[i].name, sec_table[i].print);
+        if (node) nd_print(out, r, o);
+        else tb_roofline(out, r);
+        tb_checks(out, r);
         line[0] = '\0';
-        for (i = 0; i < CLI_NSECTIONS && !o->cmd && len < sizeof line; i++)
+        for (i = 0; i < CLI_NSECTIONS && !o->cmd && at < sizeof line; i++)
             if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
-                len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f", len ? ", " : "",
-                                        sec_table[i].name, secs[i]);
-        if (node && len < sizeof line)
-            snprintf(line + len, sizeof line - len, "%sdevices %.1f", len ? ", " : "",
+                at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
+                                       sec_table[i].name, secs[i]);
+        if (node && at < sizeof line)
+            snprintf(line + at, sizeof line - at, "%sdevices %.1f", at ? ", " : "",
                      tb_env_num(r, "seconds_devices"));
-        if (line[0]) {
-            fprintf(stdout, "\n");
-            tb_wrap(stdout, "Seconds by section: ", "  ", width, "%s", line);
-        }
+        if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
+        main_fit_end(m, &buf, width);
     }
     run.seconds = seconds;
     run.exit_code = code;

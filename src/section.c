@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "devices.h"
 #include "clock.h"
@@ -258,10 +260,22 @@ int sec_need_driver(sec_ctx *c, const char *section, const char *part)
     return -1;
 }
 
+/* 1 when stdout and stderr are the same terminal: the report on stdout
+ * then gives a skip's reason, and a line on stderr would say it twice. */
+static int sec_one_terminal(void)
+{
+    struct stat a, b;
+    return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO) && fstat(STDOUT_FILENO, &a) == 0 &&
+           fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
+}
+
 void sec_skip(sec_ctx *c, const char *name, const char *reason)
 {
     res_skip_section(c->r, name, reason);
-    fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
+    /* Said at once on stderr, unless the report will say it on the same
+     * terminal (--quiet's summary names the section, not the reason). */
+    if (c->o->quiet || c->o->child != CLI_CHILD_NONE || !sec_one_terminal())
+        fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
 }
 
 int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)
@@ -575,7 +589,7 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * that opened none (sec_adopt_device). */
 static const char *const sec_device_keys[] = {
     "gpu", "device", "pci_bus_id", "uuid", "compute_capability", "arch", "sms", "memory_bytes",
-    "driver_cuda_version"
+    "l2_bytes", "memory_bus_bits", "driver_cuda_version"
 };
 
 /* Where this process opened no device itself and the child did, the

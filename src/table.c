@@ -24,6 +24,13 @@ double tb_env_num(const results *r, const char *key)
     return kv && kv->kind == RES_NUM ? kv->num : NAN;
 }
 
+/* v with prec decimals into buf, or "?" when it is NaN. */
+static void tb_fig(char *buf, size_t len, double v, int prec)
+{
+    if (isnan(v)) snprintf(buf, len, "?");
+    else snprintf(buf, len, "%.*f", prec, v);
+}
+
 void tb_config(FILE *f, const results *r, const cli_opts *o)
 {
     double l2 = tb_env_num(r, "l2_bytes"), mem = tb_env_num(r, "memory_bytes");
@@ -39,12 +46,16 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
             fprintf(f, "                   %d: %s, %s, %s\n", r->dev[k].ordinal, r->dev[k].name,
                     r->dev[k].pci_bus_id, r->dev[k].uuid);
     } else if (tb_env_str(r, "gpu", NULL)) {
-        fprintf(f, "  GPU              %s, device %.0f (%s): compute capability %s, %.0f SMs, "
-                "L2 %.1f MiB, %.1f GiB, %.0f-bit memory bus\n",
-                tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"), tb_env_str(r, "pci_bus_id", "?"),
-                tb_env_str(r, "compute_capability", "?"),
-                tb_env_num(r, "sms"), l2 / 1048576.0, mem / 1073741824.0,
-                tb_env_num(r, "memory_bus_bits"));
+        char sl2[32], smem[32], sbus[32];
+        /* A figure the record lacks (a child's device, an older child) is "?". */
+        tb_fig(sl2, sizeof sl2, l2 / 1048576.0, 1);
+        tb_fig(smem, sizeof smem, mem / 1073741824.0, 1);
+        tb_fig(sbus, sizeof sbus, tb_env_num(r, "memory_bus_bits"), 0);
+        tb_wrap(f, "  GPU              ", "                   ", tb_width(),
+                "%s, device %.0f (%s): compute capability %s, %.0f SMs, L2 %s MiB, %s GiB, "
+                "%s-bit memory bus", tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"),
+                tb_env_str(r, "pci_bus_id", "?"), tb_env_str(r, "compute_capability", "?"),
+                tb_env_num(r, "sms"), sl2, smem, sbus);
         fprintf(f, "  driver           %s (CUDA %s); NVRTC %s\n",
                 tb_env_str(r, "driver_version", "version not readable"),
                 tb_env_str(r, "driver_cuda_version", "?"), tb_env_str(r, "nvrtc_version", "not loaded"));
@@ -275,4 +286,183 @@ char *tb_shorten(char *out, size_t len, const char *in, size_t width)
     tail = width - 3 - head;
     snprintf(out, len, "%.*s...%s", (int)head, in, in + n - tail);
     return out;
+}
+
+/* ---------------------------------------------------- fitting a width --- */
+
+/* The lines of a text being fitted: each its own allocation. */
+typedef struct tb_lines {
+    char **l;
+    size_t n, cap;
+} tb_lines;
+
+static int tb_push(tb_lines *L, const char *s, size_t len)
+{
+    char **grown, *copy;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 64;
+        if (!(grown = realloc(L->l, cap * sizeof *grown))) return -1;
+        L->l = grown;
+        L->cap = cap;
+    }
+    if (!(copy = malloc(len + 1))) return -1;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    L->l[L->n++] = copy;
+    return 0;
+}
+
+/* A row of a table: a run of two spaces after its first word. */
+static int tb_tabular(const char *s)
+{
+    const char *p = s + strspn(s, " ");
+    return *p && strstr(p, "  ") != NULL;
+}
+
+static size_t tb_indent(const char *s)
+{
+    return strspn(s, " ");
+}
+
+/* 1 when column c is blank (a space, or past the end) in every line of
+ * b[0..n), and so are the columns c - back .. c + ahead. */
+static int tb_blank(char *const *b, size_t n, size_t c, size_t back, size_t ahead)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(b[i]);
+        for (k = c - back; k <= c + ahead; k++)
+            if (k < len && b[i][k] != ' ') return 0;
+    }
+    return 1;
+}
+
+static size_t tb_widest(char *const *b, size_t n)
+{
+    size_t i, w = 0;
+    for (i = 0; i < n; i++)
+        if (strlen(b[i]) > w) w = strlen(b[i]);
+    return w;
+}
+
+/* Delete column c of every line of b[0..n) that reaches it. */
+static void tb_drop(char **b, size_t n, size_t c)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (c < strlen(b[i])) memmove(b[i] + c, b[i] + c + 1, strlen(b[i] + c + 1) + 1);
+}
+
+/* Narrow the gutters of a table (columns blank in every row) until its
+ * widest row fits width or each gutter is keep spaces wide, the widest
+ * gutter first: every row loses the same columns, so columns stay aligned. */
+static void tb_squeeze(char **b, size_t n, size_t width, size_t keep)
+{
+    size_t ind = (size_t)-1, i, c, w;
+
+    for (i = 0; i < n; i++)
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    while ((w = tb_widest(b, n)) > width) {
+        size_t best = 0, run = 0, bestrun = 0;
+        for (c = ind + keep; c < w; c++) {
+            if (tb_blank(b, n, c, keep, 0)) {
+                if (++run > bestrun) {
+                    bestrun = run;
+                    best = c;
+                }
+            } else run = 0;
+        }
+        if (!bestrun) return;
+        tb_drop(b, n, best);
+    }
+}
+
+/* Shorten the widest column of a table (between gutters two blanks wide)
+ * in the middle, in every row, by what the widest row is over width, while
+ * it keeps at least 12 characters. */
+static void tb_shorten_column(char **b, size_t n, size_t width)
+{
+    size_t w = tb_widest(b, n), ind = (size_t)-1, c, start, bs = 0, be = 0, i;
+    char cell[512], cut[512];
+
+    if (w <= width) return;
+    for (i = 0; i < n; i++)
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    for (c = start = ind; c <= w; c++) {
+        if (c == w || tb_blank(b, n, c, 0, 1)) {
+            if (c > start && c - start > be - bs) {
+                bs = start;
+                be = c;
+            }
+            while (c < w && tb_blank(b, n, c, 0, 0)) c++;
+            start = c;
+        }
+    }
+    if (be - bs < 12 + (w - width) || be - bs >= sizeof cell) return;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(b[i]), k, nw = be - bs - (w - width);
+        size_t have = len > bs ? (len < be ? len : be) - bs : 0;
+        if (!have) continue;
+        memcpy(cell, b[i] + bs, have);
+        cell[have] = '\0';
+        for (k = have; k > 0 && cell[k - 1] == ' '; k--) cell[k - 1] = '\0';
+        tb_shorten(cut, sizeof cut, cell, nw);
+        if (len <= be) {
+            /* The row ends inside the column: no padding after it. */
+            memcpy(b[i] + bs, cut, strlen(cut) + 1);
+            continue;
+        }
+        snprintf(cell, sizeof cell, "%-*s", (int)nw, cut);
+        memcpy(b[i] + bs, cell, nw);
+        memmove(b[i] + bs + nw, b[i] + be, len - be + 1);
+    }
+}
+
+/* Print a prose line broken at spaces to width, its continuation lines
+ * two spaces further in than it. */
+static void tb_fit_prose(FILE *f, const char *s, size_t width)
+{
+    char lead[64];
+    size_t ind = tb_indent(s);
+    snprintf(lead, sizeof lead, "%*s", (int)(ind + 2 < sizeof lead ? ind + 2 : sizeof lead - 1), "");
+    {
+        char first[64];
+        snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
+        tb_wrap(f, first, lead, width, "%s", s + ind);
+    }
+}
+
+int tb_fit(FILE *f, const char *text, size_t width)
+{
+    tb_lines L = { NULL, 0, 0 };
+    const char *p = text, *nl;
+    size_t i, j;
+    int rc = 0;
+
+    while (*p && rc == 0) {
+        nl = strchr(p, '\n');
+        if (tb_push(&L, p, nl ? (size_t)(nl - p) : strlen(p)) != 0) rc = -1;
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (rc != 0) fputs(text, f);
+    for (i = 0; i < L.n && rc == 0; i = j) {
+        for (j = i; j < L.n && tb_tabular(L.l[j]); j++) {}
+        if (j > i) {
+            /* A table: narrower gutters, then the widest column shortened,
+             * then gutters of one space. */
+            if (tb_widest(L.l + i, j - i) > width) {
+                tb_squeeze(L.l + i, j - i, width, 2);
+                tb_shorten_column(L.l + i, j - i, width);
+                tb_squeeze(L.l + i, j - i, width, 1);
+            }
+            for (; i < j; i++) fprintf(f, "%s\n", L.l[i]);
+            continue;
+        }
+        if (strlen(L.l[i]) > width) tb_fit_prose(f, L.l[i], width);
+        else fprintf(f, "%s\n", L.l[i]);
+        j = i + 1;
+    }
+    for (i = 0; i < L.n; i++) free(L.l[i]);
+    free(L.l);
+    return rc;
 }
