@@ -290,6 +290,9 @@ char *tb_shorten(char *out, size_t len, const char *in, size_t width)
 
 /* ---------------------------------------------------- fitting a width --- */
 
+/* The narrowest a shortened column may get ("abcdefghij...qrstuvwxyz"). */
+#define TB_MIN_CELL 24
+
 /* The lines of a text being fitted: each its own allocation. */
 typedef struct tb_lines {
     char **l;
@@ -379,13 +382,15 @@ static void tb_squeeze(char **b, size_t n, size_t width, size_t keep)
 
 /* Shorten the widest column of a table (between gutters two blanks wide)
  * in the middle, in every row, by what the widest row is over width, while
- * it keeps at least 12 characters. */
-static void tb_shorten_column(char **b, size_t n, size_t width)
+ * it keeps at least TB_MIN_CELL characters. Returns 0 when it did (or
+ * there was no need), -1 when the column would get narrower than that: its
+ * bounds are then in *sbs and *sbe (none found: both 0). */
+static int tb_shorten_column(char **b, size_t n, size_t width, size_t *sbs, size_t *sbe)
 {
     size_t w = tb_widest(b, n), ind = (size_t)-1, c, start, bs = 0, be = 0, i;
     char cell[512], cut[512];
 
-    if (w <= width) return;
+    if (w <= width) return 0;
     for (i = 0; i < n; i++)
         if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
     for (c = start = ind; c <= w; c++) {
@@ -398,7 +403,15 @@ static void tb_shorten_column(char **b, size_t n, size_t width)
             start = c;
         }
     }
-    if (be - bs < 12 + (w - width) || be - bs >= sizeof cell) return;
+    *sbs = bs;
+    *sbe = be;
+    /* What gutters of one space will save later need not come from it. */
+    for (c = ind + 1; c < w; c++)
+        if (tb_blank(b, n, c, 1, 0) && w - width > 0) {
+            if (w - width <= 1) break;
+            w--;
+        }
+    if (be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell) return -1;
     for (i = 0; i < n; i++) {
         size_t len = strlen(b[i]), k, nw = be - bs - (w - width);
         size_t have = len > bs ? (len < be ? len : be) - bs : 0;
@@ -416,20 +429,63 @@ static void tb_shorten_column(char **b, size_t n, size_t width)
         memcpy(b[i] + bs, cell, nw);
         memmove(b[i] + bs + nw, b[i] + be, len - be + 1);
     }
+    return 0;
 }
 
-/* Print a prose line broken at spaces to width, its continuation lines
- * two spaces further in than it. */
+/* A table whose widest column cannot be shortened enough: that column
+ * gets a line of its own in each row, in full, above the rest of the row
+ * (below it, further in, when it is the last column), and the rest is
+ * fitted as a table. Prints the rows to f. */
+static void tb_split_column(FILE *f, char **b, size_t n, size_t width, size_t bs, size_t be)
+{
+    size_t i, k, ind = (size_t)-1;
+    int last = 1;
+    char **cell = calloc(n, sizeof *cell);
+
+    for (i = 0; i < n; i++) {
+        if (strlen(b[i]) > be && b[i][be + strspn(b[i] + be, " ")] != '\0') last = 0;
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    }
+    for (i = 0; i < n && cell; i++) {
+        size_t len = strlen(b[i]), have = len > bs ? (len < be ? len : be) - bs : 0;
+        if (!(cell[i] = malloc(have + 1))) break;
+        memcpy(cell[i], b[i] + bs, have);
+        cell[i][have] = '\0';
+        for (k = have; k > 0 && cell[i][k - 1] == ' '; k--) cell[i][k - 1] = '\0';
+        if (len > be) memmove(b[i] + bs, b[i] + be, len - be + 1);
+        else if (len > bs) b[i][bs] = '\0';
+        for (k = strlen(b[i]); k > 0 && b[i][k - 1] == ' '; k--) b[i][k - 1] = '\0';
+    }
+    if (!cell || i < n) {
+        /* Out of memory: the rows as they are now. */
+        for (i = 0; i < n; i++) fprintf(f, "%s\n", b[i]);
+    } else {
+        tb_squeeze(b, n, width, 1);
+        for (i = 0; i < n; i++) {
+            if (!last && cell[i][0]) fprintf(f, "%*s%s\n", (int)bs, "", cell[i]);
+            if (b[i][strspn(b[i], " ")]) fprintf(f, "%s\n", b[i]);
+            if (last && cell[i][0]) fprintf(f, "%*s%s\n", (int)ind + 4, "", cell[i]);
+        }
+    }
+    for (i = 0; cell && i < n; i++) free(cell[i]);
+    free(cell);
+}
+
+/* Print a line broken at spaces to width: its continuation lines start at
+ * the column after its first run of two spaces or more (a label's value:
+ * "  GPU              NVIDIA H200, ..."), else two spaces further in than
+ * the line. */
 static void tb_fit_prose(FILE *f, const char *s, size_t width)
 {
-    char lead[64];
-    size_t ind = tb_indent(s);
-    snprintf(lead, sizeof lead, "%*s", (int)(ind + 2 < sizeof lead ? ind + 2 : sizeof lead - 1), "");
-    {
-        char first[64];
-        snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
-        tb_wrap(f, first, lead, width, "%s", s + ind);
-    }
+    char first[64], lead[64];
+    size_t ind = tb_indent(s), cont = ind + 2;
+    const char *gap = strstr(s + ind, "  ");
+
+    if (gap && (size_t)(gap - s) + strspn(gap, " ") < width / 2)
+        cont = (size_t)(gap - s) + strspn(gap, " ");
+    snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
+    snprintf(lead, sizeof lead, "%*s", (int)(cont < sizeof lead ? cont : sizeof lead - 1), "");
+    tb_wrap(f, first, lead, width, "%s", s + ind);
 }
 
 int tb_fit(FILE *f, const char *text, size_t width)
@@ -447,12 +503,23 @@ int tb_fit(FILE *f, const char *text, size_t width)
     if (rc != 0) fputs(text, f);
     for (i = 0; i < L.n && rc == 0; i = j) {
         for (j = i; j < L.n && tb_tabular(L.l[j]); j++) {}
+        if (j == i + 1) {
+            /* One row alone is a label and its value: wrapped as prose. */
+            if (strlen(L.l[i]) > width) tb_fit_prose(f, L.l[i], width);
+            else fprintf(f, "%s\n", L.l[i]);
+            continue;
+        }
         if (j > i) {
             /* A table: narrower gutters, then the widest column shortened,
              * then gutters of one space. */
             if (tb_widest(L.l + i, j - i) > width) {
+                size_t bs = 0, be = 0;
                 tb_squeeze(L.l + i, j - i, width, 2);
-                tb_shorten_column(L.l + i, j - i, width);
+                if (tb_shorten_column(L.l + i, j - i, width, &bs, &be) != 0 && be > bs) {
+                    tb_split_column(f, L.l + i, j - i, width, bs, be);
+                    i = j;
+                    continue;
+                }
                 tb_squeeze(L.l + i, j - i, width, 1);
             }
             for (; i < j; i++) fprintf(f, "%s\n", L.l[i]);

@@ -273,8 +273,8 @@ static void tl_loaded_by(void)
                                                       "module load"
                                                     : "cubin: every module's functions were loaded by "
                                                       "cuModuleGetFunction"));
-        th_check("loading table: the loaded column starts with the count after the module load",
-                 text && strstr(text, "loaded: load/get/launch/rest/all") &&
+        th_check("loading table: a module's line gives the counts after each step, the load's first",
+                 text && strstr(text, "loaded after each step ") &&
                  strstr(text, mode == eager ? "14/1/1/14/14" : "0/1/1/14/14"));
         free(text);
         res_free(&r);

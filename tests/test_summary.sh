@@ -66,6 +66,22 @@ for x in d['derived']:
     run_harness "$T/c.out" "$T/c.err" $Q --quiet
     env_restore COLUMNS
     check "summary: COLUMNS=60 is the width it wraps to" summary_ok "$T/c.out" 60
+    # Every section, COLUMNS unset, stdout a file: no line over 100 columns
+    # (tables lose blank columns, then a name is shortened in the middle or
+    # given its own line; prose is rewrapped), and the names stay whole in
+    # the JSON.
+    run_harness "$T/w.out" "$T/w.err" --quick --json="$T/w.json"
+    check "width: no line of a run of every section is wider than 100 columns" sh -c \
+        "! awk 'length > 100' '$T/w.out' | grep -q ."
+    check "width: the names stay whole in the JSON (none shortened with '...')" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [m['name'] for m in d['measurements']] + [x['name'] for x in d['derived']]
+assert names and not [n for n in names if '...' in n], [n for n in names if '...' in n][:3]" "$T/w.json"
+    env_set COLUMNS 80
+    run_harness "$T/w80.out" "$T/w80.err" --quick --section=stopwatches,crossover,launch
+    env_restore COLUMNS
+    check "width: COLUMNS=80 is the width the tables fit" sh -c "! awk 'length > 80' '$T/w80.out' | grep -q ."
     env_restore HARNESS_LIBCUDA
 fi
 
