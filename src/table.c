@@ -525,7 +525,9 @@ int tb_fit(FILE *f, const char *text, size_t width)
             for (; i < j; i++) fprintf(f, "%s\n", L.l[i]);
             continue;
         }
-        if (strlen(L.l[i]) > width) tb_fit_prose(f, L.l[i], width);
+        /* A failed check stays one line, whole, for grep. */
+        if (strlen(L.l[i]) > width && strncmp(L.l[i] + tb_indent(L.l[i]), "FAILED ", 7) != 0)
+            tb_fit_prose(f, L.l[i], width);
         else fprintf(f, "%s\n", L.l[i]);
         j = i + 1;
     }

@@ -1099,7 +1099,7 @@ void fs_answers(results *r)
 
     if (!held || !st || !fu || fu->stats.ci_low <= 0) return;
     an_store(r, FS, "fusion", "fusing", held->value, "x",
-             "%sx [%s, %s] (bytes predict %s), %s; saves %s ms",
+             "%sx [%s, %s] (bytes: %s), %s; saves %s ms",
              an_num(a, sizeof a, held->value), an_num(b, sizeof b, st->stats.ci_low / fu->stats.ci_high),
              an_num(c, sizeof c, st->stats.ci_high / fu->stats.ci_low),
              an_num(e, sizeof e, pred ? pred->value : NAN), held->text,

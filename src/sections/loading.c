@@ -729,7 +729,7 @@ void ld_answers(results *r)
     total = res_find(r, LD, key);
     if (!k || !load || !total) return;
     an_store(r, LD, "load", "module load", total->stats.median, "ms",
-             "%s (%.0f kernels, %s): %s ms, all loaded %s ms [%s, %s]", label,
+             "%s (%.0f kernels, %s): load %s ms, all loaded %s [%s, %s]", label,
              k->stats.median, mname, an_num(a, sizeof a, load->stats.median),
              an_num(b, sizeof b, total->stats.median), an_num(c, sizeof c, total->stats.ci_low),
              an_num(e, sizeof e, total->stats.ci_high));
