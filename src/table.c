@@ -380,27 +380,41 @@ static void tb_squeeze(char **b, size_t n, size_t width, size_t keep)
     }
 }
 
-/* Shorten the widest column of a table (between gutters two blanks wide)
- * in the middle, in every row, by what the widest row is over width, while
- * it keeps at least TB_MIN_CELL characters. Returns 0 when it did (or
- * there was no need), -1 when the column would get narrower than that: its
- * bounds are then in *sbs and *sbe (none found: both 0). */
+/* Shorten the first column of a table (the rows' names; columns lie
+ * between gutters two blanks wide) in the middle, in every row, by what the
+ * widest row is over width, while it keeps at least TB_MIN_CELL
+ * characters. Returns 0 when it did (or there was no need), -1 when it
+ * cannot: the widest column's bounds are then in *sbs and *sbe (none
+ * found: both 0), for a line of its own. */
 static int tb_shorten_column(char **b, size_t n, size_t width, size_t *sbs, size_t *sbe)
 {
-    size_t w = tb_widest(b, n), ind = (size_t)-1, c, start, bs = 0, be = 0, i;
+    size_t w = tb_widest(b, n), ind = (size_t)-1, c, start, bs = 0, be = 0, fe = 0, i;
     char cell[512], cut[512];
 
     if (w <= width) return 0;
     for (i = 0; i < n; i++)
         if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    /* The widest column, and the first (the rows' names: the only one
+     * shortened; another is given a line of its own instead). */
     for (c = start = ind; c <= w; c++) {
         if (c == w || tb_blank(b, n, c, 0, 1)) {
             if (c > start && c - start > be - bs) {
                 bs = start;
                 be = c;
             }
+            if (start == ind && c > start) fe = c;
             while (c < w && tb_blank(b, n, c, 0, 0)) c++;
             start = c;
+        }
+    }
+    if (bs != ind) {
+        /* The widest is not the first: shortening the first must do it all. */
+        size_t over = w - width;
+        for (c = ind + 1; c < w; c++)
+            if (tb_blank(b, n, c, 1, 0) && over > 1) over--;
+        if (fe - ind >= TB_MIN_CELL + over) {
+            bs = ind;
+            be = fe;
         }
     }
     *sbs = bs;
@@ -411,7 +425,7 @@ static int tb_shorten_column(char **b, size_t n, size_t width, size_t *sbs, size
             if (w - width <= 1) break;
             w--;
         }
-    if (be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell) return -1;
+    if (bs != ind || be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell) return -1;
     for (i = 0; i < n; i++) {
         size_t len = strlen(b[i]), k, nw = be - bs - (w - width);
         size_t have = len > bs ? (len < be ? len : be) - bs : 0;
@@ -488,6 +502,35 @@ static void tb_fit_prose(FILE *f, const char *s, size_t width)
     tb_wrap(f, first, lead, width, "%s", s + ind);
 }
 
+/* A prose line too wide, l[i], with the lines after it that continue its
+ * paragraph (prose, not empty, as far in as its second line, each after a
+ * line broken near the old width: at least width - 20 long), joined and
+ * broken again at width; continuations as far in as its second line was.
+ * Returns the index of the first line after the paragraph. */
+static size_t tb_fit_paragraph(FILE *f, char *const *l, size_t n, size_t i, size_t width)
+{
+    char text[4096], first[64], lead[64];
+    size_t j = i + 1, at, ind = tb_indent(l[i]), cont = ind + 2;
+
+    at = (size_t)snprintf(text, sizeof text, "%s", l[i] + ind);
+    if (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) >= ind && strlen(l[i]) + 20 >= width)
+        cont = tb_indent(l[j]);
+    while (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) == cont &&
+           strlen(l[j - 1]) + 20 >= width && at < sizeof text &&
+           strncmp(l[j] + cont, "FAILED ", 7) != 0) {
+        at += (size_t)snprintf(text + at, sizeof text - at, " %s", l[j] + cont);
+        j++;
+    }
+    if (j == i + 1) {
+        tb_fit_prose(f, l[i], width);
+        return j;
+    }
+    snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
+    snprintf(lead, sizeof lead, "%*s", (int)(cont < sizeof lead ? cont : sizeof lead - 1), "");
+    tb_wrap(f, first, lead, width, "%s", text);
+    return j;
+}
+
 int tb_fit(FILE *f, const char *text, size_t width)
 {
     tb_lines L = { NULL, 0, 0 };
@@ -526,9 +569,11 @@ int tb_fit(FILE *f, const char *text, size_t width)
             continue;
         }
         /* A failed check stays one line, whole, for grep. */
-        if (strlen(L.l[i]) > width && strncmp(L.l[i] + tb_indent(L.l[i]), "FAILED ", 7) != 0)
-            tb_fit_prose(f, L.l[i], width);
-        else fprintf(f, "%s\n", L.l[i]);
+        if (strlen(L.l[i]) > width && strncmp(L.l[i] + tb_indent(L.l[i]), "FAILED ", 7) != 0) {
+            j = tb_fit_paragraph(f, L.l, L.n, i, width);
+            continue;
+        }
+        fprintf(f, "%s\n", L.l[i]);
         j = i + 1;
     }
     for (i = 0; i < L.n; i++) free(L.l[i]);
