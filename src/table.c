@@ -475,10 +475,14 @@ static void tb_split_column(FILE *f, char **b, size_t n, size_t width, size_t bs
         for (i = 0; i < n; i++) fprintf(f, "%s\n", b[i]);
     } else {
         tb_squeeze(b, n, width, 1);
+        char in[64], in2[64];
+        size_t at = last ? ind + 4 : bs;
+        snprintf(in, sizeof in, "%*s", (int)(at < sizeof in ? at : sizeof in - 1), "");
+        snprintf(in2, sizeof in2, "%*s", (int)(at + 2 < sizeof in2 ? at + 2 : sizeof in2 - 1), "");
         for (i = 0; i < n; i++) {
-            if (!last && cell[i][0]) fprintf(f, "%*s%s\n", (int)bs, "", cell[i]);
+            if (!last && cell[i][0]) tb_wrap(f, in, in2, width, "%s", cell[i]);
             if (b[i][strspn(b[i], " ")]) fprintf(f, "%s\n", b[i]);
-            if (last && cell[i][0]) fprintf(f, "%*s%s\n", (int)ind + 4, "", cell[i]);
+            if (last && cell[i][0]) tb_wrap(f, in, in2, width, "%s", cell[i]);
         }
     }
     for (i = 0; cell && i < n; i++) free(cell[i]);
@@ -504,7 +508,8 @@ static void tb_fit_prose(FILE *f, const char *s, size_t width)
 
 /* A prose line too wide, l[i], with the lines after it that continue its
  * paragraph (prose, not empty, as far in as its second line, each after a
- * line broken near the old width: at least width - 20 long), joined and
+ * line broken near the old width: at least width - 20 long, and not at the
+ * end of a sentence), joined and
  * broken again at width; continuations as far in as its second line was.
  * Returns the index of the first line after the paragraph. */
 static size_t tb_fit_paragraph(FILE *f, char *const *l, size_t n, size_t i, size_t width)
@@ -516,7 +521,7 @@ static size_t tb_fit_paragraph(FILE *f, char *const *l, size_t n, size_t i, size
     if (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) >= ind && strlen(l[i]) + 20 >= width)
         cont = tb_indent(l[j]);
     while (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) == cont &&
-           strlen(l[j - 1]) + 20 >= width && at < sizeof text &&
+           strlen(l[j - 1]) + 20 >= width && at < sizeof text && l[j - 1][strlen(l[j - 1]) - 1] != '.' &&
            strncmp(l[j] + cont, "FAILED ", 7) != 0) {
         at += (size_t)snprintf(text + at, sizeof text - at, " %s", l[j] + cont);
         j++;
