@@ -36,8 +36,14 @@ LDLIBS       := -ldl -lm -pthread
 SRCS := $(wildcard src/*.c) $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
-OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o
+# The commit the binary is built from (src/version.h): $(B)/version.c,
+# written at every make and replaced only when it changed.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DIRTY := $(if $(COMMIT),$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty))
+VERSION_C := $(B)/version.c
+VERSION_O := $(B)/obj/version.o
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o $(VERSION_O)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o $(VERSION_O)
 TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
@@ -46,8 +52,17 @@ PROBE_SRCS := src/probe/probe.c src/nvml.c src/precord.c src/results.c src/stats
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
-.PHONY: all test test-gpu sanitize fault-walk valgrind sanitize-gpu install clean fuzz
+.PHONY: all test test-gpu sanitize fault-walk valgrind sanitize-gpu install clean fuzz FORCE
 all: $(BIN) $(PROBE)
+
+$(VERSION_C): FORCE
+	@mkdir -p $(@D)
+	@printf '#include "version.h"\nconst char harness_commit[] = "%s";\n' \
+	    '$(or $(COMMIT),unknown)$(DIRTY)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(VERSION_O): $(VERSION_C)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BIN): $(OBJS)
 	@if [ -d $@ ]; then echo "make: $@ is a directory (left from the layout before src/); move it away, then make" >&2; exit 1; fi
@@ -135,9 +150,10 @@ sanitize-gpu: $(BIN)
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
-fuzz:
+fuzz: $(VERSION_C)
 	@mkdir -p build/fuzz/corpus build/fuzz/modules
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/kernels_src.S
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/kernels_src.S \
+	    $(VERSION_C)
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_modfile tests/fuzz/fuzz_modfile.c src/modfile.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/precord.c \
 	    src/results.c src/stats.c
@@ -162,10 +178,22 @@ fuzz:
 	build/fuzz/fuzz_recdir -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/recdirs \
 	    >build/fuzz/recdir.log 2>&1; rc=$$?; tail -3 build/fuzz/recdir.log; exit $$rc
 
+# The binary, the probe, the scripts (as harness-compare, harness-plot,
+# harness-node-summary, harness-fleet.sbatch: links into lib/harness, where
+# their shared JSON reader is), the manual page harness(1) and the docs.
+SCRIPTS := compare plot node-summary fleet.sbatch
 install: $(BIN) $(PROBE)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
+	install -m 644 scripts/harness_json.py $(DESTDIR)$(PREFIX)/lib/harness/harness_json.py
+	for s in $(SCRIPTS); do \
+	    install -m 755 scripts/$$s $(DESTDIR)$(PREFIX)/lib/harness/$$s && \
+	    ln -sf ../lib/harness/$$s $(DESTDIR)$(PREFIX)/bin/harness-$$s || exit 1; \
+	done
+	install -m 644 man/harness.1 $(DESTDIR)$(PREFIX)/share/man/man1/harness.1
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/harness/
 
 clean:
 	rm -rf build harness $(PROBE)

@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 #include "exe.h"
 #include "kernels.h"
+#include "version.h"
 #include "sections/stopwatches.h"
 #include "verdict.h"
 
@@ -123,9 +124,27 @@ static const char cli_usage[] =
 "  --program-output=DIR    -- CMD: keep each run's stdout and stderr in DIR\n"
 "                          (default: beside --json, else not kept)\n"
 "  --show-output           -- CMD: print the first run's stdout and stderr\n"
-"  --quiet                 no progress lines on stderr\n"
-"  --help                  this text\n"
-"  --version               the harness version\n"
+"  --compare-env=NAME=A,B  -- CMD: a side per value of NAME (2 to 6; a comma in a\n"
+"                          value is written \\,), compared as --compare-loading's\n"
+"  --jit-cache=cold,warm   -- CMD: CUDA_CACHE_PATH and the JIT layers' caches\n"
+"                          fresh each run (cold), or filled by the warm-up (warm)\n"
+"  --compare               -- CMD: a side per command: -- A [ARGS] --vs B [ARGS]\n"
+"  --vs-word=WORD          --compare: what separates the commands (default --vs)\n"
+"  --prepare=CMD           -- CMD: sh -c CMD before every run (a failure fails it)\n"
+"  --cleanup=CMD           -- CMD: sh -c CMD after each side's last run\n"
+"  --max-rounds=N          -- CMD: rounds go on past --rounds until every headline\n"
+"                          verdict is decided, up to N (default 2 x --rounds);\n"
+"                          --warmup=N and --max-time=S are, with -- CMD, the\n"
+"                          unmeasured runs a side (default 1) and the budget\n"
+"  --ready=REGEX           -- CMD: ready when a line of its output matches; the\n"
+"                          first uses after it are listed per side\n"
+"  --ready-after=S         -- CMD: else ready S seconds after the first kernel\n"
+"  --preload-list=FILE     -- CMD: write the kernels first used after ready\n"
+"  --quiet                 print only the summary (the answers, the checks, the\n"
+"                          exit code); no progress lines on stderr\n"
+"  -h, --help              the short help: examples, common options, the docs\n"
+"  --help=all              this text (man harness has it too)\n"
+"  --version               the harness version and the commit it was built from\n"
 "\n"
 "-- CMD [ARGS...]: run your own program (no shell), --rounds times a side, in\n"
 "fresh processes: with the probe (CUPTI, loaded by the driver) and without it,\n"
@@ -137,6 +156,44 @@ static const char cli_usage[] =
 "3 a section needs a GPU and none is usable (the GPU-free parts still ran);\n"
 "130, 143, 129 and 131 stopped by SIGINT, SIGTERM, SIGHUP and SIGQUIT (the\n"
 "results so far are written, marked incomplete).\n";
+
+/* --help and -h: one screen (at most 40 lines); --help=all has the rest. */
+static const char cli_brief[] =
+"usage: harness [options]\n"
+"       harness [options] -- CMD [ARGS...]\n"
+"Times the cold start of CUDA programs step by step (driver load, init, context,\n"
+"compile, module load, launch, kernel), each as its own region, and ends every\n"
+"run with a summary of its answers.\n"
+"\n"
+"Examples:\n"
+"  harness                              every section's tables, then the answers\n"
+"  harness --quick --quiet              a fast look: the answers alone\n"
+"  harness --compare-loading -- ./app   your program, LAZY against EAGER loading\n"
+"  harness --section=loading --module=libfoo.so --compare-loading\n"
+"                                       a library's device code in both modes\n"
+"  harness --json=b1.json              keep a run; with 3 runs of each build,\n"
+"                                       harness-compare a?.json -- b?.json\n"
+"\n"
+"Common options (--help=all lists every one):\n"
+"  --section=LIST        visible, stopwatches, crossover, loading, jit, launch,\n"
+"                        fusion, all (default)\n"
+"  --quick               fewer sizes, rounds and samples\n"
+"  --quiet               print only the summary; no progress lines\n"
+"  --device=N|LIST|all   the device (default 0), or several: a child each\n"
+"  --module-loading=MODE lazy or eager (sets CUDA_MODULE_LOADING)\n"
+"  --compare-loading     both modes, alternating, with a verdict on each figure\n"
+"  --rounds=N            fresh processes per once-per-process figure\n"
+"  --module=PATH         section loading: your cubin, PTX, fatbin or library\n"
+"  --source=FILE.cu      section jit: your kernel source\n"
+"  --json=FILE           every measurement, with all samples (--csv=FILE too)\n"
+"  -h, --help[=all]      this text; all: every option\n"
+"  --version             the version and the commit it was built from\n"
+"\n"
+"Docs: docs/README.md indexes them (installed under share/doc/harness); one page\n"
+"a section (stopwatches.md, loading.md, jit.md, launch.md, fusion.md...),\n"
+"program.md for -- CMD, compare.md, options.md, output.md, failures.md.\n"
+"Exit codes: 0 all ran and validated; 1 a check or a call failed; 2 usage error;\n"
+"3 no usable GPU for a section asked for.\n";
 
 static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
@@ -160,7 +217,7 @@ static const struct option cli_longopts[] = {
     { "kernels-dir",    required_argument, NULL, O_KDIR },
     { "arch",           required_argument, NULL, O_ARCH },
     { "quiet",          no_argument,       NULL, O_QUIET },
-    { "help",           no_argument,       NULL, O_HELP },
+    { "help",           optional_argument, NULL, O_HELP },
     { "version",        no_argument,       NULL, O_VERSION },
     { "child",          required_argument, NULL, O_CHILD },
     { "child-t0",       required_argument, NULL, O_CHILD_T0 },
@@ -807,11 +864,14 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     switch (c) {
     case O_HELP:
-        /* Its formats: crossover's top size, then --rounds'. */
-        fprintf(out, cli_usage, SW_N, vd_children(), VD_ALPHA);
+        if (!arg) fputs(cli_brief, out);
+        else if (strcmp(arg, "all") == 0)
+            /* Its formats: crossover's top size, then --rounds'. */
+            fprintf(out, cli_usage, SW_N, vd_children(), VD_ALPHA);
+        else CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
         return CLI_EXIT;
     case O_VERSION:
-        fprintf(out, "harness %s\n", HARNESS_VERSION);
+        fprintf(out, "harness %s (commit %s)\n", HARNESS_VERSION, harness_commit);
         return CLI_EXIT;
     case O_SECTION: case O_DEVICE: case O_LOADING: case O_COMPARE: case O_SIZES: case O_SYNTH:
         return cli_opt_plan(c, arg, o, err);
@@ -890,7 +950,8 @@ static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE 
     optind = 0;     /* 0, not 1: glibc then also forgets a cluster left half read */
     for (;;) {
         from = optind < 1 ? 1 : optind;
-        if ((c = getopt_long(argc, argv, ":", cli_longopts, &idx)) == -1) break;
+        if ((c = getopt_long(argc, argv, ":h", cli_longopts, &idx)) == -1) break;
+        if (c == 'h') c = O_HELP;       /* -h: --help */
         if ((rc = cli_admit(c, argv, seen, err)) != CLI_OK) return rc;
         if ((rc = cli_option(c, optarg, o, out, err)) != CLI_OK) return rc;
         if ((rc = cli_keep_for_child(c, argv, from, optind, o, err)) != CLI_OK) return rc;

@@ -3,9 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glob.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "cli.h"
 #include "clock.h"
 #include "cudadrv.h"
@@ -21,6 +24,7 @@
 #include "sig.h"
 #include "table.h"
 #include "trace.h"
+#include "version.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its
  * version line that looks like one, where the system exposes it. */
@@ -87,6 +91,113 @@ static void env_slurm(results *r)
     }
 }
 
+/* The first value of a "key : value" line of /proc/cpuinfo whose key is
+ * one of those that name the CPU's model (x86, then Arm and POWER), into
+ * buf; 0, or -1 when none is there. */
+static int env_cpu_model(char *buf, size_t len)
+{
+    static const char *const keys[] = { "model name", "Model", "cpu model", "cpu" };
+    char line[512];
+    size_t k;
+    int found = -1;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    if (!f) return -1;
+    for (k = 0; k < sizeof keys / sizeof keys[0] && found != 0; k++) {
+        rewind(f);
+        while (fgets(line, sizeof line, f)) {
+            char *colon = strchr(line, ':'), *v, *end;
+            size_t n = strlen(keys[k]);
+            if (!colon || strncmp(line, keys[k], n) != 0 || strspn(line + n, " \t") != (size_t)(colon - line) - n)
+                continue;
+            for (v = colon + 1; *v == ' ' || *v == '\t'; v++) {}
+            for (end = v + strlen(v); end > v && (end[-1] == '\n' || end[-1] == ' '); end--) {}
+            if (end == v) continue;
+            snprintf(buf, len, "%.*s", (int)(end - v), v);
+            found = 0;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The models of the NVIDIA GPUs the kernel driver lists
+ * (/proc/driver/nvidia/gpus/BUS/information, "Model:"), in bus order,
+ * joined by ", " into buf; 0, or -1 when it lists none. */
+static int env_host_gpus(char *buf, size_t len)
+{
+    glob_t g;
+    size_t i, at = 0;
+    char line[256];
+
+    buf[0] = '\0';
+    if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) != 0) return -1;
+    for (i = 0; i < g.gl_pathc && at < len; i++) {
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        if (!f) continue;
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "Model:", 6) == 0) {
+                char *v = line + 6;
+                v += strspn(v, " \t");
+                v[strcspn(v, "\n")] = '\0';
+                at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v);
+                break;
+            }
+        fclose(f);
+    }
+    globfree(&g);
+    return buf[0] ? 0 : -1;
+}
+
+/* How the results were made (every results file carries it): the command
+ * line (argv, words with a character a shell reads quoted in '...'), the
+ * start time (UTC, ISO 8601), the CPU model, the OS kernel, the commit,
+ * the GPUs the kernel driver lists; hostname, harness_version and
+ * driver_version are env_host's. A field that cannot be read is null. */
+static void env_provenance(results *r, int argc, char **argv, time_t start)
+{
+    char buf[4096], model[256];
+    size_t at = 0;
+    struct tm tm;
+    struct utsname u;
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < argc && at < sizeof buf; i++) {
+        const char *a = argv[i], *p;
+        int plain = *a != '\0';
+        for (p = a; *p && plain; p++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "-_=./,:+%@", *p))
+                plain = 0;
+        if (at && at < sizeof buf) buf[at++] = ' ';
+        if (plain) {
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", a);
+            continue;
+        }
+        if (at < sizeof buf) buf[at++] = '\'';
+        for (p = a; *p && at + 5 < sizeof buf; p++) {
+            if (*p == '\'') at += (size_t)snprintf(buf + at, sizeof buf - at, "'\\''");
+            else buf[at++] = *p;
+        }
+        at += (size_t)snprintf(buf + at, sizeof buf - at > 0 ? sizeof buf - at : 0, "'");
+    }
+    if (at >= sizeof buf) at = sizeof buf - 1;
+    buf[at] = '\0';
+    res_env_str(r, "command_line", buf);
+    if (gmtime_r(&start, &tm) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        res_env_str(r, "started_utc", buf);
+    else res_env_str(r, "started_utc", NULL);
+    res_env_str(r, "cpu_model", env_cpu_model(model, sizeof model) == 0 ? model : NULL);
+    if (uname(&u) == 0) {
+        snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.version);
+        res_env_str(r, "os_kernel", buf);
+    } else res_env_str(r, "os_kernel", NULL);
+    res_env_str(r, "harness_commit", harness_commit);
+    res_env_str(r, "host_gpus", env_host_gpus(buf, sizeof buf) == 0 ? buf : NULL);
+}
+
 static void env_host(results *r, const cli_opts *o)
 {
     struct utsname u;
@@ -106,6 +217,7 @@ static void env_host(results *r, const cli_opts *o)
         res_env_str(r, "hostname", u.nodename);
     }
     env_slurm(r);
+    res_env_str(r, "driver_version", NULL);
     env_driver_version(r);
 }
 
@@ -119,6 +231,8 @@ static void env_device(results *r, const cli_opts *o)
 {
     if (!res_env_get(r, "device_opened"))
         res_env_str(r, "device_opened", cli_node(o) && o->child == CLI_CHILD_NONE ? "per device" : "none");
+    /* Provenance: the GPU is named, or null where none was opened. */
+    if (!res_env_get(r, "gpu")) res_env_str(r, "gpu", NULL);
 }
 
 /* At exit: append this process's call counts to HARNESS_FAULT_LOG. */
@@ -310,9 +424,76 @@ static void main_mark_exit(void)
     drv_phase_mark("exit");
 }
 
+/* Where a part of the report is printed before it is fitted to the
+ * terminal's width (tb_fit): a memory stream, or NULL (then it goes to
+ * stdout as it is). */
+static FILE *main_fit_begin(char **buf, size_t *len)
+{
+    *buf = NULL;
+    return open_memstream(buf, len);
+}
+
+/* Print what m holds fitted to width on f, and free it. */
+static void main_fit_end(FILE *f, FILE *m, char **buf, size_t width)
+{
+    if (!m) return;
+    if (fclose(m) == 0 && *buf) tb_fit(f, *buf, width);
+    free(*buf);
+    *buf = NULL;
+}
+
+/* The tables (not under --quiet), then the summary every run ends with:
+ * the answers of the sections that ran, from the results alone. */
+static void main_print(FILE *f, const cli_opts *o, const results *r, int node, const double *secs,
+                       int code, double seconds)
+{
+    const char *names[CLI_NSECTIONS + 1];
+    size_t n = 0, width = tb_width();
+    an_run run;
+    char line[1024], *buf = NULL;
+    size_t at = 0, len = 0;
+    int i;
+
+    if (o->cmd) names[n++] = PG;
+    for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
+        if (o->run[i] && main_runs_here(o, node, &sec_table[i])) names[n++] = sec_table[i].name;
+    if (!o->quiet) {
+        FILE *m = main_fit_begin(&buf, &len), *out = m ? m : f;
+        tb_config(out, r, o);
+        if (o->cmd) {
+            /* The program's section (and the program's own output, which it
+             * may print) as it is. */
+            main_fit_end(f, m, &buf, width);
+            tb_section(f, r, PG, pg_print);
+            out = (m = main_fit_begin(&buf, &len)) ? m : f;
+        }
+        for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
+            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
+                tb_section(out, r, sec_table[i].name, sec_table[i].print);
+        if (node) nd_print(out, r, o);
+        else tb_roofline(out, r);
+        tb_checks(out, r);
+        line[0] = '\0';
+        for (i = 0; i < CLI_NSECTIONS && !o->cmd && at < sizeof line; i++)
+            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
+                at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
+                                       sec_table[i].name, secs[i]);
+        if (node && at < sizeof line)
+            snprintf(line + at, sizeof line - at, "%sdevices %.1f", at ? ", " : "",
+                     tb_env_num(r, "seconds_devices"));
+        if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
+        main_fit_end(f, m, &buf, width);
+    }
+    run.seconds = seconds;
+    run.exit_code = code;
+    run.width = width;
+    an_summary(f, r, names, n, &run);
+}
+
 int main(int argc, char **argv)
 {
     long long t_main = clk_now_ns();
+    time_t t_start = time(NULL);
     int i, rc, node;
     main_status st = { 0, 0, 0 };
     long long t_sec;
@@ -380,6 +561,7 @@ int main(int argc, char **argv)
     c.r = &r;
     if (o.child == CLI_CHILD_NONE) stop.r = &r;
     env_host(&r, &o);
+    env_provenance(&r, argc, argv, t_start);
     if (node) main_section_done(&c, ND_SECTION, nd_plan(&c), 0, 0, &st);
     if (o.cmd) {
         /* -- CMD: the user's program instead of the built-in sections. */
@@ -398,6 +580,8 @@ int main(int argc, char **argv)
         tr_section_begin(sec_table[i].name);
         t_sec = clk_now_ns();
         rc = sec_table[i].run(&c);
+        if (sec_table[i].answer && (o.child == CLI_CHILD_NONE || o.child == CLI_CHILD_DEVICE))
+            sec_table[i].answer(&r);
         tr_section_end();
         secs[i] = (double)(clk_now_ns() - t_sec) / 1e9;
         {
@@ -434,30 +618,16 @@ int main(int argc, char **argv)
     if (o.child == CLI_CHILD_RESULTS || o.child == CLI_CHILD_DEVICE) {
         /* A child hands everything to its parent as lines, no tables. */
         if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
-    } else if (!st.usage) {
-        tb_config(tables, &r, &o);
-        if (o.cmd) tb_section(tables, &r, PG, pg_print);
-        for (i = 0; i < CLI_NSECTIONS && !o.cmd; i++)
-            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                tb_section(tables, &r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(tables, &r, &o);
-        else tb_roofline(tables, &r);
-        tb_checks(tables, &r);
     }
     if (fflush(stdout) != 0) st.failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;
     if (o.csv && rp_write_csv(&r, o.csv) != 0) st.failed = 1;
     if (o.trace && tr_write(o.trace) != 0) st.failed = 1;
-    /* The closing line comes after every file is written: the exit code it
-     * names is the one the process returns. */
+    /* The tables and the summary come after every file is written: the exit
+     * code the summary's last line names is the one the process returns. */
     if (o.child != CLI_CHILD_RESULTS && o.child != CLI_CHILD_DEVICE && !st.usage) {
-        fprintf(tables, "\nRun time %.1f s (", (double)(clk_now_ns() - t_main) / 1e9);
-        if (o.cmd) fprintf(tables, "program %.1f", tb_env_num(&r, "seconds_program"));
-        for (i = 0, rc = 0; i < CLI_NSECTIONS && !o.cmd; i++)
-            if (o.run[i] && main_runs_here(&o, node, &sec_table[i]))
-                fprintf(tables, "%s%s %.1f", rc++ ? ", " : "", sec_table[i].name, secs[i]);
-        if (node) fprintf(tables, "%sdevices %.1f", rc ? ", " : "", tb_env_num(&r, "seconds_devices"));
-        fprintf(tables, "); exit code %d.\n", sg_pending() ? 128 + sg_pending() : exit_code(&st));
+        main_print(tables, &o, &r, node, secs, sg_pending() ? 128 + sg_pending() : exit_code(&st),
+                   (double)(clk_now_ns() - t_main) / 1e9);
         if (fflush(tables) != 0) st.failed = 1;
     }
     tr_free();

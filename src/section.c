@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "devices.h"
 #include "clock.h"
@@ -258,10 +260,22 @@ int sec_need_driver(sec_ctx *c, const char *section, const char *part)
     return -1;
 }
 
+/* 1 when stdout and stderr are the same terminal: the report on stdout
+ * then gives a skip's reason, and a line on stderr would say it twice. */
+static int sec_one_terminal(void)
+{
+    struct stat a, b;
+    return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO) && fstat(STDOUT_FILENO, &a) == 0 &&
+           fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
+}
+
 void sec_skip(sec_ctx *c, const char *name, const char *reason)
 {
     res_skip_section(c->r, name, reason);
-    fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
+    /* Said at once on stderr, unless the report will say it on the same
+     * terminal (--quiet's summary names the section, not the reason). */
+    if (c->o->quiet || c->o->child != CLI_CHILD_NONE || !sec_one_terminal())
+        fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
 }
 
 int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)
@@ -575,7 +589,7 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * that opened none (sec_adopt_device). */
 static const char *const sec_device_keys[] = {
     "gpu", "device", "pci_bus_id", "uuid", "compute_capability", "arch", "sms", "memory_bytes",
-    "driver_cuda_version"
+    "l2_bytes", "memory_bus_bits", "driver_cuda_version"
 };
 
 /* Where this process opened no device itself and the child did, the
@@ -696,17 +710,18 @@ int sec_accumulate(results *dst, const char *section, const char *prefix,
 /* visible first: its children must start before this process loads libcuda
  * (every other section does). */
 const sec_def sec_table[CLI_NSECTIONS] = {
-    { "visible", sec_visible, vi_print, { CLI_CHILD_VISIBLE }, sec_visible_child, 1 },
+    { "visible", sec_visible, vi_print, { CLI_CHILD_VISIBLE }, sec_visible_child, 1, NULL },
     { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
-      sec_stopwatches_child, 0 },
-    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0 },
-    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL, 0 },
+      sec_stopwatches_child, 0, sw_answers },
+    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0, NULL },
+    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL, 0, ld_answers },
     { "jit", sec_jit, jt_print,
       { CLI_CHILD_JIT_FIRST, CLI_CHILD_JIT_LOAD, CLI_CHILD_JIT_OPT, CLI_CHILD_ORDER_INIT,
-        CLI_CHILD_ORDER_COMPILE }, sec_jit_child, 0 },
+        CLI_CHILD_ORDER_COMPILE }, sec_jit_child, 0, jt_answers },
     { "launch", sec_launch, la_print,
-      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child, 0 },
-    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL, 0 },
+      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child, 0,
+      la_answers },
+    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL, 0, fs_answers },
 };
 
 const char *const *sec_names(void)

@@ -245,6 +245,15 @@ void jt_print(FILE *f, const results *r);
 void la_print(FILE *f, const results *r);
 void fs_print(FILE *f, const results *r);
 
+/* The sections' answers (answer.h): each stores its "answer.<key>"
+ * entries from its results alone; main calls it once, after the section
+ * ran (whatever it returned: what was measured is answered). */
+void sw_answers(results *r);
+void ld_answers(results *r);
+void jt_answers(results *r);
+void la_answers(results *r);
+void fs_answers(results *r);
+
 /* The launch section's scheduling-mode children (--child=sched-*): launch +
  * synchronize under one mode, results as lines. Returns the exit code. */
 int sec_launch_child(const cli_opts *o, long long t_main_ns);
@@ -281,6 +290,7 @@ typedef struct sec_def {
     int (*child)(const cli_opts *o, long long t_main_ns);
     int node_level;     /* 1: measures the node, not one device: a node run
                            (--device=all|LIST) runs it once, in the parent */
+    void (*answer)(results *r);     /* its answers, NULL when it stores none */
 } sec_def;
 
 extern const sec_def sec_table[CLI_NSECTIONS];

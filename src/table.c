@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 
 const char *tb_env_str(const results *r, const char *key, const char *dflt)
@@ -20,6 +22,13 @@ double tb_env_num(const results *r, const char *key)
 {
     const res_kv *kv = res_env_get(r, key);
     return kv && kv->kind == RES_NUM ? kv->num : NAN;
+}
+
+/* v with prec decimals into buf, or "?" when it is NaN. */
+static void tb_fig(char *buf, size_t len, double v, int prec)
+{
+    if (isnan(v)) snprintf(buf, len, "?");
+    else snprintf(buf, len, "%.*f", prec, v);
 }
 
 void tb_config(FILE *f, const results *r, const cli_opts *o)
@@ -36,13 +45,17 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         for (k = 0; k < r->ndev; k++)
             fprintf(f, "                   %d: %s, %s, %s\n", r->dev[k].ordinal, r->dev[k].name,
                     r->dev[k].pci_bus_id, r->dev[k].uuid);
-    } else if (res_env_get(r, "gpu")) {
-        fprintf(f, "  GPU              %s, device %.0f (%s): compute capability %s, %.0f SMs, "
-                "L2 %.1f MiB, %.1f GiB, %.0f-bit memory bus\n",
-                tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"), tb_env_str(r, "pci_bus_id", "?"),
-                tb_env_str(r, "compute_capability", "?"),
-                tb_env_num(r, "sms"), l2 / 1048576.0, mem / 1073741824.0,
-                tb_env_num(r, "memory_bus_bits"));
+    } else if (tb_env_str(r, "gpu", NULL)) {
+        char sl2[32], smem[32], sbus[32];
+        /* A figure the record lacks (a child's device, an older child) is "?". */
+        tb_fig(sl2, sizeof sl2, l2 / 1048576.0, 1);
+        tb_fig(smem, sizeof smem, mem / 1073741824.0, 1);
+        tb_fig(sbus, sizeof sbus, tb_env_num(r, "memory_bus_bits"), 0);
+        tb_wrap(f, "  GPU              ", "                   ", tb_width(),
+                "%s, device %.0f (%s): compute capability %s, %.0f SMs, L2 %s MiB, %s GiB, "
+                "%s-bit memory bus", tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"),
+                tb_env_str(r, "pci_bus_id", "?"), tb_env_str(r, "compute_capability", "?"),
+                tb_env_num(r, "sms"), sl2, smem, sbus);
         fprintf(f, "  driver           %s (CUDA %s); NVRTC %s\n",
                 tb_env_str(r, "driver_version", "version not readable"),
                 tb_env_str(r, "driver_cuda_version", "?"), tb_env_str(r, "nvrtc_version", "not loaded"));
@@ -244,4 +257,333 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
         p += cut;
         lead = indent;
     }
+}
+
+size_t tb_width(void)
+{
+    const char *c = getenv("COLUMNS");
+    struct winsize w;
+    char *end;
+    long n;
+
+    if (c && *c) {
+        n = strtol(c, &end, 10);
+        if (!*end && n >= 40 && n <= 1000) return (size_t)n;
+    }
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40)
+        return w.ws_col;
+    return 100;
+}
+
+char *tb_shorten(char *out, size_t len, const char *in, size_t width)
+{
+    size_t n = strlen(in), head, tail;
+
+    if (!len) return out;
+    if (n <= width || width < 5) {
+        snprintf(out, len, "%s", in);
+        return out;
+    }
+    head = (width - 3 + 1) / 2;
+    tail = width - 3 - head;
+    snprintf(out, len, "%.*s...%s", (int)head, in, in + n - tail);
+    return out;
+}
+
+/* ---------------------------------------------------- fitting a width --- */
+
+/* The narrowest a shortened column may get ("abcdefghij...qrstuvwxyz"). */
+#define TB_MIN_CELL 24
+
+/* The lines of a text being fitted: each its own allocation. */
+typedef struct tb_lines {
+    char **l;
+    size_t n, cap;
+} tb_lines;
+
+static int tb_push(tb_lines *L, const char *s, size_t len)
+{
+    char **grown, *copy;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 64;
+        if (!(grown = realloc(L->l, cap * sizeof *grown))) return -1;
+        L->l = grown;
+        L->cap = cap;
+    }
+    if (!(copy = malloc(len + 1))) return -1;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    L->l[L->n++] = copy;
+    return 0;
+}
+
+/* A row of a table: a run of two spaces after its first word. */
+static int tb_tabular(const char *s)
+{
+    const char *p = s + strspn(s, " ");
+    return *p && strstr(p, "  ") != NULL;
+}
+
+static size_t tb_indent(const char *s)
+{
+    return strspn(s, " ");
+}
+
+/* 1 when column c is blank (a space, or past the end) in every line of
+ * b[0..n), and so are the columns c - back .. c + ahead. */
+static int tb_blank(char *const *b, size_t n, size_t c, size_t back, size_t ahead)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(b[i]);
+        for (k = c - back; k <= c + ahead; k++)
+            if (k < len && b[i][k] != ' ') return 0;
+    }
+    return 1;
+}
+
+static size_t tb_widest(char *const *b, size_t n)
+{
+    size_t i, w = 0;
+    for (i = 0; i < n; i++)
+        if (strlen(b[i]) > w) w = strlen(b[i]);
+    return w;
+}
+
+/* Delete column c of every line of b[0..n) that reaches it. */
+static void tb_drop(char **b, size_t n, size_t c)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (c < strlen(b[i])) memmove(b[i] + c, b[i] + c + 1, strlen(b[i] + c + 1) + 1);
+}
+
+/* Narrow the gutters of a table (columns blank in every row) until its
+ * widest row fits width or each gutter is keep spaces wide, the widest
+ * gutter first: every row loses the same columns, so columns stay aligned. */
+static void tb_squeeze(char **b, size_t n, size_t width, size_t keep)
+{
+    size_t ind = (size_t)-1, i, c, w;
+
+    for (i = 0; i < n; i++)
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    while ((w = tb_widest(b, n)) > width) {
+        size_t best = 0, run = 0, bestrun = 0;
+        for (c = ind + keep; c < w; c++) {
+            if (tb_blank(b, n, c, keep, 0)) {
+                if (++run > bestrun) {
+                    bestrun = run;
+                    best = c;
+                }
+            } else run = 0;
+        }
+        if (!bestrun) return;
+        tb_drop(b, n, best);
+    }
+}
+
+/* Shorten the first column of a table (the rows' names; columns lie
+ * between gutters two blanks wide) in the middle, in every row, by what the
+ * widest row is over width, while it keeps at least TB_MIN_CELL
+ * characters. Returns 0 when it did (or there was no need), -1 when it
+ * cannot: the widest column's bounds are then in *sbs and *sbe (none
+ * found: both 0), for a line of its own. */
+static int tb_shorten_column(char **b, size_t n, size_t width, size_t *sbs, size_t *sbe)
+{
+    size_t w = tb_widest(b, n), ind = (size_t)-1, c, start, bs = 0, be = 0, fe = 0, i;
+    char cell[512], cut[512];
+
+    if (w <= width) return 0;
+    for (i = 0; i < n; i++)
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    /* The widest column, and the first (the rows' names: the only one
+     * shortened; another is given a line of its own instead). */
+    for (c = start = ind; c <= w; c++) {
+        if (c == w || tb_blank(b, n, c, 0, 1)) {
+            if (c > start && c - start > be - bs) {
+                bs = start;
+                be = c;
+            }
+            if (start == ind && c > start) fe = c;
+            while (c < w && tb_blank(b, n, c, 0, 0)) c++;
+            start = c;
+        }
+    }
+    if (bs != ind) {
+        /* The widest is not the first: shortening the first must do it all. */
+        size_t over = w - width;
+        for (c = ind + 1; c < w; c++)
+            if (tb_blank(b, n, c, 1, 0) && over > 1) over--;
+        if (fe - ind >= TB_MIN_CELL + over) {
+            bs = ind;
+            be = fe;
+        }
+    }
+    *sbs = bs;
+    *sbe = be;
+    /* What gutters of one space will save later need not come from it. */
+    for (c = ind + 1; c < w; c++)
+        if (tb_blank(b, n, c, 1, 0) && w - width > 0) {
+            if (w - width <= 1) break;
+            w--;
+        }
+    if (bs != ind || be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell) return -1;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(b[i]), k, nw = be - bs - (w - width);
+        size_t have = len > bs ? (len < be ? len : be) - bs : 0;
+        if (!have) continue;
+        memcpy(cell, b[i] + bs, have);
+        cell[have] = '\0';
+        for (k = have; k > 0 && cell[k - 1] == ' '; k--) cell[k - 1] = '\0';
+        tb_shorten(cut, sizeof cut, cell, nw);
+        if (len <= be) {
+            /* The row ends inside the column: no padding after it. */
+            memcpy(b[i] + bs, cut, strlen(cut) + 1);
+            continue;
+        }
+        snprintf(cell, sizeof cell, "%-*s", (int)nw, cut);
+        memcpy(b[i] + bs, cell, nw);
+        memmove(b[i] + bs + nw, b[i] + be, len - be + 1);
+    }
+    return 0;
+}
+
+/* A table whose widest column cannot be shortened enough: that column
+ * gets a line of its own in each row, in full, above the rest of the row
+ * (below it, further in, when it is the last column), and the rest is
+ * fitted as a table. Prints the rows to f. */
+static void tb_split_column(FILE *f, char **b, size_t n, size_t width, size_t bs, size_t be)
+{
+    size_t i, k, ind = (size_t)-1;
+    int last = 1;
+    char **cell = calloc(n, sizeof *cell);
+
+    for (i = 0; i < n; i++) {
+        if (strlen(b[i]) > be && b[i][be + strspn(b[i] + be, " ")] != '\0') last = 0;
+        if (tb_indent(b[i]) < ind) ind = tb_indent(b[i]);
+    }
+    for (i = 0; i < n && cell; i++) {
+        size_t len = strlen(b[i]), have = len > bs ? (len < be ? len : be) - bs : 0;
+        if (!(cell[i] = malloc(have + 1))) break;
+        memcpy(cell[i], b[i] + bs, have);
+        cell[i][have] = '\0';
+        for (k = have; k > 0 && cell[i][k - 1] == ' '; k--) cell[i][k - 1] = '\0';
+        if (len > be) memmove(b[i] + bs, b[i] + be, len - be + 1);
+        else if (len > bs) b[i][bs] = '\0';
+        for (k = strlen(b[i]); k > 0 && b[i][k - 1] == ' '; k--) b[i][k - 1] = '\0';
+    }
+    if (!cell || i < n) {
+        /* Out of memory: the rows as they are now. */
+        for (i = 0; i < n; i++) fprintf(f, "%s\n", b[i]);
+    } else {
+        tb_squeeze(b, n, width, 1);
+        char in[64], in2[64];
+        size_t at = last ? ind + 4 : bs;
+        snprintf(in, sizeof in, "%*s", (int)(at < sizeof in ? at : sizeof in - 1), "");
+        snprintf(in2, sizeof in2, "%*s", (int)(at + 2 < sizeof in2 ? at + 2 : sizeof in2 - 1), "");
+        for (i = 0; i < n; i++) {
+            if (!last && cell[i][0]) tb_wrap(f, in, in2, width, "%s", cell[i]);
+            if (b[i][strspn(b[i], " ")]) fprintf(f, "%s\n", b[i]);
+            if (last && cell[i][0]) tb_wrap(f, in, in2, width, "%s", cell[i]);
+        }
+    }
+    for (i = 0; cell && i < n; i++) free(cell[i]);
+    free(cell);
+}
+
+/* Print a line broken at spaces to width: its continuation lines start at
+ * the column after its first run of two spaces or more (a label's value:
+ * "  GPU              NVIDIA H200, ..."), else two spaces further in than
+ * the line. */
+static void tb_fit_prose(FILE *f, const char *s, size_t width)
+{
+    char first[64], lead[64];
+    size_t ind = tb_indent(s), cont = ind + 2;
+    const char *gap = strstr(s + ind, "  ");
+
+    if (gap && (size_t)(gap - s) + strspn(gap, " ") < width / 2)
+        cont = (size_t)(gap - s) + strspn(gap, " ");
+    snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
+    snprintf(lead, sizeof lead, "%*s", (int)(cont < sizeof lead ? cont : sizeof lead - 1), "");
+    tb_wrap(f, first, lead, width, "%s", s + ind);
+}
+
+/* A prose line too wide, l[i], with the lines after it that continue its
+ * paragraph (prose, not empty, as far in as its second line, each after a
+ * line broken near the old width: at least width - 20 long, and not at the
+ * end of a sentence), joined and
+ * broken again at width; continuations as far in as its second line was.
+ * Returns the index of the first line after the paragraph. */
+static size_t tb_fit_paragraph(FILE *f, char *const *l, size_t n, size_t i, size_t width)
+{
+    char text[4096], first[64], lead[64];
+    size_t j = i + 1, at, ind = tb_indent(l[i]), cont = ind + 2;
+
+    at = (size_t)snprintf(text, sizeof text, "%s", l[i] + ind);
+    if (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) >= ind && strlen(l[i]) + 20 >= width)
+        cont = tb_indent(l[j]);
+    while (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) == cont &&
+           strlen(l[j - 1]) + 20 >= width && at < sizeof text && l[j - 1][strlen(l[j - 1]) - 1] != '.' &&
+           strncmp(l[j] + cont, "FAILED ", 7) != 0) {
+        at += (size_t)snprintf(text + at, sizeof text - at, " %s", l[j] + cont);
+        j++;
+    }
+    if (j == i + 1) {
+        tb_fit_prose(f, l[i], width);
+        return j;
+    }
+    snprintf(first, sizeof first, "%*s", (int)(ind < sizeof first ? ind : sizeof first - 1), "");
+    snprintf(lead, sizeof lead, "%*s", (int)(cont < sizeof lead ? cont : sizeof lead - 1), "");
+    tb_wrap(f, first, lead, width, "%s", text);
+    return j;
+}
+
+int tb_fit(FILE *f, const char *text, size_t width)
+{
+    tb_lines L = { NULL, 0, 0 };
+    const char *p = text, *nl;
+    size_t i, j;
+    int rc = 0;
+
+    while (*p && rc == 0) {
+        nl = strchr(p, '\n');
+        if (tb_push(&L, p, nl ? (size_t)(nl - p) : strlen(p)) != 0) rc = -1;
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (rc != 0) fputs(text, f);
+    for (i = 0; i < L.n && rc == 0; i = j) {
+        for (j = i; j < L.n && tb_tabular(L.l[j]); j++) {}
+        if (j == i + 1) {
+            /* One row alone is a label and its value: wrapped as prose. */
+            if (strlen(L.l[i]) > width) tb_fit_prose(f, L.l[i], width);
+            else fprintf(f, "%s\n", L.l[i]);
+            continue;
+        }
+        if (j > i) {
+            /* A table: narrower gutters, then the widest column shortened,
+             * then gutters of one space. */
+            if (tb_widest(L.l + i, j - i) > width) {
+                size_t bs = 0, be = 0;
+                tb_squeeze(L.l + i, j - i, width, 2);
+                if (tb_shorten_column(L.l + i, j - i, width, &bs, &be) != 0 && be > bs) {
+                    tb_split_column(f, L.l + i, j - i, width, bs, be);
+                    i = j;
+                    continue;
+                }
+                tb_squeeze(L.l + i, j - i, width, 1);
+            }
+            for (; i < j; i++) fprintf(f, "%s\n", L.l[i]);
+            continue;
+        }
+        /* A failed check stays one line, whole, for grep. */
+        if (strlen(L.l[i]) > width && strncmp(L.l[i] + tb_indent(L.l[i]), "FAILED ", 7) != 0) {
+            j = tb_fit_paragraph(f, L.l, L.n, i, width);
+            continue;
+        }
+        fprintf(f, "%s\n", L.l[i]);
+        j = i + 1;
+    }
+    for (i = 0; i < L.n; i++) free(L.l[i]);
+    free(L.l);
+    return rc;
 }

@@ -47,4 +47,25 @@ void tb_num(FILE *f, int width, int prec, double v);
 void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The columns a line of the tables may take: COLUMNS where it is a number
+ * from 40 to 1000, else the width of the terminal stdout is, else 100
+ * (stdout is a file or a pipe). */
+size_t tb_width(void);
+
+/* in shortened in the middle to at most width characters ("abc...xyz",
+ * "..." in the middle), into out of len bytes; in as it is when it fits.
+ * For names in a column: the full name stays in the JSON and CSV. Returns
+ * out. */
+char *tb_shorten(char *out, size_t len, const char *in, size_t width);
+
+/* Print text to f with no line wider than width where it can: a table (a
+ * run of rows with two spaces between their columns) loses blank columns
+ * from its widest gutters first, then its widest column (a name) is
+ * shortened in the middle in every row, then gutters go down to one space;
+ * the columns stay aligned. A line of prose is broken at spaces, its
+ * continuation two spaces further in; a failed check's line ("  FAILED ...")
+ * stays whole, for grep. The full names stay in the JSON and CSV. Returns 0, or -1 on out of memory (what was read is printed as it
+ * is). */
+int tb_fit(FILE *f, const char *text, size_t width);
+
 #endif

@@ -31,6 +31,14 @@ static struct {
     char stopped[256];   /* why the run stopped early; "" when it did not */
 } T;
 
+/* The progress line: the elapsed time and name, the cursor put back at the
+ * start of the line, so that a message written next (an error, a skip)
+ * starts there and covers it, instead of running on after it. */
+static void tr_progress(const char *name)
+{
+    fprintf(stderr, "\r\033[K[%6.1f s] %s\r", tr_now() / 1000.0, name);
+}
+
 void tr_init(long long t0_ns, int record, int progress)
 {
     memset(&T, 0, sizeof T);
@@ -81,7 +89,7 @@ void tr_section_begin(const char *name)
     nvtxRangePushA(name);
     T.in_section = 1;
     T.open_section = tr_add(name, tr_now(), 0, 1);
-    if (T.progress) fprintf(stderr, "\r\033[K[%6.1f s] %s", tr_now() / 1000.0, name);
+    if (T.progress) tr_progress(name);
 }
 
 void tr_section_end(void)
@@ -107,7 +115,7 @@ void tr_phase(const char *name)
     nvtxRangePushA(name);
     T.in_phase = 1;
     T.open_phase = tr_add(name, tr_now(), 0, 2);
-    if (T.progress) fprintf(stderr, "\r\033[K[%6.1f s] %s", tr_now() / 1000.0, name);
+    if (T.progress) tr_progress(name);
 }
 
 void tr_device(const char *name, double start_ms, double dur_ms)

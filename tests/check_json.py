@@ -2,7 +2,13 @@
 # check_json.py: checks the shape of a harness JSON document (schema 1).
 """Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
                      [--expect-checks-pass] [--expect-incomplete | --expect-complete]
-                     [--expect-stopped TEXT] [--expect-env KEY=JSON ...]
+                     [--expect-stopped TEXT] [--expect-env KEY=JSON ...] [--no-provenance]
+
+Every file the harness writes says how it was made (the provenance fields of
+its environment: command_line, started_utc, hostname, cpu_model, os_kernel,
+harness_version, harness_commit; gpu, host_gpus and driver_version, null
+where there are none); --no-provenance leaves them out, for documents made
+by hand.
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -180,6 +186,27 @@ def check_program_device(env, incomplete, problems):
         problems.append("environment.program_gpu_uuid %r is not NVML's GPU-... form" % v)
 
 
+PROVENANCE = ("command_line", "started_utc", "hostname", "cpu_model", "os_kernel",
+              "harness_version", "harness_commit")
+PROVENANCE_OR_NULL = ("gpu", "host_gpus", "driver_version")
+
+
+def check_provenance(env, problems):
+    """How the run was made: every results file the harness writes says it."""
+    for k in PROVENANCE:
+        if not isinstance(env.get(k), str) or not env[k]:
+            problems.append("environment.%s (provenance) is missing or empty" % k)
+    for k in PROVENANCE_OR_NULL:
+        if k not in env or not (env[k] is None or isinstance(env[k], str)):
+            problems.append("environment.%s (provenance) is missing, or not a string or null" % k)
+    t = env.get("started_utc")
+    if isinstance(t, str) and not re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", t):
+        problems.append("environment.started_utc is %r, not UTC ISO 8601 (2026-01-31T12:00:00Z)" % t)
+    c = env.get("harness_commit")
+    if isinstance(c, str) and not re.match(r"^([0-9a-f]{7,40}(-dirty)?|unknown)$", c):
+        problems.append("environment.harness_commit is %r, not a commit or unknown" % c)
+
+
 def check(doc, args, problems):
     if not isinstance(doc, dict):
         problems.append("top level is not an object")
@@ -236,6 +263,8 @@ def check(doc, args, problems):
                 problems.append("checks[%d] failed: %s: %s"
                                 % (i, c.get("what"), c.get("detail")))
 
+    if not args.no_provenance and isinstance(env, dict):
+        check_provenance(env, problems)
     check_derived(doc.get("derived"), problems)
 
     meas = doc.get("measurements")
@@ -262,6 +291,8 @@ def main():
         description="Check the shape of a harness JSON document.")
     ap.add_argument("file")
     ap.add_argument("--expect-measurements", type=int, metavar="N")
+    ap.add_argument("--no-provenance", action="store_true",
+                    help="a document made by hand: do not ask for the provenance fields")
     ap.add_argument("--expect-skipped", nargs="+", action="append",
                     metavar="SECTION", default=[])
     ap.add_argument("--expect-checks-pass", action="store_true",

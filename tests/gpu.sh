@@ -7,8 +7,15 @@
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 {
+unset COLUMNS
 run_harness "$T/a.out" "$T/a.err" --json="$T/a.json" --csv="$T/a.csv"
 expect_exit "default run: both sections, all checks pass" 0
+check "default run: the last 15 lines are the summary, one line per answer" \
+    python3 tests/gpu_checks.py summary "$T/a.out" "$T/a.json"
+check "default run: no line wider than 100 columns (COLUMNS unset, stdout a file)" \
+    python3 tests/gpu_checks.py width "$T/a.out" 100
+check "default run: the JSON names the GPU, the driver, the host's GPUs (provenance)" \
+    python3 tests/gpu_checks.py provenance "$T/a.json"
 expect_grep "default run prints the stopwatch table" "events, kernel, after warm-up" "$T/a.out"
 expect_grep "default run prints row 1 / row 4" "Row 1 / row 4 = " "$T/a.out"
 expect_grep "default run prints the crossover table" "one-shot winner" "$T/a.out"
@@ -23,6 +30,12 @@ check "crossover: every size has CPU, kernel and both round trips" \
     python3 tests/gpu_checks.py crossover "$T/a.json" 1024 65536 1048576 4194304 16777827
 check "crossover: its top size's rows are section stopwatches' samples, not timed again" \
     python3 tests/check_shared.py "$T/a.json" crossover 16777827
+
+run_harness "$T/q.out" "$T/q.err" --quiet --section=launch
+expect_exit "--quiet --section=launch" 0
+check "--quiet prints the summary alone: a blank line, the heading, the answer, the last line" sh -c \
+    "test \"\$(wc -l <'$T/q.out')\" -eq 4 && sed -n 2p '$T/q.out' | grep -q '^Answers' &&
+     sed -n 3p '$T/q.out' | grep -q '^  empty launch: submit ' && tail -1 '$T/q.out' | grep -q '^Run time'"
 
 run_harness "$T/b.out" "$T/b.err" --section=stopwatches --json="$T/b.json"
 expect_exit "stopwatches again" 0

@@ -22,6 +22,12 @@
   cold JSON N               crossover at N: the L2-cold kernel is slower than the warm one
   clocks JSON               every event-timed sample has an SM clock reading beside it
   runtime OUT SECONDS       the table output's "Run time" is at most SECONDS
+  summary OUT JSON          OUT's last 15 lines are the summary: the heading "Answers", a line
+                            for each answer of a default run (answer.* entries of the JSON:
+                            stopwatches row1_row4, first_launch, lazy_eager; loading load; jit
+                            nvrtc, driver_jit; launch launch; fusion fusion), the "Run time" line
+  width OUT COLUMNS         no line of OUT is wider than COLUMNS
+  provenance JSON           a GPU run names its GPU, the driver's version and the host's GPUs
   modules JSON I NAME       --compare-loading of --module I (tests/gpu/modules.sh's NAME):
                             EAGER loaded every function at load, LAZY (modules) not; both
                             loaded all after cuFuncLoad; refusals as NAME implies
@@ -123,7 +129,7 @@ def main(argv):
         print(__doc__)
         return 2
     what, path = argv[1], argv[2]
-    doc = None if what == "runtime" else load(path)
+    doc = None if what in ("runtime", "width") else load(argv[3] if what == "summary" else path)
     if what == "csv":
         with open(argv[3], newline="") as f:
             rows = list(csv.reader(f))
@@ -270,6 +276,40 @@ def main(argv):
                 t = float(m.group(1))
         print("run time %s s, limit %s s" % (t, argv[3]))
         ok = t is not None and t <= float(argv[3])
+    elif what == "summary":
+        lines = open(path).read().split("\n")[:-1]
+        if lines and re.match(r"^exit code [0-9]+$", lines[-1]):
+            lines = lines[:-1]          # scripts/reference.sh's own last line
+        tail = lines[-15:]
+        need = [("stopwatches", "answer.row1_row4"), ("stopwatches", "answer.first_launch"),
+                ("stopwatches", "answer.lazy_eager"), ("loading", "answer.load"),
+                ("jit", "answer.nvrtc"), ("jit", "answer.driver_jit"), ("launch", "answer.launch"),
+                ("fusion", "answer.fusion")]
+        have = {(d["section"], d["key"]): d for d in doc["derived"]}
+        missing = [k for k in need if k not in have]
+        head = [i for i, l in enumerate(tail) if l.startswith("Answers")]
+        shown = [k for k in need if k in have and any(
+            l.startswith("  %s: " % have[k]["name"]) for l in tail)]
+        print("answers stored: %d of %d (missing %s); in the last 15 lines: %d; heading at %s; "
+              "last line %r" % (len(need) - len(missing), len(need), missing or "none", len(shown),
+                                head, tail[-1] if tail else None))
+        ok = (not missing and len(shown) == len(need) and head and
+              tail[-1].startswith("Run time") and all(len(l) <= 100 for l in tail))
+    elif what == "provenance":
+        env = doc["environment"]
+        keys = ("command_line", "started_utc", "hostname", "cpu_model", "os_kernel",
+                "harness_version", "harness_commit", "gpu", "host_gpus", "driver_version")
+        for k in keys:
+            print("%s: %r" % (k, env.get(k)))
+        ok = all(isinstance(env.get(k), str) and env[k] for k in keys)
+    elif what == "width":
+        lines = open(path).read().split("\n")
+        wide = [(i + 1, len(l)) for i, l in enumerate(lines) if len(l) > int(argv[3])]
+        print("%d lines wider than %s columns (the widest %s)" %
+              (len(wide), argv[3], max((w for _, w in wide), default=0)))
+        for i, w in wide[:10]:
+            print("  line %d: %d columns: %s" % (i, w, lines[i - 1][:80]))
+        ok = not wide
     elif what == "fusion":
         # Every version the section says it validates, at its stored check n.
         checks = [c for c in doc["checks"] if c["section"] == "fusion"]

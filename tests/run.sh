@@ -15,7 +15,10 @@
 # benchmark (tests/test_hostile.sh), the README and docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
 # (tests/test_env.sh: TMPDIR unset, empty or a path).
-# The GPU tests too where a GPU is usable. Ends with "N passed, N failed".
+# The GPU tests too where a GPU is usable. Prints one line per suite as it
+# ends (its name, passed, failed, seconds), then the FAILED lines in full,
+# and ends with "N passed, N failed"; the whole log is kept in
+# $(dirname $UNIT)/test.log.
 : "${HARNESS:=./harness}"
 : "${UNIT:=build/unit}"
 : "${CUDA_HOME:=/usr/local/cuda}"
@@ -25,23 +28,59 @@ trap 'rm -rf "$T"' EXIT
 # The environment as this script found it (an empty TMPDIR unset by lib.sh),
 # to compare with the one its last steps see.
 env_snapshot "$T/env.start"
+LOG="$(dirname "$UNIT")/test.log"
+: >"$T/log"
+exec 3>&1
+M0=$(date +%s.%N) P0=0 F0=0
+# mark NAME: the suite NAME has ended: one line on the terminal with the
+# PASSED and FAILED lines the log gained since the last mark, and the time.
+mark() {
+    m_now=$(date +%s.%N)
+    m_p=$(grep -c '^PASSED' "$T/log")
+    m_f=$(grep -c '^FAILED' "$T/log")
+    awk -v n="$1" -v p=$((m_p - P0)) -v f=$((m_f - F0)) -v t0="$M0" -v t1="$m_now" \
+        'BEGIN { printf "%-14s %5d passed %4d failed %7.1f s\n", n, p, f, t1 - t0 }' >&3
+    P0=$m_p F0=$m_f M0=$m_now
+}
 {
 "$UNIT" || echo "FAILED unit tests exited non-zero"
+mark unit
 sh tests/test_env.sh
+mark env
 sh tests/abi.sh
+mark abi
 OBJDIR="${OBJDIR:-$(dirname "$UNIT")/obj}" sh tests/include_cycles.sh
+mark include-cycles
 sh tests/test_compare.sh
+mark compare
 sh tests/test_plot.sh
+mark plot
 sh tests/test_modules.sh
+mark modules
 sh tests/test_sources.sh
+mark sources
 sh tests/test_node.sh
+mark node
 sh tests/test_slurm.sh
+mark slurm
 sh tests/test_probe_so.sh
+mark probe-so
 sh tests/test_program.sh
+mark program
 sh tests/test_settings.sh
+mark settings
 sh tests/test_hazards.sh
+mark hazards
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
+mark hostile
 sh tests/test_docs.sh
+mark docs
+sh tests/test_summary.sh
+mark summary
+sh tests/test_glitches.sh
+mark glitches
+sh tests/test_provenance.sh
+mark provenance
 
 # Bad command lines: exit code and the error text.
 grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code text args; do
@@ -55,11 +94,29 @@ grep -v '^#' tests/cli_cases.txt | grep -v '^$' | while IFS='|' read -r code tex
 done
 run_harness "$T/h.out" "$T/h.err" --help
 expect_exit "--help" 0
-expect_grep "--help lists every option" "--kernels-dir=DIR" "$T/h.out"
+check "--help fits one screen: at most 40 lines of at most 80 columns" \
+    sh -c "test \$(wc -l <'$T/h.out') -le 40 && ! awk 'length > 80' '$T/h.out' | grep -q ."
+check "--help has five examples and the docs index" sh -c \
+    "test \$(grep -c '^  harness ' '$T/h.out') -eq 5 && grep -q 'docs/README.md' '$T/h.out'"
+run_harness "$T/h2.out" "$T/h2.err" -h
+expect_exit "-h" 0
+check "-h prints what --help prints" cmp -s "$T/h.out" "$T/h2.out"
+run_harness "$T/ha.out" "$T/ha.err" --help=all
+expect_exit "--help=all" 0
+expect_grep "--help=all lists every option" "--kernels-dir=DIR" "$T/ha.out"
+run_harness "$T/hx.out" "$T/hx.err" --help=some
+expect_exit "--help=some: a usage error" 2
+expect_grep "--help=some: names the value it takes" "^harness: --help=some: the value is 'all'" "$T/hx.err"
 run_harness "$T/v.out" "$T/v.err" --version
 expect_exit "--version" 0
-expect_grep "--version prints the version" "^harness [0-9]" "$T/v.out"
+expect_grep "--version prints the version and the commit" "^harness [0-9][0-9.]* (commit [0-9a-f]\\{7,\\}\\(-dirty\\)\\{0,1\\})\$" "$T/v.out"
+mkdir -p "$T/ng/src" && cp Makefile "$T/ng/" && cp src/version.h "$T/ng/src/"
+if ! git -C "$T/ng" rev-parse HEAD >/dev/null 2>&1; then
+    check "--version outside a git checkout: the build names the commit unknown" sh -c \
+        "make -s -C '$T/ng' build/version.c && grep -q '\"unknown\"' '$T/ng/build/version.c'"
+fi
 
+mark cli
 # No driver: a library that is not there, then the toolkit's stub.
 env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
 run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
@@ -136,6 +193,7 @@ check "SIGINT: the JSON so far is valid, incomplete, says why" \
 check "SIGINT: the CSV so far has its header" grep -q '^section,key,name,state' "$T/si.csv"
 check "SIGINT: no temporary directory left" test -z "$(ls -A "$T/tmp1")"
 
+mark no-driver
 # The signal storm (tests/storm.py): SIGINT and SIGTERM spread over runs of
 # each section on the stand-in driver and of jit's NVRTC part, inside a slow
 # first NVRTC compile and a long later one, FIFOs as outputs and sources.
@@ -143,6 +201,7 @@ HARNESS="$HARNESS" FAKECUDA="${FAKECUDA:-}" python3 tests/storm.py ci >"$T/storm
     grep -q '^FAILED' "$T/storm.log" || { tail -5 "$T/storm.log"; echo "FAILED tests/storm.py ci exited non-zero"; }
 grep -E '^(PASSED|FAILED|storm )' "$T/storm.log"
 
+mark storm
 # A directory where --kernels-dir should hold a source: said so (its size
 # read as 9223372036854775807 bytes).
 mkdir "$T/kd" "$T/kd/vector.cu"
@@ -195,6 +254,7 @@ check "--json=/dev/full: the device is written in place, not replaced" test -c /
 run_harness "$T/dn.out" "$T/dn.err" --section=stopwatches --json=/dev/null
 expect_exit "--json=/dev/null: the run's own exit code (no GPU)" 3
 
+mark outputs
 # Stuck work and signals on a stand-in driver (tests/fakecuda/fake_libcuda.c): one
 # device whose work never finishes (FAKE_CUDA_HANG).
 if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
@@ -324,6 +384,7 @@ if [ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     expect_grep "stub driver: named as the stub, by the path tried" \
         "CUDA_ERROR_STUB_LIBRARY (34): this $CUDA_HOME/lib64/stubs/libcuda.so (HARNESS_LIBCUDA) is the toolkit's stub" "$T/s.err"
 fi
+mark stand-in
 # A library that is not a driver: named as tried, with what it lacks.
 HARNESS_LIBCUDA=libm.so.6
 run_harness "$T/lm.out" "$T/lm.err" --section=crossover
@@ -376,6 +437,7 @@ for spec in cuMemAlloc nvrtcNope:1 cuMemAlloc:0 cuMemAlloc:1:0 cuMemAlloc:1:CUDA
     expect_exit "HARNESS_FAULT=$spec: usage error" 2
     expect_grep "HARNESS_FAULT=$spec: names the variable and what is wrong" "^harness: HARNESS_FAULT=$spec: " "$T/f.err"
 done
+mark faults
 # The driver's error paths, on a stand-in libcuda (tests/fakecuda: no kernel
 # runs, so the run's checks fail and every run exits 1; what counts is the
 # error line, the JSON and no crash). tests/gpu/fault_walk.sh does every
@@ -524,6 +586,7 @@ else
     echo "SKIPPED --json in a read-only directory: root writes everywhere"
 fi
 
+mark fakecuda
 env_restore HARNESS_LIBCUDA
 env_snapshot "$T/env.end"
 if cmp -s "$T/env.start" "$T/env.end"; then
@@ -534,11 +597,42 @@ fi
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 check "make install PREFIX=... installs a working binary" "$T/prefix/bin/harness" --version
 check "make install PREFIX=... installs the probe in lib/harness" test -s "$T/prefix/lib/harness/harness-probe.so"
+check "make install PREFIX=...: harness(1) names every option --help=all lists" python3 -c "
+import re, subprocess, sys
+opts = set(re.findall(r'(--[a-z][a-z-]*)', subprocess.run([sys.argv[1], '--help=all'],
+       capture_output=True, text=True).stdout))
+page = open(sys.argv[2]).read().replace(chr(92) + '-', '-')
+missing = sorted(o for o in opts if o not in page)
+assert not missing, missing" "$HARNESS" "$T/prefix/share/man/man1/harness.1"
+if command -v man >/dev/null 2>&1; then
+    check "make install PREFIX=...: man -l renders harness(1) without a warning" sh -c \
+        "MANWIDTH=80 man --warnings -l '$T/prefix/share/man/man1/harness.1' 2>'$T/man.err' | grep -q 'harness - time the cold start' && ! test -s '$T/man.err'"
+    check "make install PREFIX=...: man harness finds it under the prefix" sh -c \
+        "MANPATH='$T/prefix/share/man' MANWIDTH=80 man harness 2>/dev/null | grep -q '^EXIT STATUS'"
+fi
+for s in compare plot node-summary; do
+    check "make install PREFIX=...: harness-$s runs from another directory (--help)" sh -c \
+        "cd / && '$T/prefix/bin/harness-$s' --help >/dev/null"
+done
+check "make install PREFIX=...: harness-compare compares two stored runs from another directory" sh -c \
+    "cp results/h200.json results/h200-2.json '$T/' && cd / &&
+     '$T/prefix/bin/harness-compare' '$T/h200.json' '$T/h200-2.json' >/dev/null"
+check "make install PREFIX=...: harness-fleet.sbatch, the docs and their index" sh -c \
+    "test -x '$T/prefix/bin/harness-fleet.sbatch' && test -s '$T/prefix/share/doc/harness/README.md' &&
+     test -s '$T/prefix/share/doc/harness/compare.md'"
 
+mark install
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     HARNESS="$HARNESS" sh tests/gpu.sh | grep -E '^(PASSED|FAILED)'
 else
     echo "SKIPPED GPU tests: no usable GPU here (make test-gpu runs them on one)"
 fi
-} >"$T/log" 2>&1
-summary "$T/log"
+mark gpu
+} >>"$T/log" 2>&1
+cp "$T/log" "$LOG" 2>/dev/null || LOG="(not kept)"
+grep '^FAILED' "$T/log"
+passed=$(grep -c '^PASSED' "$T/log")
+failed=$(grep -c '^FAILED' "$T/log")
+echo "every check's line: $LOG"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -24,7 +24,7 @@ run_cmp() {
 
 {
 for f in a b noreg host_a host_b hostq_b noise_a noise_b runs_a1 runs_a2 runs_a3 runs_b1 runs_b2 runs_b3; do
-    check "case file $f.json passes check_json.py" python3 tests/check_json.py "$C/$f.json"
+    check "case file $f.json passes check_json.py" python3 tests/check_json.py --no-provenance "$C/$f.json"
 done
 
 # The noise rule (the default) on one run a side, noise_a.json against
@@ -67,7 +67,13 @@ run_cmp "$T/ni.out" "$T/ni.err" "$C/noise_a.json" "$C/noise_b.json" --rule=inter
 expect_grep "the earlier rule on B = A + 4: the intervals overlap but p < 0.05: UNCLEAR" \
     '^compare/within  *ms .* 0\.0170  UNCLEAR$' "$T/ni.out"
 run_cmp "$T/nf.out" "$T/nf.err" "$C/noise_a.json" "$C/noise_b.json" --fail-on-regression
-expect_exit "--fail-on-regression with a SLOWER row" 1
+expect_exit "--fail-on-regression with one run a side: refused (exit 2)" 2
+expect_grep "... it says it needs 3 or more runs a side" \
+    '^compare: --fail-on-regression needs 3 or more runs a side to gate, not 1 against 1' "$T/nf.err"
+check "... in one line, and prints no table" sh -c "test \"\$(wc -l <'$T/nf.err')\" -eq 1 && ! test -s '$T/nf.out'"
+run_cmp "$T/nf.out" "$T/nf.err" "$C/runs_a1.json" "$C/runs_a2.json" -- "$C/runs_b1.json" "$C/runs_b2.json" \
+    --fail-on-regression
+expect_exit "--fail-on-regression with 2 runs a side: refused (exit 2)" 2
 
 # A file against itself: every figure SAME (the first launches too).
 run_cmp "$T/s.out" "$T/s.err" "$C/noise_a.json" "$C/noise_a.json"
@@ -102,8 +108,9 @@ doc = json.load(open(sys.argv[1]))
 doc["measurements"] = [m for m in doc["measurements"] if m["key"] != "device"]
 json.dump(doc, open(sys.argv[2], "w"))
 PY
-run_cmp "$T/ho.out" "$T/ho.err" "$C/host_a.json" "$T/hostonly.json" --fail-on-regression
-expect_exit "--fail-on-regression when only HOST rows moved" 0
+run_cmp "$T/ho.out" "$T/ho.err" "$C/host_a.json" "$C/host_a.json" "$C/host_a.json" -- \
+    "$T/hostonly.json" "$T/hostonly.json" "$T/hostonly.json" --fail-on-regression
+expect_exit "--fail-on-regression when only HOST rows moved (3 runs a side)" 0
 # The yardstick 2% slower, within its noise: the host ran at the same speed.
 run_cmp "$T/hq.out" "$T/hq.err" "$C/host_a.json" "$C/hostq_b.json"
 expect_grep "a yardstick +2% within its noise: SAME" '^launch/host\.ref  *us .* +2\.0% .* SAME$' "$T/hq.out"
@@ -170,13 +177,41 @@ run_cmp "$T/t3.out" "$T/t3.err" "$C/a.json" "$C/b.json" --threshold=200
 expect_grep "the noise rule: too few samples stays UNCLEAR under any --threshold" \
     '^compare/few  *ms .* UNCLEAR (few samples)$' "$T/t3.out"
 
-run_cmp "$T/f.out" "$T/f.err" "$C/a.json" "$C/b.json" --fail-on-regression
-expect_exit "--fail-on-regression with a slowdown" 1
-run_cmp "$T/f.out" "$T/f.err" --fail-on-regression "$C/a.json" "$C/noreg.json"
-expect_exit "--fail-on-regression, only speedups and no change" 0
-expect_grep "the pair without regression: no SLOWER row" '^summary: 1 FASTER, 0 SLOWER, ' "$T/f.out"
-run_cmp "$T/f.out" "$T/f.err" "$C/a.json" "$C/b.json" --fail-on-regression --threshold=25
-expect_exit "--fail-on-regression, every slowdown under --threshold=25" 0
+RA="$C/runs_a1.json $C/runs_a2.json $C/runs_a3.json"
+RB="$C/runs_b1.json $C/runs_b2.json $C/runs_b3.json"
+# shellcheck disable=SC2086
+run_cmp "$T/f.out" "$T/f.err" $RA -- $RB --fail-on-regression
+expect_exit "--fail-on-regression with a slowdown, 3 runs a side" 1
+# shellcheck disable=SC2086
+run_cmp "$T/f.out" "$T/f.err" --fail-on-regression $RB -- $RA
+expect_exit "--fail-on-regression, only speedups, 3 runs a side" 0
+# shellcheck disable=SC2086
+run_cmp "$T/f.out" "$T/f.err" $RA -- $RA --fail-on-regression
+expect_exit "--fail-on-regression, the same runs on both sides" 0
+expect_grep "the same runs on both sides: no SLOWER row, no FASTER" '^summary: 0 FASTER, 0 SLOWER, ' "$T/f.out"
+# shellcheck disable=SC2086
+run_cmp "$T/f.out" "$T/f.err" $RA -- $RB --fail-on-regression --threshold 25
+expect_exit "--fail-on-regression, every slowdown under --threshold 25 (a space, as the harness takes it)" 0
+# --only-changed and --format=md|json.
+run_cmp "$T/oc.out" "$T/oc.err" "$C/a.json" "$C/b.json" --only-changed
+check "--only-changed: no SAME row, the others there, the SAME rows counted" sh -c \
+    "! grep -q ' SAME\$' '$T/oc.out' && grep -q '^compare/slower .* SLOWER\$' '$T/oc.out' &&
+     grep -q '^(--only-changed: 3 SAME rows not shown)\$' '$T/oc.out'"
+expect_grep "--only-changed: the summary still counts every verdict" '^summary: 1 FASTER, 3 SLOWER, 3 SAME' "$T/oc.out"
+run_cmp "$T/md.out" "$T/md.err" "$C/a.json" "$C/b.json" --format=md --only-changed
+check "--format=md: a Markdown table of the rows not SAME, then the summary" sh -c \
+    "grep -q '^| measurement | unit | median A | median B | change | noise | p | verdict |\$' '$T/md.out' &&
+     grep -q '^| \`compare/slower\` | ms | .* | \*\*SLOWER\*\* |\$' '$T/md.out' && ! grep -q ' SAME |' '$T/md.out' &&
+     tail -1 '$T/md.out' | grep -q '^summary: '"
+run_cmp "$T/js.out" "$T/js.err" "$C/a.json" "$C/b.json" --format json
+check "--format json: one object, its rows and counts as the table's" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {r['key']: r['verdict'] for r in d['rows']}
+assert v['compare/slower'] == 'SLOWER' and v['compare/faster'] == 'FASTER', v
+assert d['counts']['SLOWER'] == 3 and d['regression'] is True and d['a'] and d['b'], d['counts']" "$T/js.out"
+run_cmp "$T/u.out" "$T/u.err" "$C/a.json" "$C/b.json" --format=html
+expect_exit "--format=html: usage error" 2
 
 run_cmp "$T/m.out" "$T/m.err" "$C/a.json" "$T/missing.json"
 expect_exit "a missing file" 2
@@ -499,3 +534,11 @@ sys.exit(0 if flagged(sys.argv[1]) < flagged(sys.argv[2]) else 1)
 PY
 } >"$T/log" 2>&1
 summary "$T/log" compare
+
+# The gate on the stored A/A and A/B runs of the H200 (results/h200-ab/):
+# no A/A comparison of 3 runs a side fails it, every A/B one does with every
+# planted figure SLOWER, one run a side is refused (docs/compare.md's table).
+if [ -d results/h200-ab ]; then
+    check "--fail-on-regression on results/h200-ab: 0 A/A failures, every planted slowdown fails" \
+        python3 tests/compare_gate.py --check
+fi

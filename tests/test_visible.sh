@@ -196,7 +196,7 @@ expect_grep "no driver: the child names it" "^harness: no CUDA driver: /nonexist
 expect_grep "no driver: the section is skipped" "^harness: visible: skipped: " "$T/nd.err"
 check "no driver: the JSON names the skip and is incomplete" \
     python3 tests/check_json.py "$T/nd.json" --expect-skipped visible --expect-incomplete --expect-measurements 0
-run_harness "$T/help.out" "$T/help.err" --help
+run_harness "$T/help.out" "$T/help.err" --help=all
 expect_grep "--help lists visible first among the sections" "in order: visible, stopwatches" "$T/help.out"
 # Under make sanitize: no sanitizer report from any run above, children included.
 check "no AddressSanitizer, LeakSanitizer or UBSan report in any run" \

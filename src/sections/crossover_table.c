@@ -46,14 +46,14 @@ void xo_print(FILE *f, const results *r)
                                                      : k->stats.median / cpu->stats.median);
     }
     if (!any) return;
-    fprintf(f, "kernel: warm (inputs as the last run left them in the L2); L2-cold: the L2 "
-            "written over\nbefore each launch. Kernel vs CPU flatters the GPU by hiding the "
-            "copies; round trip vs CPU is the honest\ncomparison for a one-shot job and pessimistic for data that "
-            "stays on the device.\n");
+    tb_wrap(f, "", "", 100, "kernel: warm (inputs as the last run left them in the L2); L2-cold: "
+            "the L2 written over before each launch. Kernel vs CPU flatters the GPU by hiding the "
+            "copies; round trip vs CPU is the honest comparison for a one-shot job and pessimistic "
+            "for data that stays on the device.");
     for (i = 0; i < r->nd; i++) {
         const res_derived *d = &r->d[i];
         if (strcmp(d->section, XO) == 0 && strncmp(d->key, "shared.n=", 9) == 0)
-            fprintf(f, "At n = %.0f the rows are the samples section %s took (the same work at the "
-                    "same n, checked\nthere), not timed again.\n", d->value, d->text);
+            tb_wrap(f, "", "", 100, "At n = %.0f the rows are the samples section %s took (the same "
+                    "work at the same n, checked there), not timed again.", d->value, d->text);
     }
 }

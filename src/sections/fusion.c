@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "rtc.h"
 #include "section.h"
 #include "sections/fusion.h"
@@ -1082,4 +1083,25 @@ int fs_conclude(results *r, double l2_bytes)
         fs_held_wide(r) != 0)
         return -1;
     return 0;
+}
+
+/* ------------------------------------------------------------ answers --- */
+
+/* "answer.fusion": staged over fused at the main size, with the ratio's
+ * range from the two intervals, against the byte model's prediction, which
+ * prediction held, and the time fusing saves there. */
+void fs_answers(results *r)
+{
+    const res_derived *held = res_derived_find(r, FS, "held");
+    const res_derived *pred = res_derived_find(r, FS, "predictions");
+    const res_meas *st = res_find(r, FS, "main.staged"), *fu = res_find(r, FS, "main.fused");
+    char a[32], b[32], c[32], e[32], g[32];
+
+    if (!held || !st || !fu || fu->stats.ci_low <= 0) return;
+    an_store(r, FS, "fusion", "fusing", held->value, "x",
+             "%sx [%s, %s] (bytes: %s), %s; saves %s ms",
+             an_num(a, sizeof a, held->value), an_num(b, sizeof b, st->stats.ci_low / fu->stats.ci_high),
+             an_num(c, sizeof c, st->stats.ci_high / fu->stats.ci_low),
+             an_num(e, sizeof e, pred ? pred->value : NAN), held->text,
+             an_num(g, sizeof g, st->stats.median - fu->stats.median));
 }

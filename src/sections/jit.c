@@ -9,11 +9,13 @@
  * built-in sources: their NVRTC figures, then the driver's JIT of their PTX
  * in the cache states. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "clock.h"
 #include "proc.h"
 #include "rtc.h"
@@ -1047,4 +1049,40 @@ int sec_jit(sec_ctx *c)
     if (rc < 0) return SEC_FAILED;
     if (rc > 0) failed = 1;
     return failed ? SEC_FAILED : SEC_OK;
+}
+
+/* ------------------------------------------------------------ answers --- */
+
+/* "answer.nvrtc": vector.cu (or the first --source) to cubin, and NVRTC's
+ * first compile in a fresh process; "answer.driver_jit": the driver's JIT
+ * of the K-kernel PTX module with the cache disabled, and its load from a
+ * warm cache. */
+void jt_answers(results *r)
+{
+    const res_meas *c = res_find(r, JT, "compile.vector.cu.cubin"), *first, *dis, *warm;
+    const char *what = "vector.cu";
+    const res_derived *src = res_derived_find(r, JT, "src.0");
+    char a[32], b[32], d[32], e[32];
+
+    if (!c && src && (c = res_find(r, JT, "src.0.cubin"))) what = src->name;
+    first = res_find(r, JT, src ? "src.0.nvrtc.first" : "nvrtc.first");
+    if (c)
+        an_store(r, JT, "nvrtc", "NVRTC", c->stats.median, "ms",
+                 "%s to cubin %s ms [%s, %s], %s ms the first in a process", what,
+                 an_num(a, sizeof a, c->stats.median), an_num(b, sizeof b, c->stats.ci_low),
+                 an_num(d, sizeof d, c->stats.ci_high),
+                 an_num(e, sizeof e, first ? first->stats.median : NAN));
+    dis = res_find(r, JT, src ? "src.0.cache.disabled.load" : "cache.disabled.load");
+    warm = res_find(r, JT, src ? "src.0.cache.warm.load" : "cache.warm.load");
+    if (dis) {
+        const res_kv *k = res_env_get(r, "jit_cache_k");
+        char mod[64];
+        if (src) snprintf(mod, sizeof mod, "%s", what);
+        else snprintf(mod, sizeof mod, "%.0f kernels", k && k->kind == RES_NUM ? k->num : NAN);
+        an_store(r, JT, "driver_jit", "driver JIT", dis->stats.median, "ms",
+                 "PTX of %s loaded in %s ms [%s, %s], %s ms from a warm cache", mod,
+                 an_num(a, sizeof a, dis->stats.median),
+                 an_num(b, sizeof b, dis->stats.ci_low), an_num(d, sizeof d, dis->stats.ci_high),
+                 an_num(e, sizeof e, warm ? warm->stats.median : NAN));
+    }
 }

@@ -4,10 +4,12 @@
  * throughput, the device-side cost per launch with the queue filled behind a
  * blocking kernel, launch + synchronize under each context scheduling mode
  * (child processes), a CUDA graph of N empty kernels, and cuLaunchKernelEx. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "clock.h"
 #include "section.h"
 #include "timing.h"
@@ -497,4 +499,22 @@ fail:
     free(inst);
     drv_set_phase(NULL);
     return SEC_FAILED;
+}
+
+/* ------------------------------------------------------------ answers --- */
+
+/* "answer.launch": an empty launch of 1 block of 1 thread: the submit on
+ * the host (with its interval), back to back on a stream, on the device. */
+void la_answers(results *r)
+{
+    const res_meas *s = res_find(r, LN, "submit.1x1"), *q = res_find(r, LN, "stream.1x1");
+    const res_meas *d = res_find(r, LN, "device.1x1");
+    char a[32], b[32], c[32], e[32], g[32];
+
+    if (!s) return;
+    an_store(r, LN, "launch", "empty launch", s->stats.median, "us",
+             "submit %s us [%s, %s], back to back %s us, device %s us",
+             an_num(a, sizeof a, s->stats.median), an_num(b, sizeof b, s->stats.ci_low),
+             an_num(c, sizeof c, s->stats.ci_high), an_num(e, sizeof e, q ? q->stats.median : NAN),
+             an_num(g, sizeof g, d ? d->stats.median : NAN));
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "clock.h"
 #include "kcache.h"
 #include "loading.h"
@@ -675,4 +676,61 @@ int sec_loading(sec_ctx *c)
     rc = ld_here(c);
     drv_set_phase(NULL);
     return rc;
+}
+
+/* ------------------------------------------------------------ answers --- */
+
+/* The module of the most functions, as cubin: its label into label
+ * (prefix pre: "" or "eager."), NULL when none was measured. */
+static const char *ld_largest(const results *r, const char *pre, char *label, size_t len)
+{
+    char labels[LD_MAX_LABELS][LD_LABEL_LEN], key[96];
+    size_t n = ld_labels(r, pre, labels, LD_MAX_LABELS), i;
+    double best = -1;
+    const res_meas *m;
+
+    for (i = 0; i < n; i++) {
+        snprintf(key, sizeof key, "%s%s.cubin.k", pre, labels[i]);
+        if ((m = res_find(r, LD, key)) && m->stats.median > best) {
+            best = m->stats.median;
+            snprintf(label, len, "%s", labels[i]);
+        }
+    }
+    return best >= 0 ? label : NULL;
+}
+
+/* "answer.load": with --compare-loading, the verdict on the largest
+ * module's whole load (cubin, to every function loaded), EAGER against
+ * LAZY; else that module's load and total in the mode in effect. */
+void ld_answers(results *r)
+{
+    char label[LD_LABEL_LEN], key[128], a[64], b[32], c[32], e[32];
+    const res_kv *mode = res_env_get(r, "module_loading_effective");
+    const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "?";
+    const res_derived *d;
+    const res_meas *k, *load, *total;
+
+    if (ld_largest(r, "eager.", label, sizeof label)) {
+        vd_key(key, sizeof key, label, "cubin", "total");
+        snprintf(a, sizeof a, "eager.%s.cubin.k", label);
+        if (!(d = res_derived_find(r, LD, key)) || !(k = res_find(r, LD, a))) return;
+        an_store(r, LD, "load", "EAGER vs LAZY", res_derived_num(d, "diff"), "ms",
+                 "%s (%.0f kernels) all loaded: EAGER %s ms, LAZY %s ms: %s", label,
+                 k->stats.median, an_num(a, sizeof a, res_derived_num(d, "eager_median")),
+                 an_num(b, sizeof b, res_derived_num(d, "lazy_median")), d->text);
+        return;
+    }
+    if (!ld_largest(r, "", label, sizeof label)) return;
+    snprintf(key, sizeof key, "%s.cubin.k", label);
+    k = res_find(r, LD, key);
+    snprintf(key, sizeof key, "%s.cubin.load", label);
+    load = res_find(r, LD, key);
+    snprintf(key, sizeof key, "%s.cubin.total", label);
+    total = res_find(r, LD, key);
+    if (!k || !load || !total) return;
+    an_store(r, LD, "load", "module load", total->stats.median, "ms",
+             "%s (%.0f kernels, %s): load %s ms, all loaded %s [%s, %s]", label,
+             k->stats.median, mname, an_num(a, sizeof a, load->stats.median),
+             an_num(b, sizeof b, total->stats.median), an_num(c, sizeof c, total->stats.ci_low),
+             an_num(e, sizeof e, total->stats.ci_high));
 }

@@ -40,6 +40,14 @@ static const char *const ld_steps[] = { "load", "jit", "get_first", "launch_host
                                            "launch_events", "warm", "get_others", "func_load",
                                            "total", "mem_load", "mem_all" };
 
+/* The median of "<label>.<fmt>.<step>", NaN when absent. */
+static double ld_step(const results *r, const char *label, const char *fmt, const char *step)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s.%s.%s", label, fmt, step);
+    return tb_med(r, "loading", key);
+}
+
 static void ld_print_here(FILE *f, const results *r)
 {
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
@@ -68,9 +76,9 @@ static void ld_print_here(FILE *f, const results *r)
             "memory in MiB\n");
     for (t = 0; t < 2; t++) {
         const char *fmt = t ? "ptx" : "cubin";
-        fprintf(f, "\n  %s  %-10s %5s %8s %8s %8s %9s %8s %8s %9s %10s %8s %7s %7s   %s\n",
-                fmt, "module", "K", "load", "JIT", "get 1st", "1st launch", "events", "warm",
-                "get rest", "cuFuncLoad", "total", "MiB ld", "MiB all", "loaded: load/get/launch/rest/all");
+        fprintf(f, "\n  %s  %-8s %4s  %7s  %7s  %7s  %10s  %6s  %8s  %10s  %7s\n", fmt, "module",
+                "K", "load", "JIT", "get 1st", "1st launch", "events", "get rest", "cuFuncLoad",
+                "total");
         for (i = 0; i < n; i++) {
             char key[96];
             double v[11];
@@ -79,27 +87,31 @@ static void ld_print_here(FILE *f, const results *r)
                 v[j] = tb_med(r, "loading", key);
             }
             snprintf(key, sizeof key, "%s.%s.k", labels[i], fmt);
-            fprintf(f, "  %*s  %-10s %5.0f", (int)strlen(fmt), "", labels[i], tb_med(r, "loading", key));
-            tb_num(f, 8, 3, v[0]);
-            tb_num(f, 8, 3, v[1]);
-            tb_num(f, 8, 3, v[2]);
-            tb_num(f, 8, 3, v[3]);
-            tb_num(f, 9, 3, v[4]);
-            tb_num(f, 8, 4, v[5]);
-            tb_num(f, 8, 3, v[6]);
-            tb_num(f, 9, 3, v[7]);
-            tb_num(f, 10, 3, v[8]);
-            tb_num(f, 8, 1, v[9]);
-            tb_num(f, 7, 1, v[10]);
-            fprintf(f, "   ");
-            {
-                static const char *const ld[5] = { "loaded_load", "loaded_get", "loaded_launch",
-                                                   "loaded_others", "loaded_all" };
-                int q;
-                for (q = 0; q < 5; q++) {
-                    snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld[q]);
-                    fprintf(f, "%s%.0f", q ? "/" : "", tb_med(r, "loading", key));
-                }
+            fprintf(f, "  %*s  %-8s %4.0f", (int)strlen(fmt), "", labels[i], tb_med(r, "loading", key));
+            tb_num(f, 9, 3, v[0]);
+            tb_num(f, 9, 3, v[1]);
+            tb_num(f, 9, 3, v[2]);
+            tb_num(f, 12, 3, v[3]);
+            tb_num(f, 8, 3, v[4]);
+            tb_num(f, 10, 3, v[6]);
+            tb_num(f, 12, 3, v[7]);
+            tb_num(f, 9, 3, v[8]);
+            fprintf(f, "\n");
+        }
+        /* A line a module: the warm launch, the memory, and cuFuncIsLoaded's
+         * counts after each step. */
+        for (i = 0; i < n; i++) {
+            static const char *const ld[5] = { "loaded_load", "loaded_get", "loaded_launch",
+                                               "loaded_others", "loaded_all" };
+            char key[96];
+            int q;
+            fprintf(f, "  %*s  %s: warm launch %.4f ms; %.1f MiB after the load, %.1f all loaded; "
+                    "loaded after each step ", (int)strlen(fmt), "", labels[i],
+                    ld_step(r, labels[i], fmt, "warm"), ld_step(r, labels[i], fmt, "mem_load"),
+                    ld_step(r, labels[i], fmt, "mem_all"));
+            for (q = 0; q < 5; q++) {
+                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld[q]);
+                fprintf(f, "%s%.0f", q ? "/" : "", tb_med(r, "loading", key));
             }
             fprintf(f, "\n");
         }
@@ -126,12 +138,13 @@ static void ld_print_here(FILE *f, const results *r)
             }
         }
     }
-    fprintf(f, "  total = load + get 1st + 1st launch (host) + get rest + cuFuncLoad: the host time "
-            "until every\n  function is loaded. 'loaded' counts functions cuFuncIsLoaded reports "
-            "after each step.\n  The children run with the driver's JIT cache disabled "
-            "(CUDA_CACHE_DISABLE=1): every PTX load\n  pays its JIT; section jit measures the "
-            "cache states apart.\n  Memory is cuMemGetInfo's difference, in its own "
-            "granularity (whole MiB here).\n");
+    tb_wrap(f, "  ", "  ", 100, "total = load + get 1st + 1st launch (host) + get rest + "
+            "cuFuncLoad: the host time until every function is loaded. 'loaded after each step' "
+            "counts the functions cuFuncIsLoaded reports loaded after the load, the first get, the "
+            "first launch, the other gets and cuFuncLoad. The children run with the driver's JIT "
+            "cache disabled (CUDA_CACHE_DISABLE=1): every PTX load pays its JIT; section jit "
+            "measures the cache states apart. Memory is cuMemGetInfo's difference, in its own "
+            "granularity (whole MiB here).");
 }
 
 /* Eager against lazy, from --compare-loading: medians over the children,

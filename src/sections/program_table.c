@@ -205,16 +205,18 @@ void pg_print(FILE *f, const results *r)
 {
     const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
     size_t n = pt_sides(r, side, label), i;
-    const char *out = tb_env_str(r, "program_output", NULL);
+    const char *out = tb_env_str(r, "program_output", NULL), *nvml;
 
     if (!res_env_get(r, "program_command")) return;
     fprintf(f, "\nprogram: %s\n", tb_env_str(r, "program_command", "?"));
+    nvml = tb_env_str(r, "program_nvml", "?");
+    /* The reason NVML gives names it already ("NVML not available: ..."). */
     tb_wrap(f, "  ", "  ", 100, "%.0f runs a side, each a fresh process, the sides alternating (%s), "
             "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
-            "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: NVML %s.",
+            "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
             tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
             tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
-            tb_env_str(r, "program_nvml", "?"));
+            strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
     pgd_print(f, r);
     if (tb_env_str(r, "program_setting", NULL))
         fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));

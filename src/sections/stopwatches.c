@@ -9,6 +9,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "clock.h"
 #include "firstlaunch.h"
 #include "proc.h"
@@ -969,4 +970,53 @@ int sw_conclude(results *r)
     if (sw_conclude_setup(r) != 0 || sw_conclude_row1(r) != 0 || sw_conclude_rows(r) != 0)
         return -1;
     return 0;
+}
+
+/* ------------------------------------------------------------ answers --- */
+
+/* "answer.row1_row4": the whole process over the kernel, with the ratio's
+ * range from the two intervals; "answer.first_launch": the first launch's
+ * surplus in this process's mode, from the children's experiment (its
+ * interval and sign), else row 3 over row 4; "answer.lazy_eager": the
+ * first.where verdicts, where both modes ran. */
+void sw_answers(results *r)
+{
+    const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
+    const res_kv *mode = res_env_get(r, "module_loading_effective");
+    const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "";
+    const res_derived *d = NULL, *row3 = res_derived_find(r, SW, "row3");
+    char a[32], b[32], c[32], e[32], g[32];
+    int i;
+
+    if (m1 && m4 && m4->stats.median > 0) {
+        double ratio = m1->stats.median / m4->stats.median;
+        an_store(r, SW, "row1_row4", "row 1 / row 4", ratio, "x",
+                 "%sx [%s, %s]: process %s ms, kernel %s ms", an_num(a, sizeof a, ratio),
+                 an_num(b, sizeof b, m1->stats.ci_low / m4->stats.ci_high),
+                 an_num(c, sizeof c, m1->stats.ci_high / m4->stats.ci_low),
+                 an_num(e, sizeof e, m1->stats.median), an_num(g, sizeof g, m4->stats.median));
+    }
+    for (i = 0; i < FL_NMODES; i++)
+        if (strcmp(mname, fl_mode_names[i]) == 0) {
+            char key[64];
+            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[i]);
+            d = res_derived_find(r, SW, key);
+        }
+    if (d)
+        an_store(r, SW, "first_launch", "first launch", d->value, "ms",
+                 "+%s ms [%s, %s] over a warm one (%s): %s", an_num(a, sizeof a, d->value),
+                 an_num(b, sizeof b, res_derived_num(d, "ci_low")),
+                 an_num(c, sizeof c, res_derived_num(d, "ci_high")), mname, d->text);
+    else if (row3)
+        an_store(r, SW, "first_launch", "first launch", row3->value, "ms",
+                 "+%s ms over a warm one (row 3 - row 4, one sample, %s)",
+                 an_num(a, sizeof a, row3->value), mname);
+    {
+        const res_derived *wl = res_derived_find(r, SW, "first.where.load");
+        const res_derived *wg = res_derived_find(r, SW, "first.where.get");
+        if (wl && wg)
+            an_store(r, SW, "lazy_eager", "EAGER - LAZY", wl->value, "ms",
+                     "load %+.3f ms (%s), get %+.3f ms (%s)", wl->value, wl->text, wg->value,
+                     wg->text);
+    }
 }

@@ -12,7 +12,7 @@
 
 #define VI "visible"
 #define VI_NCOLS 6
-#define VI_COL 14               /* a figure's column */
+#define VI_COL 12               /* a figure's column: the table fits 100 columns */
 #define VI_WIDTH 100            /* the sentences' lines */
 
 /* The columns: each figure's key and heading. */
@@ -20,7 +20,7 @@ static const struct {
     const char *key, *head;
 } vi_cols[VI_NCOLS] = {
     { "load", "libcuda" }, { "init", "cuInit" }, { "count", "GetCount" },
-    { "ctx0", "context 0" }, { "ctx_others", "others 1..k-1" }, { "total", "total" },
+    { "ctx0", "context 0" }, { "ctx_others", "1..k-1" }, { "total", "total" },
 };
 
 static const res_meas *vi_m(const results *r, int k, const char *figure)
@@ -44,7 +44,7 @@ static void vi_print_header(FILE *f, const res_derived *dev)
     fprintf(f, "  one fresh child per count and round, %d round%s, the counts rotated; the "
             "child's host clock;\n  medians in ms, state process%s\n", rounds, rounds == 1 ? "" : "s",
             rounds > 1 ? ", the 95% interval of each median below it" : " (1 run each)");
-    fprintf(f, "  %5s", "k");
+    fprintf(f, "  %3s", "k");
     for (i = 0; i < VI_NCOLS; i++) fprintf(f, " %*s", VI_COL, vi_cols[i].head);
     fprintf(f, " %10s %4s\n", "per extra", "runs");
 }
@@ -78,7 +78,7 @@ static void vi_print_row(FILE *f, const results *r, int k)
 
     snprintf(key, sizeof key, "k%d.per_device", k);
     per = vi_d(r, key);
-    fprintf(f, "  %5d", k);
+    fprintf(f, "  %3d", k);
     for (i = 0; i < VI_NCOLS; i++) {
         const res_meas *m = vi_m(r, k, vi_cols[i].key);
         tb_num(f, VI_COL, 3, m ? m->stats.median : NAN);
@@ -88,7 +88,7 @@ static void vi_print_row(FILE *f, const results *r, int k)
     if (total) fprintf(f, " %4zu\n", total->stats.n);
     else fprintf(f, " %4s  (no figures: see the failed checks)\n", "0");
     if (!intervals) return;
-    fprintf(f, "  %5s", "");
+    fprintf(f, "  %3s", "");
     for (i = 0; i < VI_NCOLS; i++) vi_interval(f, vi_m(r, k, vi_cols[i].key));
     fprintf(f, "\n");
 }

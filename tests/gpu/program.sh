@@ -30,6 +30,11 @@ run_harness "$L/vec.out" "$L/vec.err" --compare-loading --json="$L/vec.json" -- 
 expect_exit "nvcc program, --compare-loading: exit 0" 0
 check "nvcc program: both kernels' first uses named" \
     python3 -c "import json; d = json.load(open('$L/vec.json')); n = [x['name'] for x in d['derived'] if x['key'].startswith('slowest.lazy.')]; assert any('vectorAdd' in s for s in n) and any('vectorScale' in s for s in n), n"
+check "nvcc program: the output ends with the summary, its verdict sentences (tail -15)" sh -c \
+    "tail -15 '$L/vec.out' | grep -q '^Answers (docs/program.md explains them):\$' &&
+     tail -1 '$L/vec.out' | grep -q '^Run time [0-9.]* s; exit code 0'"
+check "nvcc program: the JSON has the provenance fields, the GPU and driver named" sh -c \
+    "python3 tests/check_json.py '$L/vec.json' && python3 -c \"import json; e = json.load(open('$L/vec.json'))['environment']; assert e['driver_version'] and e['host_gpus'], e\""
 cp "$L/vec.out" results/h200-program-vector.txt
 cp "$L/vec.json" results/h200-program-vector.json
 

@@ -70,6 +70,7 @@
 # The results this call wrote go to $OUT/results.tgz, the logs to $OUT/logs.tgz,
 # after each part.
 set -u
+unset COLUMNS
 OUT=${OUT:-/tmp/harness-out}
 L="$OUT/logs"
 mkdir -p "$L" results
@@ -125,6 +126,13 @@ for part in $parts; do
         reference h200 --trace=results/h200.trace.json
         gzip -9 -f results/h200.trace.json
         python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
+        # The summary is its last 15 lines, no line is over 100 columns
+        # (COLUMNS unset, stdout a file), the JSON says how it was made.
+        { python3 tests/gpu_checks.py summary results/h200.txt results/h200.json
+          python3 tests/gpu_checks.py width results/h200.txt 100
+          python3 tests/gpu_checks.py provenance results/h200.json
+          echo "./harness | tail -15:"
+          grep -v '^exit code [0-9]*$' results/h200.txt | tail -15; } | tee results/h200-summary.txt
         reference h200-2
         scripts/compare results/h200.json results/h200-2.json >results/h200-default-compare.txt
         tail -3 results/h200-default-compare.txt ;;

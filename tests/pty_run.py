@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""pty_run.py: run a command with its stderr (and with --both its stdout too)
+on a pseudo-terminal, as a user's terminal shows them, and print what the
+terminal shows: each line as "\\r" (back to the line's start) and ESC [ K
+(clear to its end) leave it.
+
+Usage: pty_run.py [--both] CMD [ARGS...]
+Without --both stdout goes to this script's stdout unrendered, after a line
+"--- stdout ---". Exits with CMD's exit code."""
+
+import os
+import pty
+import subprocess
+import sys
+
+
+def render(text):
+    """The lines a terminal shows for text (\\r, ESC [ K and \\n applied)."""
+    out = []
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line, col, i = [], 0, 0
+        while i < len(raw):
+            if raw.startswith("\x1b[K", i):
+                del line[col:]
+                i += 3
+                continue
+            if raw[i] == "\r":
+                col = 0
+            else:
+                if col < len(line):
+                    line[col] = raw[i]
+                else:
+                    line.append(raw[i])
+                col += 1
+            i += 1
+        out.append("".join(line))
+    return out
+
+
+def main(argv):
+    both = argv[:1] == ["--both"]
+    cmd = argv[1:] if both else argv
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=slave,
+                         stdout=slave if both else subprocess.PIPE)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    out = p.stdout.read() if p.stdout else b""
+    rc = p.wait()
+    print("\n".join(render(b"".join(chunks).decode(errors="replace"))))
+    if not both:
+        print("--- stdout ---")
+        sys.stdout.write(out.decode(errors="replace"))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
