@@ -214,11 +214,15 @@ for part in $parts; do
         d=$(mktemp -d)
         tar --exclude=./build --exclude=./harness --exclude=./harness-probe.so -cf - . | tar -C "$d" -xf -
         s=$(date +%s.%N)
-        (cd "$d" && env -i PATH="$PATH" HOME="$HOME" sh -c 'make && ./harness') >"$L/newcomer-harness.log" 2>&1
+        # make's lines to a log of their own, ./harness's stdout and stderr apart:
+        # its last 15 lines are the summary, none wider than 100 columns.
+        (cd "$d" && env -i PATH="$PATH" HOME="$HOME" sh -c 'make >"$1" 2>&1 && ./harness' sh \
+            "$L/newcomer-make.log") >"$L/newcomer-harness.log" 2>"$L/newcomer-harness.err"
         rc=$?
         e=$(date +%s.%N)
         { echo "# make && ./harness in a fresh copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
-          grep -E '^(Checks:|Run time|  FAILED)' "$L/newcomer-harness.log"; } | tee results/h200-newcomer-harness.txt
+          echo "# ./harness's stdout: $(wc -l <"$L/newcomer-harness.log") lines, the widest $(awk '{ if (length > m) m = length } END { print m + 0 }' "$L/newcomer-harness.log") columns; its last 15 lines:"
+          tail -15 "$L/newcomer-harness.log"; } | tee results/h200-newcomer-harness.txt
         s=$(date +%s.%N)
         (cd "$d" && env -i PATH="$PATH" HOME="$HOME" make test) >"$L/newcomer-make-test.log" 2>&1
         rc=$?
