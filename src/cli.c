@@ -1265,35 +1265,42 @@ int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, c
     return -1;
 }
 
-/* --compare: the command split at each --vs-word (default "--vs", the
- * word replaced by NULL so that each command's words end there), each part
- * a command that is found. Returns CLI_OK, or CLI_USAGE after printing
+/* --compare: the command split at each --vs-word (default "--vs") into
+ * copies of its words (o->cmds, each NULL-terminated), each part a command
+ * that is found. Returns CLI_OK, or CLI_USAGE after printing
  * what is wrong to err. */
 static int cli_split_commands(cli_opts *o, FILE *err)
 {
     const char *vs = o->vs_word ? o->vs_word : "--vs";
-    char **w = (char **)(uintptr_t)o->cmd, why[256];
-    size_t i, start = 0, n = 0;
+    const char *const *w = o->cmd;
+    char why[256];
+    size_t i, start = 0, n = 0, at = 0;
 
+    if (o->ncmd + CLI_MAX_SETTINGS > sizeof o->cmd_words / sizeof o->cmd_words[0])
+        CLI_FAIL("--compare: more than %d words after --", CLI_MAX_ARGS);
     for (i = 0; i <= o->ncmd; i++) {
         if (i < o->ncmd && strcmp(w[i], vs) != 0) continue;
         if (i == start)
             CLI_FAIL("--compare: command %zu is empty; write %s between commands: "
                      "harness --compare -- A [ARGS] %s B [ARGS]", n + 1, vs, vs);
         if (n == CLI_MAX_SETTINGS) CLI_FAIL("--compare: more than %d commands", CLI_MAX_SETTINGS);
-        o->cmds[n] = (const char *const *)(w + start);
-        o->ncmds[n] = i - start;
         if (cli_find_program(w[start], getenv("PATH"), o->cmd_paths[n], sizeof o->cmd_paths[n], why,
                              sizeof why) != 0)
             CLI_FAIL("--compare: command %zu, %s: %s", n + 1, w[start], why);
+        /* The command's words copied, NULL-terminated: argv stays whole. */
+        o->cmds[n] = o->cmd_words + at;
+        o->ncmds[n] = i - start;
+        memcpy(o->cmd_words + at, w + start, (i - start) * sizeof *w);
+        at += i - start;
+        o->cmd_words[at++] = NULL;
         n++;
-        if (i < o->ncmd) w[i] = NULL;
         start = i + 1;
     }
     if (n < 2)
         CLI_FAIL("--compare: one command; write %s between two or more (harness --compare -- A "
                  "%s B; --vs-word=WORD where %s is one of the program's own words)", vs, vs, vs);
     o->nsettings = n;
+    o->cmd = o->cmds[0];
     o->ncmd = o->ncmds[0];
     memcpy(o->cmd_path, o->cmd_paths[0], sizeof o->cmd_path);
     return CLI_OK;

@@ -151,7 +151,9 @@ typedef struct cli_opts {
     size_t nsettings;            /* the sides: values, cache states or commands */
     char setting_buf[2048];
     const char *const *cmds[CLI_MAX_SETTINGS]; /* --compare: each command's words
-                                    (NULL-terminated; cmds[0] == cmd) */
+                                    (NULL-terminated copies in cmd_words; argv is
+                                    left as it is) */
+    const char *cmd_words[CLI_MAX_ARGS + CLI_MAX_SETTINGS];
     size_t ncmds[CLI_MAX_SETTINGS];
     char cmd_paths[CLI_MAX_SETTINGS][CLI_PATH_MAX]; /* each found as cmd_path is */
     const char *vs_word;         /* --vs-word=WORD: what separates --compare's commands
