@@ -33,7 +33,7 @@ $2" >/dev/null 2>&1
 # their values, keys from them, the verdicts and sentences as
 # --compare-loading's. Rounds 5 to 5: one look at 0.01.
 # shellcheck disable=SC2086
-run_harness "$T/e.out" "$T/e.err" --compare-env=CUDA_MODULE_LOADING=LAZY,EAGER --max-rounds=5 \
+run_harness "$T/e.out" "$T/e.err" --compare-env=CUDA_MODULE_LOADING=LAZY,EAGER --max-rounds=5 --warmup=0 \
     --json="$T/e.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 expect_exit "--compare-env: the program ran" "$OK"
 check "--compare-env: sides lazy and eager, EAGER higher before the first kernel (inside)" \
@@ -44,7 +44,7 @@ expect_grep "--compare-env: the table names the variable" "the sides set CUDA_MO
 
 # A value holding a comma, written "\,": the program sees the comma.
 # shellcheck disable=SC2086
-run_harness "$T/c.out" "$T/c.err" --compare-env='STANDIN_X=a\,b,c' --rounds=1 --max-rounds=1 \
+run_harness "$T/c.out" "$T/c.err" --compare-env='STANDIN_X=a\,b,c' --rounds=1 --max-rounds=1 --warmup=0 \
     --json="$T/c.json" -- sh -c 'echo "X=$STANDIN_X"'
 check "--compare-env: '\\,' is a comma inside a value" \
     sh -c "grep -q 'X=a,b' '$T/c.json.program/run01-a_b.out' && grep -q 'X=c' '$T/c.json.program/run02-c.out'"
@@ -52,7 +52,7 @@ check "--compare-env: '\\,' is a comma inside a value" \
 # A/A: the same value on both sides; the headline within the threshold
 # after round 5: no difference, decided, nothing called.
 # shellcheck disable=SC2086
-run_harness "$T/aa.out" "$T/aa.err" --compare-env=CUDA_MODULE_LOADING=LAZY,LAZY --json="$T/aa.json" \
+run_harness "$T/aa.out" "$T/aa.err" --compare-env=CUDA_MODULE_LOADING=LAZY,LAZY --warmup=0 --json="$T/aa.json" \
     -- $SP --first-kernel 300
 check "A/A: keys lazy and lazy-2, labels LAZY and LAZY (2)" \
     py "$T/aa.json" "assert e['program_side1_key'] == 'lazy' and e['program_side2_key'] == 'lazy-2' and e['program_side2_label'] == 'LAZY (2)'"
@@ -65,7 +65,7 @@ check "A/A: decided after round 5 (no difference), no difference called" \
 # 4 looks at 0.0025. The headline (2,900 against 300 ms inside) is called
 # at the first of them: 3 looks in all, 1 that could call.
 # shellcheck disable=SC2086
-run_harness "$T/s.out" "$T/s.err" --compare-loading --json="$T/s.json" -- $SP --first-kernel LAZY=300,EAGER=2900
+run_harness "$T/s.out" "$T/s.err" --compare-loading --warmup=0 --json="$T/s.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 check "stopping rule: 7 rounds, looks from 7, 4 planned at p < 0.0025, 3 taken" \
     py "$T/s.json" "assert e['program_rounds_taken'] == 7 and e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
 check "stopping rule: bare sides run the first --rounds (5), probed ones every round (7)" \
@@ -74,12 +74,12 @@ check "stopping rule: the sentence says how many rounds and why" \
     py "$T/s.json" "t = dv('answer.rounds')['text']; assert 'The answer took 7 rounds' in t and 'decided after round 7' in t"
 # Rounds 3 to 4: 2 / C(8, 4) = 0.029, no look can call: runs to the budget.
 # shellcheck disable=SC2086
-run_harness "$T/b.out" "$T/b.err" --compare-loading --rounds=3 --max-rounds=4 --json="$T/b.json" \
+run_harness "$T/b.out" "$T/b.err" --compare-loading --rounds=3 --max-rounds=4 --warmup=0 --json="$T/b.json" \
     -- $SP --first-kernel LAZY=300,EAGER=2900
 check "--max-rounds: no look can call at 3 or 4 a side; stopped at 4, said" \
     py "$T/b.json" "assert e['program_rounds_taken'] == 4 and e['program_looks_planned'] == 0 and e['program_looks_calling'] == 0 and '--max-rounds=4 taken' in e['program_stop'] and dv('compare.in.first_kernel')['text'].startswith('out of reach')"
 # shellcheck disable=SC2086
-run_harness "$T/t.out" "$T/t.err" --compare-loading --rounds=3 --max-rounds=20 --max-time=0.001 \
+run_harness "$T/t.out" "$T/t.err" --compare-loading --rounds=3 --max-rounds=20 --max-time=0.001 --warmup=0 \
     --json="$T/t.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 check "--max-time: spent after the first look; stopped at round 3, said" \
     py "$T/t.json" "assert e['program_rounds_taken'] == 3 and '--max-time=0.001 s spent' in e['program_stop']"
@@ -97,14 +97,14 @@ check "--jit-cache: the sentence names the caches written" \
     py "$T/j.json" "t = dv('answer.jit')['text']; assert 'CUDA_CACHE_PATH 0.00391 MiB' in t and 'TRITON_CACHE_DIR none' in t"
 check "--jit-cache: no cache left behind" sh -c "! ls -d \"\${TMPDIR:-/tmp}\"/harness-jit-* 2>/dev/null | grep -q ."
 # shellcheck disable=SC2086
-run_harness "$T/n.out" "$T/n.err" --jit-cache=cold,warm --rounds=3 --json="$T/n.json" -- $SP
+run_harness "$T/n.out" "$T/n.err" --jit-cache=cold,warm --rounds=3 --max-rounds=3 --json="$T/n.json" -- $SP
 check "--jit-cache on a program without PTX: said, not an error" \
     py "$T/n.json" "assert 'the cache cannot matter' in dv('answer.jit')['text']"
 expect_exit "--jit-cache on a program without PTX: the program ran" "$OK"
 
 # --compare: two commands, one a side; --vs-word for a program that takes --vs.
 # shellcheck disable=SC2086
-run_harness "$T/v.out" "$T/v.err" --compare --max-rounds=5 --json="$T/v.json" -- \
+run_harness "$T/v.out" "$T/v.err" --compare --max-rounds=5 --warmup=0 --json="$T/v.json" -- \
     $SP --first-kernel 100 --vs $SP --first-kernel 900
 check "--compare: sides A and B, each command named, B higher before the first kernel" \
     py "$T/v.json" "assert e['program_side1_command'].endswith('--first-kernel 100') and e['program_side2_command'].endswith('--first-kernel 900') and dv('compare.in.first_kernel')['text'] == 'B higher' and dv('answer.wall')"
