@@ -123,8 +123,9 @@ sanitize-gpu: $(BIN)
 # libFuzzer, FUZZ_SECONDS each, from the seed corpora (new inputs go to
 # scratch copies): the command-line parsers (tests/fuzz/corpus) and the
 # module reader (tests/fuzz/modules: small real and broken modules), the
-# program record's reader (tests/fuzz/records) and the compile cache's
-# reader (tests/fuzz/kcache: files of one key, whole and broken).
+# program record's reader (tests/fuzz/records), the compile cache's
+# reader (tests/fuzz/kcache: files of one key, whole and broken) and the
+# kernel names' demangler and shortener (tests/fuzz/names).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -136,11 +137,13 @@ fuzz:
 	    src/results.c src/stats.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/kcache.c \
 	    src/atomicfile.c src/proc.c src/sig.c src/clock.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/demangle.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/names
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
 	cp tests/fuzz/kcache/* build/fuzz/kcache/
+	cp tests/fuzz/names/* build/fuzz/names/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -149,6 +152,8 @@ fuzz:
 	    >build/fuzz/record.log 2>&1; rc=$$?; tail -3 build/fuzz/record.log; exit $$rc
 	build/fuzz/fuzz_kcache -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/kcache \
 	    >build/fuzz/kcache.log 2>&1; rc=$$?; tail -3 build/fuzz/kcache.log; exit $$rc
+	build/fuzz/fuzz_demangle -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/names \
+	    >build/fuzz/demangle.log 2>&1; rc=$$?; tail -3 build/fuzz/demangle.log; exit $$rc
 
 install: $(BIN) $(PROBE)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness
