@@ -146,7 +146,8 @@ sanitize-gpu: $(BIN)
 # program record's reader (tests/fuzz/records), the compile cache's
 # reader (tests/fuzz/kcache: files of one key, whole and broken) and the
 # whole record path of -- CMD: a record directory's contents, FIFOs, links,
-# directories, foreign pids and all (tests/fuzz/recdirs, recdir.h).
+# directories, foreign pids and all (tests/fuzz/recdirs, recdir.h),
+# and the kernel names' demangler and shortener (tests/fuzz/names).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -161,12 +162,14 @@ fuzz: $(VERSION_C)
 	    src/atomicfile.c src/proc.c src/ptree.c src/ufile.c src/sig.c src/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
 	    src/ufile.c src/precord.c src/results.c src/stats.c src/proc.c src/ptree.c src/sig.c src/clock.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/demangle.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
 	cp tests/fuzz/kcache/* build/fuzz/kcache/
 	cp tests/fuzz/recdirs/* build/fuzz/recdirs/
+	cp tests/fuzz/names/* build/fuzz/names/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -177,6 +180,8 @@ fuzz: $(VERSION_C)
 	    >build/fuzz/kcache.log 2>&1; rc=$$?; tail -3 build/fuzz/kcache.log; exit $$rc
 	build/fuzz/fuzz_recdir -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/recdirs \
 	    >build/fuzz/recdir.log 2>&1; rc=$$?; tail -3 build/fuzz/recdir.log; exit $$rc
+	build/fuzz/fuzz_demangle -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/names \
+	    >build/fuzz/demangle.log 2>&1; rc=$$?; tail -3 build/fuzz/demangle.log; exit $$rc
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where

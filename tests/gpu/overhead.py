@@ -14,10 +14,12 @@ includes nsys's own start and its writing of the report). Wall time runs
 from the spawn to the exit (time.monotonic_ns around the whole command); a
 program that prints a JSON line with t_start_ns and t_end_ns (app_torch.py)
 also gives its own span, which leaves out the tool's start and end.
-Writes DIR/overhead.csv (every run) and DIR/overhead.txt (per program and
+Writes DIR/overhead.csv (every run), DIR/overhead.txt (per program and
 variant: runs that exited 0, median wall and its spread [min, max] and
 interquartile range, the median's difference from bare, the program's own
-span, the bytes the tool wrote).
+span, the bytes the tool wrote) and DIR/overhead-<program>-<variant>.err
+(the last 4,000 bytes of the first measured run's stderr: what nsys or
+CUPTI said).
 """
 import argparse
 import json
@@ -106,7 +108,7 @@ def one_run(args, variant, cmd, scratch):
     finally:
         shutil.rmtree(logs, ignore_errors=True)
     return rc, (t1 - t0) / 1e6 if rc != -1 else float("nan"), inner_ms(out), \
-        dir_bytes(scratch), err[-400:]
+        dir_bytes(scratch), err[-4000:]
 
 
 def nsys_agents(pid):
@@ -183,13 +185,19 @@ def main():
                     shutil.rmtree(scratch, ignore_errors=True)
                 if rnd < 0:
                     continue
+                if rnd == 0:
+                    # The first measured run's stderr of each variant (what nsys
+                    # or CUPTI said), kept whatever became of it.
+                    with open(os.path.join(args.out, "overhead-%s-%s.err" % (name, variant)),
+                              "w") as f:
+                        f.write(err)
                 csv.write("%s,%s,%d,%d,%.3f,%s,%d\n" % (name, variant, rnd + 1, rc, wall,
                                                         "" if own is None else "%.3f" % own, nbytes))
                 csv.flush()
                 rows.append((name, variant, rc, wall, own, nbytes, err))
                 if rc != 0:
                     print("overhead: %s under %s, round %d: exit %d: %s" % (name, variant, rnd + 1, rc,
-                                                                           err.strip()[-200:]),
+                                                                           err.strip()[-300:]),
                           file=sys.stderr)
     csv.close()
     lines = ["# overhead.py: %d runs of each program under each variant (after %d unmeasured), "

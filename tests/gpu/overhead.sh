@@ -13,8 +13,11 @@
 #             (NSYS_TAR, default build/nsys/nsys-target.tar.xz), unpacked here
 # Writes $OUT/overhead.txt (per program and variant: median wall time, its
 # [min, max] and IQR, the difference from bare, the program's own span, the
-# bytes the tool wrote) and $OUT/overhead.csv (every run). Needs a GPU; make
-# builds the probe first. Exit 0 when every run exited 0.
+# bytes the tool wrote), $OUT/overhead.csv (every run) and
+# $OUT/overhead-<program>-<variant>.err (the first run's stderr: what nsys or
+# CUPTI said). OVERHEAD_TIMEOUT (s, default 300) ends a run that hangs;
+# vector.cu is built for OVERHEAD_ARCH (default sm_90, the H200's). Needs a
+# GPU; make builds the probe first. Exit 0 when every run exited 0.
 : "${CUDA_HOME:=/usr/local/cuda}"
 : "${OVERHEAD_RUNS:=10}"
 OUT=${OUT:-/tmp/harness-out}
@@ -54,7 +57,7 @@ else
     echo "overhead.sh: no nsys (NSYS, the PATH, $NSYS_TAR): the nsys variant is left out"
 fi
 
-if "$CUDA_HOME/bin/nvcc" -O2 -o "$W/vector" "$P/vector.cu" >"$W/nvcc.log" 2>&1; then
+if "$CUDA_HOME/bin/nvcc" -O2 -arch="${OVERHEAD_ARCH:-sm_90}" -o "$W/vector" "$P/vector.cu" >"$W/nvcc.log" 2>&1; then
     set -- "$@" --program "vector=$W/vector"
 else
     echo "overhead.sh: nvcc did not build $P/vector.cu:"; tail -5 "$W/nvcc.log"

@@ -277,7 +277,8 @@ for part in $parts; do
         # What each tool adds: bare, the probe, the activity tracer, nsys.
         OUT="$L/overhead" sh tests/gpu/overhead.sh 2>&1 | tail -20
         cp "$L/overhead/overhead.txt" results/h200-overhead.txt
-        cp "$L/overhead/overhead.csv" results/h200-overhead.csv ;;
+        cp "$L/overhead/overhead.csv" results/h200-overhead.csv
+        tail -c 600 "$L"/overhead/overhead-*-nsys.err 2>/dev/null ;;
     program)
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
     settings)
