@@ -158,7 +158,7 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
     fprintf(f, "\n");
     if (!n) fprintf(f, "No answers: no section stored one (see above, and the JSON).\n");
     else if (same) fprintf(f, "Answers (docs/%s.md explains them):\n", one);
-    else fprintf(f, "Answers (each line's page in docs/ explains it):\n");
+    else fprintf(f, "Answers (each line's page is in docs/):\n");
     an_tail(&T, r, sections, nsections, run);
     avail = AN_MAX_LINES - 2 - T.n;
     for (i = 0; i < n; i++) {
@@ -185,8 +185,7 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
         used += need;
     }
     if (shown < n)
-        fprintf(f, "  and %zu more answer%s: above, and in the JSON (--json=FILE)\n", n - shown,
-                n - shown == 1 ? "" : "s");
+        fprintf(f, "  and %zu more, above and in the JSON\n", n - shown);
     for (i = 0; i < T.n; i++) fprintf(f, "%s\n", T.line[i]);
     free(L);
 }

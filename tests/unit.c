@@ -23,6 +23,7 @@ int main(void)
     test_nvml();
     test_probe();
     test_kcache();
+    test_table();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
