@@ -108,7 +108,8 @@ static int env_cpu_model(char *buf, size_t len)
         while (fgets(line, sizeof line, f)) {
             char *colon = strchr(line, ':'), *v, *end;
             size_t n = strlen(keys[k]);
-            if (!colon || strncmp(line, keys[k], n) != 0 || strspn(line + n, " \t") != (size_t)(colon - line) - n)
+            if (!colon || strncmp(line, keys[k], n) != 0 ||
+                strspn(line + n, " \t") != (size_t)(colon - line) - n)
                 continue;
             for (v = colon + 1; *v == ' ' || *v == '\t'; v++) {}
             for (end = v + strlen(v); end > v && (end[-1] == '\n' || end[-1] == ' '); end--) {}

@@ -49,10 +49,13 @@ static void tt_fit_tests(void)
         "  the same, warm, queued back to back (row 4's way)      0.0619 [0.0619, 0.0622]  0.0623\n";
     static const char verdicts[] =
         "    mod  load       EAGER  0.000  LAZY  0.000  +0.000  p 1.0000  no difference\n"
-        "    mod  get        EAGER  0.000  LAZY  0.000  -0.000  p 0.6667  out of reach at 2 a side: the U test's smallest p is 0.333\n";
+        "    mod  get        EAGER  0.000  LAZY  0.000  -0.000  p 0.6667  out of reach at 2 a "
+        "side: the U test's smallest p is 0.333\n";
     static const char prose[] =
-        "  rigor: 174 measurements, 1 stopped noisier than asked (n=262144.copy4.cold, n=1024.kernel, n=16384.kernel)\n"
-        "  FAILED fusion: fused at n = 1,049,187, every element vs the CPU in double: 1049187 of 1049187 elements wrong\n";
+        "  rigor: 174 measurements, 1 stopped noisier than asked (n=262144.copy4.cold, "
+        "n=1024.kernel, n=16384.kernel)\n"
+        "  FAILED fusion: fused at n = 1,049,187, every element vs the CPU in double: 1049187 "
+        "of 1049187 elements wrong\n";
     char *o;
 
     o = tt_fit(table, 100);
@@ -125,7 +128,8 @@ static void tt_summary_tests(void)
     }
     for (p = out; p && *p; p++) lines += *p == '\n';
     th_check("summary: many answers stay within 15 lines and the width, the rest counted",
-             out && lines <= AN_MAX_LINES && tt_widest(out) <= 40 && strstr(out, " more, above and in the JSON\n"));
+             out && lines <= AN_MAX_LINES && tt_widest(out) <= 40 &&
+             strstr(out, " more, above and in the JSON\n"));
     free(out);
     res_free(&r);
 }
