@@ -457,7 +457,8 @@ static void main_print(const cli_opts *o, const results *r, int node, const doub
 
     if (o->cmd) names[n++] = PG;
     for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
-        if (o->run[i] && main_runs_here(o, node, &sec_table[i])) names[n++] = sec_table[i].name;
+        if (o->run[i] && (node || main_runs_here(o, node, &sec_table[i])))
+            names[n++] = sec_table[i].name;
     if (!o->quiet) {
         FILE *m = main_fit_begin(&buf, &len), *out = m ? m : stdout;
         tb_config(out, r, o);
@@ -488,6 +489,9 @@ static void main_print(const cli_opts *o, const results *r, int node, const doub
     run.seconds = seconds;
     run.exit_code = code;
     run.width = width;
+    /* A node run: the first device's answers (each device's are in the JSON). */
+    run.answers = node && r->ndev ? r->dev[0].own : NULL;
+    run.device = node && r->ndev ? r->dev[0].ordinal : 0;
     an_summary(stdout, r, names, n, &run);
 }
 

@@ -91,7 +91,7 @@ static void tt_summary_tests(void)
 {
     static const char *const secs[] = { "stopwatches", "launch" };
     results r;
-    an_run run = { 12.5, 0, 100 };
+    an_run run = { 12.5, 0, 100, NULL, 0 };
     char *out = NULL, key[32];
     size_t len = 0, lines = 0, i;
     const char *p;
