@@ -148,21 +148,26 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
     char page[96], line[2048];
     int same = 1;
 
-    n = an_collect(r, sections, nsections, idx, sizeof idx / sizeof idx[0]);
+    const results *ar = run->answers ? run->answers : r;
+
+    n = an_collect(ar, sections, nsections, idx, sizeof idx / sizeof idx[0]);
     for (i = 0; i < n; i++) {
-        if (!one) one = r->d[idx[i]].section;
-        else if (strcmp(one, r->d[idx[i]].section) != 0) same = 0;
+        if (!one) one = ar->d[idx[i]].section;
+        else if (strcmp(one, ar->d[idx[i]].section) != 0) same = 0;
     }
+    if (run->answers) same = 0;         /* a device's: each line names its page */
     if (!(L = calloc(n ? n : 1, sizeof *L))) n = 0;
     /* One section's answers name its page once, in the heading. */
     fprintf(f, "\n");
     if (!n) fprintf(f, "No answers: no section stored one (see above, and the JSON).\n");
+    else if (run->answers)
+        fprintf(f, "Answers, device %d (the others' are in the JSON):\n", run->device);
     else if (same) fprintf(f, "Answers (docs/%s.md explains them):\n", one);
-    else fprintf(f, "Answers (each line's page in docs/ explains it):\n");
+    else fprintf(f, "Answers (each line's page is in docs/):\n");
     an_tail(&T, r, sections, nsections, run);
     avail = AN_MAX_LINES - 2 - T.n;
     for (i = 0; i < n; i++) {
-        const res_derived *d = &r->d[idx[i]];
+        const res_derived *d = &ar->d[idx[i]];
         /* A sentence (a capital first) stands alone; a figure's line
          * follows the name of what it answers. */
         if (d->text[0] >= 'A' && d->text[0] <= 'Z') snprintf(line, sizeof line, "%s", d->text);
@@ -185,8 +190,7 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
         used += need;
     }
     if (shown < n)
-        fprintf(f, "  and %zu more answer%s: above, and in the JSON (--json=FILE)\n", n - shown,
-                n - shown == 1 ? "" : "s");
+        fprintf(f, "  and %zu more, above and in the JSON\n", n - shown);
     for (i = 0; i < T.n; i++) fprintf(f, "%s\n", T.line[i]);
     free(L);
 }

@@ -32,6 +32,9 @@ typedef struct an_run {
     double seconds;     /* the run's wall time */
     int exit_code;      /* the exit code the run ends with */
     size_t width;       /* the columns a line may take (tb_width) */
+    const results *answers;     /* whose answers: NULL for the run's own; a
+                                   node run's first device's results */
+    int device;         /* with answers: that device's ordinal */
 } an_run;
 
 /* Print the summary to f: a blank line, a heading, the answers of the

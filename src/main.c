@@ -108,7 +108,8 @@ static int env_cpu_model(char *buf, size_t len)
         while (fgets(line, sizeof line, f)) {
             char *colon = strchr(line, ':'), *v, *end;
             size_t n = strlen(keys[k]);
-            if (!colon || strncmp(line, keys[k], n) != 0 || strspn(line + n, " \t") != (size_t)(colon - line) - n)
+            if (!colon || strncmp(line, keys[k], n) != 0 ||
+                strspn(line + n, " \t") != (size_t)(colon - line) - n)
                 continue;
             for (v = colon + 1; *v == ' ' || *v == '\t'; v++) {}
             for (end = v + strlen(v); end > v && (end[-1] == '\n' || end[-1] == ' '); end--) {}
@@ -456,7 +457,8 @@ static void main_print(FILE *f, const cli_opts *o, const results *r, int node, c
 
     if (o->cmd) names[n++] = PG;
     for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
-        if (o->run[i] && main_runs_here(o, node, &sec_table[i])) names[n++] = sec_table[i].name;
+        if (o->run[i] && (node || main_runs_here(o, node, &sec_table[i])))
+            names[n++] = sec_table[i].name;
     if (!o->quiet) {
         FILE *m = main_fit_begin(&buf, &len), *out = m ? m : f;
         tb_config(out, r, o);
@@ -487,6 +489,9 @@ static void main_print(FILE *f, const cli_opts *o, const results *r, int node, c
     run.seconds = seconds;
     run.exit_code = code;
     run.width = width;
+    /* A node run: the first device's answers (each device's are in the JSON). */
+    run.answers = node && r->ndev ? r->dev[0].own : NULL;
+    run.device = node && r->ndev ? r->dev[0].ordinal : 0;
     an_summary(f, r, names, n, &run);
 }
 

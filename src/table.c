@@ -520,10 +520,12 @@ static size_t tb_fit_paragraph(FILE *f, char *const *l, size_t n, size_t i, size
     size_t j = i + 1, at, ind = tb_indent(l[i]), cont = ind + 2;
 
     at = (size_t)snprintf(text, sizeof text, "%s", l[i] + ind);
-    if (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) >= ind && strlen(l[i]) + 20 >= width)
+    if (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) >= ind &&
+        strlen(l[i]) + 20 >= width)
         cont = tb_indent(l[j]);
     while (j < n && l[j][0] && !tb_tabular(l[j]) && tb_indent(l[j]) == cont &&
-           strlen(l[j - 1]) + 20 >= width && at < sizeof text && l[j - 1][strlen(l[j - 1]) - 1] != '.' &&
+           strlen(l[j - 1]) + 20 >= width && at < sizeof text &&
+           l[j - 1][strlen(l[j - 1]) - 1] != '.' &&
            strncmp(l[j] + cont, "FAILED ", 7) != 0) {
         at += (size_t)snprintf(text + at, sizeof text - at, " %s", l[j] + cont);
         j++;

@@ -64,7 +64,8 @@ char *tb_shorten(char *out, size_t len, const char *in, size_t width);
  * shortened in the middle in every row, then gutters go down to one space;
  * the columns stay aligned. A line of prose is broken at spaces, its
  * continuation two spaces further in; a failed check's line ("  FAILED ...")
- * stays whole, for grep. The full names stay in the JSON and CSV. Returns 0, or -1 on out of memory (what was read is printed as it
+ * stays whole, for grep. The full names stay in the JSON and CSV. Returns
+ * 0, or -1 on out of memory (what was read is printed as it
  * is). */
 int tb_fit(FILE *f, const char *text, size_t width);
 

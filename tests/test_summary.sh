@@ -83,6 +83,13 @@ assert names and not [n for n in names if '...' in n], [n for n in names if '...
     env_restore COLUMNS
     check "width: COLUMNS=80 is the width the tables fit" sh -c \
         "! awk 'length > 80' '$T/w80.out' | grep -v '^  FAILED ' | grep -q ."
+    # A node run: its first device's answers (each device's are in the JSON).
+    env_set FAKE_CUDA_DEVICES 2
+    run_harness "$T/nd.out" "$T/nd.err" --device=all --quick --section=launch --quiet
+    env_restore FAKE_CUDA_DEVICES
+    check "summary: a node run prints its first device's answers, within 15 lines" sh -c \
+        "grep -q '^Answers, device 0 ' '$T/nd.out' && grep -q '^  empty launch: submit ' '$T/nd.out' &&
+         test \$(wc -l <'$T/nd.out') -le 15"
     env_restore HARNESS_LIBCUDA
 fi
 

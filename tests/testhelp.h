@@ -29,6 +29,7 @@ void test_loading(void);
 void test_firstlaunch(void);
 void test_modfile(void);
 void test_visible(void);
+void test_table(void);
 void test_timing(void);
 void test_timing_rounds(void);
 void test_precord(void);

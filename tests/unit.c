@@ -26,6 +26,7 @@ int main(void)
     test_kcache();
     test_untrusted();
     test_demangle();
+    test_table();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -1100,7 +1100,8 @@ void fs_answers(results *r)
     if (!held || !st || !fu || fu->stats.ci_low <= 0) return;
     an_store(r, FS, "fusion", "fusing", held->value, "x",
              "%sx [%s, %s] (bytes: %s), %s; saves %s ms",
-             an_num(a, sizeof a, held->value), an_num(b, sizeof b, st->stats.ci_low / fu->stats.ci_high),
+             an_num(a, sizeof a, held->value),
+             an_num(b, sizeof b, st->stats.ci_low / fu->stats.ci_high),
              an_num(c, sizeof c, st->stats.ci_high / fu->stats.ci_low),
              an_num(e, sizeof e, pred ? pred->value : NAN), held->text,
              an_num(g, sizeof g, st->stats.median - fu->stats.median));

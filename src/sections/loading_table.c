@@ -87,7 +87,8 @@ static void ld_print_here(FILE *f, const results *r)
                 v[j] = tb_med(r, "loading", key);
             }
             snprintf(key, sizeof key, "%s.%s.k", labels[i], fmt);
-            fprintf(f, "  %*s  %-8s %4.0f", (int)strlen(fmt), "", labels[i], tb_med(r, "loading", key));
+            fprintf(f, "  %*s  %-8s %4.0f", (int)strlen(fmt), "", labels[i],
+                    tb_med(r, "loading", key));
             tb_num(f, 9, 3, v[0]);
             tb_num(f, 9, 3, v[1]);
             tb_num(f, 9, 3, v[2]);

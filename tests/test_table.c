@@ -1,0 +1,141 @@
+/* test_table.c: fitting the report to a width (tb_fit) and the summary
+ * (an_summary), on texts and results made here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "table.h"
+#include "testhelp.h"
+
+/* tb_fit of text at width, into a string (the caller frees it). */
+static char *tt_fit(const char *text, size_t width)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f) return NULL;
+    tb_fit(f, text, width);
+    fclose(f);
+    return out;
+}
+
+/* The widest line of s. */
+static size_t tt_widest(const char *s)
+{
+    size_t w = 0, n;
+    while (s && *s) {
+        n = strcspn(s, "\n");
+        if (n > w) w = n;
+        s += n + (s[n] == '\n');
+    }
+    return w;
+}
+
+/* The column at which needle starts in the line of s holding it; -1 when none. */
+static long tt_col(const char *s, const char *needle)
+{
+    const char *p = s ? strstr(s, needle) : NULL, *bol;
+    if (!p) return -1;
+    for (bol = p; bol > s && bol[-1] != '\n'; bol--) {}
+    return (long)(p - bol);
+}
+
+static void tt_fit_tests(void)
+{
+    static const char table[] =
+        "  step                                                   LAZY [interval]         EAGER\n"
+        "  first launch in the process (got before: row 3's way)  0.0732 [0.0722, 0.0735]  0.0729\n"
+        "  the same, warm, queued back to back (row 4's way)      0.0619 [0.0619, 0.0622]  0.0623\n";
+    static const char verdicts[] =
+        "    mod  load       EAGER  0.000  LAZY  0.000  +0.000  p 1.0000  no difference\n"
+        "    mod  get        EAGER  0.000  LAZY  0.000  -0.000  p 0.6667  out of reach at 2 a "
+        "side: the U test's smallest p is 0.333\n";
+    static const char prose[] =
+        "  rigor: 174 measurements, 1 stopped noisier than asked (n=262144.copy4.cold, "
+        "n=1024.kernel, n=16384.kernel)\n"
+        "  FAILED fusion: fused at n = 1,049,187, every element vs the CPU in double: 1049187 "
+        "of 1049187 elements wrong\n";
+    char *o;
+
+    o = tt_fit(table, 100);
+    th_check("fit: a table that fits is printed as it is", o && strcmp(o, table) == 0);
+    free(o);
+    o = tt_fit(table, 72);
+    th_check("fit: a table over the width fits it", o && tt_widest(o) <= 72);
+    th_check("fit: its columns stay aligned (the interval column starts at one place)",
+             o && tt_col(o, "[0.0722") == tt_col(o, "[0.0619") && tt_col(o, "[0.0722") > 0);
+    th_check("fit: the first column (the names) is shortened in the middle",
+             o && strstr(o, "...") && strstr(o, "  first launch") && strstr(o, "row 3's way)"));
+    free(o);
+    o = tt_fit(table, 57);
+    th_check("fit: a name that cannot be shortened to 24 characters gets a line of its own, whole",
+             o && strstr(o, "\n  first launch in the process (got before: row 3's way)\n") &&
+             tt_widest(o) <= 57);
+    free(o);
+    o = tt_fit(verdicts, 100);
+    th_check("fit: a verdict (not the first column) is never cut: a line of its own, whole",
+             o && strstr(o, "out of reach at 2 a side: the U test's smallest p is 0.333\n") &&
+             tt_widest(o) <= 100 && !strstr(o, "..."));
+    free(o);
+    o = tt_fit(prose, 80);
+    th_check("fit: prose is broken at spaces, its continuation further in",
+             o && strstr(o, "  rigor: 174 measurements") && strstr(o, "\n    ") );
+    th_check("fit: a failed check's line stays whole, for grep",
+             o && strstr(o, "\n  FAILED fusion: fused at n = 1,049,187, every element vs the CPU in "
+                            "double: 1049187 of 1049187 elements wrong\n"));
+    free(o);
+}
+
+static void tt_summary_tests(void)
+{
+    static const char *const secs[] = { "stopwatches", "launch" };
+    results r;
+    an_run run = { 12.5, 0, 100, NULL, 0 };
+    char *out = NULL, key[32];
+    size_t len = 0, lines = 0, i;
+    const char *p;
+    FILE *f;
+
+    res_init(&r);
+    an_store(&r, "stopwatches", "row1_row4", "row 1 / row 4", 8051, "x", "%dx [%d, %d]", 8051, 7720, 8990);
+    an_store(&r, "launch", "launch", "empty launch", 3.0, "us", "submit %.2f us", 3.01);
+    res_check_add(&r, "launch", "a check", 1, "");
+    f = open_memstream(&out, &len);
+    if (f) {
+        an_summary(f, &r, secs, 2, &run);
+        fclose(f);
+    }
+    th_check("summary: a blank line, the heading, then each answer with its page",
+             out && strncmp(out, "\nAnswers (each line's page is in docs/):\n", 41) == 0 &&
+             strstr(out, "  row 1 / row 4: 8051x [7720, 8990]") && strstr(out, "stopwatches.md\n") &&
+             strstr(out, "  empty launch: submit 3.01 us") && strstr(out, "launch.md\n"));
+    th_check("summary: its last line has the run time, the exit code and the checks",
+             out && strstr(out, "\nRun time 12.5 s; exit code 0; checks: 1 passed, 0 failed.\n"));
+    free(out);
+    /* Twenty sentences: the summary stays within 15 lines and counts the rest. */
+    for (i = 0; i < 20; i++) {
+        snprintf(key, sizeof key, "s%zu", i);
+        an_store(&r, "launch", key, "a sentence", NAN, "", "Sentence %zu is long enough to take "
+                 "more than one line of the summary when it is wrapped at forty columns.", i);
+    }
+    out = NULL;
+    run.width = 40;
+    f = open_memstream(&out, &len);
+    if (f) {
+        an_summary(f, &r, secs, 2, &run);
+        fclose(f);
+    }
+    for (p = out; p && *p; p++) lines += *p == '\n';
+    th_check("summary: many answers stay within 15 lines and the width, the rest counted",
+             out && lines <= AN_MAX_LINES && tt_widest(out) <= 40 &&
+             strstr(out, " more, above and in the JSON\n"));
+    free(out);
+    res_free(&r);
+}
+
+void test_table(void)
+{
+    tt_fit_tests();
+    tt_summary_tests();
+}
