@@ -601,7 +601,9 @@ int pr_rmtree(const char *path)
     /* What a program left that nftw cannot walk (a directory of mode 0):
      * modes made 0700 on the way, 64 levels down. */
     if (rc != 0 && S_ISDIR(st.st_mode)) rc = pr_rm_now_at(AT_FDCWD, path, 64);
-    for (i = 0; i < PR_MAXDIRS; i++)
+    /* Forgotten once gone: one that a writer refilled meanwhile (NVRTC's
+     * --time file during a stop) stays for pr_cleanup_now to try again. */
+    for (i = 0; i < PR_MAXDIRS && rc == 0; i++)
         if (atomic_load(&pr_live[i]) && strcmp(pr_dirs[i], path) == 0) atomic_store(&pr_live[i], 0);
     return rc;
 }

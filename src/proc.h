@@ -87,9 +87,11 @@ void pr_kill_child(void);
  * Returns 0, or -1 with a reason in why. */
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
 
-/* Remove a directory tree (no symlinks followed) and forget it. Returns 0
- * (also where it is already gone), or -1 when something could not be
- * removed. */
+/* Remove a directory tree (no symlinks followed; a directory a program
+ * made unreadable is made 0700 first) and forget it once it is gone.
+ * Returns 0 (also where it is already gone), or -1 when something could
+ * not be removed (it is then still remembered, for pr_cleanup and
+ * pr_cleanup_now). */
 int pr_rmtree(const char *path);
 
 /* Remove every directory pr_mkdtemp made that is still there: for a run
