@@ -81,10 +81,13 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
  * that no child outlives it. Async-signal-safe. */
 void pr_kill_child(void);
 
-/* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR (or
- * /tmp where TMPDIR is unset or empty), named harness-<what>-XXXXXX, into
- * buf, and remember it (up to 16 at a time) until pr_rmtree removes it.
- * Returns 0, or -1 with a reason in why. */
+/* Make a private temporary directory (mode 0700, a new name of six random
+ * letters and digits, as mkdtemp makes) under $TMPDIR (or /tmp where
+ * TMPDIR is unset or empty; a relative TMPDIR made absolute), named
+ * harness-<what>-XXXXXX, into buf, and remember it (up to 16 at a time;
+ * remembered before it is made, so that a cleanup on another thread never
+ * misses it) until pr_rmtree removes it. Returns 0, or -1 with a reason in
+ * why. */
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
 
 /* Remove a directory tree (no symlinks followed; a directory a program
