@@ -117,12 +117,16 @@ static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, 
             if (prc_count(nspans, PRC_MAX_SPANS, "span", lineno, why, whylen) != 0) return -1;
         } else if (prc_starts(p, end, "env")) {
             if (prc_count(&nenv, prc_nenv(), "env", lineno, why, whylen) != 0) return -1;
-        } else if (prc_starts(p, end, "m")) {
-            if (prc_count(&nm, PRC_NFIGS, "figure (m)", lineno, why, whylen) != 0) return -1;
-        } else if (prc_starts(p, end, "d")) {
-            if (prc_count(&nd, PRC_SLOWEST + PRC_MAX_USES + PRC_MAX_LOADS, "derived (d)", lineno, why,
-                          whylen) != 0)
+        } else if (prc_starts(p, end, "m") || prc_starts(p, end, "d")) {
+            int fig = *p == 'm';
+            if (prc_count(fig ? &nm : &nd, fig ? PRC_NFIGS : PRC_SLOWEST + PRC_MAX_USES + PRC_MAX_LOADS,
+                          fig ? "figure (m)" : "derived (d)", lineno, why, whylen) != 0)
                 return -1;
+            if ((size_t)(end - p) > PRC_MAX_LINE) {
+                snprintf(why, whylen, "line %zu: a %s line of %zu bytes, more than %d", lineno,
+                         fig ? "figure" : "derived", (size_t)(end - p), PRC_MAX_LINE);
+                return -1;
+            }
         } else if (prc_starts(p, end, "incomplete")) {
             /* res_write_lines ends its records so; a probe's is never 1. */
             if (end - p != 12 || p[11] != '0' || (*nincomplete)++) {

@@ -126,6 +126,11 @@ typedef struct prc_load {
 #define PRC_MAX_SPANS 100000
 #define PRC_MAX_BYTES ((size_t)32 << 20)
 
+/* The longest figure (m) or slowest-entry (d) line a record may hold (the
+ * probe's are a few hundred bytes): a figure of millions of samples is
+ * refused before it is parsed. */
+#define PRC_MAX_LINE 16384
+
 /* The figure of key, or NULL. */
 const prc_fig *prc_fig_find(const char *key);
 
@@ -154,7 +159,10 @@ typedef struct prc_record {
  * sample or not its unit, a value that is negative, not finite, beyond its
  * bounds (a count not a whole number; times beyond 1e9 ms; MiB beyond
  * 1e8), "at." figures out of order, a slowest entry out of order or with
- * an empty name, or more than PRC_MAX_SPANS spans. Returns 0, or -1 (out
+ * an empty name, more lines of a kind than the schema has (PRC_NFIGS
+ * figures, its env fields, PRC_SLOWEST entries, PRC_MAX_SPANS spans), or
+ * a figure or slowest line longer than PRC_MAX_LINE. Each line is looked at
+ * once before any is parsed: the time is linear in len. Returns 0, or -1 (out
  * freed). */
 int prc_read(const char *text, size_t len, long pid, prc_record *out, char *why,
              size_t whylen);

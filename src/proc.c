@@ -22,6 +22,7 @@
 
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 
 #include "clock.h"
 #include "ptree.h"
@@ -485,9 +486,11 @@ out:
 
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen)
 {
-    size_t i;
+    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    size_t i, n, k, slot = PR_MAXDIRS;
     const char *tmp = getenv("TMPDIR");
     char cwd[4096] = "";
+    int tries, e = EEXIST;
     if (!tmp || !*tmp) tmp = "/tmp";
     /* A relative TMPDIR: made absolute, so that a program that changes its
      * directory still finds the directory it is given. */
@@ -500,18 +503,31 @@ int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen
         snprintf(why, whylen, "temporary directory name too long");
         return -1;
     }
-    if (!mkdtemp(buf)) {
-        snprintf(why, whylen, "mkdtemp %s: %s", buf, strerror(errno));
-        return -1;
-    }
-    for (i = 0; i < PR_MAXDIRS; i++) {
-        if (!atomic_load(&pr_live[i]) && strlen(buf) < sizeof pr_dirs[i]) {
-            memcpy(pr_dirs[i], buf, strlen(buf) + 1);
-            atomic_store(&pr_live[i], 1);
-            break;
+    n = strlen(buf);
+    for (i = 0; i < PR_MAXDIRS && slot == PR_MAXDIRS; i++)
+        if (!atomic_load(&pr_live[i]) && n < sizeof pr_dirs[i]) slot = i;
+    /* As mkdtemp does, but the name is remembered before the directory is
+     * made: a second signal that ends the process meanwhile (its cleanup on
+     * another thread) finds it, or finds nothing there yet; never a
+     * directory it does not know of. */
+    for (tries = 0; tries < 100 && e == EEXIST; tries++) {
+        unsigned char r[6];
+        if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            unsigned long long x = (unsigned long long)clk_now_ns() ^
+                                   ((unsigned long long)getpid() << 20) ^ (unsigned long long)tries;
+            for (k = 0; k < sizeof r; k++, x /= 62) r[k] = (unsigned char)(x % 62);
         }
+        for (k = 0; k < sizeof r; k++) buf[n - sizeof r + k] = chars[r[k] % 62];
+        if (slot < PR_MAXDIRS) {
+            memcpy(pr_dirs[slot], buf, n + 1);
+            atomic_store(&pr_live[slot], 1);
+        }
+        if (mkdir(buf, 0700) == 0) return 0;
+        e = errno;
+        if (slot < PR_MAXDIRS) atomic_store(&pr_live[slot], 0);
     }
-    return 0;
+    snprintf(why, whylen, "mkdir %s: %s", buf, strerror(e));
+    return -1;
 }
 
 void pr_cleanup(void)
@@ -601,7 +617,9 @@ int pr_rmtree(const char *path)
     /* What a program left that nftw cannot walk (a directory of mode 0):
      * modes made 0700 on the way, 64 levels down. */
     if (rc != 0 && S_ISDIR(st.st_mode)) rc = pr_rm_now_at(AT_FDCWD, path, 64);
-    for (i = 0; i < PR_MAXDIRS; i++)
+    /* Forgotten once gone: one that a writer refilled meanwhile (NVRTC's
+     * --time file during a stop) stays for pr_cleanup_now to try again. */
+    for (i = 0; i < PR_MAXDIRS && rc == 0; i++)
         if (atomic_load(&pr_live[i]) && strcmp(pr_dirs[i], path) == 0) atomic_store(&pr_live[i], 0);
     return rc;
 }

@@ -81,15 +81,20 @@ int pr_run_program(const char *path, const char *const *argv, const char *const 
  * that no child outlives it. Async-signal-safe. */
 void pr_kill_child(void);
 
-/* Make a private temporary directory (mkdtemp, mode 0700) under $TMPDIR (or
- * /tmp where TMPDIR is unset or empty), named harness-<what>-XXXXXX, into
- * buf, and remember it (up to 16 at a time) until pr_rmtree removes it.
- * Returns 0, or -1 with a reason in why. */
+/* Make a private temporary directory (mode 0700, a new name of six random
+ * letters and digits, as mkdtemp makes) under $TMPDIR (or /tmp where
+ * TMPDIR is unset or empty; a relative TMPDIR made absolute), named
+ * harness-<what>-XXXXXX, into buf, and remember it (up to 16 at a time;
+ * remembered before it is made, so that a cleanup on another thread never
+ * misses it) until pr_rmtree removes it. Returns 0, or -1 with a reason in
+ * why. */
 int pr_mkdtemp(const char *what, char *buf, size_t len, char *why, size_t whylen);
 
-/* Remove a directory tree (no symlinks followed) and forget it. Returns 0
- * (also where it is already gone), or -1 when something could not be
- * removed. */
+/* Remove a directory tree (no symlinks followed; a directory a program
+ * made unreadable is made 0700 first) and forget it once it is gone.
+ * Returns 0 (also where it is already gone), or -1 when something could
+ * not be removed (it is then still remembered, for pr_cleanup and
+ * pr_cleanup_now). */
 int pr_rmtree(const char *path);
 
 /* Remove every directory pr_mkdtemp made that is still there: for a run

@@ -210,7 +210,8 @@ static void pt_reap(void)
         if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
             si.si_pid == pt_first)
             return;
-        if (pt_slot_of(si.si_pid)->cls != PT_TREE) pt_note(si.si_pid, PT_TREE, 0);
+        if (si.si_pid != pt_sentinel_pid && pt_slot_of(si.si_pid)->cls != PT_TREE)
+            pt_note(si.si_pid, PT_TREE, 0);
         waitpid(si.si_pid, NULL, WNOHANG);
     }
 }
@@ -347,7 +348,7 @@ size_t pt_kill_all(pid_t group, char *names, size_t len)
         /* Those handed to this process: reaped, and known (one that ended
          * between two reads of /proc is learnt here). */
         while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-            if (pt_slot_of(r)->cls != PT_TREE) pt_note(r, PT_TREE, 0);
+            if (r != pt_sentinel_pid && pt_slot_of(r)->cls != PT_TREE) pt_note(r, PT_TREE, 0);
         pthread_mutex_unlock(&pt_mu);
         if (live) nanosleep(&ts, NULL);
     }

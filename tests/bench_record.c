@@ -37,6 +37,7 @@ int main(int argc, char **argv)
         "a whole record: 100000 spans, the command filling the rest",
         "figure lines (m), each a new key", "env lines, each a new field",
         "slowest entries (d)", "span lines past their count", "one line",
+        "one figure line of millions of samples",
     };
     double limit = argc > 1 ? atof(argv[1]) : 1.0, worst = 0;
     size_t cap = PRC_MAX_BYTES, k;
@@ -60,6 +61,15 @@ int main(int argc, char **argv)
             memset(b, 'm', cap);
             n = cap;
             lines = 1;
+        } else if (k == 6) {
+            n = bench_head(b, cap, 10);
+            n += (size_t)snprintf(b + n, cap - n, "m\tprogram\tat.exit\tp\tr\tprocess\tms\t1\t0\t0\t0\t1");
+            while (n + 64 < cap) {
+                memcpy(b + n, ",1", 2);
+                n += 2;
+            }
+            n += (size_t)snprintf(b + n, cap + 256 - n, "\t0\t0\t0\t\nend\t77\t7\n");
+            lines = 8;
         } else {
             n = bench_head(b, cap, 10);
             while (n + 128 < cap) {

@@ -48,10 +48,12 @@ static void fz_entry(const char *dir, unsigned kind, unsigned pid, const uint8_t
     switch (kind % 6) {
     case 0:
     case 5:
-        if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0) return;
+        /* Never waits on a FIFO or follows a link an earlier entry made. */
+        if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW, 0600)) < 0)
+            return;
         if (write(fd, b, n) < 0) {}
         close(fd);
-        if (kind % 6 == 5) chmod(path, 0);
+        if (kind % 6 == 5) fchmodat(AT_FDCWD, path, 0, AT_SYMLINK_NOFOLLOW);
         break;
     case 1:
         mkfifo(path, 0600);
@@ -71,7 +73,8 @@ static void fz_entry(const char *dir, unsigned kind, unsigned pid, const uint8_t
         other[k] = '\0';
         if (!k || strcmp(other, ".") == 0 || strcmp(other, "..") == 0) return;
         snprintf(path, sizeof path, "%s/%s", dir, other);
-        if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0) close(fd);
+        if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW, 0600)) >= 0)
+            close(fd);
         break;
     }
 }
