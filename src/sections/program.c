@@ -416,10 +416,17 @@ static void pg_ready_poll(pg_sampler *m)
     char buf[65536];
     size_t i;
     for (i = 0; i < 2 && !atomic_load(&m->ready_ns); i++) {
-        int fd = m->path[i] ? open(m->path[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+        /* The program can replace its output files: no link followed, no
+         * wait on a FIFO, a regular file only. */
+        int fd = m->path[i] ? open(m->path[i], O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) : -1;
+        struct stat st;
         ssize_t got;
         char *p, *nl;
         if (fd < 0) continue;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            continue;
+        }
         got = pread(fd, buf, sizeof buf - 1, (off_t)m->off[i]);
         close(fd);
         if (got <= 0) continue;
