@@ -160,3 +160,30 @@ find_cuobjdump() {
     done
     return 0
 }
+
+# standin_setup: what the CPU tests of -- CMD share: V the harness's
+# version, SP the stand-in program's command (tests/standin_program.py),
+# HARNESS_PROBE=/dev/null exported (a probe file that is there; the
+# stand-in writes the records), and OK what a run that otherwise succeeds
+# exits with here (3 without a CUDA driver: no CUDA device was used).
+standin_setup() {
+    V=$("$HARNESS" --version | cut -d' ' -f2)
+    SP="python3 tests/standin_program.py --version $V"
+    HARNESS_PROBE=/dev/null
+    export HARNESS_PROBE
+    if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
+}
+
+# program_py FILE CODE: CODE's asserts on the results JSON FILE as d, with
+# e its environment, m(key) the measurements and dv(key) the derived entry
+# (or None) of section program; exits non-zero when one fails.
+program_py() {
+    python3 -c "import json
+d = json.load(open('$1'))
+e = d['environment']
+def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k]
+def dv(k):
+    r = [x for x in d['derived'] if x['section'] == 'program' and x['key'] == k]
+    return r[0] if r else None
+$2" >/dev/null 2>&1
+}

@@ -12,21 +12,7 @@
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-V=$("$HARNESS" --version | cut -d' ' -f2)
-SP="python3 tests/standin_program.py --version $V"
-export HARNESS_PROBE=/dev/null
-if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
-
-py() {
-    python3 -c "import json
-d = json.load(open('$1'))
-e = d['environment']
-def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k]
-def dv(k):
-    r = [x for x in d['derived'] if x['section'] == 'program' and x['key'] == k]
-    return r[0] if r else None
-$2" >/dev/null 2>&1
-}
+standin_setup
 
 USES='warm@1:0.1:0.2;fft@60000:198:0.5:4:0.2:500:40;qr@60010:5:6.5:2:0.1:300:12'
 EAGER_USES='warm@1:0.1:0.2;fft@60000:2:1.3:4:0.2:500:1;qr@60010:0.1:0.2:2:0.1:700:0'
@@ -36,27 +22,27 @@ run_harness "$T/r.out" "$T/r.err" --compare-loading --rounds=3 --max-rounds=3 --
     --uses "$USES" --uses-eager "$EAGER_USES" --loads 'library@60005:30:250:90'
 expect_exit "--ready: the program ran" "$OK"
 check "--ready: the line matched in every run, before the first uses at 60 s" \
-    py "$T/r.json" "assert dv('answer.ready')['text'].startswith('Ready: a line matched --ready=^READY\$ in 6 of 6 runs') and max(m('lazy.ready.at')[0]['samples']) < 60000"
+    program_py "$T/r.json" "assert dv('answer.ready')['text'].startswith('Ready: a line matched --ready=^READY\$ in 6 of 6 runs') and max(m('lazy.ready.at')[0]['samples']) < 60000"
 check "--ready: LAZY after ready: fft 198.5 ms, the library load 30 ms, qr 11.5 ms; warm (before) left out" \
-    py "$T/r.json" "a, b, c = dv('ready.lazy.1'), dv('ready.lazy.2'), dv('ready.lazy.3'); assert (a['name'], a['value'], b['name'], b['value'], c['name'], c['value']) == ('fft', 198.5, '(library loads)', 30, 'qr', 11.5) and not dv('ready.lazy.4')"
+    program_py "$T/r.json" "a, b, c = dv('ready.lazy.1'), dv('ready.lazy.2'), dv('ready.lazy.3'); assert (a['name'], a['value'], b['name'], b['value'], c['name'], c['value']) == ('fft', 198.5, '(library loads)', 30, 'qr', 11.5) and not dv('ready.lazy.4')"
 check "--ready: per run 2 uses, 240 ms stalled (the load's 30 too), the worst 198.5 (LAZY); 33.6, 30 (EAGER)" \
-    py "$T/r.json" "assert m('lazy.ready.uses')[0]['samples'] == [2, 2, 2] and m('lazy.ready.stall')[0]['samples'] == [240, 240, 240] and m('lazy.ready.worst')[0]['samples'] == [198.5] * 3 and abs(m('eager.ready.stall')[0]['stats']['median'] - 33.6) < 1e-9 and m('eager.ready.worst')[0]['samples'] == [30] * 3"
+    program_py "$T/r.json" "assert m('lazy.ready.uses')[0]['samples'] == [2, 2, 2] and m('lazy.ready.stall')[0]['samples'] == [240, 240, 240] and m('lazy.ready.worst')[0]['samples'] == [198.5] * 3 and abs(m('eager.ready.stall')[0]['stats']['median'] - 33.6) < 1e-9 and m('eager.ready.worst')[0]['samples'] == [30] * 3"
 check "--preload-list: the kernels first used after ready, slowest first, per side" \
     sh -c "grep -v '^#' '$T/preload.txt' | cut -f2,3 | tr '\n' ' ' | grep -qx 'lazy	fft lazy	qr eager	fft eager	qr '"
 check "headroom: the library load after the first kernel, 250 MiB free, took 90" \
-    py "$T/r.json" "t = dv('answer.headroom')['text']; assert 'under LAZY the tightest load after the first kernel (library loads, took 90 MiB) ran with 250 MiB free' in t and m('lazy.headroom')[0]['samples'] == [250] * 3"
+    program_py "$T/r.json" "t = dv('answer.headroom')['text']; assert 'under LAZY the tightest load after the first kernel (library loads, took 90 MiB) ran with 250 MiB free' in t and m('lazy.headroom')[0]['samples'] == [250] * 3"
 check "autotuning: qr's first launch 6.5 ms against 0.05 later under LAZY; fft's 0.5 ms not (under 1 ms)" \
-    py "$T/r.json" "t = dv('answer.autotune')['text']; assert 'LAZY, qr: first launch 6.5 ms, later 0.050 ms' in t and 'LAZY, fft' not in t and 'times the load' in t"
+    program_py "$T/r.json" "t = dv('answer.autotune')['text']; assert 'LAZY, qr: first launch 6.5 ms, later 0.050 ms' in t and 'LAZY, fft' not in t and 'times the load' in t"
 expect_grep "the table lists the first uses after ready" "LAZY: first uses after ready" "$T/r.out"
 
 # A --ready that never matches: said; first uses counted from the first kernel.
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --rounds=1 --ready='^NEVER' --json="$T/n.json" -- $SP --uses "$USES"
 check "--ready never matched: said, counted from the first kernel (not an error)" \
-    py "$T/n.json" "assert dv('answer.ready')['text'].startswith('No line matched --ready=^NEVER; first uses are counted from the first kernel') and m('default.ready.uses')[0]['samples'] == [2]"
+    program_py "$T/n.json" "assert dv('answer.ready')['text'].startswith('No line matched --ready=^NEVER; first uses are counted from the first kernel') and m('default.ready.uses')[0]['samples'] == [2]"
 expect_exit "--ready never matched: the program ran" "$OK"
 # --ready-after=100: ready 100 s after the first kernel: no first use after it.
 # shellcheck disable=SC2086
 run_harness "$T/a.out" "$T/a.err" --rounds=1 --ready-after=100 --json="$T/a.json" -- $SP --uses "$USES"
 check "--ready-after=100: no first use after ready" \
-    py "$T/a.json" "assert m('default.ready.uses')[0]['samples'] == [0] and not dv('ready.default.1')"
+    program_py "$T/a.json" "assert m('default.ready.uses')[0]['samples'] == [0] and not dv('ready.default.1')"

@@ -13,11 +13,7 @@
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-V=$("$HARNESS" --version | cut -d' ' -f2)
-SP="python3 tests/standin_program.py --version $V"
-export HARNESS_PROBE=/dev/null
-# OK: what a run that succeeds exits with here (3 without a CUDA driver).
-if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
+standin_setup
 export STANDIN_STATE="$T/state"
 mkdir -p "$STANDIN_STATE"
 
@@ -26,17 +22,6 @@ mkdir -p "$STANDIN_STATE"
 gone() {
     sleep 0.2
     [ ! -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
-}
-
-# py FILE CODE: python3 on the JSON FILE as d (scripts/harness_json), CODE's asserts.
-py() {
-    python3 -c "import json, sys
-d = json.load(open('$1'))
-def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k]
-def dv(k):
-    r = [x for x in d['derived'] if x['section'] == 'program' and x['key'] == k]
-    return r[0] if r else None
-$2" >/dev/null 2>&1
 }
 
 # Both modes, figures set per mode: EAGER sleeps longer and reaches its
@@ -50,43 +35,43 @@ expect_exit "-- CMD --compare-loading: the program ran (exit 3 without a driver)
 # worked out by hand: after round 7, 4 looks at 0.0025 each (7 a side can
 # give p = 2/3432 = 0.00058; 6 a side only 2/924 = 0.0022, above 0.01/5).
 check "-- CMD: 7 rounds: the headline decided at the first look that can call it" \
-    py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 7 and len(m('bare.eager.wall')[0]['samples']) == 5 and d['environment']['program_rounds_taken'] == 7"
+    program_py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 7 and len(m('bare.eager.wall')[0]['samples']) == 5 and d['environment']['program_rounds_taken'] == 7"
 check "-- CMD: the looks: from round 7, 4 planned, p < 0.0025" \
-    py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
+    program_py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
 check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \
-    py "$T/c.json" "assert min(m('eager.at.first_kernel')[0]['samples']) > 2900 and max(m('lazy.at.first_kernel')[0]['samples']) < 2900"
+    program_py "$T/c.json" "assert min(m('eager.at.first_kernel')[0]['samples']) > 2900 and max(m('lazy.at.first_kernel')[0]['samples']) < 2900"
 check "-- CMD: verdict on the first kernel: EAGER higher" \
-    py "$T/c.json" "assert dv('compare.at.first_kernel')['text'] == 'EAGER higher'"
+    program_py "$T/c.json" "assert dv('compare.at.first_kernel')['text'] == 'EAGER higher'"
 check "-- CMD: verdict on the whole process: EAGER higher (it sleeps 0.68 s longer)" \
-    py "$T/c.json" "assert dv('compare.wall')['text'] == 'EAGER higher' and dv('compare.bare.wall')['text'] == 'EAGER higher'"
+    program_py "$T/c.json" "assert dv('compare.wall')['text'] == 'EAGER higher' and dv('compare.bare.wall')['text'] == 'EAGER higher'"
 check "-- CMD: verdict on library loads (3,424 against 11): EAGER higher" \
-    py "$T/c.json" "assert dv('compare.library_load.n')['text'] == 'EAGER higher'"
+    program_py "$T/c.json" "assert dv('compare.library_load.n')['text'] == 'EAGER higher'"
 check "-- CMD: memory at the first kernel, medians 900-903 and 1960-1963" \
-    py "$T/c.json" "x = dv('compare.mem.first_kernel')['fields']; assert 900 <= x['lazy_median'] <= 903 and 1960 <= x['eager_median'] <= 1963"
+    program_py "$T/c.json" "x = dv('compare.mem.first_kernel')['fields']; assert 900 <= x['lazy_median'] <= 903 and 1960 <= x['eager_median'] <= 1963"
 check "-- CMD: the slowest first use under LAZY named (kernelA, 10 ms), mangled as the probe saw it, demangled in its text" \
-    py "$T/c.json" "x = dv('slowest.lazy.1'); assert x['name'] == '_Z7kernelAPf' and x['text'] == 'kernelA(float*)' and x['value'] == 10"
+    program_py "$T/c.json" "x = dv('slowest.lazy.1'); assert x['name'] == '_Z7kernelAPf' and x['text'] == 'kernelA(float*)' and x['value'] == 10"
 check "-- CMD: a name that is not C++ keeps its name as its text" \
-    py "$T/c.json" "x = dv('slowest.lazy.2'); assert x['name'] == 'kernelB' and x['text'] == 'kernelB'"
+    program_py "$T/c.json" "x = dv('slowest.lazy.2'); assert x['name'] == 'kernelB' and x['text'] == 'kernelB'"
 expect_grep "-- CMD: the table shows the demangled name" "in 7 runs  kernelA(float\\*)$" "$T/c.out"
 check "-- CMD: the table does not show the mangled one" sh -c "! grep -q '_Z7kernelAPf' '$T/c.out'"
 check "-- CMD: the JSON names the device, driver, CUPTI and demangler (tests/check_json.py)" \
     python3 tests/check_json.py "$T/c.json"
 check "-- CMD: without NVML every device field says so" \
-    py "$T/c.json" "e = d['environment']; assert all(e[k].startswith('unknown: NVML not available') for k in ('program_gpu_name', 'program_gpu_uuid', 'program_gpu_bus_id', 'program_driver_version', 'program_cuda_driver_version'))"
-check "-- CMD: the demangler named" py "$T/c.json" "assert d['environment']['program_demangler'] == '__cxa_demangle of libstdc++.so.6'"
+    program_py "$T/c.json" "e = d['environment']; assert all(e[k].startswith('unknown: NVML not available') for k in ('program_gpu_name', 'program_gpu_uuid', 'program_gpu_bus_id', 'program_driver_version', 'program_cuda_driver_version'))"
+check "-- CMD: the demangler named" program_py "$T/c.json" "assert d['environment']['program_demangler'] == '__cxa_demangle of libstdc++.so.6'"
 expect_grep "-- CMD: the table's header names the device (unknown without NVML)" "Device: unknown: NVML not available" "$T/c.out"
 check "-- CMD: the probe's cost stored per mode" \
-    py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
+    program_py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
 check "-- CMD: the sides alternate: each round starts one side later" \
-    py "$T/c.json" "assert d['environment']['program_sides'] == 'LAZY, EAGER, LAZY bare, EAGER bare'"
+    program_py "$T/c.json" "assert d['environment']['program_sides'] == 'LAZY, EAGER, LAZY bare, EAGER bare'"
 expect_grep "-- CMD: the table's first-kernel row, inside the process" "first kernel, from cuInit" "$T/c.out"
 expect_grep "-- CMD: the table's first-kernel row, from the spawn" "first kernel, from the spawn" "$T/c.out"
 check "-- CMD: the headline inside the process: at.first_kernel less at.probe, run by run" \
-    py "$T/c.json" "a = m('eager.in.first_kernel')[0]['samples']; assert len(a) == 7 and 2902 <= min(a) and max(a) <= 2905 and m('lazy.in.context')[0]['samples'] == [1.0] * 7"
+    program_py "$T/c.json" "a = m('eager.in.first_kernel')[0]['samples']; assert len(a) == 7 and 2902 <= min(a) and max(a) <= 2905 and m('lazy.in.context')[0]['samples'] == [1.0] * 7"
 check "-- CMD: the rounds sentence" \
-    py "$T/c.json" "assert 'The answer took 7 rounds' in dv('answer.rounds')['text']"
+    program_py "$T/c.json" "assert 'The answer took 7 rounds' in dv('answer.rounds')['text']"
 check "-- CMD: the cold-start sentence" \
-    py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
+    program_py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
 expect_grep "-- CMD: the probe's cost row" "the probe's own cost" "$T/c.out"
 [ "$OK" = 3 ] && expect_grep "-- CMD: no driver: said" "no CUDA device was used" "$T/c.out"
 expect_grep "-- CMD --csv: program rows" "program,lazy.at.first_kernel" "$T/c.csv"
@@ -103,33 +88,33 @@ if [ -n "${FAKENVML:-}" ] && [ -f "$FAKENVML" ]; then
         --csv="$T/n.csv" -- $SP
     expect_exit "-- CMD with NVML (stand-in): the program ran" "$OK"
     check "-- CMD with NVML: the GPU of the records' bus id, its UUID, the driver 580.00.01, CUDA 13.0" \
-        py "$T/n.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and e['program_gpu_uuid'].startswith('GPU-00000000-') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_driver_version'] == '580.00.01' and e['program_cuda_driver_version'] == '13.0' and 'its record' in e['program_gpu_source']"
+        program_py "$T/n.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and e['program_gpu_uuid'].startswith('GPU-00000000-') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_driver_version'] == '580.00.01' and e['program_cuda_driver_version'] == '13.0' and 'its record' in e['program_gpu_source']"
     check "-- CMD with NVML: tests/check_json.py passes" python3 tests/check_json.py "$T/n.json"
     expect_grep "-- CMD with NVML: the header line" "Device: NVIDIA H200 (stand-in) (GPU-00000000-1111-2222-3333-444444444444, bus" "$T/n.out"
     expect_grep "-- CMD with NVML: the CSV's program rows name the bus id" "^program,default.wall,.*,00000000:00:00.0$" "$T/n.csv"
     check "-- CMD with NVML: CUPTI named (API version and file, or none found)" \
-        py "$T/n.json" "v = d['environment']['program_cupti_version']; assert v.startswith('CUPTI API ') or v == 'none found' or v.startswith('unknown: ')"
+        program_py "$T/n.json" "v = d['environment']['program_cupti_version']; assert v.startswith('CUPTI API ') or v == 'none found' or v.startswith('unknown: ')"
     # shellcheck disable=SC2086
     HARNESS_NVML="$FAKENVML" FAKE_NVML_NAMES=off run_harness "$T/q.out" "$T/q.err" --rounds=2 \
         --json="$T/q.json" -- $SP
     check "-- CMD with an NVML that answers no name: each field says which query failed" \
-        py "$T/q.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetName: Not Supported') and e['program_gpu_uuid'].startswith('unknown: nvmlDeviceGetUUID: ') and e['program_driver_version'].startswith('unknown: nvmlSystemGetDriverVersion: ') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_cuda_driver_version'].startswith('unknown: nvmlSystemGetCudaDriverVersion: ')"
+        program_py "$T/q.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetName: Not Supported') and e['program_gpu_uuid'].startswith('unknown: nvmlDeviceGetUUID: ') and e['program_driver_version'].startswith('unknown: nvmlSystemGetDriverVersion: ') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_cuda_driver_version'].startswith('unknown: nvmlSystemGetCudaDriverVersion: ')"
     check "-- CMD with an NVML that answers no name: tests/check_json.py passes" python3 tests/check_json.py "$T/q.json"
     # shellcheck disable=SC2086
     HARNESS_NVML="$FAKENVML" FAKE_NVML_INIT=fail run_harness "$T/i.out" "$T/i.err" --rounds=2 \
         --json="$T/i.json" -- $SP
     check "-- CMD with an NVML whose nvmlInit_v2 fails: the fields say so" \
-        py "$T/i.json" "assert d['environment']['program_gpu_uuid'].startswith('unknown: nvmlInit_v2: ')"
+        program_py "$T/i.json" "assert d['environment']['program_gpu_uuid'].startswith('unknown: nvmlInit_v2: ')"
     # shellcheck disable=SC2086
     HARNESS_NVML="$FAKENVML" STANDIN_DEVICE=0000:42:00.0 run_harness "$T/b.out" "$T/b.err" \
         --rounds=2 --json="$T/b.json" -- $SP
     check "-- CMD: a bus id NVML does not know: the device's fields say so, the driver's are named" \
-        py "$T/b.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetHandleByPciBusId_v2(0000:42:00.0): Not Found') and e['program_driver_version'] == '580.00.01'"
+        program_py "$T/b.json" "e = d['environment']; assert e['program_gpu_name'].startswith('unknown: nvmlDeviceGetHandleByPciBusId_v2(0000:42:00.0): Not Found') and e['program_driver_version'] == '580.00.01'"
     # shellcheck disable=SC2086
     HARNESS_NVML="$FAKENVML" STANDIN_DEVICE= run_harness "$T/u.out" "$T/u.err" \
         --rounds=2 --json="$T/u.json" -- $SP
     check "-- CMD: no record names a device: the one device NVML counts, said so" \
-        py "$T/u.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and 'no CUDA process reported' in e['program_gpu_source'] and e['program_gpu_bus_id'].startswith('unknown: nvmlDeviceGetPciInfo_v3: not in this NVML')"
+        program_py "$T/u.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and 'no CUDA process reported' in e['program_gpu_source'] and e['program_gpu_bus_id'].startswith('unknown: nvmlDeviceGetPciInfo_v3: not in this NVML')"
 fi
 check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/compare '$T/c.json' '$T/c.json' >'$T/cmp.out' 2>&1; grep -q 'program' '$T/cmp.out'"
 
@@ -138,7 +123,7 @@ check "-- CMD: scripts/compare reads two such files" sh -c "python3 scripts/comp
 run_harness "$T/r3.out" "$T/r3.err" --compare-loading --rounds=3 --max-rounds=3 --json="$T/r3.json" -- \
     $SP --first-kernel LAZY=300,EAGER=2900
 check "-- CMD --rounds=3: out of reach, not unclear" \
-    py "$T/r3.json" "assert dv('compare.at.first_kernel')['text'].startswith('out of reach at 3 a side')"
+    program_py "$T/r3.json" "assert dv('compare.at.first_kernel')['text'].startswith('out of reach at 3 a side')"
 
 # LAZY asked for, EAGER in effect.
 # shellcheck disable=SC2086
@@ -150,7 +135,7 @@ expect_grep "-- CMD: LAZY requested but EAGER in effect: said" "LAZY was request
 # shellcheck disable=SC2086
 run_harness "$T/u.out" "$T/u.err" --rounds=1 --json="$T/u.json" -- $SP --cupti "another client is subscribed"
 check "-- CMD, CUPTI taken by another client inside: said" \
-    py "$T/u.json" "assert 'CUPTI did not answer inside 1 of 1' in dv('answer.cupti')['text'] and 'another client' in dv('answer.cupti')['text']"
+    program_py "$T/u.json" "assert 'CUPTI did not answer inside 1 of 1' in dv('answer.cupti')['text'] and 'another client' in dv('answer.cupti')['text']"
 
 # Bad command lines: exit 2 before any run.
 run_harness "$T/b1.out" "$T/b1.err" --compare-loading --
@@ -177,7 +162,7 @@ run_harness "$T/f.out" "$T/f.err" --module-loading=eager --rounds=3 --json="$T/f
 expect_exit "-- CMD, runs that exit 1: exit 1" 1
 expect_grep "-- CMD, runs that exit 1: how many failed" "3 of 6 runs failed" "$T/f.out"
 check "-- CMD, runs that exit 1: the others' figures kept" \
-    py "$T/f.json" "assert len(m('eager.wall')[0]['samples']) + len(m('bare.eager.wall')[0]['samples']) == 3"
+    program_py "$T/f.json" "assert len(m('eager.wall')[0]['samples']) + len(m('bare.eager.wall')[0]['samples']) == 3"
 
 # A program that hangs, with a worker that hangs: --child-timeout ends its
 # whole process group.
@@ -205,9 +190,9 @@ expect_grep "-- CMD without CUDA: said" "No CUDA process" "$T/n.out"
 run_harness "$T/w.out" "$T/w.err" --module-loading=lazy --rounds=2 --json="$T/w.json" -- \
     $SP --workers 2
 check "-- CMD with 2 workers: 3 CUDA processes a run, none lost" \
-    py "$T/w.json" "assert m('lazy.processes')[0]['samples'] == [3, 3]"
+    program_py "$T/w.json" "assert m('lazy.processes')[0]['samples'] == [3, 3]"
 check "-- CMD with 2 workers: figures per process" \
-    py "$T/w.json" "e = d['environment']; assert m('proc3.lazy.at.first_kernel') and sorted(e['program_proc%d_command' % i] for i in (1, 2, 3)) == ['standin main', 'standin worker', 'standin worker']"
+    program_py "$T/w.json" "e = d['environment']; assert m('proc3.lazy.at.first_kernel') and sorted(e['program_proc%d_command' % i] for i in (1, 2, 3)) == ['standin main', 'standin worker', 'standin worker']"
 expect_grep "-- CMD with 2 workers: a table per process" "process 3 (standin" "$T/w.out"
 
 # Truncated and forged records: refused with the reason.
@@ -237,7 +222,7 @@ rm -f "$STANDIN_STATE/hung"
 signal_run TERM "$STANDIN_STATE/hung" "$T/s" --rounds=1 --json="$T/s.json" -- $SP --hang
 expect_exit "-- CMD, SIGTERM to the harness: exit 143" 143
 check "-- CMD, SIGTERM to the harness: the JSON marked incomplete" \
-    py "$T/s.json" "assert d['incomplete'] is True"
+    program_py "$T/s.json" "assert d['incomplete'] is True"
 check "-- CMD, SIGTERM to the harness: the program's group ended" gone "$(cat "$STANDIN_STATE/hung")"
 
 # tests/gpu/overhead.py's mechanics on the CPU (the GPU run is part overhead

@@ -12,22 +12,7 @@
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-V=$("$HARNESS" --version | cut -d' ' -f2)
-SP="python3 tests/standin_program.py --version $V"
-export HARNESS_PROBE=/dev/null
-if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then OK=0; else OK=3; fi
-
-# py FILE CODE: python3 on the JSON FILE as d, CODE's asserts (e: environment).
-py() {
-    python3 -c "import json
-d = json.load(open('$1'))
-e = d['environment']
-def m(k): return [x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k]
-def dv(k):
-    r = [x for x in d['derived'] if x['section'] == 'program' and x['key'] == k]
-    return r[0] if r else None
-$2" >/dev/null 2>&1
-}
+standin_setup
 
 # --compare-env on the variable the stand-in reads: the sides named by
 # their values, keys from them, the verdicts and sentences as
@@ -37,9 +22,9 @@ run_harness "$T/e.out" "$T/e.err" --compare-env=CUDA_MODULE_LOADING=LAZY,EAGER -
     --json="$T/e.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 expect_exit "--compare-env: the program ran" "$OK"
 check "--compare-env: sides lazy and eager, EAGER higher before the first kernel (inside)" \
-    py "$T/e.json" "assert e['program_compare'] == 'env' and e['program_setting'] == 'CUDA_MODULE_LOADING' and dv('compare.in.first_kernel')['text'] == 'EAGER higher' and len(m('eager.in.first_kernel')[0]['samples']) == 5"
+    program_py "$T/e.json" "assert e['program_compare'] == 'env' and e['program_setting'] == 'CUDA_MODULE_LOADING' and dv('compare.in.first_kernel')['text'] == 'EAGER higher' and len(m('eager.in.first_kernel')[0]['samples']) == 5"
 check "--compare-env: one look at p < 0.01 (rounds 5 to 5)" \
-    py "$T/e.json" "assert e['program_looks'] == 1 and e['program_looks_calling'] == 1 and e['program_alpha'] == 0.01"
+    program_py "$T/e.json" "assert e['program_looks'] == 1 and e['program_looks_calling'] == 1 and e['program_alpha'] == 0.01"
 expect_grep "--compare-env: the table names the variable" "the sides set CUDA_MODULE_LOADING" "$T/e.out"
 
 # A value holding a comma, written "\,": the program sees the comma.
@@ -55,9 +40,9 @@ check "--compare-env: '\\,' is a comma inside a value" \
 run_harness "$T/aa.out" "$T/aa.err" --compare-env=CUDA_MODULE_LOADING=LAZY,LAZY --warmup=0 --json="$T/aa.json" \
     -- $SP --first-kernel 300
 check "A/A: keys lazy and lazy-2, labels LAZY and LAZY (2)" \
-    py "$T/aa.json" "assert e['program_side1_key'] == 'lazy' and e['program_side2_key'] == 'lazy-2' and e['program_side2_label'] == 'LAZY (2)'"
+    program_py "$T/aa.json" "assert e['program_side1_key'] == 'lazy' and e['program_side2_key'] == 'lazy-2' and e['program_side2_label'] == 'LAZY (2)'"
 check "A/A: decided after round 5 (no difference), no difference called" \
-    py "$T/aa.json" "assert e['program_rounds_taken'] == 5 and e['program_look_calls'] == 0 and dv('compare.in.first_kernel')['text'] == 'no difference'"
+    program_py "$T/aa.json" "assert e['program_rounds_taken'] == 5 and e['program_look_calls'] == 0 and dv('compare.in.first_kernel')['text'] == 'no difference'"
 
 # The stopping rule. Rounds 5 to 10 (the default, 2 x --rounds): a look at
 # n a side can call where 2 / C(2n, n) < 0.01 / (10 - n + 1): n = 7 (p >=
@@ -67,22 +52,22 @@ check "A/A: decided after round 5 (no difference), no difference called" \
 # shellcheck disable=SC2086
 run_harness "$T/s.out" "$T/s.err" --compare-loading --warmup=0 --json="$T/s.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 check "stopping rule: 7 rounds, looks from 7, 4 planned at p < 0.0025, 3 taken" \
-    py "$T/s.json" "assert e['program_rounds_taken'] == 7 and e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
+    program_py "$T/s.json" "assert e['program_rounds_taken'] == 7 and e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
 check "stopping rule: bare sides run the first --rounds (5), probed ones every round (7)" \
-    py "$T/s.json" "assert len(m('bare.lazy.wall')[0]['samples']) == 5 and len(m('lazy.wall')[0]['samples']) == 7"
+    program_py "$T/s.json" "assert len(m('bare.lazy.wall')[0]['samples']) == 5 and len(m('lazy.wall')[0]['samples']) == 7"
 check "stopping rule: the sentence says how many rounds and why" \
-    py "$T/s.json" "t = dv('answer.rounds')['text']; assert 'The answer took 7 rounds' in t and 'decided after round 7' in t"
+    program_py "$T/s.json" "t = dv('answer.rounds')['text']; assert 'The answer took 7 rounds' in t and 'decided after round 7' in t"
 # Rounds 3 to 4: 2 / C(8, 4) = 0.029, no look can call: runs to the budget.
 # shellcheck disable=SC2086
 run_harness "$T/b.out" "$T/b.err" --compare-loading --rounds=3 --max-rounds=4 --warmup=0 --json="$T/b.json" \
     -- $SP --first-kernel LAZY=300,EAGER=2900
 check "--max-rounds: no look can call at 3 or 4 a side; stopped at 4, said" \
-    py "$T/b.json" "assert e['program_rounds_taken'] == 4 and e['program_looks_planned'] == 0 and e['program_looks_calling'] == 0 and '--max-rounds=4 taken' in e['program_stop'] and dv('compare.in.first_kernel')['text'].startswith('out of reach')"
+    program_py "$T/b.json" "assert e['program_rounds_taken'] == 4 and e['program_looks_planned'] == 0 and e['program_looks_calling'] == 0 and '--max-rounds=4 taken' in e['program_stop'] and dv('compare.in.first_kernel')['text'].startswith('out of reach')"
 # shellcheck disable=SC2086
 run_harness "$T/t.out" "$T/t.err" --compare-loading --rounds=3 --max-rounds=20 --max-time=0.001 --warmup=0 \
     --json="$T/t.json" -- $SP --first-kernel LAZY=300,EAGER=2900
 check "--max-time: spent after the first look; stopped at round 3, said" \
-    py "$T/t.json" "assert e['program_rounds_taken'] == 3 and '--max-time=0.001 s spent' in e['program_stop']"
+    program_py "$T/t.json" "assert e['program_rounds_taken'] == 3 and '--max-time=0.001 s spent' in e['program_stop']"
 
 # --jit-cache: cold (a fresh cache each run) against warm (the one the
 # warm-up filled). The stand-in's PTX load: 400 ms cold, 4 ms warm.
@@ -90,16 +75,16 @@ check "--max-time: spent after the first look; stopped at round 3, said" \
 run_harness "$T/j.out" "$T/j.err" --jit-cache=cold,warm --json="$T/j.json" -- $SP --ptx 400
 expect_exit "--jit-cache: the program ran" "$OK"
 check "--jit-cache: the PTX loads 400 ms cold, 4 ms warm; cold higher on them and on code.ms" \
-    py "$T/j.json" "assert m('cold.ptx.ms')[0]['stats']['median'] == 400 and m('warm.ptx.ms')[0]['stats']['median'] == 4 and dv('compare.ptx.ms')['text'] == 'cold higher' and dv('compare.code.ms')['text'] == 'cold higher'"
+    program_py "$T/j.json" "assert m('cold.ptx.ms')[0]['stats']['median'] == 400 and m('warm.ptx.ms')[0]['stats']['median'] == 4 and dv('compare.ptx.ms')['text'] == 'cold higher' and dv('compare.code.ms')['text'] == 'cold higher'"
 check "--jit-cache: the warm cache holds the stand-in's 4096 bytes after each run" \
-    py "$T/j.json" "assert m('warm.cache.cuda')[0]['samples'] == [4096 / 1048576] * len(m('warm.cache.cuda')[0]['samples'])"
+    program_py "$T/j.json" "assert m('warm.cache.cuda')[0]['samples'] == [4096 / 1048576] * len(m('warm.cache.cuda')[0]['samples'])"
 check "--jit-cache: the sentence names the caches written" \
-    py "$T/j.json" "t = dv('answer.jit')['text']; assert 'CUDA_CACHE_PATH 0.00391 MiB' in t and 'TRITON_CACHE_DIR none' in t"
+    program_py "$T/j.json" "t = dv('answer.jit')['text']; assert 'CUDA_CACHE_PATH 0.00391 MiB' in t and 'TRITON_CACHE_DIR none' in t"
 check "--jit-cache: no cache left behind" sh -c "! ls -d \"\${TMPDIR:-/tmp}\"/harness-jit-* 2>/dev/null | grep -q ."
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --jit-cache=cold,warm --rounds=3 --max-rounds=3 --json="$T/n.json" -- $SP
 check "--jit-cache on a program without PTX: said, not an error" \
-    py "$T/n.json" "assert 'the cache cannot matter' in dv('answer.jit')['text']"
+    program_py "$T/n.json" "assert 'the cache cannot matter' in dv('answer.jit')['text']"
 expect_exit "--jit-cache on a program without PTX: the program ran" "$OK"
 
 # --compare: two commands, one a side; --vs-word for a program that takes --vs.
@@ -107,7 +92,7 @@ expect_exit "--jit-cache on a program without PTX: the program ran" "$OK"
 run_harness "$T/v.out" "$T/v.err" --compare --max-rounds=5 --warmup=0 --json="$T/v.json" -- \
     $SP --first-kernel 100 --vs $SP --first-kernel 900
 check "--compare: sides A and B, each command named, B higher before the first kernel" \
-    py "$T/v.json" "assert e['program_side1_command'].endswith('--first-kernel 100') and e['program_side2_command'].endswith('--first-kernel 900') and dv('compare.in.first_kernel')['text'] == 'B higher' and dv('answer.wall')"
+    program_py "$T/v.json" "assert e['program_side1_command'].endswith('--first-kernel 100') and e['program_side2_command'].endswith('--first-kernel 900') and dv('compare.in.first_kernel')['text'] == 'B higher' and dv('answer.wall')"
 expect_grep "--compare: the table names each command" "  B: python3 tests/standin_program.py" "$T/v.out"
 # shellcheck disable=SC2086
 run_harness "$T/w.out" "$T/w.err" --compare --vs-word=:: --rounds=1 --max-rounds=1 --json="$T/w.json" -- \
@@ -121,7 +106,7 @@ run_harness "$T/u.out" "$T/u.err" --warmup=2 --rounds=2 --json="$T/u.json" -- $S
 check "--warmup=2: 4 warm-up runs (2 a side), 2 measured a side" \
     sh -c "test \$(ls '$T/u.json.program' | grep -c '^warmup.*\\.out\$') = 4 && test \$(ls '$T/u.json.program' | grep -c '^run.*\\.out\$') = 4"
 check "--warmup=2: the samples are the measured runs' alone" \
-    py "$T/u.json" "assert len(m('default.wall')[0]['samples']) == 2 and e['program_warmup'] == 2"
+    program_py "$T/u.json" "assert len(m('default.wall')[0]['samples']) == 2 and e['program_warmup'] == 2"
 
 # --prepare before each run; the third fails: that run fails, named, the
 # others go on. --cleanup after each side's last run.
@@ -132,6 +117,6 @@ run_harness "$T/p.out" "$T/p.err" --rounds=3 --max-rounds=3 --json="$T/p.json" \
 expect_exit "--prepare failing once: exit 1" 1
 check "--prepare: every run prepared (4 warm-up, 12 measured)" sh -c "test \$(cat '$T/count') = 16"
 check "--prepare failing once: that run failed, named, the rest measured" \
-    py "$T/p.json" "f = [c for c in d['checks'] if not c['passed']]; assert len(f) == 1 and '--prepare exited with 4' in f[0]['detail'] and f[0]['what'].startswith('run 2 (')" 
+    program_py "$T/p.json" "f = [c for c in d['checks'] if not c['passed']]; assert len(f) == 1 and '--prepare exited with 4' in f[0]['detail'] and f[0]['what'].startswith('run 2 (')" 
 check "--cleanup: once after each side's runs, in its setting" \
     sh -c "test \$(grep -c LAZY '$T/cleaned') = 2 && test \$(grep -c EAGER '$T/cleaned') = 2"
