@@ -1292,31 +1292,42 @@ static int pg_kernel_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Side si's kernels kern[0..n) ranked by their median ms over the runs
+ * they were in, slowest first: the first max as derived "<what>.<side
+ * key>.<rank>" (name the symbol, text the name demangled, value the
+ * median), with fields runs and, where named, get_field and launch_field
+ * (the medians of each kernel's get and launch samples). */
+static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, const char *what,
+                    size_t max, const char *get_field, const char *launch_field)
+{
+    double order[PG_MAX_KERNELS][2];
+    size_t k;
+    for (k = 0; k < n; k++) {
+        order[k][0] = st_median(kern[k].ms, kern[k].n);
+        order[k][1] = (double)k;
+    }
+    qsort(order, n, sizeof order[0], pg_kernel_cmp);
+    for (k = 0; k < n && k < max; k++) {
+        const pg_kernel *kn = &kern[(size_t)order[k][1]];
+        char key[96], full[4096];
+        res_derived *d;
+        snprintf(key, sizeof key, "%s.%s.%zu", what, s->side[si].key, k + 1);
+        dm_demangle(kn->name, full, sizeof full);
+        d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
+        if (!d) continue;
+        res_derived_field(d, "runs", (double)kn->n);
+        if (get_field) res_derived_field(d, get_field, st_median(kn->get, kn->n));
+        if (launch_field) res_derived_field(d, launch_field, st_median(kn->launch, kn->n));
+    }
+}
+
 /* The slowest first uses of each probed side: each kernel's median over
  * the runs it appeared in, the PRC_SLOWEST slowest. */
 static void pg_slowest(pg_state *s)
 {
-    size_t si, k, n;
-    for (si = 0; si < s->nsides; si++) {
-        double order[PG_MAX_KERNELS][2];
-        for (k = 0, n = 0; k < s->nkern[si]; k++) {
-            order[n][0] = st_median(s->kern[si][k].ms, s->kern[si][k].n);
-            order[n++][1] = (double)k;
-        }
-        qsort(order, n, sizeof order[0], pg_kernel_cmp);
-        for (k = 0; k < n && k < PRC_SLOWEST; k++) {
-            const pg_kernel *kn = &s->kern[si][(size_t)order[k][1]];
-            char key[64], full[4096];
-            res_derived *d;
-            snprintf(key, sizeof key, "slowest.%s.%zu", s->side[si].key, k + 1);
-            dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
-            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
-            if (!d) continue;
-            res_derived_field(d, "runs", (double)kn->n);
-            res_derived_field(d, "get_ms", st_median(kn->get, kn->n));
-            res_derived_field(d, "launch_ms", st_median(kn->launch, kn->n));
-        }
-    }
+    size_t si;
+    for (si = 0; si < s->nsides; si++)
+        pg_rank(s, si, s->kern[si], s->nkern[si], "slowest", PRC_SLOWEST, "get_ms", "launch_ms");
 }
 
 /* The median of "<side>.<fig>", NaN when absent. */
@@ -1465,26 +1476,9 @@ static void pg_answer_jit(pg_state *s)
 #define PG_READY_LIST 20
 static void pg_ready_list(pg_state *s)
 {
-    size_t si, k, n;
-    for (si = 0; si < s->nsides; si++) {
-        double order[PG_MAX_KERNELS][2];
-        for (k = 0, n = 0; k < s->nready[si]; k++) {
-            order[n][0] = st_median(s->ready_kern[si][k].ms, s->ready_kern[si][k].n);
-            order[n++][1] = (double)k;
-        }
-        qsort(order, n, sizeof order[0], pg_kernel_cmp);
-        for (k = 0; k < n && k < PG_READY_LIST; k++) {
-            const pg_kernel *kn = &s->ready_kern[si][(size_t)order[k][1]];
-            char key[96], full[4096];
-            res_derived *d;
-            snprintf(key, sizeof key, "ready.%s.%zu", s->side[si].key, k + 1);
-            dm_demangle(kn->name, full, sizeof full);   /* text: the name demangled */
-            d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
-            if (!d) continue;
-            res_derived_field(d, "runs", (double)kn->n);
-            res_derived_field(d, "after_ms", st_median(kn->get, kn->n));
-        }
-    }
+    size_t si;
+    for (si = 0; si < s->nsides; si++)
+        pg_rank(s, si, s->ready_kern[si], s->nready[si], "ready", PG_READY_LIST, "after_ms", NULL);
 }
 
 /* The first uses after ready in words, per probed side. */
