@@ -13,7 +13,6 @@
 #include <regex.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
