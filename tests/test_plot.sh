@@ -85,7 +85,7 @@ else
             "^skipped $f.png: .*a file from before derived entries has" "$T/o.out"
     done
     check "one line per figure, nothing on stderr" \
-        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 9 && test ! -s '$T/p.err'"
+        sh -c "test \"\$(wc -l <'$T/p.out')\" -eq 10 && test ! -s '$T/p.err'"
     expect_grep "a file without section program: program.png is skipped, saying so" \
         "^skipped program.png: no section program in the files" "$T/p.out"
     expect_grep "the H200 run's section visible: visible.png of its one count" \
@@ -148,7 +148,7 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200.json "$T/novis.json"
     expect_grep "a --compare-loading run holds both modes" \
         "^wrote $T/cmp/loading-k.png: EAGER and LAZY from results/h200-compare.json$" "$T/c.out"
     check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
-    check "the other eight are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 8
+    check "the other nine are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 9
 
     # -- CMD: the PyTorch program on the H200 (--compare-loading, 5 runs a side).
     run_plot "$T/g.out" "$T/g.err" results/h200-program-torch.json --out "$T/prog"
@@ -160,8 +160,33 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200.json "$T/novis.json"
     check "program.png is 1400 x 950 px (14 x 9.5 in at 100 dpi), 50 to 400 kB" python3 -c "import struct, sys
 b = open(sys.argv[1], 'rb').read()
 assert struct.unpack('>II', b[16:24]) == (1400, 950) and 50000 < len(b) < 400000" "$T/prog/program.png"
-    check "the -- CMD run: the other eight figures are skipped, nothing on stderr" \
-        sh -c "test \"\$(grep -c '^skipped ' '$T/g.out')\" -eq 8 && test ! -s '$T/g.err'"
+    check "the -- CMD run: the other nine figures are skipped, nothing on stderr" \
+        sh -c "test \"\$(grep -c '^skipped ' '$T/g.out')\" -eq 9 && test ! -s '$T/g.err'"
+    expect_grep "a -- CMD run from before --ready: first-uses.png is skipped, saying so" \
+        "^skipped first-uses.png: no first uses after ready in the files" "$T/g.out"
+    # The first uses after ready: the H200 serving program (--ready='^READY\$',
+    # 3 runs a side; the file keeps the 20 slowest a side).
+    run_plot "$T/r.out" "$T/r.err" results/h200-hazards-serve.json --out "$T/ready"
+    expect_exit "plot on the H200 serving run (--ready)" 0
+    expect_grep "first-uses.png: the 20 stored first uses after ready of each side" \
+        "^wrote $T/ready/first-uses.png: after ready: LAZY 20, EAGER 20 listed from results/h200-hazards-serve.json$" \
+        "$T/r.out"
+    check "first-uses.png is 1400 x 700 px (a panel a side), nothing on stderr" python3 -c "import struct, sys
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'\x89PNG\r\n\x1a\n' and struct.unpack('>II', b[16:24]) == (1400, 700) and len(b) > 10000
+assert open(sys.argv[2]).read() == ''" "$T/ready/first-uses.png" "$T/r.err"
+    # The same file without the first uses after ready (as a file from before
+    # --ready): skipped with the reason, program.png still drawn.
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+d["measurements"] = [m for m in d["measurements"] if ".ready." not in m["key"]]
+d["derived"] = [x for x in d["derived"] if not x["key"].startswith("ready.")]
+json.dump(d, open(sys.argv[2], "w"))' results/h200-hazards-serve.json "$T/noready.json"
+    run_plot "$T/nr.out" "$T/nr.err" "$T/noready.json" --out "$T/noready"
+    expect_exit "plot on a -- CMD file without first uses after ready: not an error" 0
+    expect_grep "without them: first-uses.png is skipped with the reason" \
+        "^skipped first-uses.png: no first uses after ready in the files (-- CMD: <side>.ready.at" "$T/nr.out"
+    check "without them: no first-uses.png" test ! -e "$T/noready/first-uses.png"
+    check "without them: program.png is still drawn" is_png "$T/noready/program.png"
     # The same file without its section program: skipped with the reason.
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 for k in ("measurements", "derived", "checks"):
@@ -191,6 +216,25 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200-program-torch.json "$T/noprog
             "^wrote $T/sp/program.png: LAZY, EAGER, 2 runs a side from $T/sp.json$" "$T/s.out"
         check "the stand-in's program.png is a PNG of more than 10 kB" is_png "$T/sp/program.png"
         check "the stand-in's run: nothing on stderr" test ! -s "$T/s.err"
+        # --ready on the stand-in (tests/test_hazards.sh's values): under LAZY
+        # fft stalls 198.5 ms and qr 11.5 ms after ready, a library load 30 ms.
+        HARNESS_PROBE=/dev/null "$HARNESS" --compare-loading --rounds=2 --ready='^READY$' \
+            --json="$T/sr.json" -- python3 tests/standin_program.py --version "$V" --ready-line READY \
+            --uses 'warm@1:0.1:0.2;fft@60000:198:0.5;qr@60010:5:6.5' \
+            --uses-eager 'warm@1:0.1:0.2;fft@60000:2:1.3;qr@60010:0.1:0.2' \
+            --loads 'library@60005:30:250:90' >"$T/sr.run" 2>&1
+        run_plot "$T/sr.out" "$T/sr.err" "$T/sr.json" --out "$T/sr"
+        expect_exit "plot on the stand-in's --ready run" 0
+        expect_grep "the stand-in's first-uses.png: fft, qr and the library load on each side" \
+            "^wrote $T/sr/first-uses.png: after ready: LAZY 3, EAGER 3 listed from $T/sr.json$" "$T/sr.out"
+        check "the stand-in's first-uses.png is a PNG of more than 10 kB" is_png "$T/sr/first-uses.png"
+        # --ready-after=100: ready 100 s after the first kernel, no first use
+        # after it: the figure still says so (the mark, no point).
+        HARNESS_PROBE=/dev/null "$HARNESS" --rounds=1 --ready-after=100 --json="$T/sa.json" -- \
+            python3 tests/standin_program.py --version "$V" --uses 'fft@60000:198:0.5' >"$T/sa.run" 2>&1
+        run_plot "$T/sa.out" "$T/sa.err" "$T/sa.json" --out "$T/sa"
+        expect_grep "--ready-after past every first use: first-uses.png with none listed" \
+            "^wrote $T/sa/first-uses.png: after ready: as set 0 listed from $T/sa.json$" "$T/sa.out"
     else
         echo "SKIPPED plot of a stand-in -- CMD run: no harness (HARNESS) or tests/standin_program.py"
     fi
