@@ -43,6 +43,13 @@ typedef struct an_lines {
     size_t n;
 } an_lines;
 
+/* 1 when text is a sentence: a capital first and a full stop last. */
+static int an_sentence(const char *text)
+{
+    size_t n = strlen(text);
+    return n > 1 && text[0] >= 'A' && text[0] <= 'Z' && text[n - 1] == '.';
+}
+
 /* text broken at spaces into lines of at most width columns, the first
  * starting with first, the others with indent (a word longer than a line
  * stands alone, cut at AN_LINE); beyond AN_WRAP lines the rest is dropped. */
@@ -168,9 +175,10 @@ void an_summary(FILE *f, const results *r, const char *const *sections, size_t n
     avail = AN_MAX_LINES - 2 - T.n;
     for (i = 0; i < n; i++) {
         const res_derived *d = &ar->d[idx[i]];
-        /* A sentence (a capital first) stands alone; a figure's line
-         * follows the name of what it answers. */
-        if (d->text[0] >= 'A' && d->text[0] <= 'Z') snprintf(line, sizeof line, "%s", d->text);
+        /* A sentence (a capital first, a full stop last) stands alone; a
+         * figure's line ("PTX of 10 kernels loaded in ...") follows the
+         * name of what it answers. */
+        if (an_sentence(d->text)) snprintf(line, sizeof line, "%s", d->text);
         else snprintf(line, sizeof line, "%s: %s", d->name, d->text);
         an_wrap(&L[i], "  ", "    ", run->width, line);
         if (!same) {

@@ -41,7 +41,9 @@ typedef struct an_run {
  * sections named (in that order; each section's answers in the order
  * stored), the sections skipped, and the line of checks, run time and exit
  * code; at most AN_MAX_LINES lines, none wider than run->width (a longer
- * word stands alone). Answers beyond the budget are counted on the last
+ * word stands alone). An answer whose text is a sentence (a capital
+ * first, a full stop last) is printed alone; any other follows its name
+ * ("driver JIT: PTX of ..."). Answers beyond the budget are counted on the last
  * answer line ("and N more: ..."). Reads the results only. */
 void an_summary(FILE *f, const results *r, const char *const *sections, size_t nsections,
                 const an_run *run);
