@@ -48,7 +48,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tes
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/nvml.c src/precord.c src/results.c src/stats.c src/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/nvml.c src/precord.c src/results.c src/stats.c src/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
@@ -68,7 +68,7 @@ $(BIN): $(OBJS)
 	@if [ -d $@ ]; then echo "make: $@ is a directory (left from the layout before src/); move it away, then make" >&2; exit 1; fi
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o
+$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/marks.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/obj/%.o: %.c
@@ -82,7 +82,7 @@ $(B)/obj/src/kernels_src.o: src/kernels_src.S $(KERNELS)
 
 # The probe (src/probe/): the library the driver loads into a user's program
 # (CUDA_INJECTION64_PATH). Position-independent objects of its own, every
-# symbol hidden but InitializeInjection; libcupti and libcuda are reached
+# symbol hidden but InitializeInjection (and InitializeInjectionNvtx2: NVTX's); libcupti and libcuda are reached
 # through dlopen. The plain build only: a sanitizer build tests this one.
 $(PROBE): $(PROBE_OBJS)
 	$(CC) $(PIC_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -ldl -lpthread -lm
@@ -203,4 +203,4 @@ install: $(BIN) $(PROBE)
 clean:
 	rm -rf build harness $(PROBE)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(B)/obj/src/probe/probe.d
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(B)/obj/src/probe/probe.d $(B)/obj/src/probe/marks.d

@@ -47,6 +47,7 @@ typedef struct an_lines {
 static int an_sentence(const char *text)
 {
     size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == ' ') n--;
     return n > 1 && text[0] >= 'A' && text[0] <= 'Z' && text[n - 1] == '.';
 }
 

@@ -43,6 +43,11 @@ const prc_fig prc_figs[PRC_NFIGS] = {
     { "mem.exit", "MiB", "device memory at exit",
       "the process's device memory when the probe's exit handler ran, where it still answered" },
     { "rss.peak", "MiB", "host peak RSS", "the process's peak resident set (getrusage) at its exit handler" },
+    { "marks.n", "count", "NVTX marks seen",
+      "NVTX marks (nvtxMarkA, nvtxMarkEx, nvtxDomainMarkEx with an ASCII message) the probe saw as "
+      "the program's NVTX tool (with --ready)" },
+    { "at.ready_mark", "ms", "ready mark, from the spawn",
+      "from the spawn to the first NVTX mark whose message matched --ready" },
 };
 
 const prc_fig *prc_fig_find(const char *key)

@@ -33,6 +33,8 @@
                                                   (absent: after the probe's load) */
 #define PRC_ENV_CUPTI  "HARNESS_PROBE_CUPTI"   /* the libcupti the parent found (optional) */
 #define PRC_ENV_SPANS  "HARNESS_PROBE_SPANS"   /* keep up to N driver calls as spans */
+#define PRC_ENV_READY  "HARNESS_PROBE_READY"   /* --ready's expression: the NVTX marks
+                                                  matched (src/probe/marks.h) */
 #define PRC_ENV_ONLY_SUBSCRIBE "HARNESS_PROBE_ONLY_SUBSCRIBE" /* "1": subscribe, enable
                                                   no callback (the subscription's cost) */
 
@@ -65,7 +67,7 @@ typedef struct prc_fig {
     const char *region;     /* where its clock starts and stops */
 } prc_fig;
 
-#define PRC_NFIGS 28
+#define PRC_NFIGS 30
 extern const prc_fig prc_figs[PRC_NFIGS];
 /* In order:
  *   at.probe            ms    the driver loaded the probe (inside the first cuInit)
@@ -89,6 +91,9 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  *   mem.first_kernel    MiB   device memory of the process at its first launch
  *   mem.exit            MiB   at the probe's exit handler (where it still answers)
  *   rss.peak            MiB   host peak resident set (getrusage) at exit
+ *   marks.n             count NVTX marks the probe saw (only with PRC_ENV_READY set
+ *                             and NVTX_INJECTION64_PATH naming the probe)
+ *   at.ready_mark       ms    the first of them whose message matched PRC_ENV_READY
  * The probe stores .ms figures only where .n > 0. */
 
 /* The slowest first uses: derived entries "slowest.<rank>" (rank 1 to

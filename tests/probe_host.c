@@ -3,15 +3,23 @@
  *                              InitializeInjection) and exit 0, so that the
  *                              probe's exit handler writes the record; prints
  *                              "pid <pid>"
+ *   probe_host marks SO WORD.. each WORD in turn: "@init" loads SO as run
+ *                              does; any other is an NVTX mark (nvtxMarkA,
+ *                              NVTX v3 compiled in here: the NVTX loader
+ *                              finds the probe through NVTX_INJECTION64_PATH)
  *   probe_host check FILE PID  read the record FILE of process PID back
  *                              (res_read_lines) and check that it is whole:
- *                              prints "ok: cupti=<env cupti>" and exits 0, or
- *                              one line saying what is wrong and exits 1. */
+ *                              prints "ok: cupti=<env cupti>" (and
+ *                              " marks.n=N at.ready_mark=MS" where the record
+ *                              has them) and exits 0, or one line saying what
+ *                              is wrong and exits 1. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <nvtx3/nvToolsExt.h>
 
 #include "precord.h"
 #include "results.h"
@@ -36,6 +44,20 @@ static int host_run(const char *so)
     printf("pid %ld\ninit %d\n", (long)getpid(), init());
     fflush(stdout);
     return 0;       /* exit: the probe's atexit handler writes the record */
+}
+
+/* The words of probe_host marks, in turn; 0, or 1 with a line on stderr. */
+static int host_marks(const char *so, char **words, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        if (strcmp(words[i], "@init") == 0) {
+            if (host_run(so) != 0) return 1;
+        } else {
+            nvtxMarkA(words[i]);
+        }
+    }
+    return 0;
 }
 
 /* The whole file into a NUL-terminated buffer (malloc'd), or NULL. */
@@ -98,8 +120,12 @@ static int host_check(const char *path, long pid)
         printf("the parent's reader refuses it: %s\n", why);
     else {
         prc_free(&rec);
+        const res_meas *n = res_find(&r, PRC_SECTION, "marks.n"), *at = res_find(&r, PRC_SECTION, "at.ready_mark");
         cupti = res_env_get(&r, "cupti");
-        printf("ok: cupti=%s\n", cupti && cupti->str ? cupti->str : "(none)");
+        printf("ok: cupti=%s", cupti && cupti->str ? cupti->str : "(none)");
+        if (n) printf(" marks.n=%g", n->stats.median);
+        if (at) printf(" at.ready_mark=%g", at->stats.median);
+        printf("\n");
         rc = 0;
     }
     res_free(&r);
@@ -110,7 +136,8 @@ static int host_check(const char *path, long pid)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "run") == 0) return host_run(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "marks") == 0) return host_marks(argv[2], argv + 3, argc - 3);
     if (argc == 4 && strcmp(argv[1], "check") == 0) return host_check(argv[2], atol(argv[3]));
-    fprintf(stderr, "usage: probe_host run SO | probe_host check FILE PID\n");
+    fprintf(stderr, "usage: probe_host run SO | probe_host marks SO WORD.. | probe_host check FILE PID\n");
     return 2;
 }

@@ -28,6 +28,11 @@ for both):
   --uses-eager SPEC    the same, under EAGER in place of --uses
   --loads SPEC         loads after the first kernel: "kind@at:ms:free:took" joined by ';'
   --ready-line TEXT    print TEXT on stdout first (a server's "ready" line)
+  --marks SPEC         NVTX marks "text@at" joined by ';' (at: ms after the
+                       spawn): where the harness made the probe the NVTX tool
+                       (NVTX_INJECTION64_PATH and HARNESS_PROBE_READY set), the
+                       record's marks.n and at.ready_mark (the first text that
+                       HARNESS_PROBE_READY matches, as Python's re reads it)
   --ptx MS             one PTX image a process, its load MS ms where
                        $CUDA_CACHE_PATH holds no "jit" file (the file then
                        written there, 4096 bytes: a JIT cache), MS/100 where
@@ -35,6 +40,7 @@ for both):
 """
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -74,6 +80,17 @@ def jit_ms(opts):
     return ms
 
 
+def marks(opts):
+    """--marks: the figures the probe writes as the program's NVTX tool."""
+    expr = os.environ.get("HARNESS_PROBE_READY")
+    if not expr or not os.environ.get("NVTX_INJECTION64_PATH"):
+        return []
+    seen = [m.rsplit("@", 1) for m in (opts.get("marks") or "").split(";") if m]
+    figs = [("marks.n", "count", len(seen))]
+    hits = [float(at) for text, at in seen if re.search(expr, text)]
+    return figs + ([("at.ready_mark", "ms", hits[0])] if hits else [])
+
+
 def record(opts, mode, pid, first_kernel, worker):
     t0 = int(os.environ.get("HARNESS_PROBE_T0_NS", "0"))
     now_ms = (time.clock_gettime_ns(time.CLOCK_MONOTONIC) - t0) / 1e6 if t0 else 1.0
@@ -106,6 +123,7 @@ def record(opts, mode, pid, first_kernel, worker):
     ]
     if ptx is not None:
         figs += [("ptx.n", "count", 1), ("ptx.ms", "ms", ptx)]
+    figs += marks(opts)
     lines = ["env\t%s\t%s\t%s" % (k, t, esc(v)) for k, t, v in env]
     for key, unit, v in figs:
         lines.append("m\tprogram\t%s\t%s\t%s\tprocess\t%s\t1\t0\t0\t0\t%.17g\t0\t0\t0\t" %

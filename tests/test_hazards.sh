@@ -39,8 +39,32 @@ expect_grep "the table lists the first uses after ready" "LAZY: first uses after
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --rounds=1 --ready='^NEVER' --json="$T/n.json" -- $SP --uses "$USES"
 check "--ready never matched: said, counted from the first kernel (not an error)" \
-    program_py "$T/n.json" "assert dv('answer.ready')['text'].startswith('No line matched --ready=^NEVER; first uses are counted from the first kernel') and m('default.ready.uses')[0]['samples'] == [2]"
+    program_py "$T/n.json" "assert dv('answer.ready')['text'].startswith('No line or NVTX mark matched --ready=^NEVER; first uses are counted from the first kernel (no run made an NVTX mark the probe saw)') and m('default.ready.uses')[0]['samples'] == [2]"
 expect_exit "--ready never matched: the program ran" "$OK"
+# An NVTX mark matches --ready (the stand-in writes what the probe would,
+# as the program's NVTX tool): ready at the mark's 1,000 ms, no line needed;
+# the harness made the probe that tool (NVTX_INJECTION64_PATH, the expression).
+# shellcheck disable=SC2086
+run_harness "$T/k.out" "$T/k.err" --rounds=1 --ready='^serving' --json="$T/k.json" -- $SP --uses "$USES" \
+    --marks 'warm-up@500;serving requests@1000;serving again@2000'
+check "--ready, an NVTX mark: ready at the first matching mark (1,000 ms), said" \
+    program_py "$T/k.json" "assert m('default.ready.at')[0]['samples'] == [1000] and dv('answer.ready')['text'].startswith('Ready: an NVTX mark matched --ready=^serving in 1 of 1 runs') and m('default.marks.n')[0]['samples'] == [3] and m('default.at.ready_mark')[0]['samples'] == [1000]"
+check "--ready, an NVTX mark: the JSON says marks are seen through the probe" \
+    program_py "$T/k.json" "assert e['program_ready_marks'] == 'NVTX marks, through the probe'"
+# A line and a mark: the earlier counts (the line, printed at the start).
+# shellcheck disable=SC2086
+run_harness "$T/l.out" "$T/l.err" --rounds=1 --ready='^serving' --json="$T/l.json" -- $SP --uses "$USES" \
+    --ready-line serving --marks 'serving@50000'
+check "--ready, a line and a mark: the earlier (the line) counts, both said" \
+    program_py "$T/l.json" "assert m('default.ready.at')[0]['samples'][0] < 50000 and 'a line matched --ready=^serving in 1 of 1 runs, an NVTX mark in 1 (the earlier counts)' in dv('answer.ready')['text']"
+# The user's own NVTX tool (nsys's, say): kept, said; marks not seen.
+# shellcheck disable=SC2086
+NVTX_INJECTION64_PATH=/nonexistent/libtool.so run_harness "$T/u.out" "$T/u.err" --rounds=1 \
+    --ready='^serving' --json="$T/u.json" -- $SP --uses "$USES" --marks 'serving@1000'
+expect_grep "--ready with the user's NVTX_INJECTION64_PATH: said, theirs kept" \
+    "NVTX_INJECTION64_PATH=/nonexistent/libtool.so is set: --ready matches the program's lines only" "$T/u.err"
+check "--ready with the user's NVTX_INJECTION64_PATH: no mark counted" \
+    program_py "$T/u.json" "assert dv('answer.ready')['text'].startswith('No line or NVTX mark matched') and e['program_ready_marks'].startswith('none: ')"
 # --ready-after=100: ready 100 s after the first kernel: no first use after it.
 # shellcheck disable=SC2086
 run_harness "$T/a.out" "$T/a.err" --rounds=1 --ready-after=100 --json="$T/a.json" -- $SP --uses "$USES"

@@ -3,6 +3,7 @@
  * clock, and the process's record (precord.h) written at its first kernel
  * and at its exit. Silent unless a record cannot be written. */
 #include "probe/probe.h"
+#include "probe/marks.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -659,6 +660,17 @@ static void pb_put(double *v, const char *key, double x)
     if (f) v[f - prc_figs] = x;
 }
 
+/* The NVTX marks' figures (marks.h): marks.n where any was seen (or the
+ * marks are routed here), at.ready_mark where one matched. */
+static void pb_put_marks(double *v)
+{
+    double n = 0;
+    long long ns = 0;
+    int ready = pm_ready(&n, &ns);
+    if (n > 0 || getenv(PRC_ENV_READY)) pb_put(v, "marks.n", n);
+    if (ready) pb_put(v, "at.ready_mark", pb_ms(ns) > 0 ? pb_ms(ns) : 0);
+}
+
 /* Every figure's value, NaN where absent: counts only where the calls were
  * seen, a call's .ms only where it was made. Under pb.lock. */
 static void pb_figures(double *v)
@@ -674,6 +686,7 @@ static void pb_figures(double *v)
     pb_put(v, "mem.first_kernel", pb.mem_first_kernel);
     pb_put(v, "mem.exit", pb.mem_exit);
     pb_put(v, "rss.peak", pb.rss_peak);
+    pb_put_marks(v);
     if (!pb.counting) return;
     pb_put(v, "contexts.n", pb.contexts);
     pb_put(v, "loaded.n", pb.loaded);

@@ -163,6 +163,7 @@ typedef struct pg_state {
     regex_t ready_re;       /* --ready, compiled (ready_on) */
     int ready_on;
     int ready_runs, ready_matched; /* probed runs that exited 0; those whose line matched */
+    int mark_matched, mark_runs;   /* those where an NVTX mark matched; where marks were seen */
     pg_kernel ready_kern[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first uses after ready: stall,
                                ms after ready, 0 */
     size_t nready[PG_MAX_SIDES];
@@ -726,13 +727,16 @@ static void pg_gather_kernels(pg_state *s, size_t si, const prc_record *recs, si
         }
 }
 
-/* The moment the run was ready, ms after the spawn: --ready's line where
- * it matched, else the earliest first kernel plus --ready-after; NaN when
- * neither is known. */
+/* The moment the run was ready, ms after the spawn: the earlier of
+ * --ready's line and --ready's NVTX mark (any process's) where either
+ * matched, else the earliest first kernel plus --ready-after; NaN when
+ * none is known. */
 static double pg_ready_at(const pg_state *s, const prc_record *recs, size_t n, long long ready_ns,
                           long long t0_ns)
 {
-    if (ready_ns > 0) return (double)(ready_ns - t0_ns) / 1e6;
+    double line = ready_ns > 0 ? (double)(ready_ns - t0_ns) / 1e6 : NAN;
+    double mark = pg_earliest(recs, n, "at.ready_mark");
+    if (!isnan(line) || !isnan(mark)) return fmin(line, mark);     /* fmin: the one that is there */
     return pg_earliest(recs, n, "at.first_kernel") + s->c->o->ready_after * 1e3;
 }
 
@@ -750,6 +754,8 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
     s->ready_runs++;
     if (ready_ns > 0) s->ready_matched++;
+    if (!isnan(pg_earliest(recs, n, "at.ready_mark"))) s->mark_matched++;
+    if (pg_earliest(recs, n, "marks.n") > 0 || !isnan(pg_earliest(recs, n, "at.ready_mark"))) s->mark_runs++;
     for (i = 0; i < n; i++)
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
@@ -838,6 +844,13 @@ static void pg_trace(const pg_side *sd, long long t0_ns, const prc_record *recs,
 
 /* ---------------------------------------------------------------- runs --- */
 
+/* 1 when the user's environment names an NVTX tool of its own. */
+static int pg_user_nvtx(void)
+{
+    const char *v = getenv("NVTX_INJECTION64_PATH");
+    return v && *v;
+}
+
 /* The environment of a run: the side's setting, its caches under
  * cache_root (NULL: none), the probe and its settings on a probed side,
  * none of the probe's on a bare one. */
@@ -854,8 +867,15 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
         snprintf(buf[n++], 4200, PRC_ENV_DIR "=%s", recdir);
         if (s->cupti[0]) snprintf(buf[n++], 4200, PRC_ENV_CUPTI "=%s", s->cupti);
         if (spans) snprintf(buf[n++], 4200, PRC_ENV_SPANS "=%d", PG_TRACE_SPANS);
+        /* --ready: the probe is the program's NVTX tool too (src/probe/marks.h),
+         * unless the user named another (nsys, say): theirs is kept. */
+        if (s->ready_on && !pg_user_nvtx()) {
+            snprintf(buf[n++], 4200, "NVTX_INJECTION64_PATH=%s", s->probe);
+            snprintf(buf[n++], 4200, PRC_ENV_READY "=%.4000s", s->c->o->ready);
+        }
     } else {
         snprintf(buf[n++], 4200, PRC_ENV_DIR);
+        snprintf(buf[n++], 4200, PRC_ENV_READY);
         if (s->probe[0]) {
             const char *inj = getenv("CUDA_INJECTION64_PATH");
             if (inj && strcmp(inj, s->probe) == 0) snprintf(buf[n++], 4200, "CUDA_INJECTION64_PATH");
@@ -1140,6 +1160,11 @@ static int pg_setup(pg_state *s)
     if (o->ready && regcomp(&s->ready_re, o->ready, REG_EXTENDED | REG_NOSUB) == 0) s->ready_on = 1;
     res_env_str(r, "program_ready", o->ready);
     res_env_num(r, "program_ready_after_s", o->ready_after);
+    res_env_str(r, "program_ready_marks", !s->ready_on || !s->probe[0] ? "none: no --ready, or no probe"
+                : pg_user_nvtx() ? "none: NVTX_INJECTION64_PATH is the user's" : "NVTX marks, through the probe");
+    if (s->ready_on && s->probe[0] && pg_user_nvtx())
+        fprintf(stderr, "harness: " PG ": NVTX_INJECTION64_PATH=%s is set: --ready matches the "
+                "program's lines only, not its NVTX marks\n", getenv("NVTX_INJECTION64_PATH"));
     return 0;
 }
 
@@ -1488,12 +1513,21 @@ static void pg_answer_ready(pg_state *s)
     size_t i, at;
     const cli_opts *o = s->c->o;
     if (!s->ready_runs) return;
-    if (o->ready && s->ready_matched == 0)
-        at = (size_t)snprintf(t, sizeof t, "No line matched --ready=%s; first uses are counted from "
-                              "the first kernel%s. ", o->ready, o->ready_after > 0 ? " plus --ready-after" : "");
-    else if (o->ready)
+    if (o->ready && s->ready_matched == 0 && s->mark_matched == 0)
+        at = (size_t)snprintf(t, sizeof t, "No line or NVTX mark matched --ready=%s; first uses are "
+                              "counted from the first kernel%s%s. ", o->ready,
+                              o->ready_after > 0 ? " plus --ready-after" : "",
+                              s->mark_runs ? "" : " (no run made an NVTX mark the probe saw)");
+    else if (o->ready && s->mark_matched == 0)
         at = (size_t)snprintf(t, sizeof t, "Ready: a line matched --ready=%s in %d of %d runs. ",
                               o->ready, s->ready_matched, s->ready_runs);
+    else if (o->ready && s->ready_matched == 0)
+        at = (size_t)snprintf(t, sizeof t, "Ready: an NVTX mark matched --ready=%s in %d of %d runs. ",
+                              o->ready, s->mark_matched, s->ready_runs);
+    else if (o->ready)
+        at = (size_t)snprintf(t, sizeof t, "Ready: a line matched --ready=%s in %d of %d runs, an NVTX "
+                              "mark in %d (the earlier counts). ", o->ready, s->ready_matched,
+                              s->ready_runs, s->mark_matched);
     else
         at = (size_t)snprintf(t, sizeof t, "Ready: %s (no --ready line given). ", o->ready_after > 0
                               ? "--ready-after past the first kernel" : "the first kernel");
