@@ -20,11 +20,28 @@ expect_exit "serving program, --compare-loading --ready: exit 0" 0
 run_harness "$L/pre.out" "$L/pre.err" --module-loading=lazy --rounds=3 --ready='^READY$' \
     --json="$L/pre.json" -- python3 "$P/app_serve.py" --preload
 expect_exit "serving program preloading its kernels, LAZY: exit 0" 0
+# The NVTX mark alone (no line matches ^ready-mark$): torch's mark reaches
+# the probe as the program's NVTX tool.
+run_harness "$L/mark.out" "$L/mark.err" --module-loading=lazy --rounds=2 --ready='^ready-mark$' \
+    --json="$L/mark.json" -- python3 "$P/app_serve.py"
+expect_exit "serving program, --ready matching its NVTX mark only: exit 0" 0
+check "--ready by torch.cuda.nvtx.mark: the mark matched in 2 of 2 runs" \
+    program_py "$L/mark.json" "assert dv('answer.ready')['text'].startswith('Ready: an NVTX mark matched --ready=^ready-mark\$ in 2 of 2 runs')"
+check "--ready by the mark: ready within 50 ms of the line's (the line follows the mark)" \
+    python3 -c "
+import json, statistics, sys
+def med(p, k):
+    d = json.load(open(p))
+    return statistics.median([x for x in d['measurements'] if x['section'] == 'program' and x['key'] == k][0]['samples'])
+a, b = med(sys.argv[1], 'lazy.ready.at'), med(sys.argv[2], 'lazy.ready.at')
+print('ready: by the mark %.1f ms, by the line %.1f ms' % (a, b))
+assert abs(a - b) < 50" "$L/mark.json" "$L/serve.json"
 python3 "$P/serve_checks.py" "$L/serve.json" "$L/serve-out" "$L/pre.json" | tee "$L/checks.txt"
 check "--preload-list: written, kernels named" test -s "$L/preload.txt"
 cp "$L/serve.out" results/h200-hazards-serve.txt
 cp "$L/serve.json" results/h200-hazards-serve.json
 cp "$L/checks.txt" results/h200-hazards-checks.txt
 cp "$L/preload.txt" results/h200-hazards-preload.txt
+cp "$L/mark.out" results/h200-hazards-mark.txt
 } >"$L/log" 2>&1
 summary "$L/log" "hazards"
