@@ -27,6 +27,11 @@
 #   profile    one default run with HARNESS_PHASE_LOG: where the time went,
 #              per phase of the parent and of each kind of child
 #   newcomer   a fresh copy, env -i: make && ./harness, then make test, timed
+#   unit       the unit tests on this machine (a driver and NVML here): the
+#              lines that are not PASSED, results/h200-unit.txt
+#   summary    one default run and the checks of what a user reads first:
+#              the last 15 lines the summary, no line over 100 columns, the
+#              JSON's provenance (results/h200-summary.txt)
 #   bench      the default run and --quick twice each, timed
 #              (results/h200-runtime.txt), the first default run's phases
 #              logged and summed; --compare-loading of libcublasLt
@@ -231,6 +236,19 @@ for part in $parts; do
           grep -E '^(SKIPPED|FAILED)' "$L/newcomer-make-test.log"; tail -1 "$L/newcomer-make-test.log"; } |
             tee results/h200-newcomer-make-test.txt
         rm -rf "$d" ;;
+    unit)
+        make -s build/unit >/dev/null 2>&1
+        { ./build/unit 2>&1; echo "exit $?"; } | grep -v '^PASSED' | tee results/h200-unit.txt ;;
+    summary)
+        unset COLUMNS
+        ./harness --json="$L/summary.json" >"$L/summary.out" 2>"$L/summary.err"
+        { echo "# ./harness (exit $?): its last 15 lines, then the checks"
+          tail -15 "$L/summary.out"
+          for c in "summary $L/summary.out $L/summary.json" "width $L/summary.out 100" \
+                   "provenance $L/summary.json"; do
+              # shellcheck disable=SC2086
+              if python3 tests/gpu_checks.py $c; then echo "PASSED ${c%% *}"; else echo "FAILED ${c%% *}"; fi
+          done; } 2>&1 | tee results/h200-summary.txt | tail -5 ;;
     bench)
         # The default run's length, twice, and --quick's, twice (as built, in
         # this tree): results/h200-runtime.txt; then --compare-loading of
@@ -302,7 +320,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, overhead, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, overhead, libraries, node)" >&2
         exit 2 ;;
     esac
     pack

@@ -17,6 +17,7 @@
 #   torch    TORCH_RUNS invocations (default 1) of --compare-loading on
 #            program/app_torch.py at its defaults: the inside-the-process
 #            first-kernel verdict called in each, and the rounds each took
+#            (TORCH_FIRST=N numbers them from N and appends to the list)
 # SETTINGS=list picks parts (default: all, in this order). Logs and JSON under
 # L (default /tmp/settings); the tables as results/h200-settings-*.
 : "${HARNESS:=./harness}"
@@ -85,8 +86,10 @@ PY
     cp "$L/aa.txt" results/h200-settings-aa.txt
     cp "$L/aa1.out" results/h200-settings-aa1.txt ;;
 torch)
-    i=1
-    while [ "$i" -le "${TORCH_RUNS:-1}" ]; do
+    # Numbered from TORCH_FIRST (default 1), so that a later call adds to
+    # the invocations stored before it; their lines appended to the list.
+    i=${TORCH_FIRST:-1}
+    while [ "$i" -lt "$(( ${TORCH_FIRST:-1} + ${TORCH_RUNS:-1} ))" ]; do
         run_harness "$L/torch$i.out" "$L/torch$i.err" --compare-loading --json="$L/torch$i.json" -- \
             python3 "$P/app_torch.py"
         expect_exit "torch --compare-loading, invocation $i: exit 0" 0
@@ -97,7 +100,8 @@ torch)
         cp "$L/torch$i.json" "results/h200-settings-torch$i.json"
         i=$((i + 1))
     done
-    cp "$L/torch.txt" results/h200-settings-torch.txt ;;
+    if [ "${TORCH_FIRST:-1}" -gt 1 ]; then cat "$L/torch.txt" >>results/h200-settings-torch.txt
+    else cp "$L/torch.txt" results/h200-settings-torch.txt; fi ;;
 esac
 done
 } >"$L/log" 2>&1
