@@ -31,7 +31,7 @@
 #              lines that are not PASSED, results/h200-unit.txt
 #   summary    one default run and the checks of what a user reads first:
 #              the last 15 lines the summary, no line over 100 columns, the
-#              JSON's provenance (results/h200-summary.txt)
+#              JSON's provenance (results/h200-summary.{txt,json})
 #   bench      the default run and --quick twice each, timed
 #              (results/h200-runtime.txt), the first default run's phases
 #              logged and summed; --compare-loading of libcublasLt
@@ -248,7 +248,8 @@ for part in $parts; do
                    "provenance $L/summary.json"; do
               # shellcheck disable=SC2086
               if python3 tests/gpu_checks.py $c; then echo "PASSED ${c%% *}"; else echo "FAILED ${c%% *}"; fi
-          done; } 2>&1 | tee results/h200-summary.txt | tail -5 ;;
+          done; } 2>&1 | tee results/h200-summary.txt | tail -5
+        cp "$L/summary.json" results/h200-summary.json ;;
     bench)
         # The default run's length, twice, and --quick's, twice (as built, in
         # this tree): results/h200-runtime.txt; then --compare-loading of
