@@ -50,6 +50,34 @@ const prc_fig prc_figs[PRC_NFIGS] = {
       "from the spawn to the first NVTX mark whose message matched --ready" },
 };
 
+const char *const prc_fail_calls[PRC_NFAIL_CALLS] = {
+    "cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary",
+    "cuLibraryLoadData", "cuLibraryLoadFromFile", "cuModuleGetFunction", "cuLibraryGetKernel",
+    "cuKernelGetFunction", "cuFuncLoad", "cuLaunchKernel", "cuLaunchKernel_ptsz",
+    "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchCooperativeKernel",
+    "cuLaunchCooperativeKernel_ptsz",
+};
+
+int prc_fail_text(const char *text, char *call, size_t callen, char *err, size_t errlen)
+{
+    const char *sp = strchr(text, ' '), *e;
+    size_t n, i;
+
+    if (!sp) return -1;
+    n = (size_t)(sp - text);
+    for (i = 0; i < PRC_NFAIL_CALLS; i++)
+        if (strlen(prc_fail_calls[i]) == n && strncmp(prc_fail_calls[i], text, n) == 0) break;
+    if (i == PRC_NFAIL_CALLS || n >= callen) return -1;
+    e = sp + 1;
+    n = strlen(e);
+    if (n == 0 || n > 63 || n >= errlen) return -1;
+    if (strcmp(e, "?") != 0 && strspn(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n) return -1;
+    memcpy(call, text, (size_t)(sp - text));
+    call[sp - text] = '\0';
+    memcpy(err, e, n + 1);
+    return 0;
+}
+
 const prc_fig *prc_fig_find(const char *key)
 {
     size_t i;
@@ -124,7 +152,7 @@ static int prc_scan(const char *text, long *pid, long *records, size_t *nspans, 
             if (prc_count(&nenv, prc_nenv(), "env", lineno, why, whylen) != 0) return -1;
         } else if (prc_starts(p, end, "m") || prc_starts(p, end, "d")) {
             int fig = *p == 'm';
-            if (prc_count(fig ? &nm : &nd, fig ? PRC_NFIGS : PRC_SLOWEST + PRC_MAX_USES + PRC_MAX_LOADS,
+            if (prc_count(fig ? &nm : &nd, fig ? PRC_NFIGS : PRC_SLOWEST + PRC_MAX_USES + PRC_MAX_LOADS + PRC_MAX_FAILS,
                           fig ? "figure (m)" : "derived (d)", lineno, why, whylen) != 0)
                 return -1;
             if ((size_t)(end - p) > PRC_MAX_LINE) {
@@ -256,16 +284,29 @@ static int prc_field_ok(const res_derived *d, const char *field, double lo, doub
     return isnan(v) || (v >= lo && v <= hi);
 }
 
+/* A failed call ("fail.<i>"): named, at a time in bounds, its text
+ * "<call> <error>" (prc_fail_text), its error a whole number from 1, its
+ * free memory absent or in bounds. */
+static int prc_fail_ok(const res_derived *d)
+{
+    char call[48], err[64];
+    double e = res_derived_num(d, "error");
+    return d->name[0] && d->value >= 0 && d->value <= PRC_MAX_MS &&
+           prc_fail_text(d->text, call, sizeof call, err, sizeof err) == 0 &&
+           e >= 1 && e <= 1e6 && e == floor(e) && prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB);
+}
+
 /* The derived entries, in this order: the slowest first uses
  * ("slowest.1" .. "slowest.N", each named, slowest first, with their two
  * parts), every first use ("use.1" .. , at most PRC_MAX_USES, each named,
  * at a time in bounds, its parts and memory in bounds), the loads after
  * the first kernel ("load.1" .., at most PRC_MAX_LOADS, "library" or
- * "module"). Returns 0, or -1 with why. */
+ * "module"), the failed calls ("fail.1" .., at most PRC_MAX_FAILS,
+ * prc_fail_ok). Returns 0, or -1 with why. */
 static int prc_check_derived(const results *r, char *why, size_t whylen)
 {
-    static const char *const kinds[3] = { "slowest", "use", "load" };
-    static const size_t max[3] = { PRC_SLOWEST, PRC_MAX_USES, PRC_MAX_LOADS };
+    static const char *const kinds[4] = { "slowest", "use", "load", "fail" };
+    static const size_t max[4] = { PRC_SLOWEST, PRC_MAX_USES, PRC_MAX_LOADS, PRC_MAX_FAILS };
     double last = INFINITY;
     size_t i, kind = 0, n = 0;
 
@@ -275,7 +316,7 @@ static int prc_check_derived(const results *r, char *why, size_t whylen)
         double g = res_derived_num(d, "get_ms"), l = res_derived_num(d, "launch_ms");
         for (;;) {
             snprintf(key, sizeof key, "%s.%zu", kinds[kind], n + 1);
-            if (strcmp(d->key, key) == 0 || kind == 2) break;
+            if (strcmp(d->key, key) == 0 || kind == 3) break;
             kind++;
             n = 0;
         }
@@ -305,6 +346,11 @@ static int prc_check_derived(const results *r, char *why, size_t whylen)
                           !prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB) ||
                           !prc_field_ok(d, "took_mib", -PRC_MAX_MIB, PRC_MAX_MIB))) {
             snprintf(why, whylen, "entry %s: a load neither library nor module, or out of bounds", key);
+            return -1;
+        }
+        if (kind == 3 && !prc_fail_ok(d)) {
+            snprintf(why, whylen, "entry %s: a failed call without a name, a known call, an error "
+                     "or in bounds", key);
             return -1;
         }
     }

@@ -43,7 +43,7 @@
  *   version       the harness version the probe was built with
  *   pid, ppid     numbers
  *   command       the process's first two words of /proc/self/cmdline
- *   written       "first kernel" or "exit"
+ *   written       "first kernel", "failure" (a failed call: fail.<i> below) or "exit"
  *   cupti         "ok", or why not: "not found: looked in ...", "another
  *                 client is subscribed (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)",
  *                 "failed: <call> <error>"
@@ -125,6 +125,31 @@ typedef struct prc_load {
     double at_ms, n, ms, free_mib, took_mib; /* free_mib, took_mib NaN: unread */
     int library;                             /* 1 any cuLibraryLoad*, 0 cuModuleLoad* only */
 } prc_load;
+
+/* The first uses and loads whose driver call failed: derived entries
+ * "fail.<i>" (in order, after the loads; at most PRC_MAX_FAILS, later ones
+ * are not kept), one for each failed call of a load (cuModuleLoad*,
+ * cuLibraryLoad*), a get (cuModuleGetFunction, cuLibraryGetKernel,
+ * cuKernelGetFunction, cuFuncLoad) or a kernel's first launch: name what
+ * was being loaded (the kernel's symbol for a get or a launch; for a load
+ * the file's name, the shared library that holds the image (dladdr), or
+ * "(an image in memory)"), value the ms after PRC_ENV_T0 at which the call
+ * began, text "<call> <error>" (the call, one of prc_fail_calls; the
+ * driver's name of the error, cuGetErrorName's, or "?" where it gave
+ * none), fields error (the CUresult, a whole number from 1) and, where it
+ * was read, free_mib (the device memory free when the call returned,
+ * cuMemGetInfo inside the process). A record is written at each of the
+ * first PRC_MAX_FAILS failures (env written "failure"), so that a process
+ * that then dies without its exit handler keeps it. */
+#define PRC_MAX_FAILS 16
+#define PRC_NFAIL_CALLS 16
+extern const char *const prc_fail_calls[PRC_NFAIL_CALLS];
+
+/* The call and error name of a "fail.<i>" entry's text into call and err
+ * (callen, errlen bytes). Returns 0, or -1 when the text is not "<call>
+ * <error>" with the call one of prc_fail_calls and the error "?" or 1 to
+ * 63 of [A-Z0-9_]. */
+int prc_fail_text(const char *text, char *call, size_t callen, char *err, size_t errlen);
 
 /* The most span lines a record may carry, and the longest record file the
  * parent reads. */

@@ -54,6 +54,58 @@ static const char *forge(char *buf, size_t len, const char *from, const char *to
     return buf;
 }
 
+#define REC_FAIL "d\tprogram\tfail.1\tlibcusolver.so.11\t400\tms\tcuLibraryLoadData " \
+                 "CUDA_ERROR_OUT_OF_MEMORY\terror=2,free_mib=212\n"
+
+/* A record with one failed call (fail.1) is read back, its text taken
+ * apart; a forged one is refused: an unknown call, an error name of other
+ * characters, no error or a fractional one, no name, a fail before a load. */
+static void check_fails(void)
+{
+    static const char with[] = REC_HEAD REC_FIGS REC_SLOW REC_FAIL "end\t4242\t15\n";
+    static const struct { const char *from, *to; } bad[] = {
+        { "cuLibraryLoadData CUDA", "cuMemAlloc CUDA" },
+        { "CUDA_ERROR_OUT_OF_MEMORY", "out of memory" },
+        { "CUDA_ERROR_OUT_OF_MEMORY", "" },
+        { "error=2,", "" },
+        { "error=2,", "error=2.5," },
+        { "error=2,", "error=0," },
+        { "libcusolver.so.11", "" },
+        { "free_mib=212", "free_mib=-1" },
+        { "fail.1", "fail.2" },
+    };
+    prc_record rec;
+    char why[300], buf[4096], call[48], err[64];
+    const char *at;
+    size_t i, refused_all = 1;
+
+    th_check("precord: a record with a failed call reads back, its text \"<call> <error>\"",
+             prc_read(with, strlen(with), 4242, &rec, why, sizeof why) == 0 &&
+             res_derived_find(&rec.r, PRC_SECTION, "fail.1") &&
+             prc_fail_text(res_derived_find(&rec.r, PRC_SECTION, "fail.1")->text, call, sizeof call,
+                           err, sizeof err) == 0 &&
+             strcmp(call, "cuLibraryLoadData") == 0 && strcmp(err, "CUDA_ERROR_OUT_OF_MEMORY") == 0);
+    prc_free(&rec);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        at = strstr(with, bad[i].from);
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - with), with, bad[i].to, at + strlen(bad[i].from));
+        if (!refused(buf, 4242, i == 8 ? "is not" : "failed call")) {
+            printf("  (accepted: %s -> %s)\n", bad[i].from, bad[i].to);
+            refused_all = 0;
+        }
+    }
+    th_check("precord: a forged failed call is refused (a call not of the list, an error name of "
+             "other characters or none, no error or not a whole one, no name, free memory below 0, "
+             "out of order)", refused_all);
+    th_check("precord: a fail entry before a load's is out of order",
+             refused(REC_HEAD REC_FIGS REC_SLOW REC_FAIL
+                     "d\tprogram\tload.1\tlibrary\t500\tms\t\tn=1,ms=2\n" "end\t4242\t16\n", 4242,
+                     "is not"));
+    th_check("precord: \"? \" is the error name where the driver gave none; a call alone is not a text",
+             prc_fail_text("cuLaunchKernel ?", call, sizeof call, err, sizeof err) == 0 &&
+             strcmp(err, "?") == 0 && prc_fail_text("cuLaunchKernel", call, sizeof call, err, sizeof err) != 0);
+}
+
 void test_precord(void)
 {
     prc_record rec;
@@ -140,4 +192,5 @@ void test_precord(void)
                      "an incomplete line other than"));
     th_check("precord: a NUL byte", prc_read("env\0x", 5, 1, &rec, why, sizeof why) == -1 &&
                                         strstr(why, "NUL") != NULL);
+    check_fails();
 }

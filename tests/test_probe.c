@@ -55,6 +55,27 @@ static void call(CUpti_CallbackId cbid, const char *fname, const void *params, c
     pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
 }
 
+/* One driver call that returns rv: ENTER at t0 ms, EXIT at t1 ms. */
+static void call_rv(CUpti_CallbackId cbid, const void *params, const char *sym, CUresult rv,
+                    double t0, double t1)
+{
+    uint64_t corr = 0;
+    CUpti_CallbackData cd;
+
+    memset(&cd, 0, sizeof cd);
+    cd.functionName = "a call";
+    cd.functionParams = params;
+    cd.symbolName = sym;
+    cd.correlationData = &corr;
+    cd.functionReturnValue = &rv;
+    cd.callbackSite = CUPTI_API_ENTER;
+    clock_at(t0);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
+    cd.callbackSite = CUPTI_API_EXIT;
+    clock_at(t1);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
+}
+
 /* A resource event at ms; module: cubinSize (0: a context created). */
 static void resource(CUpti_CallbackId cbid, size_t cubin_size, double ms)
 {
@@ -477,6 +498,112 @@ static void check_said_once(void)
              r1 == -1 && r2 == -1 && strcmp(got, want) == 0);
 }
 
+/* The driver a failed call's entry reads: 300 MiB free; names for the
+ * errors used below, a name that is not one for 999, none for others. */
+static CUresult fake_mem_info(size_t *free_b, size_t *total_b)
+{
+    *free_b = (size_t)300 << 20;
+    *total_b = (size_t)1000 << 20;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_error_name(CUresult r, const char **s)
+{
+    *s = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
+       : r == CUDA_ERROR_INVALID_IMAGE ? "CUDA_ERROR_INVALID_IMAGE"
+       : r == CUDA_ERROR_UNKNOWN ? "not a name; with spaces" : NULL;
+    return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* The fail.<i> entry i of r: 1 when it is named name, at ms, with text and
+ * error, free_mib free (NaN: none). */
+static int fail_is(const results *r, int i, const char *name, double ms, const char *text, int error,
+                   double free_mib)
+{
+    char key[32];
+    const res_derived *d;
+    snprintf(key, sizeof key, "fail.%d", i);
+    d = res_derived_find(r, PRC_SECTION, key);
+    if (!d) return 0;
+    if (strcmp(d->name, name) != 0 || d->value != ms || strcmp(d->text, text) != 0 ||
+        res_derived_num(d, "error") != error) {
+        printf("probe: %s is %s at %g, '%s', error %g\n", key, d->name, d->value, d->text,
+               res_derived_num(d, "error"));
+        return 0;
+    }
+    return isnan(free_mib) ? isnan(res_derived_num(d, "free_mib")) : res_derived_num(d, "free_mib") == free_mib;
+}
+
+/* Failed calls: a library load of an image in this program (named by the
+ * file that holds it), a load from a file, a get, a first launch (kept),
+ * a later launch (not: it loads nothing), an error the driver names badly;
+ * the record is written at the first failure; at most PRC_MAX_FAILS. */
+static void check_failures(const char *dir)
+{
+    static const unsigned char image[64] = { 1, 2, 3 };
+    CUmodule mod;
+    CUlibrary lib;
+    CUfunction got = NULL;
+    cuLibraryLoadData_params lp;
+    cuModuleLoad_params ml = { &mod, "/some/dir/k.cubin" };
+    cuModuleGetFunction_params gf = { &got, NULL, "kMissing" };
+    cuLaunchKernel_params la;
+    results r;
+    char *text;
+    int i, ok;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    pb_set_failure_driver_for_test(fake_mem_info, fake_error_name);
+    memset(&lp, 0, sizeof lp);
+    lp.library = &lib;
+    lp.code = image;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, &lp, NULL, CUDA_ERROR_OUT_OF_MEMORY, 10, 12);
+    text = read_record(dir, &r);
+    th_check("probe: a failed library load writes the record at once (written \"failure\"): "
+             "fail.1 the image's file (this test's program), at 10 ms, its call and error, 300 MiB free",
+             text && strcmp(env(&r, "written"), "failure") == 0 &&
+             fail_is(&r, 1, "unit", 10, "cuLibraryLoadData CUDA_ERROR_OUT_OF_MEMORY", 2, 300));
+    free(text);
+    res_free(&r);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_ERROR_INVALID_IMAGE, 13, 14);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, &gf, NULL, CUDA_ERROR_UNKNOWN, 15, 16);
+    memset(&la, 0, sizeof la);
+    la.f = (CUfunction)(uintptr_t)0x9000;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, "kOOM", CUDA_ERROR_OUT_OF_MEMORY, 20, 21);
+    la.f = (CUfunction)(uintptr_t)0x9100;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, "kFine", CUDA_SUCCESS, 22, 23);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, "kFine", CUDA_ERROR_LAUNCH_FAILED, 24, 25);
+    pb_set_failure_driver_for_test(NULL, NULL);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_ERROR_FILE_NOT_FOUND, 26, 27);
+    clock_at(30);
+    pb_exit();
+    text = read_record(dir, &r);
+    th_check("probe: fail.2 a load from a file, by its name; fail.3 a get, by the name asked for, "
+             "the driver's bad name as ?; fail.4 a first launch by its symbol; fail.5 read without "
+             "a driver (no free memory, error ?); a later launch's failure not kept",
+             text && fail_is(&r, 2, "k.cubin", 13, "cuModuleLoad CUDA_ERROR_INVALID_IMAGE", 200, 300) &&
+             fail_is(&r, 3, "kMissing", 15, "cuModuleGetFunction ?", 999, 300) &&
+             fail_is(&r, 4, "kOOM", 20, "cuLaunchKernel CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             fail_is(&r, 5, "k.cubin", 26, "cuModuleLoad ?", 301, NAN) &&
+             !res_derived_find(&r, PRC_SECTION, "fail.6"));
+    free(text);
+    res_free(&r);
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    for (i = 0; i < PRC_MAX_FAILS + 3; i++)
+        call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_ERROR_OUT_OF_MEMORY, 2 + i, 2 + i);
+    clock_at(50);
+    pb_exit();
+    text = read_record(dir, &r);
+    ok = text != NULL;
+    for (i = 1; i <= PRC_MAX_FAILS && ok; i++) ok = fail_is(&r, i, "k.cubin", 1 + i, "cuModuleLoad ?", 2, NAN);
+    th_check("probe: 19 failed loads: the first 16 kept, in order", ok &&
+             !res_derived_find(&r, PRC_SECTION, "fail.17") && fig(&r, "module_load.n") == PRC_MAX_FAILS + 3);
+    free(text);
+    res_free(&r);
+}
+
 void test_probe(void)
 {
     char dir[] = "/tmp/harness-probe-test.XXXXXX";
@@ -501,6 +628,7 @@ void test_probe(void)
     check_full_table(dir);
     check_kernel_handle(dir);
     check_threads(dir);
+    check_failures(dir);
     check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);

@@ -79,6 +79,19 @@ static const pb_cb pb_cbs[] = {
     { CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, PB_LAUNCH },
 };
 #define PB_NCBS (sizeof pb_cbs / sizeof pb_cbs[0])
+/* A failed call is named by its place here: prc_fail_calls (precord.h)
+ * lists the same calls in the same order. */
+_Static_assert(PB_NCBS == PRC_NFAIL_CALLS, "pb_cbs and prc_fail_calls list the same calls");
+
+/* A first use or load whose call failed ("fail.<i>" of the record). */
+typedef struct pb_fail {
+    double at_ms;           /* the call began, ms after t0 */
+    double free_mib;        /* free when it returned (NaN: unread) */
+    int error;              /* the CUresult */
+    size_t call;            /* index into pb_cbs and prc_fail_calls */
+    char err[64];           /* cuGetErrorName's name of it, or "?" */
+    char name[PB_NAME];     /* what was being loaded */
+} pb_fail;
 
 /* One function (CUfunction) seen got or launched. */
 typedef struct pb_kernel {
@@ -122,6 +135,8 @@ typedef struct pb_state {
     size_t nspans, maxspans;
     int exit_written;           /* the "exit" record is written: no later one */
     int said;                   /* a failed write has been said on stderr */
+    pb_fail fails[PRC_MAX_FAILS]; /* the failed calls of first uses and loads, the first nfails */
+    size_t nfails;
 } pb_state;
 
 static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -424,6 +439,9 @@ static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
 }
 
 static void pb_first_kernel_done(void);
+static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, long long start,
+                         double free_out, pb_fail *f);
+static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *fn, pb_fail *f);
 
 /* MiB of device memory free (cuMemGetInfo), NaN before the first kernel
  * or where it does not answer. */
@@ -501,8 +519,11 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
                                        : pb_got_fn(kind, cd, &name);
     double free_in = pb_free_in, free_out = isnan(free_in) ? NAN : pb_free_now();
     long long from = start > 0 ? start : now;
+    pb_fail fail;
+    int failed = pb_fail_begin(cbid, cd, from, free_out, &fail);
 
     pthread_mutex_lock(&pb.lock);
+    if (failed) failed = pb_fail_keep(kind, cd, fn, &fail);
     if (kind == PB_LAUNCH) {
         pb_use_mark(pb_kernel_of(fn), from, free_in, free_out);
         pb_count_launch(fn, ms, cd->symbolName);
@@ -521,6 +542,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     }
     pb_add_span(cd->functionName, start > 0 ? start : now, ms);
     pthread_mutex_unlock(&pb.lock);
+    if (failed) pb_write_record("failure");
     if (kind == PB_LAUNCH && pb_first_here) {
         pb_first_here = 0;
         pb_first_kernel_done();
@@ -572,7 +594,13 @@ typedef struct pb_drv {
     CUresult (*ctx_device)(CUdevice *);
     CUresult (*bus_id)(char *, int, CUdevice);
     CUresult (*mem_info)(size_t *, size_t *);
+    CUresult (*error_name)(CUresult, const char **);
 } pb_drv;
+
+/* The driver entry points a test puts in place of the process's (NULL:
+ * the process's own; pb_set_failure_driver_for_test). */
+static CUresult (*pb_test_mem_info)(size_t *, size_t *);
+static CUresult (*pb_test_error_name)(CUresult, const char **);
 
 /* dlsym of name into *slot (a function pointer's storage; NULL if absent). */
 static void pb_sym(void *lib, const char *name, void *slot, size_t size)
@@ -592,6 +620,129 @@ static void pb_driver(pb_drv *d)
     pb_sym(lib, "cuCtxGetDevice", &d->ctx_device, sizeof d->ctx_device);
     pb_sym(lib, "cuDeviceGetPCIBusId", &d->bus_id, sizeof d->bus_id);
     pb_sym(lib, "cuMemGetInfo_v2", &d->mem_info, sizeof d->mem_info);
+    pb_sym(lib, "cuGetErrorName", &d->error_name, sizeof d->error_name);
+}
+
+/* ------------------------------------------------------ failed calls --- */
+
+/* The index of cbid in pb_cbs (and prc_fail_calls), PB_NCBS when absent. */
+static size_t pb_cb_index(CUpti_CallbackId cbid)
+{
+    size_t i;
+    for (i = 0; i < PB_NCBS && pb_cbs[i].cbid != cbid; i++)
+        ;
+    return i;
+}
+
+/* The last part of a path (after its last '/'), or the path. */
+static const char *pb_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* What a failed load was loading, into buf: the file's name for a load
+ * from a file, the shared library (or program) that holds the image for
+ * one from memory (dladdr), else "(an image in memory)". */
+static void pb_load_name(CUpti_CallbackId cbid, const void *params, char *buf, size_t len)
+{
+    const char *file = NULL;
+    const void *image;
+    Dl_info info;
+
+    if (params && cbid == CUPTI_DRIVER_TRACE_CBID_cuModuleLoad)
+        file = ((const cuModuleLoad_params *)params)->fname;
+    else if (params && cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile)
+        file = ((const cuLibraryLoadFromFile_params *)params)->fileName;
+    else if (params && (image = pb_image_of(cbid, params)) != NULL && dladdr(image, &info) != 0 &&
+             info.dli_fname && *info.dli_fname)
+        file = info.dli_fname;
+    pb_copy_name(buf, len, file && *file ? pb_base(file) : "(an image in memory)");
+}
+
+/* The driver's name of error r (cuGetErrorName) into buf, "?" where it
+ * gives none or one that is not of [A-Z0-9_], at most 63 characters. */
+static void pb_error_name(const pb_drv *d, CUresult r, char *buf, size_t len)
+{
+    const char *s = NULL;
+    CUresult (*name)(CUresult, const char **) = pb_test_error_name ? pb_test_error_name : d->error_name;
+    if (!name || name(r, &s) != CUDA_SUCCESS || !s || !*s || strlen(s) > 63 ||
+        strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
+        s = "?";
+    snprintf(buf, len, "%s", s);
+}
+
+/* A call's EXIT that returned an error, while fewer than PRC_MAX_FAILS are
+ * kept: what can be learnt outside pb.lock into *f (the call, when it
+ * began, the error and its name, the free memory: free_out where it was
+ * read, else cuMemGetInfo now; a load's name). Returns 1 when the call
+ * failed and there is room, else 0. */
+static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, long long start,
+                         double free_out, pb_fail *f)
+{
+    const CUresult *rv = cd->functionReturnValue;
+    CUresult (*info)(size_t *, size_t *);
+    size_t free_b, total_b;
+    pb_drv d;
+    int room;
+
+    if (!rv || *rv == CUDA_SUCCESS || (int)*rv < 1 || (int)*rv > 1000000) return 0;
+    pthread_mutex_lock(&pb.lock);
+    room = pb.nfails < PRC_MAX_FAILS;
+    pthread_mutex_unlock(&pb.lock);
+    if (!room) return 0;
+    memset(f, 0, sizeof *f);
+    pb_driver(&d);
+    info = pb_test_mem_info ? pb_test_mem_info : d.mem_info;
+    f->call = pb_cb_index(cbid);
+    f->at_ms = pb_ms(start);
+    f->error = (int)*rv;
+    f->free_mib = free_out;
+    if (isnan(f->free_mib) && info && info(&free_b, &total_b) == CUDA_SUCCESS)
+        f->free_mib = (double)free_b / 1048576.0;
+    pb_error_name(&d, *rv, f->err, sizeof f->err);
+    if (f->call < PB_NCBS && (pb_cbs[f->call].kind == PB_MODULE_LOAD || pb_cbs[f->call].kind == PB_LIBRARY_LOAD))
+        pb_load_name(cbid, cd->functionParams, f->name, sizeof f->name);
+    return f->call < PB_NCBS;
+}
+
+/* Keep the failed call *f: a load's as it is; a get's named by the name it
+ * asked for or the kernel's as seen so far; a launch only where it is the
+ * function's first (a later launch loads nothing), named by its symbol.
+ * Under pb.lock. Returns 1 when kept. */
+static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *fn, pb_fail *f)
+{
+    const void *p = cd->functionParams;
+    const pb_kernel *k = NULL;
+    const char *name = NULL;
+
+    if (pb.nfails >= PRC_MAX_FAILS) return 0;
+    switch (kind) {
+    case PB_MODULE_LOAD: case PB_LIBRARY_LOAD:
+        break;
+    case PB_GET_FUNCTION:
+        name = p ? ((const cuModuleGetFunction_params *)p)->name : NULL;
+        break;
+    case PB_GET_KERNEL:
+        name = p ? ((const cuLibraryGetKernel_params *)p)->name : NULL;
+        break;
+    case PB_KERNEL_FUNCTION:
+        k = p ? pb_kernel_of(((const cuKernelGetFunction_params *)p)->kernel) : NULL;
+        break;
+    case PB_FUNC_LOAD:
+        k = p ? pb_kernel_of(((const cuFuncLoad_params *)p)->function) : NULL;
+        break;
+    default:
+        k = pb_kernel_of(fn);
+        if (k && k->launched) return 0;
+        name = cd->symbolName;
+        break;
+    }
+    if (kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD)
+        pb_copy_name(f->name, sizeof f->name, name && *name ? name : k && k->name[0] ? k->name
+                                                                     : "(unnamed)");
+    pb.fails[pb.nfails++] = *f;
+    return 1;
 }
 
 /* "LAZY", "EAGER" or "unread". */
@@ -739,6 +890,24 @@ static int pb_build_env(results *r, const char *written)
     return 0;
 }
 
+/* Every failed call kept ("fail.<i>") into r. 0, or -1 on out of memory. */
+static int pb_build_fails(results *r)
+{
+    size_t i;
+    for (i = 0; i < pb.nfails; i++) {
+        const pb_fail *f = &pb.fails[i];
+        char key[32], text[160];
+        res_derived *d;
+        snprintf(key, sizeof key, "fail.%zu", i + 1);
+        snprintf(text, sizeof text, "%s %s", prc_fail_calls[f->call], f->err);
+        d = res_derive(r, PRC_SECTION, key, f->name[0] ? f->name : "(unnamed)", f->at_ms, "ms", text);
+        if (!d || res_derived_field(d, "error", f->error) != 0 ||
+            (!isnan(f->free_mib) && res_derived_field(d, "free_mib", f->free_mib) != 0))
+            return -1;
+    }
+    return 0;
+}
+
 /* Every first use ("use.<i>") and every load after the first kernel
  * ("load.<i>") into r. 0, or -1 on out of memory. */
 static int pb_build_uses(results *r)
@@ -768,7 +937,7 @@ static int pb_build_uses(results *r)
             (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
             return -1;
     }
-    return 0;
+    return pb_build_fails(r);
 }
 
 /* The figures and slowest first uses into r. 0, or -1 on out of memory. */
@@ -1171,6 +1340,13 @@ int pb_init_for_test(const char *dir, long long t0_ns, long max_spans)
 void pb_set_clock_for_test(long long (*now)(void))
 {
     pb_now = now ? now : clk_now_ns;
+}
+
+void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
+                                    CUresult (*error_name)(CUresult, const char **))
+{
+    pb_test_mem_info = mem_info;
+    pb_test_error_name = error_name;
 }
 
 void pb_reset_for_test(void)

@@ -32,7 +32,11 @@ __attribute__((visibility("default"))) int InitializeInjection(void);
  * itself runs on that thread. Thread-safe; a launch takes one lock and one
  * hash lookup, and allocates nothing. The first launch's EXIT (of any
  * thread) reads the loading mode, device and device memory, and writes the
- * record "first kernel". Does nothing before set-up or in a forked child. */
+ * record "first kernel". The EXIT of a load, a get or a kernel's first
+ * launch that returned an error keeps it (precord.h, "fail.<i>": what was
+ * being loaded, the error and its name from cuGetErrorName, the free
+ * memory from cuMemGetInfo) and writes the record "failure", for the
+ * first PRC_MAX_FAILS. Does nothing before set-up or in a forked child. */
 void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                  const void *cbdata);
 
@@ -43,8 +47,8 @@ void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId c
 void pb_exit(void);
 
 /* Write the record now to "<dir>/<pid>.rec", atomically (a temporary file
- * beside it, renamed over it), with env written as given ("first kernel"
- * or "exit"). Once "exit" is written, later calls write nothing. Returns
+ * beside it, renamed over it), with env written as given ("first kernel",
+ * "failure" or "exit"). Once "exit" is written, later calls write nothing. Returns
  * 0 when written (or skipped after "exit"), 1 when the probe is not set up
  * in this process (nothing written), -1 on failure: an earlier record at
  * PATH is left as it was, and the process's first failure puts the one
@@ -61,6 +65,12 @@ int pb_init_for_test(const char *dir, long long t0_ns, long max_spans);
 
 /* For tests: the probe's clock (CLOCK_MONOTONIC ns); NULL restores it. */
 void pb_set_clock_for_test(long long (*now)(void));
+
+/* For tests: the driver's cuMemGetInfo and cuGetErrorName that a failed
+ * call's entry reads (precord.h, "fail.<i>"), in place of the process's
+ * libcuda.so.1; NULL restores the process's. */
+void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
+                                    CUresult (*error_name)(CUresult, const char **));
 
 /* For tests: free the tables and forget everything, as before set-up;
  * the clock is restored. */
