@@ -21,7 +21,7 @@
 static const char *const cli_child_names[] = {
     "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
     "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
-    "first-launch", "devices", "device", "visible"
+    "first-launch", "devices", "device", "visible", "hold"
 };
 
 const char *cli_child_name(cli_child k)
@@ -139,6 +139,9 @@ static const char cli_usage[] =
 "                          mark matches; the first uses after it are listed\n"
 "  --ready-after=S         -- CMD: else ready S seconds after the first kernel\n"
 "  --preload-list=FILE     -- CMD: write the kernels first used after ready\n"
+"  --squeeze=MiB|auto      -- CMD: before each run a helper holds all of device 0's\n"
+"                          free memory but MiB; auto: bisect each side's smallest\n"
+"                          margin at which the program still exits 0\n"
 "  --quiet                 print only the summary (the answers, the checks, the\n"
 "                          exit code); no progress lines on stderr\n"
 "  -h, --help              the short help: examples, common options, the docs\n"
@@ -202,7 +205,7 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
        O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
        O_COMPARE_ENV, O_JIT_CACHE, O_COMPARE_CMDS, O_VS_WORD, O_PREPARE, O_CLEANUP,
-       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_LAST };
+       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_SQUEEZE, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -250,6 +253,7 @@ static const struct option cli_longopts[] = {
     { "ready",          required_argument, NULL, O_READY },
     { "ready-after",    required_argument, NULL, O_READY_AFTER },
     { "preload-list",   required_argument, NULL, O_PRELOAD },
+    { "squeeze",        required_argument, NULL, O_SQUEEZE },
     { NULL, 0, NULL, 0 }
 };
 
@@ -418,6 +422,7 @@ static void cli_defaults(cli_opts *o)
     o->synth[2] = 100;
     o->nsynth = 3;
     o->rounds = 3;
+    o->squeeze_mib = -1;
     o->child_timeout = 300;
     o->min_samples = 10;
     o->max_noise = 0.01;
@@ -852,6 +857,12 @@ static int cli_opt_program(int c, const char *arg, cli_opts *o, FILE *err)
         o->ready_after = d;
         break;
     case O_PRELOAD: o->preload_list = arg; break;
+    case O_SQUEEZE:
+        if (strcmp(arg, "auto") == 0) o->squeeze_auto = 1;
+        else if (cli_int(arg, 0, (long long)CLI_SQUEEZE_MAX, &v) == 0) o->squeeze_mib = (double)v;
+        else CLI_FAIL("--squeeze=%s: expected the MiB to leave free, a whole number from 0 to %.0f, "
+                      "or auto", arg, CLI_SQUEEZE_MAX);
+        break;
     }
     return CLI_OK;
 }
@@ -888,6 +899,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         return cli_opt_code(c, arg, o, err);
     case O_COMPARE_ENV: case O_JIT_CACHE: case O_COMPARE_CMDS: case O_VS_WORD: case O_PREPARE:
     case O_CLEANUP: case O_MAX_ROUNDS: case O_READY: case O_READY_AFTER: case O_PRELOAD:
+    case O_SQUEEZE:
         return cli_opt_program(c, arg, o, err);
     }
     /* Only an option in cli_longopts without a handler above comes here. */
@@ -1362,8 +1374,11 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
         { O_COMPARE_CMDS, "--compare" }, { O_VS_WORD, "--vs-word" }, { O_PREPARE, "--prepare" },
         { O_CLEANUP, "--cleanup" }, { O_MAX_ROUNDS, "--max-rounds" }, { O_READY, "--ready" },
         { O_READY_AFTER, "--ready-after" }, { O_PRELOAD, "--preload-list" },
+        { O_SQUEEZE, "--squeeze" },
     };
 
+    /* The memory holder is given the margin it holds to, and no command. */
+    if (o->child == CLI_CHILD_HOLD) return CLI_OK;
     if (!o->cmd) {
         for (i = 0; i < sizeof program_only / sizeof program_only[0]; i++)
             if (cli_given(seen, program_only[i].opt))
@@ -1397,6 +1412,10 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     if (!o->warmup_given) o->warmup = 1;
     if (o->warmup > 100) CLI_FAIL("--warmup=%d: with -- CMD, at most 100 runs a side", o->warmup);
     o->max_time_given = cli_given(seen, O_MAXTIME);
+    if (o->squeeze_auto && (cli_given(seen, O_ROUNDS) || cli_given(seen, O_MAX_ROUNDS) ||
+                            o->max_time_given))
+        CLI_FAIL("--squeeze=auto runs its own search (one run a margin, at most %d a side); "
+                 "--rounds, --max-rounds and --max-time do not apply to it", CLI_SQUEEZE_TRIES);
     return cli_check_sides(o, err);
 }
 

@@ -71,7 +71,9 @@ typedef enum cli_child {
     CLI_CHILD_FIRST,         /* stopwatches: the first launch taken apart, one mode */
     CLI_CHILD_DEVICES,       /* --device=all|LIST: list the devices (env lines) */
     CLI_CHILD_DEVICE,        /* --device=all|LIST: one device's sections, results as lines */
-    CLI_CHILD_VISIBLE        /* visible: libcuda, cuInit, the contexts, as it sees devices */
+    CLI_CHILD_VISIBLE,       /* visible: libcuda, cuInit, the contexts, as it sees devices */
+    CLI_CHILD_HOLD           /* -- CMD --squeeze: hold the device's memory but a margin
+                                (squeeze.h) */
 } cli_child;
 
 /* The --child=KIND word for a child kind. */
@@ -169,6 +171,10 @@ typedef struct cli_opts {
                                     when a line of its stdout or stderr first matches */
     double ready_after;          /* --ready-after=S: ready S seconds after the first
                                     kernel (without --ready, or where it never matched) */
+    double squeeze_mib;          /* --squeeze=MiB: before each run a helper holds the
+                                    device's free memory but this many MiB; -1 when not
+                                    given (and with --squeeze=auto) */
+    int squeeze_auto;            /* --squeeze=auto: search each side's smallest margin */
     const char *preload_list;    /* --preload-list=FILE: the kernels first used after
                                     ready, written there, or NULL */
     int max_time_given;          /* --max-time=S with -- CMD: no round starts after S
@@ -184,6 +190,12 @@ typedef struct cli_opts {
     char trace_buf[CLI_PATH_MAX];
     char program_output_buf[CLI_PATH_MAX];
 } cli_opts;
+
+/* The largest --squeeze=MiB taken (16 TiB); the device's free memory
+ * bounds it at run time. */
+#define CLI_SQUEEZE_MAX 16777216.0
+/* The most runs --squeeze=auto's search takes a side. */
+#define CLI_SQUEEZE_TRIES 16
 
 /* Result of cli_parse. */
 enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };

@@ -22,6 +22,7 @@
 #include "section.h"
 #include "sections/program.h"
 #include "sig.h"
+#include "squeeze.h"
 #include "table.h"
 #include "trace.h"
 #include "version.h"
@@ -548,6 +549,7 @@ int main(int argc, char **argv)
     }
     if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
     if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);
+    if (o.child == CLI_CHILD_HOLD) return sq_hold_child(&o);
     node = cli_node(&o) && o.child == CLI_CHILD_NONE;
 
     /* The run's compile cache, for the built-in sections and their children

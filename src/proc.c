@@ -292,6 +292,63 @@ out:
     return rc;
 }
 
+/* The helper's side of pr_start_self, between fork and execve (async-
+ * signal-safe calls only). */
+static _Noreturn void pr_helper_exec(const char *exe, char *const *argv, char *const *env, pid_t parent,
+                                     const sigset_t *mask, int fd)
+{
+    int null, i;
+    setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(127);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    /* dup2 onto itself leaves close-on-exec set: cleared either way. */
+    if ((fd != 3 && dup2(fd, 3) < 0) || fcntl(3, F_SETFD, 0) != 0) _exit(127);
+    if ((null = open("/dev/null", O_RDWR)) < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+        dup2(null, 2) < 0)
+        _exit(127);
+    for (i = 4; i < 4096; i++) close(i);
+    execve(exe, argv, env);
+    _exit(127);
+}
+
+int pr_start_self(const char *const *args, size_t nargs, const char *const *set_env, size_t nset,
+                  int fd, char *why, size_t whylen)
+{
+    char exe[4096];
+    char **argv = NULL, **env = NULL;
+    sigset_t mask;
+    ssize_t len;
+    pid_t pid = -1, parent = getpid();
+    size_t i;
+
+    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len < 0) {
+        snprintf(why, whylen, "readlink /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    exe[len] = '\0';
+    argv = calloc(nargs + 2, sizeof *argv);
+    env = pr_env(set_env, nset);
+    if (!argv || !env) {
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    argv[0] = exe;
+    for (i = 0; i < nargs; i++) argv[i + 1] = (char *)(uintptr_t)args[i];
+    sg_child_mask(&mask);
+    fflush(NULL);
+    if ((pid = fork()) < 0) {
+        snprintf(why, whylen, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) pr_helper_exec(exe, argv, env, parent, &mask, fd);
+    setpgid(pid, pid);
+out:
+    free(argv);
+    free(env);
+    return (int)pid;
+}
+
 /* In the child between fork and execve (async-signal-safe calls only): a
  * process group of its own, killed by the kernel when the thread that
  * forked it ends (PR_SET_PDEATHSIG: the harness killed with SIGKILL), the

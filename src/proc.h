@@ -32,6 +32,19 @@ typedef struct pr_result {
 int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
                 size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen);
 
+/* Start this executable (/proc/self/exe) with args[0..nargs-1] after
+ * argv[0] as a helper that lives beside a run (the memory holder of
+ * --squeeze, squeeze.h), and return at once: fork and execve, the child in
+ * a process group of its own (a signal to the terminal's group is not
+ * for it), killed by the kernel when the thread that started it ends
+ * (PR_SET_PDEATHSIG), with the signal mask this process started with,
+ * stdin, stdout and stderr on /dev/null, fd as its descriptor 3 and no
+ * other descriptor of this process, the environment changed by set_env
+ * (as pr_run_self). An execve that fails ends the child with 127. Returns
+ * its pid, or -1 with a reason in why. */
+int pr_start_self(const char *const *args, size_t nargs, const char *const *set_env, size_t nset,
+                  int fd, char *why, size_t whylen);
+
 /* What became of a user's program run by pr_run_program. */
 typedef struct pr_program {
     int pid;              /* its main process, also its process group */

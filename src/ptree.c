@@ -64,6 +64,9 @@ static int pt_sentinel_fd = -1;
 static void (*pt_abandon_fn)(void);
 static void pt_sentinel_start(void);
 static void pt_tell(char c);
+/* A process of this one's own beside the tree (pt_spare), and its wait
+ * status once the reader reaped it (spared_done 1). */
+static atomic_int pt_spared_pid, pt_spared_status, pt_spared_done;
 static pthread_t pt_th;
 static int pt_running;
 static atomic_int pt_quit;
@@ -160,7 +163,7 @@ static int pt_classify(int pid, int depth)
 
     if (s->cls != PT_EMPTY) return s->cls;
     if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) return PT_EMPTY;
-    if (pt_initial || pid == pt_sentinel_pid) cls = PT_OTHER;
+    if (pt_initial || pid == pt_sentinel_pid || pid == atomic_load(&pt_spared_pid)) cls = PT_OTHER;
     else if (pid == pt_first || ppid == pt_self) cls = PT_TREE;
     else if (ppid <= 1 || depth > 64) cls = PT_OTHER;
     else cls = pt_classify(ppid, depth + 1);
@@ -199,6 +202,40 @@ static int pt_alive(const pt_desc *d, char *comm, size_t commlen)
     return start == d->start && state != 'Z' && state != 'X';
 }
 
+/* Reap pid, a child of this process that ended (waitid says so): a
+ * descendant handed to it is known as of the tree; the spared process's
+ * status is kept for pt_spared. Under pt_mu. Returns 1 when reaped. */
+static int pt_reaped(pid_t pid)
+{
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) != pid) return 0;
+    if (pid == atomic_load(&pt_spared_pid)) {
+        atomic_store(&pt_spared_status, status);
+        atomic_store(&pt_spared_done, 1);
+    } else if (pid != pt_sentinel_pid && pt_slot_of(pid)->cls != PT_TREE) {
+        pt_note(pid, PT_TREE, 0);
+    }
+    return 1;
+}
+
+void pt_spare(pid_t pid)
+{
+    pthread_mutex_lock(&pt_mu);
+    atomic_store(&pt_spared_done, 0);
+    atomic_store(&pt_spared_pid, (int)pid);
+    pthread_mutex_unlock(&pt_mu);
+}
+
+int pt_spared(pid_t pid, int *status)
+{
+    int done;
+    pthread_mutex_lock(&pt_mu);
+    done = pid > 0 && atomic_load(&pt_spared_pid) == (int)pid && atomic_load(&pt_spared_done);
+    if (done) *status = atomic_load(&pt_spared_status);
+    pthread_mutex_unlock(&pt_mu);
+    return done;
+}
+
 /* Reap the descendants handed to this process that ended, as long as the
  * next one to reap is not the first process (its owner reaps it; those
  * behind it wait for pt_kill_all). Under pt_mu. */
@@ -210,9 +247,7 @@ static void pt_reap(void)
         if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
             si.si_pid == pt_first)
             return;
-        if (si.si_pid != pt_sentinel_pid && pt_slot_of(si.si_pid)->cls != PT_TREE)
-            pt_note(si.si_pid, PT_TREE, 0);
-        waitpid(si.si_pid, NULL, WNOHANG);
+        if (!pt_reaped(si.si_pid)) return;
     }
 }
 
@@ -327,7 +362,6 @@ size_t pt_kill_all(pid_t group, char *names, size_t len)
 
     if (len) names[0] = '\0';
     for (pass = 0; pass < 500 && live; pass++) {
-        pid_t r;
         if (group > 0) kill(-group, SIGKILL);
         pthread_mutex_lock(&pt_mu);
         pt_read_proc();
@@ -347,8 +381,13 @@ size_t pt_kill_all(pid_t group, char *names, size_t len)
         }
         /* Those handed to this process: reaped, and known (one that ended
          * between two reads of /proc is learnt here). */
-        while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-            if (r != pt_sentinel_pid && pt_slot_of(r)->cls != PT_TREE) pt_note(r, PT_TREE, 0);
+        for (;;) {
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
+                !pt_reaped(si.si_pid))
+                break;
+        }
         pthread_mutex_unlock(&pt_mu);
         if (live) nanosleep(&ts, NULL);
     }

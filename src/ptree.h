@@ -69,6 +69,18 @@ size_t pt_kill_all(pid_t group, char *names, size_t len);
  * every descendant known, by pid, with no check (async-signal-safe). */
 void pt_kill_now(void);
 
+/* A child of this process that is not of the program's tree (the memory
+ * holder of --squeeze, squeeze.h), started beside it: never taken for one
+ * of the tree's; where the tree's reader reaps it (it ended while the tree
+ * ran), its wait status is kept for pt_spared. One at a time; 0 forgets
+ * it. Thread-safe. */
+void pt_spare(pid_t pid);
+
+/* 1 with the spared process pid's wait status in *status when the tree's
+ * reader reaped it, else 0 (it is still there, or it is not the one
+ * spared). Thread-safe. */
+int pt_spared(pid_t pid, int *status);
+
 /* What the sentinel does after it has killed a tree that this process
  * abandoned (it ended, SIGKILL included, while the tree ran): fn, in the
  * sentinel, a copy of this process made at the first pt_begin, with

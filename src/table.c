@@ -73,10 +73,25 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
         /* -- CMD: the program is timed whole and from inside; nothing of
          * the sections' sampling applies. */
         fprintf(f, "  program          %s\n", tb_env_str(r, "program_command", "?"));
-        fprintf(f, "  runs             %.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s\n",
-                tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
-                tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
-                tb_env_str(r, "program_sides", "?"), o->child_timeout);
+        if (o->squeeze_auto)
+            fprintf(f, "  runs             those of --squeeze=auto's search (no measured round), "
+                    "%.0f warm-up; %s; --child-timeout=%.0f s\n", tb_env_num(r, "program_warmup"),
+                    tb_env_str(r, "program_sides", "?"), o->child_timeout);
+        else
+            fprintf(f, "  runs             %.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s\n",
+                    tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
+                    tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
+                    tb_env_str(r, "program_sides", "?"), o->child_timeout);
+        if (o->squeeze_auto)
+            fprintf(f, "  squeeze          auto: each side's smallest margin of device 0's free "
+                    "memory, bisected");
+        else if (o->squeeze_mib >= 0)
+            fprintf(f, "  squeeze          %.0f MiB of device 0 left free before each run (a holder "
+                    "takes the rest)", o->squeeze_mib);
+        if ((o->squeeze_auto || o->squeeze_mib >= 0) && res_env_get(r, "program_squeeze_free_mib"))
+            fprintf(f, "; it had %.0f MiB free, of %.0f", tb_env_num(r, "program_squeeze_free_mib"),
+                    tb_env_num(r, "program_squeeze_total_mib"));
+        if (o->squeeze_auto || o->squeeze_mib >= 0) fprintf(f, "\n");
         return;
     }
     fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");

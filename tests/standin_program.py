@@ -33,6 +33,13 @@ for both):
                        (NVTX_INJECTION64_PATH and HARNESS_PROBE_READY set), the
                        record's marks.n and at.ready_mark (the first text that
                        HARNESS_PROBE_READY matches, as Python's re reads it)
+  --needs SPEC         a use that needs device memory, "MODE=MiB:call:name" entries
+                       joined by ',' (a plain "MiB:call:name" for every mode): where
+                       FAKE_CUDA_FREE_MIB is set (tests/fakecuda's shared device
+                       memory) and the device has less than MiB free, the record
+                       holds fail.1: that call on name, CUDA_ERROR_OUT_OF_MEMORY,
+                       with the free memory; stderr says so and the exit is 1. Call
+                       "-": the program's own allocation failed (nothing recorded)
   --ptx MS             one PTX image a process, its load MS ms where
                        $CUDA_CACHE_PATH holds no "jit" file (the file then
                        written there, 4096 bytes: a JIT cache), MS/100 where
@@ -91,6 +98,43 @@ def marks(opts):
     return figs + ([("at.ready_mark", "ms", hits[0])] if hits else [])
 
 
+def device_free_mib():
+    """The stand-in driver's shared device memory free now (MiB): its
+    FAKE_CUDA_FREE_MIB less what the live processes of FAKE_CUDA_MEM_DIR
+    hold; None without them."""
+    total, d = os.environ.get("FAKE_CUDA_FREE_MIB"), os.environ.get("FAKE_CUDA_MEM_DIR")
+    if total is None or not d:
+        return None
+    held = 0
+    for name in os.listdir(d):
+        if not name.isdigit():
+            continue
+        try:
+            stat = open("/proc/%s/stat" % name).read()
+            if stat[stat.rindex(")") + 2] in "ZX":
+                continue
+            held += int(open(os.path.join(d, name)).read() or 0)
+        except (OSError, ValueError):
+            continue
+    return int(total) - held / 2 ** 20
+
+
+def unmet_need(opts, mode):
+    """--needs: (call, name, free) of this mode's need the device cannot
+    meet now, or None."""
+    free = device_free_mib()
+    if free is None or not opts.get("needs"):
+        return None
+    for part in opts["needs"].split(","):
+        m, _, spec = part.rpartition("=")
+        if m and m != mode:
+            continue
+        mib, call, name = spec.split(":", 2)
+        if free < float(mib):
+            return call, name, free
+    return None
+
+
 def record(opts, mode, pid, first_kernel, worker):
     t0 = int(os.environ.get("HARNESS_PROBE_T0_NS", "0"))
     now_ms = (time.clock_gettime_ns(time.CLOCK_MONOTONIC) - t0) / 1e6 if t0 else 1.0
@@ -146,6 +190,10 @@ def record(opts, mode, pid, first_kernel, worker):
         f = [float(v) for v in rest.split(":")]
         lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tn=1,ms=%.17g,free_mib=%.17g,took_mib=%.17g"
                      % (i + 1, kind, f[0], f[1], f[2], f[3]))
+    fail = opts.get("failed")
+    if fail and fail[0] != "-":
+        lines.append("d\tprogram\tfail.1\t%s\t%.17g\tms\t%s CUDA_ERROR_OUT_OF_MEMORY\terror=2,free_mib=%.17g"
+                     % (esc(fail[1]), now_ms + 2, fail[0], max(fail[2], 0)))
     n = len(lines)
     for i in range(int(opts.get("spans") or 0)):
         lines.append("span\t%d\tcuLibraryLoadData\t%.3f\t%.3f" % (pid, now_ms + i, 0.5))
@@ -206,8 +254,14 @@ def main(argv):
                 time.sleep(1)
     if opts.get("ready_line"):
         print(opts["ready_line"], flush=True)
+    opts["failed"] = unmet_need(opts, mode)
     if probed:
         record(opts, mode, os.getpid(), fk, False)
+    if opts["failed"]:
+        call, name, free = opts["failed"]
+        sys.stderr.write("stand-in: out of memory (%s of %s, %.0f MiB free)\n"
+                         % ("its own allocation" if call == "-" else call, name, free))
+        sys.exit(1)
     print("stand-in ran in mode %s" % mode)
     sys.stderr.write("stand-in's stderr\n")
     sys.stdout.flush()

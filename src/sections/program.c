@@ -30,7 +30,10 @@
 #include "program.h"
 #include "ptree.h"
 #include "recdir.h"
+#include "sig.h"
 #include "program_device.h"
+#include "program_squeeze.h"
+#include "squeeze.h"
 #include "trace.h"
 #include "ufile.h"
 #include "verdict.h"
@@ -173,7 +176,14 @@ typedef struct pg_state {
                                first kernel over the side's runs (tight_seen) */
     char tight_name[PG_MAX_SIDES][128];
     int tight_seen[PG_MAX_SIDES];
+    pgs_state sq;           /* --squeeze: the margins, the search, the failed calls */
+    int tries;              /* --squeeze=auto: runs of the search taken */
 } pg_state;
+
+/* What a run is for: unmeasured (warm-up), measured (a round), or one of
+ * --squeeze=auto's search (its figures not kept; that it exited non-zero
+ * is the search's answer, not a failure). */
+typedef enum pg_kind { PG_WARMUP, PG_MEASURED, PG_TRY } pg_kind;
 
 /* ------------------------------------------------------------ finding --- */
 
@@ -885,21 +895,28 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
     return n;
 }
 
-/* What became of the run, as a check; 1 when it exited 0. Processes of its
- * tree that were still there at its end (killed: proc.h) are said on stderr
- * and are a failed check of their own. */
-static int pg_outcome(pg_state *s, const char *what, const pr_program *p)
+/* What became of the run, into how; as a check (not for a search's run:
+ * its exit is the answer); 1 when it exited 0. Processes of its tree that
+ * were still there at its end (killed: proc.h) are said on stderr and are
+ * a failed check of their own. */
+static int pg_outcome(pg_state *s, const char *what, const pr_program *p, pg_kind kind,
+                      double margin, char *how, size_t howlen)
 {
-    char detail[300], left[900];
+    char detail[400], left[900];
     int ok = !p->timed_out && p->signal == 0 && p->exit_code == 0;
     if (p->timed_out)
-        snprintf(detail, sizeof detail, "ran past --child-timeout=%.0f s; its process group was killed",
+        snprintf(how, howlen, "ran past --child-timeout=%.0f s; its process group was killed",
                  s->c->o->child_timeout);
     else if (p->signal)
-        snprintf(detail, sizeof detail, "killed by signal %d (%s)", p->signal, strsignal(p->signal));
+        snprintf(how, howlen, "killed by signal %d (%s)", p->signal, strsignal(p->signal));
     else
-        snprintf(detail, sizeof detail, "exited with %d", p->exit_code);
-    res_check_add(s->c->r, PG, what, ok, detail);
+        snprintf(how, howlen, "exited with %d", p->exit_code);
+    if (margin >= 0)
+        snprintf(detail, sizeof detail, "%s, with all but %.0f MiB of device 0's free memory held "
+                 "(--squeeze)", how, margin);
+    else
+        snprintf(detail, sizeof detail, "%s", how);
+    if (kind != PG_TRY) res_check_add(s->c->r, PG, what, ok, detail);
     if (p->overflow)
         fprintf(stderr, "harness: " PG ": run %d: more than %d processes: the later ones were not "
                 "kept, and their records are refused\n", s->runs, PT_MAX);
@@ -976,38 +993,122 @@ static void pg_put_caches(pg_state *s, const pg_side *sd, const char *root)
     }
 }
 
-/* One run of side sd: the --prepare command, spawn, wait, read its
- * records, store its figures (measured 0: a warm-up run, its figures
- * dropped). Returns 0 (the run failed or not), or -1 when it could not be
- * started. */
-static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
+/* The names of a run: its check's words into what, its output files' tag
+ * into tag. Returns its number (of its kind). */
+static int pg_name_run(pg_state *s, const pg_side *sd, int round, pg_kind kind, double margin,
+                       char *what, size_t wlen, char *tag, size_t tlen)
+{
+    int n = kind == PG_MEASURED ? ++s->runs : kind == PG_WARMUP ? ++s->warmups : ++s->tries;
+    if (kind == PG_MEASURED)
+        snprintf(what, wlen, "run %d (%s, round %d): the program exited 0", n, sd->label, round + 1);
+    else if (kind == PG_WARMUP)
+        snprintf(what, wlen, "warm-up run %d (%s): the program exited 0", n, sd->label);
+    else
+        snprintf(what, wlen, "--squeeze=auto run %d (%s, margin %.0f MiB)", n, sd->label, margin);
+    snprintf(tag, tlen, "%s%02d-%s", kind == PG_MEASURED ? "run" : kind == PG_WARMUP ? "warmup"
+             : "squeeze", n, sd->key);
+    return n;
+}
+
+/* --prepare before a run, in the side's setting. Returns 1 when it exited
+ * 0; else 0, the run not started (a failed check, said on stderr). */
+static int pg_prepare(pg_state *s, const pg_side *sd, const char *what, const char *tag)
+{
+    char t[80], why[512], detail[700];
+    snprintf(t, sizeof t, "%s.prepare", tag);
+    if (pg_shell(s, sd, s->c->o->prepare, t, why, sizeof why)) return 1;
+    snprintf(detail, sizeof detail, "--prepare %s; the run was not started", why);
+    res_check_add(s->c->r, PG, what, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.100s: --prepare %s\n", what, why);
+    return 0;
+}
+
+/* --squeeze: a holder of all device 0's free memory but margin MiB
+ * started before the run, in the side's setting (squeeze.h). Returns 0,
+ * or -1 when it could not hold (a failed check naming it, said on stderr:
+ * the run is not started). */
+static int pg_hold(pg_state *s, const pg_side *sd, const char *what, double margin, sq_holder *h)
+{
+    const char *env[1] = { sd->set };
+    char why[600], detail[900];
+    if (sq_start(margin, env, sd->set[0] ? 1 : 0, s->c->o->child_timeout, h, why, sizeof why) == 0)
+        return 0;
+    snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f could not hold device 0's "
+             "memory: %s; the run was not started", margin, why);
+    res_check_add(s->c->r, PG, what, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.100s: %s\n", what, detail);
+    sg_check();
+    return -1;
+}
+
+/* --squeeze, after the run: the holder held through it (what it held into
+ * *kept), and is released; where it ended during the run, the run fails
+ * (a failed check naming the holder, one line on stderr, what became of it
+ * into how). Returns 1 when it held throughout. */
+static int pg_unhold(pg_state *s, const char *what, double margin, sq_holder *h, sq_held *kept,
+                     char *how, size_t howlen)
+{
+    char why[300], detail[900], check[300];
+    int pid = h->pid, alive = sq_alive(h, why, sizeof why);
+
+    *kept = h->held;
+    sq_release(h);
+    if (alive) return 1;
+    snprintf(how, howlen, "the memory holder of --squeeze ended during the run (%s)", why);
+    snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f (pid %d) ended during the "
+             "run (%s): the margin was not held, so the run counts as failed; the driver took its "
+             "memory back", margin, pid, why);
+    snprintf(check, sizeof check, "%.160s: the memory holder held through it", what);
+    res_check_add(s->c->r, PG, check, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.160s: %s\n", what, detail);
+    return 0;
+}
+
+/* A measured run's figures (it exited 0): from the parent's clock, the
+ * sampler, the caches and, on a probed side, its records. */
+static void pg_keep_figures(pg_state *s, pg_side *sd, const pr_program *p, const char *cache_root,
+                            const prc_record *recs, size_t nrec)
+{
+    size_t si = (size_t)(sd - s->side);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s.", sd->key);
+    pg_put_run(s, prefix, "wall", p->ms);
+    pg_put_run(s, prefix, "cpu", p->cpu_ms);
+    pg_put_run(s, prefix, "rss.main", p->rss_mib);
+    pg_put_memory(s, sd, recs, nrec);
+    if (cache_root) pg_put_caches(s, sd, cache_root);
+    if (sd->probed && s->probe[0]) {
+        pg_put_records(s, sd, recs, nrec);
+        pg_gather_kernels(s, si, recs, nrec);
+        pg_put_uses(s, sd, si, recs, nrec, (long long)atomic_load(&s->smp.ready_ns), p->t0_ns);
+        pg_tally_modes(s, si, recs, nrec);
+        if (nrec) s->with_record++;
+    }
+}
+
+/* One run of side sd: the --prepare command, the holder of --squeeze
+ * (margin >= 0), spawn, wait, read its records, store its figures (a
+ * measured run's; a warm-up's and a search's dropped), what it came to
+ * noted for --squeeze. Returns 0 (the run failed or not), or -1 when it
+ * could not be started. */
+static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double margin)
 {
     const cli_opts *o = s->c->o;
-    char recdir[512] = "", cold[512] = "", what[200], why[512], out[4300], err[4300];
+    char recdir[512] = "", cold[512] = "", what[200], why[512], out[4300], err[4300], how[400] = "";
     char envbuf[PG_NENV][4200], tag[64];
     const char *env[PG_NENV], *cache_root = NULL;
     prc_record recs[PG_MAX_PROCS * 4];
     size_t nenv, nrec = 0, si = (size_t)(sd - s->side), i;
-    int started, ok, spans, n;
+    int started, ok, spans, n, held = 1, measured = kind == PG_MEASURED;
+    sq_holder holder;
+    sq_held kept;
     pr_program p;
 
-    n = measured ? ++s->runs : ++s->warmups;
-    if (measured)
-        snprintf(what, sizeof what, "run %d (%s, round %d): the program exited 0", n, sd->label, round + 1);
-    else
-        snprintf(what, sizeof what, "warm-up run %d (%s): the program exited 0", n, sd->label);
-    snprintf(tag, sizeof tag, "%s%02d-%s", measured ? "run" : "warmup", n, sd->key);
-    if (o->prepare) {
-        char t[80];
-        snprintf(t, sizeof t, "%s.prepare", tag);
-        if (!pg_shell(s, sd, o->prepare, t, why, sizeof why)) {
-            char detail[700];
-            snprintf(detail, sizeof detail, "--prepare %s; the run was not started", why);
-            res_check_add(s->c->r, PG, what, 0, detail);
-            fprintf(stderr, "harness: " PG ": %.100s: --prepare %s\n", what, why);
-            if (measured) s->failed++;
-            return 0;
-        }
+    memset(&kept, 0, sizeof kept);
+    n = pg_name_run(s, sd, round, kind, margin, what, sizeof what, tag, sizeof tag);
+    if (o->prepare && !pg_prepare(s, sd, what, tag)) {
+        if (measured) s->failed++;
+        return 0;
     }
     if (sd->probed && s->probe[0] && pr_mkdtemp("program", recdir, sizeof recdir, why, sizeof why) != 0) {
         fprintf(stderr, "harness: " PG ": %s\n", why);
@@ -1022,6 +1123,15 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
         cache_root = cold;
     } else if (sd->cache == 0) {
         cache_root = sd->cache_dir;
+    }
+    if (margin >= 0 && pg_hold(s, sd, what, margin, &holder) != 0) {
+        if (recdir[0]) pr_rmtree(recdir);
+        if (cold[0]) pr_rmtree(cold);
+        if (kind != PG_WARMUP) {
+            s->failed++;
+            pgs_note_run(&s->sq, si, margin, NULL, 0, "its holder could not hold", NULL, 0);
+        }
+        return 0;
     }
     spans = measured && o->trace && sd->probed && !sd->traced;
     nenv = pg_env(s, sd, recdir, cache_root, spans, envbuf, env);
@@ -1039,6 +1149,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
                        o->child_timeout, pg_spawned, &s->smp, &p, why, sizeof why) != 0) {
         pg_sampler_stop(&s->smp, started);
         fprintf(stderr, "harness: " PG ": %s\n", why);
+        if (margin >= 0) sq_release(&holder);
         if (recdir[0]) pr_rmtree(recdir);
         if (cold[0]) pr_rmtree(cold);
         return -1;
@@ -1046,31 +1157,19 @@ static int pg_one(pg_state *s, pg_side *sd, int round, int measured)
     pg_sampler_stop(&s->smp, started);
     /* A ready line written just before the exit, not polled yet. */
     if (s->ready_on && !atomic_load(&s->smp.ready_ns)) pg_ready_poll(&s->smp);
-    ok = pg_outcome(s, what, &p);
+    ok = pg_outcome(s, what, &p, kind, margin, how, sizeof how);
+    if (margin >= 0 && !(held = pg_unhold(s, what, margin, &holder, &kept, how, sizeof how))) ok = 0;
     if (sd->probed && s->smp.peak_sum >= 0) s->nvml_runs++;
     if (recdir[0]) {
         snprintf(what, sizeof what, "%s %d (%s): every CUDA process's record read",
-                 measured ? "run" : "warm-up run", n, sd->label);
+                 measured ? "run" : kind == PG_WARMUP ? "warm-up run" : "--squeeze=auto run", n, sd->label);
         nrec = pg_read_records(s, recdir, what, recs, sizeof recs / sizeof recs[0]);
         pr_rmtree(recdir);
     }
-    if (!ok && measured) s->failed++;
-    if (ok && measured) {
-        char prefix[64];
-        snprintf(prefix, sizeof prefix, "%s.", sd->key);
-        pg_put_run(s, prefix, "wall", p.ms);
-        pg_put_run(s, prefix, "cpu", p.cpu_ms);
-        pg_put_run(s, prefix, "rss.main", p.rss_mib);
-        pg_put_memory(s, sd, recs, nrec);
-        if (cache_root) pg_put_caches(s, sd, cache_root);
-        if (sd->probed && s->probe[0]) {
-            pg_put_records(s, sd, recs, nrec);
-            pg_gather_kernels(s, si, recs, nrec);
-            pg_put_uses(s, sd, si, recs, nrec, (long long)atomic_load(&s->smp.ready_ns), p.t0_ns);
-            pg_tally_modes(s, si, recs, nrec);
-            if (nrec) s->with_record++;
-        }
-    }
+    if (!ok && (measured || !held)) s->failed++;
+    if (ok && measured) pg_keep_figures(s, sd, &p, cache_root, recs, nrec);
+    if (margin >= 0 && kind != PG_WARMUP)
+        pgs_note_run(&s->sq, si, margin, held ? &kept : NULL, ok, how, recs, nrec);
     if (cold[0]) pr_rmtree(cold);
     if (spans && nrec) {
         pg_trace(sd, p.t0_ns, recs, nrec);
@@ -1387,9 +1486,15 @@ static size_t pg_medians(const pg_state *s, const char *fk, const char *unit, ch
 {
     size_t i, at = 0;
     t[0] = '\0';
-    for (i = 0; i < s->nsettings && at < len; i++)
-        at += (size_t)snprintf(t + at, len - at, "%s%s %.0f %s", i ? ", " : "", s->side[i].label,
-                               pg_med(s->c->r, s->side[i].key, fk), unit);
+    for (i = 0; i < s->nsettings && at < len; i++) {
+        double m = pg_med(s->c->r, s->side[i].key, fk);
+        if (isnan(m))
+            at += (size_t)snprintf(t + at, len - at, "%s%s none, no run exited 0", i ? ", " : "",
+                                   s->side[i].label);
+        else
+            at += (size_t)snprintf(t + at, len - at, "%s%s %.0f %s", i ? ", " : "", s->side[i].label,
+                                   m, unit);
+    }
     return at;
 }
 
@@ -1414,7 +1519,7 @@ static void pg_verdicts(const pg_state *s, const char *fk, char *t, size_t len)
 static void pg_answer_headline(pg_state *s)
 {
     char t[2000], med[400], v[400], med2[400], v2[400];
-    if (s->nsettings < 2) return;
+    if (s->nsettings < 2 || s->c->o->squeeze_auto) return;
     if (!isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
         pg_medians(s, "in.first_kernel", "ms", med, sizeof med);
         pg_verdicts(s, "in.first_kernel", v, sizeof v);
@@ -1641,7 +1746,7 @@ static void pg_answer_rounds(pg_state *s)
 {
     char t[600];
     const cli_opts *o = s->c->o;
-    if (s->nsettings < 2) return;
+    if (s->nsettings < 2 || o->squeeze_auto) return;
     if (s->looks.looks == 0)
         snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
                  "No look could call a difference: at %d runs a side the U test cannot reach p < %.2f "
@@ -1766,6 +1871,14 @@ static void pg_answer_cost(pg_state *s)
 static void pg_conclude(pg_state *s)
 {
     char t[600];
+    int broken = pgs_conclude(&s->sq, s->c->r);
+    if (s->sq.automatic) {
+        snprintf(t, sizeof t, "%d of %zu sides' searches ended without a margin (said in the answer)",
+                 broken, s->nsettings);
+        res_check_add(s->c->r, PG, "--squeeze=auto: every side's search found its smallest margin",
+                      broken == 0, broken ? t : "each side ran at a margin and its search ended");
+        if (broken) s->failed++;
+    }
     if (s->nsettings > 1) pg_compare_sides(s, s->alpha);
     pg_probe_cost(s);
     pg_slowest(s);
@@ -1872,15 +1985,35 @@ static void pg_free(pg_state *s)
 }
 
 /* The warm-up runs: --warmup a side, the sides alternating; unmeasured
- * (a --jit-cache warm side's caches are filled here). Returns 0, or -1
- * when a run could not be started. */
+ * (a --jit-cache warm side's caches are filled here); under --squeeze=MiB
+ * at its margin; for --squeeze=auto the settings searched only, nothing
+ * held. Returns 0, or -1 when a run could not be started. */
 static int pg_warm_up(pg_state *s)
 {
+    size_t n = s->c->o->squeeze_auto ? s->nsettings : s->nsides, k;
     int w;
-    size_t k;
     for (w = 0; w < s->c->o->warmup; w++)
-        for (k = 0; k < s->nsides; k++)
-            if (pg_one(s, &s->side[(k + (size_t)w) % s->nsides], w, 0) != 0) return -1;
+        for (k = 0; k < n; k++)
+            if (pg_one(s, &s->side[(k + (size_t)w) % n], w, PG_WARMUP, s->c->o->squeeze_mib) != 0)
+                return -1;
+    return 0;
+}
+
+/* --squeeze=auto: each setting's search (program_squeeze.h), one run a
+ * margin, the settings one after the other; then a run of each setting at
+ * another's largest failing margin where it was not tried there. Returns
+ * 0, or -1 when a run could not be started. */
+static int pg_search(pg_state *s)
+{
+    size_t i;
+    double m;
+    for (i = 0; i < s->nsettings; i++)
+        while ((m = pgs_next(&s->sq, i)) >= 0)
+            if (pg_one(s, &s->side[i], 0, PG_TRY, m) != 0) return -1;
+    while (pgs_next_cross(&s->sq, &i, &m))
+        if (pg_one(s, &s->side[i], 0, PG_TRY, m) != 0) return -1;
+    snprintf(s->stop, sizeof s->stop, "the search of --squeeze=auto: %d runs, no measured round",
+             s->tries);
     return 0;
 }
 
@@ -1901,7 +2034,7 @@ static int pg_rounds(pg_state *s)
         for (k = 0; k < s->nsides; k++) {
             pg_side *sd = &s->side[(k + (size_t)s->round) % s->nsides];
             if (!sd->probed && s->probe[0] && s->round >= o->rounds) continue;
-            if (pg_one(s, sd, s->round, 1) != 0) return -1;
+            if (pg_one(s, sd, s->round, PG_MEASURED, o->squeeze_mib) != 0) return -1;
         }
         s->round++;
         alpha = s->round >= s->looks.first ? s->looks.alpha : 0.0;
@@ -2006,6 +2139,57 @@ static int pg_warm_caches(pg_state *s)
     return 0;
 }
 
+/* --squeeze: device 0's memory as a holder that holds nothing finds it
+ * (the search's upper bound; --squeeze=MiB above its free memory is a
+ * usage error), then the sides handed to program_squeeze.h. Returns
+ * SEC_OK, or SEC_USAGE, SEC_NO_GPU (no driver: the runs are not made) or
+ * SEC_FAILED after saying why on stderr. */
+static int pg_squeeze_begin(pg_state *s, const char *no_driver)
+{
+    const cli_opts *o = s->c->o;
+    const char *key[PG_MAX_SIDES], *label[PG_MAX_SIDES], *env[1] = { s->side[0].set };
+    char why[700];
+    sq_holder h;
+    sq_held first;
+    size_t i;
+
+    if (!o->squeeze_auto && o->squeeze_mib < 0) return SEC_OK;
+    if (no_driver) {
+        snprintf(why, sizeof why, "--squeeze holds device memory through the CUDA driver, and "
+                 "there is none: %s; the program was not run", no_driver);
+        sec_skip(s->c, PG, why);
+        return SEC_NO_GPU;
+    }
+    if (sq_start(CLI_SQUEEZE_MAX, env, s->side[0].set[0] ? 1 : 0, o->child_timeout, &h, why,
+                 sizeof why) != 0) {
+        fprintf(stderr, "harness: " PG ": --squeeze: the memory holder could not start on device "
+                "0: %s\n", why);
+        res_check_add(s->c->r, PG, "--squeeze: the memory holder started on device 0", 0, why);
+        return SEC_FAILED;
+    }
+    first = h.held;
+    sq_release(&h);
+    for (i = 0; i < s->nsides; i++) {
+        key[i] = s->side[i].key;
+        label[i] = s->side[i].label;
+    }
+    if (pgs_begin(&s->sq, o, key, label, s->nsides, s->nsettings, s->probe[0] != 0, &first, why,
+                  sizeof why) != 0) {
+        fprintf(stderr, "harness: %s\n", why);
+        return SEC_USAGE;
+    }
+    return SEC_OK;
+}
+
+/* The runs: the warm-ups, then the measured rounds, or with
+ * --squeeze=auto its search. Returns 0, or -1 when a run could not be
+ * started. */
+static int pg_runs(pg_state *s)
+{
+    if (pg_warm_caches(s) != 0 || pg_warm_up(s) != 0) return -1;
+    return s->c->o->squeeze_auto ? pg_search(s) : pg_rounds(s);
+}
+
 int pg_run(sec_ctx *c)
 {
     static pg_state st;
@@ -2019,7 +2203,12 @@ int pg_run(sec_ctx *c)
     pg_env_sides(s);
     no_driver = drv_load(why, sizeof why) != 0;
     if (no_driver) res_env_str(c->r, "program_driver", why);
-    if (pg_warm_caches(s) != 0 || pg_warm_up(s) != 0 || pg_rounds(s) != 0) rc = SEC_FAILED;
+    if ((rc = pg_squeeze_begin(s, no_driver ? why : NULL)) != SEC_OK) {
+        pg_free(s);
+        if (rc == SEC_FAILED) c->r->incomplete = 1;
+        return rc;
+    }
+    if (pg_runs(s) != 0) rc = SEC_FAILED;
     pg_clean_up(s);
     pg_env_rounds(s);
     pg_conclude(s);

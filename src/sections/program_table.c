@@ -9,6 +9,7 @@
 #include "precord.h"
 #include "program.h"
 #include "program_device.h"
+#include "program_squeeze.h"
 #include "table.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
@@ -206,17 +207,26 @@ void pg_print(FILE *f, const results *r)
     const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
     size_t n = pt_sides(r, side, label), i;
     const char *out = tb_env_str(r, "program_output", NULL), *nvml;
+    const char *sq = tb_env_str(r, "program_squeeze", NULL);
+    int search = sq && strcmp(sq, "auto") == 0;
 
     if (!res_env_get(r, "program_command")) return;
     fprintf(f, "\nprogram: %s\n", tb_env_str(r, "program_command", "?"));
     nvml = tb_env_str(r, "program_nvml", "?");
     /* The reason NVML gives names it already ("NVML not available: ..."). */
-    tb_wrap(f, "  ", "  ", 100, "%.0f runs a side, each a fresh process, the sides alternating (%s), "
-            "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
-            "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
-            tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
-            tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
-            strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
+    if (search)
+        tb_wrap(f, "  ", "  ", 100, "The runs are --squeeze=auto's search, each a fresh process "
+                "(sides %s), one run a margin; no figure is measured. Probe: %s; CUPTI: %s; device "
+                "memory: %s%s.", tb_env_str(r, "program_sides", "?"),
+                tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
+                strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
+    else
+        tb_wrap(f, "  ", "  ", 100, "%.0f runs a side, each a fresh process, the sides alternating (%s), "
+                "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
+                "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
+                tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
+                tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
+                strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
     pgd_print(f, r);
     if (tb_env_str(r, "program_setting", NULL))
         fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));
@@ -225,7 +235,7 @@ void pg_print(FILE *f, const results *r)
         snprintf(k, sizeof k, "program_side%zu_command", i + 1);
         if (tb_env_str(r, k, NULL)) fprintf(f, "  %s: %s\n", label[i], tb_env_str(r, k, ""));
     }
-    if (tb_env_str(r, "program_stop", NULL) && n >= 2)
+    if (tb_env_str(r, "program_stop", NULL) && n >= 2 && !search)
     {
         char level[120];
         double a = tb_env_num(r, "program_alpha");
@@ -239,11 +249,12 @@ void pg_print(FILE *f, const results *r)
                 tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
                 tb_env_str(r, "program_stop", "?"), level);
     }
-    if (n) pt_figures(f, r, side, label, n, "");
+    if (n && !search) pt_figures(f, r, side, label, n, "");
     pt_cost(f, r, side, label, n);
     pt_processes(f, r, side, label, n);
     pt_slowest(f, r, side, label, n);
     pt_ready(f, r, side, label, n);
+    pgs_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, "answer.", 7) == 0)

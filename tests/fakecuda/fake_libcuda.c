@@ -28,12 +28,27 @@
  * B bytes (header and entries, as the harness's inventory counts them) with
  * CUDA_ERROR_INVALID_IMAGE, a corrupt image; FAKE_CUDA_CRASH_SIZE=B aborts
  * the process loading one (SIGABRT), a driver that dies on an image.
+ * Device memory shared by processes, for the tests of --squeeze:
+ * FAKE_CUDA_FREE_MIB=N makes the device hold N MiB free before any
+ * process allocates, and FAKE_CUDA_MEM_DIR=DIR (needed with it) the place
+ * where each process's allocations are counted, DIR/<pid> holding the
+ * bytes it holds (written at each change). cuMemGetInfo answers N less
+ * what the processes still alive hold (one that ended, a zombie included,
+ * holds nothing: the driver gives its memory back); cuMemAlloc beyond that,
+ * or beyond FAKE_CUDA_MAX_ALLOC_MIB in one allocation (fragmentation), is
+ * CUDA_ERROR_OUT_OF_MEMORY. Allocations of more than 64 MiB are address
+ * space only (never touched). The stand-in program reads the same files
+ * (tests/standin_program.py).
  * Built by make as build/libfakecuda.so. */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -312,16 +327,139 @@ CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
     return CUDA_SUCCESS;
 }
 
+/* ---------------------------------------------- shared device memory --- */
+
+#define FAKE_MAX_ALLOCS 8192
+#define FAKE_BIG ((size_t)64 << 20)     /* larger: address space only */
+static struct { void *p; size_t n; } fake_alloc[FAKE_MAX_ALLOCS];
+static size_t fake_held;        /* bytes this process holds (FAKE_CUDA_FREE_MIB) */
+
+/* 1 when the device's memory is shared (FAKE_CUDA_FREE_MIB and FAKE_CUDA_MEM_DIR). */
+static int fake_shared(void)
+{
+    const char *d = getenv("FAKE_CUDA_MEM_DIR");
+    return fake_env_long("FAKE_CUDA_FREE_MIB", -1) >= 0 && d && *d;
+}
+
+/* 1 when process pid is alive and not a zombie. */
+static int fake_alive(long pid)
+{
+    char path[64], buf[512], *close_paren;
+    ssize_t n;
+    int fd;
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return 0;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if ((fd = open(path, O_RDONLY)) < 0) return 0;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    close_paren = strrchr(buf, ')');
+    return !(close_paren && close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X'));
+}
+
+/* Bytes the live processes hold, this one's own from memory. */
+static size_t fake_held_all(void)
+{
+    DIR *d = opendir(getenv("FAKE_CUDA_MEM_DIR"));
+    struct dirent *e;
+    size_t sum = fake_held;
+    if (!d) return sum;
+    while ((e = readdir(d))) {
+        char path[4096], buf[64];
+        long pid = strtol(e->d_name, NULL, 10);
+        ssize_t n;
+        int fd;
+        if (pid <= 0 || pid == (long)getpid() || !fake_alive(pid)) continue;
+        snprintf(path, sizeof path, "%s/%s", getenv("FAKE_CUDA_MEM_DIR"), e->d_name);
+        if ((fd = open(path, O_RDONLY)) < 0) continue;
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            sum += (size_t)strtoull(buf, NULL, 10);
+        }
+    }
+    closedir(d);
+    return sum;
+}
+
+/* This process's holding into FAKE_CUDA_MEM_DIR/<pid>. */
+static void fake_save_held(void)
+{
+    char path[4096], tmp[4160], buf[64];
+    int fd, n;
+    snprintf(path, sizeof path, "%s/%ld", getenv("FAKE_CUDA_MEM_DIR"), (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    n = snprintf(buf, sizeof buf, "%zu\n", fake_held);
+    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) return;
+    if (write(fd, buf, (size_t)n) == n && close(fd) == 0) rename(tmp, path);
+    else close(fd);
+}
+
+/* The device's free bytes now. */
+static size_t fake_free(void)
+{
+    size_t total = (size_t)fake_env_long("FAKE_CUDA_FREE_MIB", 0) << 20, held = fake_held_all();
+    return held >= total ? 0 : total - held;
+}
+
+/* Memory for n bytes: zeroed host memory, or above FAKE_BIG address space
+ * only (mmap PROT_NONE, no reserve). */
+static void *fake_get(size_t n)
+{
+    void *m;
+    if (n <= FAKE_BIG) return calloc(1, n ? n : 1);
+    m = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+static CUresult fake_shared_alloc(CUdeviceptr *p, size_t n)
+{
+    long max = fake_env_long("FAKE_CUDA_MAX_ALLOC_MIB", -1);
+    size_t i;
+    void *m;
+    if (n > fake_free() || (max >= 0 && n > (size_t)max << 20)) return CUDA_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < FAKE_MAX_ALLOCS && fake_alloc[i].p; i++) {}
+    if (i == FAKE_MAX_ALLOCS || !(m = fake_get(n))) return CUDA_ERROR_OUT_OF_MEMORY;
+    fake_alloc[i].p = m;
+    fake_alloc[i].n = n;
+    fake_held += n;
+    fake_save_held();
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_shared_free(void *m)
+{
+    size_t i;
+    for (i = 0; i < FAKE_MAX_ALLOCS && fake_alloc[i].p != m; i++) {}
+    if (i == FAKE_MAX_ALLOCS) return CUDA_ERROR_INVALID_VALUE;
+    if (fake_alloc[i].n > FAKE_BIG) munmap(m, fake_alloc[i].n);
+    else free(m);
+    fake_held -= fake_alloc[i].n;
+    fake_alloc[i].p = NULL;
+    fake_save_held();
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n)
 {
+    void *m;
+    if (fake_shared()) return fake_shared_alloc(p, n);
     /* Zeroed, as a fresh process's device memory comes: an output no
      * kernel wrote reads as 0.0f, not as uninitialised host memory. */
-    void *m = calloc(1, n ? n : 1);
+    m = calloc(1, n ? n : 1);
     if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
     *p = (CUdeviceptr)(uintptr_t)m;
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemFree(CUdeviceptr p)
+{
+    if (fake_shared()) return fake_shared_free((void *)(uintptr_t)p);
+    free((void *)(uintptr_t)p);
+    return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuMemAllocHost(void **p, size_t n)
 {
     *p = malloc(n ? n : 1);
@@ -342,7 +480,7 @@ CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int
 }
 CUresult CUDAAPI cuMemGetInfo(size_t *free_b, size_t *total_b)
 {
-    *free_b = (size_t)70 << 30;
+    *free_b = fake_shared() ? fake_free() : (size_t)70 << 30;
     *total_b = (size_t)80 << 30;
     return CUDA_SUCCESS;
 }

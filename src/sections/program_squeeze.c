@@ -1,0 +1,467 @@
+/* program_squeeze.c: -- CMD --squeeze (program_squeeze.h): the margins,
+ * the search, the failed calls and their sentences; the squeeze's lines
+ * of the report. */
+#include "program_squeeze.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "table.h"
+
+/* ---------------------------------------------------------- the runs --- */
+
+int pgs_begin(pgs_state *q, const cli_opts *o, const char *const *key, const char *const *label,
+              size_t nsides, size_t nsettings, int probed, const sq_held *first, char *why,
+              size_t whylen)
+{
+    size_t i;
+
+    memset(q, 0, sizeof *q);
+    q->on = o->squeeze_auto || o->squeeze_mib >= 0;
+    q->probed = probed;
+    q->automatic = o->squeeze_auto;
+    q->margin = o->squeeze_mib;
+    q->free_mib = first->free_mib;
+    q->total_mib = first->total_mib;
+    q->nsides = nsides < PG_MAX_SIDES ? nsides : PG_MAX_SIDES;
+    q->nsettings = nsettings < q->nsides ? nsettings : q->nsides;
+    for (i = 0; i < q->nsides; i++) {
+        pgs_side *sd = &q->side[i];
+        snprintf(sd->key, sizeof sd->key, "%s", key[i]);
+        snprintf(sd->label, sizeof sd->label, "%s", label[i]);
+        sd->lo = sd->hi = -1;
+        sd->held_min = sd->left_min = INFINITY;
+        sd->held_max = sd->left_max = -INFINITY;
+    }
+    if (!q->automatic && q->margin > q->free_mib) {
+        snprintf(why, whylen, "--squeeze=%.0f: above the free memory of device 0 (%.0f MiB free "
+                 "once a context is made on it, of %.0f MiB)", q->margin, q->free_mib, q->total_mib);
+        return -1;
+    }
+    return 0;
+}
+
+double pgs_next(pgs_state *q, size_t si)
+{
+    pgs_side *sd = &q->side[si];
+    double low, free_mib = floor(q->free_mib);
+
+    if (sd->done) return -1;
+    if (sd->ntries >= CLI_SQUEEZE_TRIES || sd->broken[0]) goto done;
+    if (sd->hi < 0) {
+        if (sd->lo < 0) return fmin(PGS_FIRST_MIB, free_mib);
+        if (sd->lo >= free_mib) goto done;      /* it failed with nothing held */
+        return fmin(fmax(sd->lo * 2, PGS_FIRST_MIB), free_mib);
+    }
+    low = sd->lo < 0 ? 0 : sd->lo;
+    if (sd->hi - low <= PGS_STEP_MIB) goto done;
+    return floor((low + sd->hi) / 2);
+done:
+    sd->done = 1;
+    return -1;
+}
+
+/* The try of side si at margin, or NULL. */
+static const pgs_try *pgs_try_at(const pgs_state *q, size_t si, double margin)
+{
+    size_t k;
+    for (k = 0; k < q->side[si].ntries; k++)
+        if (q->side[si].tries[k].margin == margin) return &q->side[si].tries[k];
+    return NULL;
+}
+
+int pgs_next_cross(const pgs_state *q, size_t *si, double *margin)
+{
+    size_t i, j;
+    for (i = 0; i < q->nsettings; i++) {
+        const pgs_side *a = &q->side[i];
+        if (a->lo < 0) continue;
+        for (j = 0; j < q->nsettings; j++)
+            if (j != i && !q->side[j].broken[0] && q->side[j].ntries < PGS_MAX_TRIES &&
+                !pgs_try_at(q, j, a->lo)) {
+                *si = j;
+                *margin = a->lo;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* The failed calls of a run's records, gathered by (side, margin, call,
+ * what, error); run numbers the run (a call that failed twice in one run,
+ * in two processes, counts once). */
+static void pgs_gather(pgs_state *q, size_t si, double margin, int ran, int run,
+                       const prc_record *recs, size_t nrec)
+{
+    size_t i, j, k;
+
+    for (i = 0; i < nrec; i++)
+        for (j = 0; j < recs[i].r.nd; j++) {
+            const res_derived *d = &recs[i].r.d[j];
+            char call[48], err[64];
+            pgs_fail *f = NULL;
+            if (strncmp(d->key, "fail.", 5) != 0 ||
+                prc_fail_text(d->text, call, sizeof call, err, sizeof err) != 0)
+                continue;
+            for (k = 0; k < q->nfail && !f; k++)
+                if (q->fail[k].side == si && q->fail[k].margin == margin &&
+                    strcmp(q->fail[k].call, call) == 0 && strcmp(q->fail[k].err, err) == 0 &&
+                    strncmp(q->fail[k].name, d->name, sizeof q->fail[k].name - 1) == 0)
+                    f = &q->fail[k];
+            if (!f && q->nfail == PGS_MAX_FAILS) {
+                q->nfail_lost++;
+                continue;
+            }
+            if (!f) {
+                f = &q->fail[q->nfail++];
+                f->last_run = -1;
+                f->side = si;
+                f->margin = margin;
+                f->error = res_derived_num(d, "error");
+                f->free_mib = NAN;
+                snprintf(f->name, sizeof f->name, "%s", d->name);
+                snprintf(f->call, sizeof f->call, "%s", call);
+                snprintf(f->err, sizeof f->err, "%s", err);
+            }
+            if (!isnan(res_derived_num(d, "free_mib")))
+                f->free_mib = isnan(f->free_mib) ? res_derived_num(d, "free_mib")
+                                                 : fmin(f->free_mib, res_derived_num(d, "free_mib"));
+            if (f->last_run != run) {
+                f->last_run = run;
+                f->runs++;
+                f->runs_ok += ran;
+            }
+        }
+}
+
+void pgs_note_run(pgs_state *q, size_t si, double margin, const sq_held *held, int ran,
+                  const char *outcome, const prc_record *recs, size_t nrec)
+{
+    pgs_side *sd = &q->side[si];
+    pgs_try *t;
+
+    pgs_gather(q, si, margin, ran, ++q->nruns, recs, nrec);
+    if (!q->automatic) {
+        if (!held) {
+            sd->lost++;
+            return;
+        }
+        sd->runs++;
+        sd->ran += ran;
+        sd->held_min = fmin(sd->held_min, held->held_mib);
+        sd->held_max = fmax(sd->held_max, held->held_mib);
+        sd->left_min = fmin(sd->left_min, held->left_mib);
+        sd->left_max = fmax(sd->left_max, held->left_mib);
+        if (!ran && !sd->failed_how[0]) snprintf(sd->failed_how, sizeof sd->failed_how, "%s", outcome);
+        return;
+    }
+    if (!held) {
+        if (!sd->done)
+            snprintf(sd->broken, sizeof sd->broken, "at %.0f MiB: %s", margin, outcome);
+        return;
+    }
+    if (sd->ntries == PGS_MAX_TRIES) return;
+    t = &sd->tries[sd->ntries++];
+    t->margin = margin;
+    t->held = held->held_mib;
+    t->left = held->left_mib;
+    t->ran = ran;
+    t->cross = sd->done;
+    snprintf(t->outcome, sizeof t->outcome, "%s", ran ? "ran" : outcome);
+    if (sd->done) return;
+    if (ran) sd->hi = sd->hi < 0 ? margin : fmin(sd->hi, margin);
+    else sd->lo = fmax(sd->lo, margin);
+}
+
+/* ---------------------------------------------------------- the words --- */
+
+/* Store an answer; out of memory is said. */
+static void pgs_answer(results *r, const char *key, const char *name, double value, const char *unit,
+                       const char *text)
+{
+    if (!res_derive(r, PG, key, name, value, unit, text))
+        fprintf(stderr, "harness: " PG ": out of memory storing %s\n", key);
+}
+
+/* Side j's result at margin m, in words ("ran in 3 of 3 runs", "failed
+ * (exited with 1)"), into buf. */
+static void pgs_result_at(const pgs_state *q, size_t j, double m, char *buf, size_t len)
+{
+    const pgs_side *sd = &q->side[j];
+    const pgs_try *t;
+    if (!q->automatic) {
+        if (sd->runs == 0) snprintf(buf, len, "no run");
+        else if (sd->ran == sd->runs) snprintf(buf, len, "ran in %d of %d runs", sd->ran, sd->runs);
+        else if (sd->ran == 0) snprintf(buf, len, "failed in %d of %d runs (%s)", sd->runs, sd->runs,
+                                        sd->failed_how);
+        else snprintf(buf, len, "ran in %d of %d runs (the others: %s)", sd->ran, sd->runs, sd->failed_how);
+        return;
+    }
+    t = pgs_try_at(q, j, m);
+    if (!t) snprintf(buf, len, "not run at that margin");
+    else if (t->ran) snprintf(buf, len, "ran");
+    else snprintf(buf, len, "failed (%s)", t->outcome);
+}
+
+/* "; EAGER at the same margin: ran" for every other setting than si,
+ * into buf. */
+static void pgs_others(const pgs_state *q, size_t si, double m, char *buf, size_t len)
+{
+    size_t j, at = 0;
+    buf[0] = '\0';
+    for (j = 0; j < q->nsettings && at < len; j++) {
+        char res[300];
+        if (j == si) continue;
+        pgs_result_at(q, j, m, res, sizeof res);
+        at += (size_t)snprintf(buf + at, len - at, "; %s at the same margin: %s", q->side[j].label, res);
+    }
+}
+
+/* The sentence of failed call f into t. */
+static void pgs_fail_words(const pgs_state *q, const pgs_fail *f, char *t, size_t len)
+{
+    const pgs_side *sd = &q->side[f->side];
+    char name[96], err[96], free_s[64] = "", runs[96], others[700];
+
+    dm_table_name(f->name, 80, name, sizeof name);
+    if (strcmp(f->err, "?") == 0) snprintf(err, sizeof err, "error %.0f", f->error);
+    else snprintf(err, sizeof err, "%s (%.0f)", f->err, f->error);
+    if (!isnan(f->free_mib)) snprintf(free_s, sizeof free_s, ", with %.0f MiB free", f->free_mib);
+    if (q->automatic)
+        snprintf(runs, sizeof runs, "%s", f->margin == sd->lo ? ", the largest margin it failed at" : "");
+    else
+        snprintf(runs, sizeof runs, " (in %d of %d runs%s)", f->runs, sd->runs,
+                 f->runs_ok ? "; the program still exited 0 in some" : "");
+    pgs_others(q, f->side, f->margin, others, sizeof others);
+    snprintf(t, len, "Under %s at a margin of %.0f MiB%s: %s of %s failed with %s%s%s.", sd->label,
+             f->margin, runs, f->call, name, err, free_s, others);
+}
+
+/* The sentence of side si's failed runs at margin m that hold no failed
+ * call (the program's own allocation, a library's own error), into t. */
+static void pgs_no_fail_words(const pgs_state *q, size_t si, double m, const char *how, char *t,
+                              size_t len)
+{
+    char others[700];
+    pgs_others(q, si, m, others, sizeof others);
+    snprintf(t, len, "Under %s at a margin of %.0f MiB the program failed (%s), and no load or first "
+             "use failed inside it: its own allocation, or a library's own error (its stderr says "
+             "which)%s.", q->side[si].label, m, how, others);
+}
+
+/* 1 when a failed call of side si at margin m was kept. */
+static int pgs_has_fail(const pgs_state *q, size_t si, double m)
+{
+    size_t k;
+    for (k = 0; k < q->nfail; k++)
+        if (q->fail[k].side == si && q->fail[k].margin == m) return 1;
+    return 0;
+}
+
+/* The failed calls in words: with auto, those at each side's largest
+ * failing margin; else every one; a side's failed runs with none said as
+ * such (probed sides only: bare ones have no records). At most PGS_SAID
+ * answers, the rest counted. Each failed call is also "squeeze_fail.<k>". */
+static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
+{
+    char t[1600], key[64];
+    size_t k, i, said = 0, more = q->nfail_lost;
+
+    for (k = 0; k < q->nfail; k++) {
+        const pgs_fail *f = &q->fail[k];
+        res_derived *d;
+        pgs_fail_words(q, f, t, sizeof t);
+        snprintf(key, sizeof key, "squeeze_fail.%zu", k + 1);
+        if ((d = res_derive(r, PG, key, f->name, f->free_mib, "MiB", t))) {
+            res_derived_field(d, "margin_mib", f->margin);
+            res_derived_field(d, "error", f->error);
+            res_derived_field(d, "runs", f->runs);
+        }
+        if (q->automatic && f->margin != q->side[f->side].lo) continue;
+        if (said == PGS_SAID) {
+            more++;
+            continue;
+        }
+        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
+        pgs_answer(r, key, "a first use or load that failed under --squeeze", f->free_mib, "MiB", t);
+    }
+    for (i = 0; i < q->nsettings && probed; i++) {
+        const pgs_side *sd = &q->side[i];
+        double m = q->automatic ? sd->lo : q->margin;
+        const pgs_try *tr = q->automatic ? pgs_try_at(q, i, m) : NULL;
+        if (m < 0 || pgs_has_fail(q, i, m) || (q->automatic ? !tr || tr->ran : sd->ran == sd->runs))
+            continue;
+        if (said == PGS_SAID) {
+            more++;
+            continue;
+        }
+        pgs_no_fail_words(q, i, m, q->automatic ? tr->outcome : sd->failed_how, t, sizeof t);
+        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
+        pgs_answer(r, key, "a run that failed under --squeeze", NAN, "", t);
+    }
+    if (more) {
+        snprintf(t, sizeof t, "%zu more failed call%s under --squeeze %s in the JSON (squeeze_fail.*).",
+                 more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
+        pgs_answer(r, "answer.squeeze_more", "failed calls not said", (double)more, "", t);
+    }
+}
+
+/* --squeeze=MiB in words and figures: what was held, each side's runs. */
+static void pgs_fixed_answer(const pgs_state *q, results *r)
+{
+    char t[1600];
+    size_t i, at;
+    double hmin = INFINITY, hmax = -INFINITY, lmin = INFINITY, lmax = -INFINITY;
+    int lost = 0;
+
+    for (i = 0; i < q->nsides; i++) {
+        const pgs_side *sd = &q->side[i];
+        char key[80];
+        res_derived *d;
+        lost += sd->lost;
+        if (!sd->runs) continue;
+        hmin = fmin(hmin, sd->held_min);
+        hmax = fmax(hmax, sd->held_max);
+        lmin = fmin(lmin, sd->left_min);
+        lmax = fmax(lmax, sd->left_max);
+        snprintf(key, sizeof key, "squeeze.%s", sd->key);
+        if ((d = res_derive(r, PG, key, "runs that exited 0 under --squeeze", sd->ran, "count",
+                            sd->failed_how))) {
+            res_derived_field(d, "runs", sd->runs);
+            res_derived_field(d, "held_min_mib", sd->held_min);
+            res_derived_field(d, "held_max_mib", sd->held_max);
+            res_derived_field(d, "left_min_mib", sd->left_min);
+            res_derived_field(d, "left_max_mib", sd->left_max);
+            res_derived_field(d, "lost", sd->lost);
+        }
+    }
+    if (!isfinite(hmin)) return;
+    at = (size_t)snprintf(t, sizeof t, "Under --squeeze=%.0f a holder held all of device 0's free "
+                          "memory but %.0f MiB before each run (it held %.0f to %.0f MiB; the program "
+                          "found %.0f to %.0f MiB free).", q->margin, q->margin, hmin, hmax, lmin, lmax);
+    for (i = 0; i < q->nsides && at < sizeof t; i++) {
+        const pgs_side *sd = &q->side[i];
+        char res[300];
+        if (!sd->runs) continue;
+        pgs_result_at(q, i, q->margin, res, sizeof res);
+        at += (size_t)snprintf(t + at, sizeof t - at, " %s %s.", sd->label, res);
+    }
+    if (lost && at < sizeof t)
+        snprintf(t + at, sizeof t - at, " %d run%s not counted: the holder ended during %s (said above).",
+                 lost, lost == 1 ? "" : "s", lost == 1 ? "it" : "them");
+    pgs_answer(r, "answer.squeeze", "the program under --squeeze", q->margin, "MiB", t);
+}
+
+/* --squeeze=auto in words and figures: each side's smallest margin, what
+ * bracketed it, its tries. Returns the sides whose search stopped short. */
+static int pgs_auto_answer(const pgs_state *q, results *r)
+{
+    char t[1600], key[96];
+    size_t i, k, at;
+    int broken = 0;
+
+    at = (size_t)snprintf(t, sizeof t, "The smallest margin each side ran at (--squeeze=auto: the "
+                          "free memory a holder left on device 0; bisection from %.0f MiB, one run a "
+                          "margin, at most %d a side; device 0 had %.0f MiB free): ", PGS_FIRST_MIB,
+                          CLI_SQUEEZE_TRIES, q->free_mib);
+    for (i = 0; i < q->nsettings && at < sizeof t; i++) {
+        const pgs_side *sd = &q->side[i];
+        double low = sd->lo < 0 ? 0 : sd->lo;
+        res_derived *d;
+        snprintf(key, sizeof key, "squeeze.%s", sd->key);
+        d = res_derive(r, PG, key, "the smallest margin it ran at (--squeeze=auto)",
+                       sd->hi < 0 ? NAN : sd->hi, "MiB", sd->broken);
+        if (d) {
+            res_derived_field(d, "failed_at_mib", sd->lo < 0 ? NAN : sd->lo);
+            res_derived_field(d, "step_mib", sd->hi < 0 ? NAN : sd->hi - low);
+            res_derived_field(d, "tries", (double)sd->ntries);
+        }
+        for (k = 0; k < sd->ntries; k++) {
+            const pgs_try *tr = &sd->tries[k];
+            snprintf(key, sizeof key, "squeeze.%s.try%zu", sd->key, k + 1);
+            if ((d = res_derive(r, PG, key, "a run at a margin (--squeeze=auto)", tr->margin, "MiB",
+                                tr->outcome))) {
+                res_derived_field(d, "held_mib", tr->held);
+                res_derived_field(d, "left_mib", tr->left);
+                res_derived_field(d, "ran", tr->ran);
+                res_derived_field(d, "cross", tr->cross);
+            }
+        }
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s", i ? "; " : "");
+        if (sd->broken[0]) {
+            broken++;
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s: no answer, its holder did not hold %s",
+                                   sd->label, sd->broken);
+        } else if (sd->hi < 0) {
+            broken++;
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s: it failed even with nothing held "
+                                   "(margin %.0f MiB)", sd->label, sd->lo);
+        } else {
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s %.0f MiB (", sd->label, sd->hi);
+            if (sd->lo >= 0)
+                at += (size_t)snprintf(t + at, sizeof t - at, "failed at %.0f", sd->lo);
+            else
+                at += (size_t)snprintf(t + at, sizeof t - at, "none below it failed; 0 not tried");
+            at += (size_t)snprintf(t + at, sizeof t - at, "; step %.0f MiB; %zu run%s)", sd->hi - low,
+                                   sd->ntries, sd->ntries == 1 ? "" : "s");
+        }
+    }
+    if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
+    pgs_answer(r, "answer.squeeze", "the smallest margin each side ran at", NAN, "MiB", t);
+    return broken;
+}
+
+int pgs_conclude(const pgs_state *q, results *r)
+{
+    char v[32];
+    int broken = 0;
+
+    if (!q->on) return 0;
+    if (q->automatic) snprintf(v, sizeof v, "auto");
+    else snprintf(v, sizeof v, "%.0f", q->margin);
+    res_env_str(r, "program_squeeze", v);
+    res_env_num(r, "program_squeeze_free_mib", q->free_mib);
+    res_env_num(r, "program_squeeze_total_mib", q->total_mib);
+    if (q->automatic) {
+        res_env_num(r, "program_squeeze_first_mib", PGS_FIRST_MIB);
+        res_env_num(r, "program_squeeze_step_mib", PGS_STEP_MIB);
+        res_env_num(r, "program_squeeze_tries_max", CLI_SQUEEZE_TRIES);
+        broken = pgs_auto_answer(q, r);
+    } else {
+        pgs_fixed_answer(q, r);
+    }
+    pgs_fail_answers(q, r, q->probed);
+    return broken;
+}
+
+/* ---------------------------------------------------------- the report --- */
+
+void pgs_print(FILE *f, const results *r)
+{
+    const char *v = tb_env_str(r, "program_squeeze", NULL);
+    size_t n = (size_t)tb_env_num(r, "program_settings"), i, k;
+
+    if (!v || strcmp(v, "auto") != 0 || !(n >= 1 && n <= PG_MAX_SIDES)) return;
+    fprintf(f, "\n  --squeeze=auto: each side's runs, in order (margin MiB: the program ran or "
+            "failed; * a run at another side's failing margin)\n");
+    for (i = 0; i < n; i++) {
+        char k1[64], k2[96], line[2000];
+        const char *key, *label;
+        const res_derived *d;
+        size_t at = 0;
+        snprintf(k1, sizeof k1, "program_side%zu_key", i + 1);
+        snprintf(k2, sizeof k2, "program_side%zu_label", i + 1);
+        if (!(key = tb_env_str(r, k1, NULL))) continue;
+        label = tb_env_str(r, k2, "?");
+        line[0] = '\0';
+        for (k = 1; k <= PGS_MAX_TRIES && at < sizeof line; k++) {
+            snprintf(k2, sizeof k2, "squeeze.%s.try%zu", key, k);
+            if (!(d = res_derived_find(r, PG, k2))) break;
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%.0f%s %s", k > 1 ? ", " : "",
+                                   d->value, res_derived_num(d, "cross") == 1 ? "*" : "",
+                                   res_derived_num(d, "ran") == 1 ? "ran" : "failed");
+        }
+        if (line[0]) tb_wrap(f, "  ", "      ", 100, "%-8s %s", label, line);
+    }
+}
