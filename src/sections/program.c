@@ -993,18 +993,20 @@ static void pg_put_caches(pg_state *s, const pg_side *sd, const char *root)
     }
 }
 
-/* The names of a run: its check's words into what, its output files' tag
- * into tag. Returns its number (of its kind). */
+/* The names of a run: in words into name ("run 3 (LAZY, round 2)"), its
+ * check's into what, its output files' tag into tag. Returns its number
+ * (of its kind). */
 static int pg_name_run(pg_state *s, const pg_side *sd, int round, pg_kind kind, double margin,
-                       char *what, size_t wlen, char *tag, size_t tlen)
+                       char *name, size_t nlen, char *what, size_t wlen, char *tag, size_t tlen)
 {
     int n = kind == PG_MEASURED ? ++s->runs : kind == PG_WARMUP ? ++s->warmups : ++s->tries;
     if (kind == PG_MEASURED)
-        snprintf(what, wlen, "run %d (%s, round %d): the program exited 0", n, sd->label, round + 1);
+        snprintf(name, nlen, "run %d (%s, round %d)", n, sd->label, round + 1);
     else if (kind == PG_WARMUP)
-        snprintf(what, wlen, "warm-up run %d (%s): the program exited 0", n, sd->label);
+        snprintf(name, nlen, "warm-up run %d (%s)", n, sd->label);
     else
-        snprintf(what, wlen, "--squeeze=auto run %d (%s, margin %.0f MiB)", n, sd->label, margin);
+        snprintf(name, nlen, "--squeeze=auto run %d (%s, margin %.0f MiB)", n, sd->label, margin);
+    snprintf(what, wlen, "%s: the program exited 0", name);
     snprintf(tag, tlen, "%s%02d-%s", kind == PG_MEASURED ? "run" : kind == PG_WARMUP ? "warmup"
              : "squeeze", n, sd->key);
     return n;
@@ -1027,16 +1029,17 @@ static int pg_prepare(pg_state *s, const pg_side *sd, const char *what, const ch
  * started before the run, in the side's setting (squeeze.h). Returns 0,
  * or -1 when it could not hold (a failed check naming it, said on stderr:
  * the run is not started). */
-static int pg_hold(pg_state *s, const pg_side *sd, const char *what, double margin, sq_holder *h)
+static int pg_hold(pg_state *s, const pg_side *sd, const char *name, double margin, sq_holder *h)
 {
     const char *env[1] = { sd->set };
-    char why[600], detail[900];
+    char why[600], detail[900], check[300];
     if (sq_start(margin, env, sd->set[0] ? 1 : 0, s->c->o->child_timeout, h, why, sizeof why) == 0)
         return 0;
     snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f could not hold device 0's "
              "memory: %s; the run was not started", margin, why);
-    res_check_add(s->c->r, PG, what, 0, detail);
-    fprintf(stderr, "harness: " PG ": %.100s: %s\n", what, detail);
+    snprintf(check, sizeof check, "%.160s: the memory holder held through it", name);
+    res_check_add(s->c->r, PG, check, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.160s: %s\n", name, detail);
     sg_check();
     return -1;
 }
@@ -1045,7 +1048,7 @@ static int pg_hold(pg_state *s, const pg_side *sd, const char *what, double marg
  * *kept), and is released; where it ended during the run, the run fails
  * (a failed check naming the holder, one line on stderr, what became of it
  * into how). Returns 1 when it held throughout. */
-static int pg_unhold(pg_state *s, const char *what, double margin, sq_holder *h, sq_held *kept,
+static int pg_unhold(pg_state *s, const char *name, double margin, sq_holder *h, sq_held *kept,
                      char *how, size_t howlen)
 {
     char why[300], detail[900], check[300];
@@ -1058,9 +1061,9 @@ static int pg_unhold(pg_state *s, const char *what, double margin, sq_holder *h,
     snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f (pid %d) ended during the "
              "run (%s): the margin was not held, so the run counts as failed; the driver took its "
              "memory back", margin, pid, why);
-    snprintf(check, sizeof check, "%.160s: the memory holder held through it", what);
+    snprintf(check, sizeof check, "%.160s: the memory holder held through it", name);
     res_check_add(s->c->r, PG, check, 0, detail);
-    fprintf(stderr, "harness: " PG ": %.160s: %s\n", what, detail);
+    fprintf(stderr, "harness: " PG ": %.160s: %s\n", name, detail);
     return 0;
 }
 
@@ -1094,7 +1097,8 @@ static void pg_keep_figures(pg_state *s, pg_side *sd, const pr_program *p, const
 static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double margin)
 {
     const cli_opts *o = s->c->o;
-    char recdir[512] = "", cold[512] = "", what[200], why[512], out[4300], err[4300], how[400] = "";
+    char recdir[512] = "", cold[512] = "", name[160], what[200], why[512], out[4300], err[4300];
+    char how[400] = "";
     char envbuf[PG_NENV][4200], tag[64];
     const char *env[PG_NENV], *cache_root = NULL;
     prc_record recs[PG_MAX_PROCS * 4];
@@ -1105,7 +1109,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double marg
     pr_program p;
 
     memset(&kept, 0, sizeof kept);
-    n = pg_name_run(s, sd, round, kind, margin, what, sizeof what, tag, sizeof tag);
+    n = pg_name_run(s, sd, round, kind, margin, name, sizeof name, what, sizeof what, tag, sizeof tag);
     if (o->prepare && !pg_prepare(s, sd, what, tag)) {
         if (measured) s->failed++;
         return 0;
@@ -1124,7 +1128,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double marg
     } else if (sd->cache == 0) {
         cache_root = sd->cache_dir;
     }
-    if (margin >= 0 && pg_hold(s, sd, what, margin, &holder) != 0) {
+    if (margin >= 0 && pg_hold(s, sd, name, margin, &holder) != 0) {
         if (recdir[0]) pr_rmtree(recdir);
         if (cold[0]) pr_rmtree(cold);
         if (kind != PG_WARMUP) {
@@ -1158,11 +1162,10 @@ static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double marg
     /* A ready line written just before the exit, not polled yet. */
     if (s->ready_on && !atomic_load(&s->smp.ready_ns)) pg_ready_poll(&s->smp);
     ok = pg_outcome(s, what, &p, kind, margin, how, sizeof how);
-    if (margin >= 0 && !(held = pg_unhold(s, what, margin, &holder, &kept, how, sizeof how))) ok = 0;
+    if (margin >= 0 && !(held = pg_unhold(s, name, margin, &holder, &kept, how, sizeof how))) ok = 0;
     if (sd->probed && s->smp.peak_sum >= 0) s->nvml_runs++;
     if (recdir[0]) {
-        snprintf(what, sizeof what, "%s %d (%s): every CUDA process's record read",
-                 measured ? "run" : kind == PG_WARMUP ? "warm-up run" : "--squeeze=auto run", n, sd->label);
+        snprintf(what, sizeof what, "%s: every CUDA process's record read", name);
         nrec = pg_read_records(s, recdir, what, recs, sizeof recs / sizeof recs[0]);
         pr_rmtree(recdir);
     }
@@ -1914,7 +1917,7 @@ static void pg_conclude(pg_state *s)
                  "exit, host memory).", s->no_cupti, s->records, s->cupti_why);
         pg_answer(s, "answer.cupti", "whether CUPTI answered inside", s->no_cupti, "", t);
     }
-    if (s->failed) {
+    if (s->failed && s->runs) {
         snprintf(t, sizeof t, "%d of %d runs failed (their figures are left out; the rest are "
                  "compared).", s->failed, s->runs);
         pg_answer(s, "answer.failed", "runs that failed", s->failed, "", t);
