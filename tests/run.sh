@@ -11,8 +11,10 @@
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), under the settings it compares
 # (tests/test_settings.sh), the hazards of its loading mode
-# (tests/test_hazards.sh) and with a hostile one, with the record reader's
-# benchmark (tests/test_hostile.sh), the README and docs/: size, the two commands,
+# (tests/test_hazards.sh), with all device memory but a margin held on
+# the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
+# the record reader's benchmark (tests/test_hostile.sh), the README and
+# docs/: size, the two commands,
 # every link (tests/test_docs.sh); the environment as found at the end
 # (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Prints one line per suite as it
@@ -71,6 +73,8 @@ sh tests/test_settings.sh
 mark settings
 sh tests/test_hazards.sh
 mark hazards
+FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
+mark squeeze
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 sh tests/test_docs.sh
