@@ -139,7 +139,7 @@ static const char cli_usage[] =
 "                          mark matches; the first uses after it are listed\n"
 "  --ready-after=S         -- CMD: else ready S seconds after the first kernel\n"
 "  --preload-list=FILE     -- CMD: write the kernels first used after ready\n"
-"  --squeeze=MiB|auto      -- CMD: before each run a helper holds all of device 0's\n"
+"  --squeeze=MiB|auto      -- CMD: before each run a helper holds all device 0's\n"
 "                          free memory but MiB; auto: bisect each side's smallest\n"
 "                          margin at which the program still exits 0\n"
 "  --quiet                 print only the summary (the answers, the checks, the\n"
