@@ -62,6 +62,7 @@ check "--squeeze=250: LAZY's failed first launch named, demangled, with EAGER's 
 # Fragmentation: no allocation of more than 64 MiB succeeds; the holder
 # halves its allocation (700, 350, 175, 87.5 MiB fail) and holds the 700
 # MiB in 16 allocations of 43.75 MiB: the program finds 300 MiB, as asked.
+# shellcheck disable=SC2086
 FAKE_CUDA_MAX_ALLOC_MIB=64 run_harness "$T/g.out" "$T/g.err" --module-loading=lazy --rounds=1 \
     --warmup=0 --squeeze=300 --json="$T/g.json" -- $SP --needs "$NEEDS"
 expect_exit "--squeeze=300, allocations of 64 MiB at most: LAZY ran" 0

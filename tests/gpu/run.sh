@@ -59,6 +59,10 @@
 #   hazards    tests/gpu/hazards.sh: a serving program's first uses after its
 #              ready line, LAZY against EAGER, against its own request times,
 #              and preloaded
+#   squeeze    tests/gpu/squeeze.sh: --squeeze=auto on a PyTorch program's
+#              first linalg.qr and fft, LAZY and EAGER, against a sweep of
+#              --squeeze=M by hand (SQUEEZE_SWEEP, MiB), and the failures
+#              named; results/h200-squeeze-*
 #   program-trust  tests/gpu/program_trust.sh: a PyTorch program against the
 #              harness: a setsid CUDA grandchild, SIGHUP and SIGKILL to the harness, two
 #              runs on one --json, a program that drops the probe (PASSED and
@@ -304,6 +308,8 @@ for part in $parts; do
         L="$L/settings" sh tests/gpu/settings.sh 2>&1 | tail -60 ;;
     hazards)
         L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
+    squeeze)
+        L="$L/squeeze" sh tests/gpu/squeeze.sh 2>&1 | tail -40 ;;
     program-trust)
         L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
     libraries)
@@ -321,7 +327,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, program-trust, overhead, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, program-trust, overhead, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
