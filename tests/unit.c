@@ -27,6 +27,7 @@ int main(void)
     test_untrusted();
     test_demangle();
     test_table();
+    test_squeeze();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -156,17 +156,18 @@ void pgs_note_run(pgs_state *q, size_t si, double margin, const sq_held *held, i
         if (!ran && !sd->failed_how[0]) snprintf(sd->failed_how, sizeof sd->failed_how, "%s", outcome);
         return;
     }
-    if (!held) {
-        if (!sd->done)
-            snprintf(sd->broken, sizeof sd->broken, "at %.0f MiB: %s", margin, outcome);
+    /* A search's run whose holder did not hold ends the search there; a
+     * run at another side's margin is kept as failed, with why. */
+    if (!held && !sd->done) {
+        snprintf(sd->broken, sizeof sd->broken, "at %.0f MiB: %s", margin, outcome);
         return;
     }
     if (sd->ntries == PGS_MAX_TRIES) return;
     t = &sd->tries[sd->ntries++];
     t->margin = margin;
-    t->held = held->held_mib;
-    t->left = held->left_mib;
-    t->ran = ran;
+    t->held = held ? held->held_mib : NAN;
+    t->left = held ? held->left_mib : NAN;
+    t->ran = ran && held;
     t->cross = sd->done;
     snprintf(t->outcome, sizeof t->outcome, "%s", ran ? "ran" : outcome);
     if (sd->done) return;

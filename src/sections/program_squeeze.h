@@ -91,8 +91,8 @@ int pgs_next_cross(const pgs_state *q, size_t *si, double *margin);
 
 /* A run of side si at margin: held (NULL where the holder did not hold
  * through it: the run is no answer; an auto search stops there, with why
- * in outcome), ran (exited 0), outcome in words, and its records' failed
- * calls gathered. */
+ * in outcome; a run at another side's margin is kept as failed), ran
+ * (exited 0), outcome in words, and its records' failed calls gathered. */
 void pgs_note_run(pgs_state *q, size_t si, double margin, const sq_held *held, int ran,
                   const char *outcome, const prc_record *recs, size_t nrec);
 
