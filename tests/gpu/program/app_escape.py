@@ -3,7 +3,8 @@
 --setsid-grandchild DIR  fork a child that calls setsid and starts a grandchild;
                          the grandchild runs a CUDA kernel (torch), writes its
                          pid to DIR/grandchild, then sleeps 600 s; the main
-                         process waits for that file and exits 0
+                         process removes that file first, waits for it to be
+                         written again, and exits 0
 --hang DIR               the same, then the main process sleeps 600 s too
                          (its pid in DIR/main)
 --own-injection          re-execute itself with CUDA_INJECTION64_PATH and the
@@ -32,6 +33,11 @@ def put(d, name, value):
 
 
 def escape(d, hang):
+    # This run's grandchild's pid, not the one a run before it left (the
+    # harness runs the program several times with one DIR).
+    for name in ("grandchild", "main"):
+        if os.path.exists(os.path.join(d, name)):
+            os.remove(os.path.join(d, name))
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
