@@ -342,7 +342,7 @@ static int prc_check_derived(const results *r, char *why, size_t whylen)
         if (kind == 2 && ((strcmp(d->name, "library") != 0 && strcmp(d->name, "module") != 0) ||
                           !(d->value >= 0 && d->value <= PRC_MAX_MS) ||
                           !(res_derived_num(d, "ms") >= 0 && res_derived_num(d, "ms") <= PRC_MAX_MS) ||
-                          !prc_field_ok(d, "n", 1, PRC_MAX_COUNT) ||
+                          !prc_field_ok(d, "n", 1, PRC_MAX_COUNT) || !prc_field_ok(d, "span_ms", 0, PRC_MAX_MS) ||
                           !prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB) ||
                           !prc_field_ok(d, "took_mib", -PRC_MAX_MIB, PRC_MAX_MIB))) {
             snprintf(why, whylen, "entry %s: a load neither library nor module, or out of bounds", key);

@@ -118,11 +118,17 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  * most PRC_MAX_LOADS; past that the last burst takes the rest, so no load
  * is dropped) named "library" (any of them a cuLibraryLoad*) or "module",
  * value the ms after PRC_ENV_T0 at which the burst began, fields n (its
- * loads), ms (host time inside them, summed) and, where read, free_mib
- * (free when it began) and took_mib (what its loads took, summed). */
+ * loads), ms (host time inside them, summed), span_ms (from its first
+ * load's entry to its last load's exit, less the gets made in between: the
+ * program's work around the loads, cudart's and a library's own set-up,
+ * which stalls it as much; past PRC_MAX_LOADS a later burst adds only its
+ * ms) and, where read, free_mib (free when it began) and took_mib (what its
+ * loads took, summed). */
 #define PRC_MAX_LOADS 256
 typedef struct prc_load {
     double at_ms, n, ms, free_mib, took_mib; /* free_mib, took_mib NaN: unread */
+    double span_ms, end_ms;                  /* the burst's span (see span_ms above), and
+                                                its last load's exit, ms after PRC_ENV_T0 */
     int library;                             /* 1 any cuLibraryLoad*, 0 cuModuleLoad* only */
 } prc_load;
 

@@ -26,7 +26,7 @@ for both):
   --uses SPEC          first uses: "name@at:get:launch[:later_n:later_ms[:free:took]]"
                        entries joined by ';' (at: ms after the spawn), as use.<i>
   --uses-eager SPEC    the same, under EAGER in place of --uses
-  --loads SPEC         loads after the first kernel: "kind@at:ms:free:took" joined by ';'
+  --loads SPEC         loads after the first kernel: "kind@at:ms:free:took[:span]" joined by ';'
   --ready-line TEXT    print TEXT on stdout first (a server's "ready" line)
   --marks SPEC         NVTX marks "text@at" joined by ';' (at: ms after the
                        spawn): where the harness made the probe the NVTX tool
@@ -188,8 +188,9 @@ def record(opts, mode, pid, first_kernel, worker):
     for i, u in enumerate(x for x in (opts.get("loads") or "").split(";") if x):
         kind, rest = u.split("@")
         f = [float(v) for v in rest.split(":")]
-        lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tn=1,ms=%.17g,free_mib=%.17g,took_mib=%.17g"
-                     % (i + 1, kind, f[0], f[1], f[2], f[3]))
+        span = ",span_ms=%.17g" % f[4] if len(f) >= 5 else ""
+        lines.append("d\tprogram\tload.%d\t%s\t%.17g\tms\t\tn=1,ms=%.17g,free_mib=%.17g,took_mib=%.17g%s"
+                     % (i + 1, kind, f[0], f[1], f[2], f[3], span))
     fail = opts.get("failed")
     if fail and fail[0] != "-":
         lines.append("d\tprogram\tfail.1\t%s\t%.17g\tms\t%s CUDA_ERROR_OUT_OF_MEMORY\terror=2,free_mib=%.17g"

@@ -35,6 +35,14 @@ check "autotuning: qr's first launch 6.5 ms against 0.05 later under LAZY; fft's
     program_py "$T/r.json" "t = dv('answer.autotune')['text']; assert 'LAZY, qr: first launch 6.5 ms, later 0.050 ms' in t and 'LAZY, fft' not in t and 'times the load' in t"
 expect_grep "the table lists the first uses after ready" "LAZY: first uses after ready" "$T/r.out"
 
+# A burst of loads whose span (80 ms: the work around its loads) is longer
+# than the loads' own time (30 ms): the span is its stall.
+# shellcheck disable=SC2086
+run_harness "$T/s.out" "$T/s.err" --rounds=1 --ready='^READY$' --json="$T/s.json" -- $SP --ready-line READY \
+    --uses "$USES" --loads 'library@60005:30:250:90:80'
+check "--ready: a burst's span is its stall (198.5 + 11.5 + 80 = 290 ms, the loads' own 30 left out)" \
+    program_py "$T/s.json" "assert m('default.ready.stall')[0]['samples'] == [290] and dv('ready.default.2')['value'] == 80"
+
 # A --ready that never matches: said; first uses counted from the first kernel.
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --rounds=1 --ready='^NEVER' --json="$T/n.json" -- $SP --uses "$USES"

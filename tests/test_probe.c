@@ -621,6 +621,50 @@ static void check_failures(const char *dir)
     pb_set_failure_driver_for_test(NULL, NULL);
 }
 
+/* Loads after the first kernel, in bursts: a burst is the loads with no
+ * launch between them; its span runs from its first load's entry to its
+ * last one's exit, less the gets made in between (worked out by hand:
+ * loads at 100-110 and 120-130 with a get at 112-115: n 2, ms 20, span
+ * 30 - 3 = 27; after a launch, a load at 150-152 starts a second). */
+static void check_bursts(const char *dir)
+{
+    CUmodule mod;
+    CUfunction got = NULL;
+    cuModuleLoad_params ml = { &mod, "/some/dir/k.cubin" };
+    cuModuleGetFunction_params gf = { &got, NULL, "kGot" };
+    cuLaunchKernel_params la;
+    const res_derived *a, *b;
+    results r;
+    char *text;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    memset(&la, 0, sizeof la);
+    la.f = (CUfunction)(uintptr_t)0x7000;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, "kFirst", CUDA_SUCCESS, 10, 11);
+    pb_set_mem_info_for_test(fake_mem_info);     /* as the first kernel takes a driver's */
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_SUCCESS, 100, 110);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, &gf, NULL, CUDA_SUCCESS, 112, 115);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_SUCCESS, 120, 130);
+    la.f = (CUfunction)(uintptr_t)0x7100;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, "kNext", CUDA_SUCCESS, 140, 141);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, &ml, NULL, CUDA_SUCCESS, 150, 152);
+    clock_at(160);
+    pb_exit();
+    text = read_record(dir, &r);
+    a = text ? res_derived_find(&r, PRC_SECTION, "load.1") : NULL;
+    b = text ? res_derived_find(&r, PRC_SECTION, "load.2") : NULL;
+    th_check("probe: a burst of two loads with a get between: at 100, n 2, ms 20, span 27 (30 less the get's 3)",
+             a && strcmp(a->name, "module") == 0 && a->value == 100 && res_derived_num(a, "n") == 2 &&
+             res_derived_num(a, "ms") == 20 && res_derived_num(a, "span_ms") == 27);
+    th_check("probe: a load after a launch starts a burst of its own: at 150, n 1, ms 2, span 2",
+             b && b->value == 150 && res_derived_num(b, "n") == 1 && res_derived_num(b, "ms") == 2 &&
+             res_derived_num(b, "span_ms") == 2 && !res_derived_find(&r, PRC_SECTION, "load.3"));
+    free(text);
+    res_free(&r);
+    pb_set_mem_info_for_test(NULL);
+}
+
 void test_probe(void)
 {
     char dir[] = "/tmp/harness-probe-test.XXXXXX";
@@ -646,6 +690,7 @@ void test_probe(void)
     check_kernel_handle(dir);
     check_threads(dir);
     check_failures(dir);
+    check_bursts(dir);
     check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);

@@ -128,6 +128,7 @@ typedef struct pb_state {
                                    burst of loads with no launch between them */
     size_t nloads;
     int launched_since_load;    /* a launch came after the last load: the next starts a burst */
+    double burst_gets_ms;       /* host time of the gets since the last load of the open burst */
     uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
     pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
     size_t nkernels;
@@ -475,6 +476,7 @@ static void pb_count_load(pb_kind kind, long long start, double ms, double free_
 {
     prc_load *l;
     double took = !isnan(free_in) && !isnan(free_out) ? free_in - free_out : NAN;
+    double at = pb_ms(start), end = at + ms;
     if (!atomic_load(&pb_mem_info)) return;
     /* One more of the last burst (no launch since it, or no room left: a
      * load is never dropped, its time always counted), else a new one. */
@@ -484,15 +486,22 @@ static void pb_count_load(pb_kind kind, long long start, double ms, double free_
         l->ms += ms;
         l->took_mib = isnan(l->took_mib) ? took : isnan(took) ? l->took_mib : l->took_mib + took;
         l->library |= kind == PB_LIBRARY_LOAD;
+        /* The same burst: its span grows to this exit, less the gets between;
+         * a later burst in the last entry adds its load's time alone. */
+        l->span_ms += pb.launched_since_load ? ms : fmax(ms, end - l->end_ms - pb.burst_gets_ms);
+        l->end_ms = end;
     } else {
         l = &pb.loads[pb.nloads++];
-        l->at_ms = pb_ms(start);
+        l->at_ms = at;
         l->n = 1;
         l->ms = ms;
+        l->span_ms = ms;
+        l->end_ms = end;
         l->free_mib = free_in;
         l->took_mib = took;
         l->library = kind == PB_LIBRARY_LOAD;
     }
+    pb.burst_gets_ms = 0;
     pb.launched_since_load = 0;
 }
 
@@ -539,6 +548,8 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
         }
         pb_count_call(kind, fn, ms, name);
         pb_count_get(pb_got_kernel(kind, cd), ms, name);
+        if (kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD && pb.nloads && !pb.launched_since_load)
+            pb.burst_gets_ms += ms;     /* a get inside a burst: a first use's, not the burst's */
     }
     pb_add_span(cd->functionName, start > 0 ? start : now, ms);
     pthread_mutex_unlock(&pb.lock);
@@ -933,6 +944,7 @@ static int pb_build_uses(results *r)
         snprintf(key, sizeof key, "load.%zu", i + 1);
         d = res_derive(r, PRC_SECTION, key, l->library ? "library" : "module", l->at_ms, "ms", "");
         if (!d || res_derived_field(d, "ms", l->ms) != 0 || res_derived_field(d, "n", l->n) != 0 ||
+            res_derived_field(d, "span_ms", l->span_ms) != 0 ||
             (!isnan(l->free_mib) && res_derived_field(d, "free_mib", l->free_mib) != 0) ||
             (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
             return -1;
@@ -1335,6 +1347,11 @@ int pb_init_for_test(const char *dir, long long t0_ns, long max_spans)
     snprintf(pb.cupti, sizeof pb.cupti, "failed: a unit test (no subscription)");
     pb.counting = 1;
     return 0;
+}
+
+void pb_set_mem_info_for_test(CUresult (*mem_info)(size_t *, size_t *))
+{
+    atomic_store(&pb_mem_info, mem_info);
 }
 
 void pb_set_clock_for_test(long long (*now)(void))

@@ -72,6 +72,11 @@ void pb_set_clock_for_test(long long (*now)(void));
 void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
                                     CUresult (*error_name)(CUresult, const char **));
 
+/* For tests: the cuMemGetInfo read around first uses and loads after the
+ * first kernel, in place of the one that first kernel took from the
+ * process's driver (NULL: none; loads are then not kept). */
+void pb_set_mem_info_for_test(CUresult (*mem_info)(size_t *, size_t *));
+
 /* For tests: free the tables and forget everything, as before set-up;
  * the clock is restored. */
 void pb_reset_for_test(void);

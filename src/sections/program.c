@@ -72,7 +72,8 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "ready.uses", "count", "first uses after ready",
       "kernels whose first use began after ready, over the run's CUDA processes" },
     { "ready.stall", "ms", "their stalls, summed",
-      "host time of those first uses (gets and first launch) and of the loads after ready, summed" },
+      "host time of those first uses (gets and first launch) and of the bursts of loads after ready "
+      "(each from its first load's entry to its last one's exit, less the gets between), summed" },
     { "ready.worst", "ms", "the worst of them",
       "the longest of those first uses (0 where there was none)" },
     { "headroom", "MiB", "free at the tightest load",
@@ -783,7 +784,10 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                 if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
             }
             if (load && !isnan(ready) && d->value > ready) {
-                double ms = res_derived_num(d, "ms");
+                /* The burst's span where the record has it (the work around
+                 * the loads stalls the program too), else its loads' time. */
+                double ms = !isnan(res_derived_num(d, "span_ms")) ? res_derived_num(d, "span_ms")
+                                                                   : res_derived_num(d, "ms");
                 stall += ms;
                 worst = fmax(worst, ms);
                 pg_kernel_add(s->ready_kern[si], &s->nready[si], strcmp(d->name, "library") == 0
