@@ -334,6 +334,7 @@ static int prc_check_derived(const results *r, char *why, size_t whylen)
         if (kind == 1 && (!d->name[0] || !(d->value >= 0 && d->value <= PRC_MAX_MS) ||
                           !(g >= 0 && g <= PRC_MAX_MS) || !(l >= 0 && l <= PRC_MAX_MS) ||
                           !prc_field_ok(d, "later_n", 0, 1e12) || !prc_field_ok(d, "later_ms", 0, PRC_MAX_MS) ||
+                          !prc_field_ok(d, "busy", 0, 1e6) ||
                           !prc_field_ok(d, "free_mib", 0, PRC_MAX_MIB) ||
                           !prc_field_ok(d, "took_mib", -PRC_MAX_MIB, PRC_MAX_MIB))) {
             snprintf(why, whylen, "entry %s: a nameless or out-of-bounds first use", key);

@@ -109,7 +109,10 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  * slowest's), later_n and later_ms (its later launches: how many, their
  * host time summed) and, where the free device memory was read (after the
  * process's first kernel), free_mib (free when the first use began) and
- * took_mib (what its gets and first launch took of it, summed). */
+ * took_mib (what its gets and first launch took of it, summed), and busy
+ * (the program's other streams whose work was still in flight when it
+ * began: cuStreamQuery of the streams it launched on, after the first
+ * kernel; absent where not asked). */
 #define PRC_MAX_USES 1024
 
 /* The module and library loads after the process's first kernel, in

@@ -23,7 +23,7 @@ for both):
   --forge-pid          write the record under another pid than its own
   --spans N            N span lines
   --cupti WHY          the record's cupti field (default "ok")
-  --uses SPEC          first uses: "name@at:get:launch[:later_n:later_ms[:free:took]]"
+  --uses SPEC          first uses: "name@at:get:launch[:later_n:later_ms[:free:took[:busy]]]"
                        entries joined by ';' (at: ms after the spawn), as use.<i>
   --uses-eager SPEC    the same, under EAGER in place of --uses
   --loads SPEC         loads after the first kernel: "kind@at:ms:free:took[:span]" joined by ';'
@@ -184,6 +184,8 @@ def record(opts, mode, pid, first_kernel, worker):
             fields += ",later_n=%.17g,later_ms=%.17g" % (f[3], f[4])
         if len(f) >= 7:
             fields += ",free_mib=%.17g,took_mib=%.17g" % (f[5], f[6])
+        if len(f) >= 8:
+            fields += ",busy=%.17g" % f[7]
         lines.append("d\tprogram\tuse.%d\t%s\t%.17g\tms\t\t%s" % (i + 1, esc(name), f[0], fields))
     for i, u in enumerate(x for x in (opts.get("loads") or "").split(";") if x):
         kind, rest = u.split("@")

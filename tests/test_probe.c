@@ -665,6 +665,71 @@ static void check_bursts(const char *dir)
     pb_set_mem_info_for_test(NULL);
 }
 
+/* The stream 0xB0 has work in flight; every other is idle. */
+static CUresult fake_query(CUstream st)
+{
+    return st == (CUstream)(uintptr_t)0xB0 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+/* The use.<i> entry named name in r, or NULL. */
+static const res_derived *use_named(const results *r, const char *name)
+{
+    size_t i;
+    for (i = 0; i < r->nd; i++)
+        if (strncmp(r->d[i].key, "use.", 4) == 0 && strcmp(r->d[i].name, name) == 0) return &r->d[i];
+    return NULL;
+}
+
+/* One launch of f on stream st, ENTER at t0 ms, EXIT at t1. */
+static void launch_on(uintptr_t f, uintptr_t st, const char *sym, double t0, double t1)
+{
+    cuLaunchKernel_params la;
+    memset(&la, 0, sizeof la);
+    la.f = (CUfunction)f;
+    la.hStream = (CUstream)st;
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &la, sym, CUDA_SUCCESS, t0, t1);
+}
+
+/* First uses beside busy streams: each first use after the first kernel
+ * asks the other streams launched on (0xB0 busy, 0xA0 idle), a destroyed
+ * stream is never asked again. */
+static void check_streams(const char *dir)
+{
+    cuStreamDestroy_v2_params sd = { (CUstream)(uintptr_t)0xB0 };
+    const res_derived *u[4];
+    results r;
+    char *text;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    launch_on(0x8000, 0xA0, "kWarm", 5, 6);             /* the first kernel */
+    pb_set_mem_info_for_test(fake_mem_info);
+    pb_set_stream_query_for_test(fake_query);
+    launch_on(0x8100, 0xB0, "kProducer", 10, 11);       /* no other stream noted yet: 0 */
+    launch_on(0x8200, 0xA0, "kConsumer", 20, 21);       /* 0xB0 busy: 1 */
+    launch_on(0x8300, 0xB0, "kSame", 30, 31);           /* its own 0xB0 left out, 0xA0 idle: 0 */
+    call(CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, "cuStreamDestroy_v2", &sd, NULL, 35, 36);
+    launch_on(0x8400, 0xA0, "kAfter", 40, 41);          /* 0xB0 forgotten: 0 */
+    clock_at(50);
+    pb_exit();
+    text = read_record(dir, &r);
+    u[0] = text ? use_named(&r, "kProducer") : NULL;
+    u[1] = text ? use_named(&r, "kConsumer") : NULL;
+    u[2] = text ? use_named(&r, "kSame") : NULL;
+    u[3] = text ? use_named(&r, "kAfter") : NULL;
+    th_check("probe: a first use while another stream is busy: busy 1 (kConsumer); its own stream, "
+             "an idle one and a destroyed one not counted: 0",
+             u[0] && u[1] && u[2] && u[3] && res_derived_num(u[0], "busy") == 0 &&
+             res_derived_num(u[1], "busy") == 1 && res_derived_num(u[2], "busy") == 0 &&
+             res_derived_num(u[3], "busy") == 0);
+    th_check("probe: the first kernel's use, before any stream is asked: no busy field",
+             text && use_named(&r, "kWarm") && isnan(res_derived_num(use_named(&r, "kWarm"), "busy")));
+    free(text);
+    res_free(&r);
+    pb_set_stream_query_for_test(NULL);
+    pb_set_mem_info_for_test(NULL);
+}
+
 void test_probe(void)
 {
     char dir[] = "/tmp/harness-probe-test.XXXXXX";
@@ -691,6 +756,7 @@ void test_probe(void)
     check_threads(dir);
     check_failures(dir);
     check_bursts(dir);
+    check_streams(dir);
     check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);

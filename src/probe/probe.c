@@ -106,6 +106,8 @@ typedef struct pb_kernel {
     double took_mib;        /* free memory its first use took: before less after each of
                                its gets and its first launch, summed */
     double later_n, later_ms; /* its later launches: how many, their host time summed */
+    double busy;            /* other streams with work in flight when its first use began
+                               (the most over its gets and first launch); NaN: not asked */
     int used, has_free;
     int launched;
     char name[PB_NAME];     /* the launch's symbolName, else the get's name */
@@ -150,6 +152,23 @@ static _Thread_local int pb_busy;        /* the probe runs on this thread */
 static _Thread_local int pb_first_here;  /* this thread's launch is the process's first */
 static _Thread_local int pb_ptx_here;    /* this thread's load was handed a PTX image */
 static _Thread_local double pb_free_in;  /* MiB free at this thread's call's entry, NaN unread */
+
+/* The streams the program launched on (up to PB_STREAMS, the first seen),
+ * so that a first use can ask which of the others still have work in
+ * flight (cuStreamQuery: it waits for nothing). A stream is forgotten at
+ * its cuStreamDestroy's entry, all of them at a cuCtxDestroy's, before
+ * the driver frees them: the probe never asks about a stream that is
+ * gone. pb_stream_lock guards them, and is held while they are asked. */
+#define PB_STREAMS 32
+typedef CUresult (*pb_stream_query_fn)(CUstream);
+static pthread_mutex_t pb_stream_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUstream pb_streams[PB_STREAMS];
+static size_t pb_nstreams;
+static _Atomic(pb_stream_query_fn) pb_stream_query;   /* cuStreamQuery, set at the first kernel */
+static _Thread_local CUstream pb_last_stream;          /* this thread's last stream noted */
+static _Thread_local int pb_noted;                     /* pb_last_stream is set */
+static _Thread_local double pb_busy_in;  /* other streams busy at this thread's first use's entry,
+                                            NaN: not asked */
 typedef CUresult (*pb_mem_info_fn)(size_t *, size_t *);
 static _Atomic(pb_mem_info_fn) pb_mem_info; /* cuMemGetInfo_v2, set at the first kernel */
 static _Thread_local long pb_tid;
@@ -356,13 +375,15 @@ static void pb_count_get(const void *fn, double ms, const char *name)
 /* Where a first use of k began and the memory it found and took, from a
  * call of k's first use that began at start (ns) with free_in MiB free
  * and left free_out (NaN: unread). Under pb.lock. */
-static void pb_use_mark(pb_kernel *k, long long start, double free_in, double free_out)
+static void pb_use_mark(pb_kernel *k, long long start, double free_in, double free_out, double busy)
 {
     if (!k || k->launched) return;
     if (!k->used) {
         k->used = 1;
         k->at_ms = pb_ms(start);
+        k->busy = NAN;
     }
+    if (!isnan(busy)) k->busy = isnan(k->busy) ? busy : fmax(k->busy, busy);
     if (!isnan(free_in) && !k->has_free) {
         k->has_free = 1;
         k->free_mib = free_in;
@@ -412,6 +433,83 @@ static void pb_add_span(const char *name, long long start, double ms)
     s->start_ms = pb_ms(start);
     s->ms = ms;
     pb.nspans++;
+}
+
+/* The stream a launch is handed into *s; 0 where it is not known, or is a
+ * per-thread default stream (a _ptsz launch's 0: another thread's is
+ * another stream). */
+static int pb_launch_stream(CUpti_CallbackId cbid, const void *params, CUstream *s)
+{
+    if (!params) return 0;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        *s = ((const cuLaunchKernel_params *)params)->hStream;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        *s = ((const cuLaunchKernel_ptsz_params *)params)->hStream;
+        return *s != NULL;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const CUlaunchConfig *c = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx
+            ? ((const cuLaunchKernelEx_params *)params)->config
+            : ((const cuLaunchKernelEx_ptsz_params *)params)->config;
+        if (!c) return 0;
+        *s = c->hStream;
+        return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || *s != NULL;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        *s = ((const cuLaunchCooperativeKernel_params *)params)->hStream;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        *s = ((const cuLaunchCooperativeKernel_ptsz_params *)params)->hStream;
+        return *s != NULL;
+    default:
+        return 0;
+    }
+}
+
+/* A launch's stream noted (once: a thread that launches on the same
+ * stream again takes no lock). */
+static void pb_stream_note(CUstream s)
+{
+    size_t i;
+    if (pb_noted && pb_last_stream == s) return;
+    pthread_mutex_lock(&pb_stream_lock);
+    for (i = 0; i < pb_nstreams && pb_streams[i] != s; i++)
+        ;
+    if (i == pb_nstreams && pb_nstreams < PB_STREAMS) pb_streams[pb_nstreams++] = s;
+    pthread_mutex_unlock(&pb_stream_lock);
+    pb_last_stream = s;
+    pb_noted = 1;
+}
+
+/* A stream about to be destroyed forgotten; all = 1: every stream (a
+ * context about to be destroyed). Every thread's cache is let go too. */
+static void pb_stream_forget(CUstream s, int all)
+{
+    size_t i;
+    pthread_mutex_lock(&pb_stream_lock);
+    for (i = 0; i < pb_nstreams;)
+        if (all || pb_streams[i] == s) pb_streams[i] = pb_streams[--pb_nstreams];
+        else i++;
+    pthread_mutex_unlock(&pb_stream_lock);
+    pb_noted = 0;
+}
+
+/* The noted streams other than own (has_own 0: every one) whose work is
+ * still in flight (cuStreamQuery answers CUDA_ERROR_NOT_READY); NaN before
+ * the first kernel or without the driver's cuStreamQuery. */
+static double pb_busy_streams(int has_own, CUstream own)
+{
+    pb_stream_query_fn query = atomic_load(&pb_stream_query);
+    size_t i;
+    double busy = 0;
+    if (!query) return NAN;
+    pthread_mutex_lock(&pb_stream_lock);
+    for (i = 0; i < pb_nstreams; i++)
+        if (!(has_own && pb_streams[i] == own) && query(pb_streams[i]) == CUDA_ERROR_NOT_READY) busy++;
+    pthread_mutex_unlock(&pb_stream_lock);
+    return busy;
 }
 
 /* A launch entered: the process's first (of any thread) stamps at.first_kernel. */
@@ -509,7 +607,13 @@ static void pb_count_load(pb_kind kind, long long start, double ms, double free_
 static void pb_call_enter(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     long long now;
-    pb_free_in = pb_watch(kind, cbid, cd) ? pb_free_now() : NAN;
+    CUstream stream = NULL;
+    int has_stream = kind == PB_LAUNCH && pb_launch_stream(cbid, cd->functionParams, &stream);
+    int watch = pb_watch(kind, cbid, cd);
+    pb_free_in = watch ? pb_free_now() : NAN;
+    pb_busy_in = watch && kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD
+                 ? pb_busy_streams(has_stream, stream) : NAN;
+    if (has_stream) pb_stream_note(stream);
     if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) pb_load_enter(cbid, cd->functionParams);
     now = pb_now();
     if (cd->correlationData) *cd->correlationData = (uint64_t)now;
@@ -534,7 +638,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     pthread_mutex_lock(&pb.lock);
     if (failed) failed = pb_fail_keep(kind, cd, fn, &fail);
     if (kind == PB_LAUNCH) {
-        pb_use_mark(pb_kernel_of(fn), from, free_in, free_out);
+        pb_use_mark(pb_kernel_of(fn), from, free_in, free_out, pb_busy_in);
         pb_count_launch(fn, ms, cd->symbolName);
     } else {
         if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
@@ -542,9 +646,9 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
             pb_ptx_here = 0;
             pb_count_load(kind, from, ms, free_in, free_out);
         } else {
-            pb_use_mark(fn ? pb_kernel_of(fn) : NULL, from, free_in, free_out);
+            pb_use_mark(fn ? pb_kernel_of(fn) : NULL, from, free_in, free_out, pb_busy_in);
             pb_use_mark(pb_got_kernel(kind, cd) ? pb_kernel_of(pb_got_kernel(kind, cd)) : NULL, from,
-                        NAN, NAN);
+                        NAN, NAN, pb_busy_in);
         }
         pb_count_call(kind, fn, ms, name);
         pb_count_get(pb_got_kernel(kind, cd), ms, name);
@@ -577,13 +681,43 @@ static void pb_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     pthread_mutex_unlock(&pb.lock);
 }
 
+/* The calls that destroy what the noted streams belong to. */
+static const CUpti_CallbackId pb_destroy_cbs[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+};
+#define PB_NDESTROYS (sizeof pb_destroy_cbs / sizeof pb_destroy_cbs[0])
+
+static int pb_destroys(CUpti_CallbackId cbid)
+{
+    size_t i;
+    for (i = 0; i < PB_NDESTROYS; i++)
+        if (pb_destroy_cbs[i] == cbid) return 1;
+    return 0;
+}
+
+/* A stream's or a context's destruction entered: the streams it takes
+ * forgotten before the driver frees them. */
+static void pb_destroy_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    if (cd->callbackSite != CUPTI_API_ENTER) return;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy && cd->functionParams)
+        pb_stream_forget(((const cuStreamDestroy_params *)cd->functionParams)->hStream, 0);
+    else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2 && cd->functionParams)
+        pb_stream_forget(((const cuStreamDestroy_v2_params *)cd->functionParams)->hStream, 0);
+    else
+        pb_stream_forget(NULL, 1);
+}
+
 void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                  const void *cbdata)
 {
     (void)userdata;
     if (pb_busy || !cbdata || !atomic_load_explicit(&pb_on, memory_order_acquire)) return;
     pb_busy = 1;
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && pb_destroys(cbid)) {
+        pb_destroy_enter(cbid, cbdata);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cd = cbdata;
         int kind = pb_kind_of(cbid);
         if (kind >= 0 && cd->callbackSite == CUPTI_API_ENTER)
@@ -606,6 +740,7 @@ typedef struct pb_drv {
     CUresult (*bus_id)(char *, int, CUdevice);
     CUresult (*mem_info)(size_t *, size_t *);
     CUresult (*error_name)(CUresult, const char **);
+    CUresult (*stream_query)(CUstream);
 } pb_drv;
 
 /* The driver entry points a test puts in place of the process's (NULL:
@@ -632,6 +767,7 @@ static void pb_driver(pb_drv *d)
     pb_sym(lib, "cuDeviceGetPCIBusId", &d->bus_id, sizeof d->bus_id);
     pb_sym(lib, "cuMemGetInfo_v2", &d->mem_info, sizeof d->mem_info);
     pb_sym(lib, "cuGetErrorName", &d->error_name, sizeof d->error_name);
+    pb_sym(lib, "cuStreamQuery", &d->stream_query, sizeof d->stream_query);
 }
 
 /* ------------------------------------------------------ failed calls --- */
@@ -800,6 +936,7 @@ static void pb_first_kernel_done(void)
     const char *mode, *source;
 
     pb_driver(&d);
+    atomic_store(&pb_stream_query, d.stream_query);
     atomic_store(&pb_mem_info, d.mem_info);   /* from now on, free memory is read around first uses and loads */
     mode = pb_loading_mode(&d);
     pb_bus_id(&d, bus, sizeof bus);
@@ -935,6 +1072,7 @@ static int pb_build_uses(results *r)
             res_derived_field(d, "launch_ms", k->launch_ms) != 0 ||
             res_derived_field(d, "later_n", k->later_n) != 0 ||
             res_derived_field(d, "later_ms", k->later_ms) != 0 ||
+            (!isnan(k->busy) && res_derived_field(d, "busy", k->busy) != 0) ||
             (k->has_free && (res_derived_field(d, "free_mib", k->free_mib) != 0 ||
                              res_derived_field(d, "took_mib", k->took_mib) != 0)))
             return -1;
@@ -1256,6 +1394,10 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
         r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_cbs[i].cbid);
         if (r != CUPTI_SUCCESS) return r;
     }
+    for (i = 0; i < PB_NDESTROYS; i++) {
+        r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_destroy_cbs[i]);
+        if (r != CUPTI_SUCCESS) return r;
+    }
     if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) != CUPTI_SUCCESS)
         return r;
@@ -1352,6 +1494,12 @@ int pb_init_for_test(const char *dir, long long t0_ns, long max_spans)
 void pb_set_mem_info_for_test(CUresult (*mem_info)(size_t *, size_t *))
 {
     atomic_store(&pb_mem_info, mem_info);
+}
+
+void pb_set_stream_query_for_test(CUresult (*query)(CUstream))
+{
+    atomic_store(&pb_stream_query, query);
+    pb_stream_forget(NULL, 1);
 }
 
 void pb_set_clock_for_test(long long (*now)(void))

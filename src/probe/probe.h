@@ -77,6 +77,10 @@ void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
  * process's driver (NULL: none; loads are then not kept). */
 void pb_set_mem_info_for_test(CUresult (*mem_info)(size_t *, size_t *));
 
+/* For tests: the cuStreamQuery a first use asks the other streams with
+ * (NULL: none), the streams noted so far forgotten. */
+void pb_set_stream_query_for_test(CUresult (*query)(CUstream));
+
 /* For tests: free the tables and forget everything, as before set-up;
  * the clock is restored. */
 void pb_reset_for_test(void);

@@ -79,6 +79,9 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "headroom", "MiB", "free at the tightest load",
       "the least device memory free (cuMemGetInfo, inside the process) when a first use or a "
       "load after the first kernel began" },
+    { "concurrent", "count", "first uses beside busy streams",
+      "first uses after the first kernel that began while another stream of the program had "
+      "work in flight (cuStreamQuery, inside the process)" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -173,6 +176,9 @@ typedef struct pg_state {
     size_t nready[PG_MAX_SIDES];
     pg_kernel tune[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first launch, a later one's mean, 0 */
     size_t ntune[PG_MAX_SIDES];
+    pg_kernel conc[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first uses beside busy streams: the busy
+                               streams, ms after the spawn, 0 */
+    size_t nconc[PG_MAX_SIDES];
     double tight_free[PG_MAX_SIDES], tight_took[PG_MAX_SIDES]; /* the tightest load after the
                                first kernel over the side's runs (tight_seen) */
     char tight_name[PG_MAX_SIDES][128];
@@ -758,7 +764,8 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                         long long ready_ns, long long t0_ns)
 {
     double ready = pg_ready_at(s, recs, n, ready_ns, t0_ns), first = pg_earliest(recs, n, "at.first_kernel");
-    double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN;
+    double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN, conc = 0;
+    int asked = 0;
     char prefix[64], tname[128] = "";
     size_t i, j;
 
@@ -782,6 +789,12 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                     pg_kernel_add(s->ready_kern[si], &s->nready[si], d->name, g + l, d->value - ready, 0);
                 }
                 if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
+                if (!isnan(res_derived_num(d, "busy"))) asked = 1;
+                if (res_derived_num(d, "busy") > 0 && !isnan(first) && d->value >= first) {
+                    conc++;
+                    pg_kernel_add(s->conc[si], &s->nconc[si], d->name, res_derived_num(d, "busy"),
+                                  d->value, 0);
+                }
             }
             if (load && !isnan(ready) && d->value > ready) {
                 /* The burst's span where the record has it (the work around
@@ -807,6 +820,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
         pg_put_run(s, prefix, "ready.stall", stall);
         pg_put_run(s, prefix, "ready.worst", worst);
     }
+    if (asked) pg_put_run(s, prefix, "concurrent", conc);
     if (isfinite(tight)) {
         pg_put_run(s, prefix, "headroom", tight);
         if (!s->tight_seen[si] || tight < s->tight_free[si]) {
@@ -1712,6 +1726,36 @@ static void pg_answer_tune(pg_state *s)
     }
 }
 
+/* First uses that began while another stream had work in flight, per
+ * probed side: under LAZY such a first use loads its kernel there, and a
+ * load can make the context wait (the CUDA Programming Guide's lazy-loading
+ * hazard for kernels meant to run at once). */
+static void pg_answer_concurrent(pg_state *s)
+{
+    char t[1600];
+    size_t i, k, at = 0, sides = 0;
+    for (i = 0; i < s->nsides && at < sizeof t; i++) {
+        double med = pg_med(s->c->r, s->side[i].key, "concurrent");
+        if (!s->side[i].probed || !(med > 0) || !s->nconc[i]) continue;
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s%s: %.0f first use%s (median) began while "
+                               "another stream had work in flight", sides++ ? "; " : "",
+                               s->side[i].label, med, med == 1 ? "" : "s");
+        for (k = 0; k < s->nconc[i] && k < 3 && at < sizeof t; k++) {
+            char name[64];
+            dm_table_name(s->conc[i][k].name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, "%s%s", k ? ", " : " (", name);
+        }
+        if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, "%s)",
+                                                  s->nconc[i] > 3 ? ", ..." : "");
+    }
+    if (sides && at < sizeof t) {
+        snprintf(t + at, sizeof t - at, ". Under LAZY a first use loads its kernel, and a load can "
+                 "make the context wait: kernels meant to run at the same time can serialize, or "
+                 "deadlock where one waits for the other (preload them, or use EAGER).");
+        pg_answer(s, "answer.concurrent", "first uses while other streams were busy", NAN, "", t);
+    }
+}
+
 /* --preload-list: every kernel first used after ready on a probed side,
  * slowest first (its median stall on the side where it was slowest). */
 static int pg_emit_preload(FILE *f, const void *arg)
@@ -1896,6 +1940,7 @@ static void pg_conclude(pg_state *s)
     pg_answer_ready(s);
     pg_answer_headroom(s);
     pg_answer_tune(s);
+    pg_answer_concurrent(s);
     pg_write_preload(s);
     pg_answer_rounds(s);
     pg_answer_mode(s);
@@ -1980,6 +2025,11 @@ static void pg_free(pg_state *s)
             free(s->tune[i][k].ms);
             free(s->tune[i][k].get);
             free(s->tune[i][k].launch);
+        }
+        for (k = 0; k < s->nconc[i]; k++) {
+            free(s->conc[i][k].ms);
+            free(s->conc[i][k].get);
+            free(s->conc[i][k].launch);
         }
     }
     if (s->ready_on) regfree(&s->ready_re);

@@ -25,9 +25,9 @@
  * in.context, on the clock inside the process (probed sides); wall, cpu,
  * rss.main, mem.peak, processes (every side); code.ms (probed sides);
  * cache.<name> (--jit-cache sides); ready.at, ready.uses, ready.stall,
- * ready.worst, headroom (probed sides, from the records' first uses and
+ * ready.worst, headroom, concurrent (probed sides, from the records' first uses and
  * loads). */
-#define PG_NRUNFIGS 17
+#define PG_NRUNFIGS 18
 typedef struct pg_runfig {
     const char *key, *unit, *name, *region;
 } pg_runfig;
