@@ -45,12 +45,15 @@ check "--ready: a burst's span is its stall (198.5 + 11.5 + 80 = 290 ms, the loa
 
 # First uses beside busy streams (the probe's busy field: other streams with
 # work in flight when the use began): consumer 1, fft 0; warm (the first
-# kernel's, not asked) not counted; named in a sentence with the hazard.
+# kernel's, not asked) not counted; named in a sentence with the hazard;
+# under LAZY only.
 # shellcheck disable=SC2086
-run_harness "$T/c.out" "$T/c.err" --rounds=1 --json="$T/c.json" -- $SP \
+run_harness "$T/c.out" "$T/c.err" --rounds=1 --compare-loading --max-rounds=1 --json="$T/c.json" -- $SP \
     --uses 'warm@1:0.1:0.2;consumer@60000:1:2:1:0.1:500:4:1;fft@60010:1:2:1:0.1:500:4:0'
 check "concurrent: one first use beside a busy stream, named, the hazard said" \
-    program_py "$T/c.json" "t = dv('answer.concurrent')['text']; assert m('default.concurrent')[0]['samples'] == [1] and t.startswith('as set: 1 first use (median) began while another stream had work in flight (consumer)') and 'deadlock' in t"
+    program_py "$T/c.json" "t = dv('answer.concurrent')['text']; assert m('lazy.concurrent')[0]['samples'] == [1] and t.startswith('LAZY: 1 first use (median) began while another stream had work in flight (consumer)') and 'deadlock' in t"
+check "concurrent: not counted under EAGER (its first uses load nothing)" \
+    program_py "$T/c.json" "assert not m('eager.concurrent') and 'EAGER:' not in dv('answer.concurrent')['text']"
 check "concurrent: a run whose records do not say (no busy field): no figure, no sentence" \
     program_py "$T/s.json" "assert not m('default.concurrent') and not dv('answer.concurrent')"
 

@@ -80,8 +80,8 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
       "the least device memory free (cuMemGetInfo, inside the process) when a first use or a "
       "load after the first kernel began" },
     { "concurrent", "count", "first uses beside busy streams",
-      "first uses after the first kernel that began while another stream of the program had "
-      "work in flight (cuStreamQuery, inside the process)" },
+      "first uses after the first kernel, in processes under LAZY, that began while another "
+      "stream of the program had work in flight (cuStreamQuery, inside the process)" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -777,6 +777,8 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
     for (i = 0; i < n; i++)
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
+            const res_kv *mode = res_env_get(&recs[i].r, "loading_mode");
+            int lazy = mode && mode->kind == RES_STR && mode->str && strcmp(mode->str, "LAZY") == 0;
             int use = strncmp(d->key, "use.", 4) == 0, load = strncmp(d->key, "load.", 5) == 0;
             double free_mib = res_derived_num(d, "free_mib");
             if (use) {
@@ -789,8 +791,9 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                     pg_kernel_add(s->ready_kern[si], &s->nready[si], d->name, g + l, d->value - ready, 0);
                 }
                 if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
-                if (!isnan(res_derived_num(d, "busy"))) asked = 1;
-                if (res_derived_num(d, "busy") > 0 && !isnan(first) && d->value >= first) {
+                /* Under LAZY only: there a first use loads its kernel. */
+                if (lazy && !isnan(res_derived_num(d, "busy"))) asked = 1;
+                if (lazy && res_derived_num(d, "busy") > 0 && !isnan(first) && d->value >= first) {
                     conc++;
                     pg_kernel_add(s->conc[si], &s->nconc[si], d->name, res_derived_num(d, "busy"),
                                   d->value, 0);
