@@ -63,6 +63,9 @@
 #              first linalg.qr and fft, LAZY and EAGER, against a sweep of
 #              --squeeze=M by hand (SQUEEZE_SWEEP, MiB), and the failures
 #              named; results/h200-squeeze-*
+#   concurrent tests/gpu/concurrent.sh: a first launch on one stream while a
+#              kernel spins on another, LAZY against EAGER: the harness's
+#              answer.concurrent, and the program's own launch times
 #   program-trust  tests/gpu/program_trust.sh: a PyTorch program against the
 #              harness: a setsid CUDA grandchild, SIGHUP and SIGKILL to the harness, two
 #              runs on one --json, a program that drops the probe (PASSED and
@@ -310,6 +313,8 @@ for part in $parts; do
         L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
     squeeze)
         L="$L/squeeze" sh tests/gpu/squeeze.sh 2>&1 | tail -40 ;;
+    concurrent)
+        L="$L/concurrent" sh tests/gpu/concurrent.sh 2>&1 | tail -20 ;;
     program-trust)
         L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
     libraries)
@@ -327,7 +332,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, program-trust, overhead, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
