@@ -129,6 +129,8 @@ hrun setsid --rounds=1 --json="$T/setsid.json" -- $HP --setsid-child
 expect_exit "hostile: a setsid child left running: a failed check" 1
 check "hostile: the setsid child is gone when the harness ends" gone "$(cat "$STANDIN_STATE/survivor" 2>/dev/null)"
 expect_grep "hostile: the setsid child killed: named on stderr" "killed (SIGKILL): pid [0-9]* (python3)" "$T/setsid.err"
+expect_grep "hostile: the run it outlived named as the run is (a warm-up as a warm-up, not 'run 0')" \
+    "^harness: program: warm-up run 1 (as set): 1 process of the program still running" "$T/setsid.err"
 check "hostile: the setsid child killed: named in the results" \
     py "$T/setsid.json" "assert [c for c in d['checks'] if not c['passed'] and 'outlived' in c['what'] and 'pid' in c['detail']]"
 for sig in HUP QUIT KILL; do

@@ -916,12 +916,13 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
     return n;
 }
 
-/* What became of the run, into how; as a check (not for a search's run:
- * its exit is the answer); 1 when it exited 0. Processes of its tree that
- * were still there at its end (killed: proc.h) are said on stderr and are
- * a failed check of their own. */
-static int pg_outcome(pg_state *s, const char *what, const pr_program *p, pg_kind kind,
-                      double margin, char *how, size_t howlen)
+/* What became of the run (named name: "run 3 (LAZY, round 2)", "warm-up
+ * run 1 (EAGER)"), into how; as a check (not for a search's run: its exit
+ * is the answer); 1 when it exited 0. Processes of its tree that were
+ * still there at its end (killed: proc.h) are said on stderr and are a
+ * failed check of their own. */
+static int pg_outcome(pg_state *s, const char *name, const char *what, const pr_program *p,
+                      pg_kind kind, double margin, char *how, size_t howlen)
 {
     char detail[400], left[900];
     int ok = !p->timed_out && p->signal == 0 && p->exit_code == 0;
@@ -939,15 +940,15 @@ static int pg_outcome(pg_state *s, const char *what, const pr_program *p, pg_kin
         snprintf(detail, sizeof detail, "%s", how);
     if (kind != PG_TRY) res_check_add(s->c->r, PG, what, ok, detail);
     if (p->overflow)
-        fprintf(stderr, "harness: " PG ": run %d: more than %d processes: the later ones were not "
-                "kept, and their records are refused\n", s->runs, PT_MAX);
+        fprintf(stderr, "harness: " PG ": %s: more than %d processes: the later ones were not "
+                "kept, and their records are refused\n", name, PT_MAX);
     if (p->stragglers) {
         snprintf(left, sizeof left, "%d process%s of the program still running %s %s killed "
                  "(SIGKILL): %s", p->stragglers, p->stragglers == 1 ? "" : "es",
                  p->timed_out ? "at the time limit" : "2 s after its main process exited",
                  p->stragglers == 1 ? "was" : "were", p->straggler_names);
-        fprintf(stderr, "harness: " PG ": run %d: %s\n", s->runs, left);
-        snprintf(detail, sizeof detail, "run %d: no process of the program outlived it", s->runs);
+        fprintf(stderr, "harness: " PG ": %s: %s\n", name, left);
+        snprintf(detail, sizeof detail, "%s: no process of the program outlived it", name);
         res_check_add(s->c->r, PG, detail, 0, left);
     }
     return ok;
@@ -1182,7 +1183,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double marg
     pg_sampler_stop(&s->smp, started);
     /* A ready line written just before the exit, not polled yet. */
     if (s->ready_on && !atomic_load(&s->smp.ready_ns)) pg_ready_poll(&s->smp);
-    ok = pg_outcome(s, what, &p, kind, margin, how, sizeof how);
+    ok = pg_outcome(s, name, what, &p, kind, margin, how, sizeof how);
     if (margin >= 0 && !(held = pg_unhold(s, name, margin, &holder, &kept, how, sizeof how))) ok = 0;
     if (sd->probed && s->smp.peak_sum >= 0) s->nvml_runs++;
     if (recdir[0]) {
