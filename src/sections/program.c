@@ -885,7 +885,7 @@ static int pg_user_nvtx(void)
 /* The environment of a run: the side's setting, its caches under
  * cache_root (NULL: none), the probe and its settings on a probed side,
  * none of the probe's on a bare one. */
-#define PG_NENV 12
+#define PG_NENV (1 + PG_NCACHES + 6)    /* the setting, the caches, the probe's six at most */
 static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
                      const char *cache_root, int spans, char buf[][4200], const char **env)
 {
