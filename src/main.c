@@ -600,6 +600,9 @@ int main(int argc, char **argv)
     }
     if (node && !st.usage) {
         size_t checks_failed = res_failed(&r), skips = r.nskip;
+        /* A child of section visible that found no usable GPU is visible's
+         * answer, not the devices'. */
+        c.child_usage = c.child_no_gpu = 0;
         t_sec = clk_now_ns();
         rc = nd_run(&c);
         res_env_num(&r, "seconds_devices", (double)(clk_now_ns() - t_sec) / 1e9);
