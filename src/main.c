@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "kcache.h"
 #include "node.h"
+#include "phase.h"
 #include "proc.h"
 #include "report.h"
 #include "results.h"
@@ -423,7 +424,7 @@ static int main_runs_here(const cli_opts *o, int node, const sec_def *s)
 /* The phase log's last line of a child (HARNESS_PHASE_LOG). */
 static void main_mark_exit(void)
 {
-    drv_phase_mark("exit");
+    ph_mark("exit");
 }
 
 /* Where a part of the report is printed before it is fitted to the
@@ -544,7 +545,7 @@ int main(int argc, char **argv)
         for (;;) pause();
     }
     if (o.child != CLI_CHILD_NONE) {
-        drv_phase_mark(cli_child_name(o.child));
+        ph_mark(cli_child_name(o.child));
         atexit(main_mark_exit);
     }
     if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
@@ -562,7 +563,7 @@ int main(int argc, char **argv)
     }
     res_init(&r);
     tr_init(t_main, o.trace != NULL, !o.quiet);
-    drv_on_phase(tr_phase);
+    ph_on_set(tr_phase);
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.r = &r;

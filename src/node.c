@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "node.h"
+#include "phase.h"
 #include "proc.h"
 #include "sig.h"
 #include "table.h"
@@ -54,7 +55,7 @@ int nd_devices_child(const cli_opts *o)
 
     (void)o;
     res_init(&r);
-    drv_set_phase("node: listing the devices");
+    ph_set("node: listing the devices");
     rc = nd_list(&r);       /* 1, no usable GPU: said in the lines, not an error */
     if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
     res_free(&r);

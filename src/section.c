@@ -14,6 +14,7 @@
 #include "devices.h"
 #include "clock.h"
 #include "kcache.h"
+#include "phase.h"
 #include "proc.h"
 #include "rtc.h"
 #include "timing.h"
@@ -233,7 +234,7 @@ res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
 int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
 {
     int rc;
-    drv_set_phase(name);
+    ph_set(name);
     if (need_gpu && (rc = sec_need_gpu(c)) != SEC_OK) {
         if (rc == SEC_USAGE) res_skip_section(c->r, name, c->gpu_why);     /* printed already */
         else sec_skip(c, name, c->gpu_why);

@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "cudadrv.h"
+#include "phase.h"
 #include "precord.h"
 #include "proc.h"
 #include "ptree.h"
@@ -68,7 +69,7 @@ static int sq_hold(double margin_mib, sq_held *h, char *why, size_t whylen)
     CUdevice dev;
     CUcontext ctx;
 
-    drv_set_phase("the memory holder of --squeeze");
+    ph_set("the memory holder of --squeeze");
     if (drv_load(why, whylen) != 0) return -1;
     CK(drv.cuInit(0));
     CK(drv.cuDeviceGet(&dev, 0));

@@ -17,6 +17,7 @@
 
 #include "answer.h"
 #include "clock.h"
+#include "phase.h"
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
@@ -490,7 +491,7 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     int rc = -1;
     (void)t_main_ns;
     res_init(&r);
-    drv_set_phase(o->child == CLI_CHILD_JIT_FIRST ? JT ": child jit-first"
+    ph_set(o->child == CLI_CHILD_JIT_FIRST ? JT ": child jit-first"
                   : o->child == CLI_CHILD_JIT_LOAD ? JT ": child jit-load"
                   : o->child == CLI_CHILD_JIT_OPT ? JT ": child jit-opt" : JT ": child order");
     switch (o->child) {
@@ -1012,24 +1013,24 @@ int sec_jit(sec_ctx *c)
      * else sm_90 (NVRTC needs no GPU to compile for one). */
     if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");
     res_env_str(c->r, "jit_arch", c->arch);
-    drv_set_phase(JT ": NVRTC");
+    ph_set(JT ": NVRTC");
     if (c->o->nsources) {
         /* --source: the files named, instead of the built-in sources. */
         if ((rc = jt_sources_nvrtc(c)) != SEC_OK) {
-            drv_set_phase(NULL);
+            ph_set(NULL);
             return rc;
         }
         if (sec_need_driver(c, JT, "the driver JIT part of --source") != 0) {
-            drv_set_phase(NULL);
+            ph_set(NULL);
             return SEC_NO_GPU;
         }
-        drv_set_phase(JT ": driver JIT of --source");
+        ph_set(JT ": driver JIT of --source");
         rc = jt_sources_driver(c);
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return rc < 0 || rc > 0 ? SEC_FAILED : SEC_OK;
     }
     if (jt_nvrtc(c) != 0) {
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return SEC_FAILED;
     }
     /* NVRTC's first compile in a process, in children (no GPU needed). */
@@ -1040,12 +1041,12 @@ int sec_jit(sec_ctx *c)
     }
     /* The driver's JIT needs a driver; the children find the GPU themselves. */
     if (sec_need_driver(c, JT, "the driver JIT part") != 0) {
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return failed ? SEC_FAILED : SEC_NO_GPU;
     }
-    drv_set_phase(JT ": driver JIT");
+    ph_set(JT ": driver JIT");
     rc = jt_driver(c);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     if (rc < 0) return SEC_FAILED;
     if (rc > 0) failed = 1;
     return failed ? SEC_FAILED : SEC_OK;
