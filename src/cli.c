@@ -4,7 +4,6 @@
 #include "exe.h"
 #include "kernels.h"
 #include "version.h"
-#include "sections/stopwatches.h"
 #include "verdict.h"
 
 #include <ctype.h>
@@ -405,9 +404,9 @@ static int cli_arch_suffix_ok(const char *s, unsigned *from)
 
 static void cli_defaults(cli_opts *o)
 {
-    /* Crossover's sizes end at the stopwatches' n, whose rows it takes
-     * where that section ran (sections/crossover.c). */
-    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, SW_N };
+    /* Crossover's sizes end at the stopwatches' n, vectorAdd's, whose rows
+     * it takes where that section ran (sections/crossover.c). */
+    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, KN_VECADD_N };
     int i;
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
@@ -877,7 +876,7 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
         if (!arg) fputs(cli_brief, out);
         else if (strcmp(arg, "all") == 0)
             /* Its formats: crossover's top size, then --rounds'. */
-            fprintf(out, cli_usage, SW_N, vd_children(), VD_ALPHA);
+            fprintf(out, cli_usage, KN_VECADD_N, vd_children(), VD_ALPHA);
         else CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
         return CLI_EXIT;
     case O_VERSION:
