@@ -8,6 +8,8 @@
 #include "node.h"
 #include "phase.h"
 #include "proc.h"
+#include "section.h"
+#include "section_child.h"
 #include "sig.h"
 #include "table.h"
 #include "trace.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "cli.h"
 #include "results.h"
-#include "section.h"
+#include "section_ctx.h"
 
 /* The section name of the node run's own entries (skips, checks, the
  * summary's conclusions). */

@@ -8,6 +8,7 @@
 
 #include "phase.h"
 #include "section.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 

@@ -11,6 +11,8 @@
 #include "phase.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 

@@ -21,6 +21,8 @@
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "sig.h"
 #include "timing.h"
 

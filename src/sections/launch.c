@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "phase.h"
 #include "section.h"
+#include "section_child.h"
 #include "timing.h"
 
 #define LN "launch"

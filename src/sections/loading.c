@@ -17,6 +17,8 @@
 #include "phase.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "timing.h"
 #include "verdict.h"
 

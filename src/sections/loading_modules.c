@@ -18,6 +18,7 @@
 #include "modfile.h"
 #include "phase.h"
 #include "proc.h"
+#include "section_child.h"
 #include "table.h"
 
 #define LD "loading"

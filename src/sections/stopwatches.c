@@ -16,6 +16,8 @@
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 

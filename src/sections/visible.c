@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "phase.h"
 #include "section.h"
+#include "section_child.h"
 #include "visible.h"
 
 #define VI "visible"
