@@ -628,7 +628,7 @@ int main(int argc, char **argv)
 
     if (o.child == CLI_CHILD_RESULTS || o.child == CLI_CHILD_DEVICE) {
         /* A child hands everything to its parent as lines, no tables. */
-        if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
+        if (sec_child_end(&r, exit_code(&st)) == SEC_FAILED) st.failed = 1;
     }
     if (fflush(stdout) != 0) st.failed = 1;
     if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;

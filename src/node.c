@@ -59,9 +59,9 @@ int nd_devices_child(const cli_opts *o)
     res_init(&r);
     ph_set("node: listing the devices");
     rc = nd_list(&r);       /* 1, no usable GPU: said in the lines, not an error */
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
+    rc = sec_child_end(&r, rc == -1 ? SEC_FAILED : SEC_OK);
     res_free(&r);
-    return rc == -1 ? 1 : 0;
+    return rc;
 }
 
 /* What --device said, as the user wrote it ("all", "0,2,5"). */

@@ -136,6 +136,13 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     return ok;
 }
 
+int sec_child_end(const results *r, int rc)
+{
+    if (res_write_lines(stdout, r) != 0 || fflush(stdout) != 0) return SEC_FAILED;
+    if (rc == SEC_OK || rc == SEC_USAGE || rc == SEC_NO_GPU) return rc;
+    return SEC_FAILED;
+}
+
 int sec_accumulate(results *dst, const char *section, const char *prefix,
                    const results *child)
 {

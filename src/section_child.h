@@ -42,6 +42,14 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                   const char *const *set_env, size_t nset, results *out,
                   char *detail, size_t detaillen);
 
+/* The end of a child process (--child=KIND): r's lines on stdout
+ * (res_write_lines) and flushed, for the parent to read back (sec_run_child);
+ * returns the process's exit code for rc, the child's answer: 0 for SEC_OK,
+ * 2 and 3 for SEC_USAGE and SEC_NO_GPU (the child printed why), 1 for
+ * anything else; and 1 when the lines could not be written. Every kind of
+ * child ends here. */
+int sec_child_end(const results *r, int rc);
+
 /* For each measurement of `child`, append its median as one more sample of
  * the measurement "<prefix><key>" in section `section` of dst (created, state
  * process, on first sight). Returns 0 or -1 (out of memory). */

@@ -461,10 +461,10 @@ int fl_child(const cli_opts *o)
         rc = i == n ? 0 : 1;
     }
     fl_release(&S);
-    if (res_write_lines(stdout, &S.r) != 0 || fflush(stdout) != 0) rc = 1;
+    rc = sec_child_end(&S.r, rc);
     res_free(&S.r);
     ph_set(NULL);
-    return rc == SEC_NO_GPU || rc == SEC_USAGE ? rc : rc != 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------- parent --- */

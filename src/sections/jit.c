@@ -506,10 +506,10 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
     default: break;     /* the kinds of other sections: not started here */
     }
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
-    res_free(&r);
     /* A usage error (--device=3) or no GPU keeps its exit code. */
-    return rc == 0 ? 0 : rc == SEC_USAGE || rc == SEC_NO_GPU ? rc : 1;
+    rc = sec_child_end(&r, rc);
+    res_free(&r);
+    return rc;
 }
 
 /* -------------------------------------------------------------- parent --- */

@@ -359,7 +359,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
 out:
     if (mod) drv.cuModuleUnload(mod);
     if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = 1;
+    rc = sec_child_end(&r, rc);
     res_free(&r);
     free(us);
     return rc;

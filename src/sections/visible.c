@@ -227,7 +227,7 @@ int sec_visible_child(const cli_opts *o, long long t_main_ns)
         fprintf(stderr, "harness: error: " VI ": out of memory storing the child's figures\n");
         if (rc == 0) rc = 1;
     }
-    if ((res_write_lines(stdout, &C.r) != 0 || fflush(stdout) != 0) && rc == 0) rc = 1;
+    rc = sec_child_end(&C.r, rc);
     res_free(&C.r);
     ph_set(NULL);
     return rc;
