@@ -17,11 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The --child words, by cli_child (sections/list.h). */
 static const char *const cli_child_names[] = {
-    "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
-    "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
-    "first-launch", "devices", "device", "visible", "hold"
+#define CLI_CHILD_WORD(id, word, owner) word,
+    SEC_CHILD_LIST(CLI_CHILD_WORD)
+#undef CLI_CHILD_WORD
 };
+_Static_assert(sizeof cli_child_names / sizeof cli_child_names[0] == CLI_NCHILDREN,
+               "a --child word for each child kind");
 
 const char *cli_child_name(cli_child k)
 {

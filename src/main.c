@@ -417,8 +417,18 @@ static void main_section_done(sec_ctx *c, const char *name, int rc, size_t check
  * sections that measure the node, in a device's child only the others. */
 static int main_runs_here(const cli_opts *o, int node, const sec_def *s)
 {
-    if (node) return s->node_level;
-    return o->child != CLI_CHILD_DEVICE || !s->node_level;
+    if (node) return s->scope == SEC_SCOPE_NODE_LEVEL;
+    return o->child != CLI_CHILD_DEVICE || s->scope != SEC_SCOPE_NODE_LEVEL;
+}
+
+/* The tables of a node run's device: the sections its child ran. */
+static void main_device_tables(FILE *f, const results *own, const cli_opts *o)
+{
+    int i;
+
+    for (i = 0; i < CLI_NSECTIONS; i++)
+        if (o->run[i] && sec_table[i].scope == SEC_SCOPE_DEVICE)
+            tb_section(f, own, sec_table[i].name, sec_table[i].print);
 }
 
 /* The phase log's last line of a child (HARNESS_PHASE_LOG). */
@@ -474,7 +484,7 @@ static void main_print(FILE *f, const cli_opts *o, const results *r, int node, c
         for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
             if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
                 tb_section(out, r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(out, r, o);
+        if (node) nd_print(out, r, o, main_device_tables);
         else tb_roofline(out, r);
         tb_checks(out, r);
         line[0] = '\0';
@@ -549,8 +559,6 @@ int main(int argc, char **argv)
         atexit(main_mark_exit);
     }
     if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
-    if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);
-    if (o.child == CLI_CHILD_HOLD) return sq_hold_child(&o);
     node = cli_node(&o) && o.child == CLI_CHILD_NONE;
 
     /* The run's compile cache, for the built-in sections and their children

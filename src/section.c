@@ -5,37 +5,65 @@
 
 /* visible first: its children must start before this process loads libcuda
  * (every other section does). */
-const sec_def sec_table[CLI_NSECTIONS] = {
-    { "visible", sec_visible, vi_print, { CLI_CHILD_VISIBLE }, sec_visible_child, 1, NULL },
-    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
-      sec_stopwatches_child, 0, sw_answers },
-    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0, NULL },
-    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL, 0, ld_answers },
-    { "jit", sec_jit, jt_print,
-      { CLI_CHILD_JIT_FIRST, CLI_CHILD_JIT_LOAD, CLI_CHILD_JIT_OPT, CLI_CHILD_ORDER_INIT,
-        CLI_CHILD_ORDER_COMPILE }, sec_jit_child, 0, jt_answers },
-    { "launch", sec_launch, la_print,
-      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child, 0,
-      la_answers },
-    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL, 0, fs_answers },
+const sec_def sec_table[] = {
+#define SEC_DEF(id, name, scope, plan, run, print, answer, child) \
+    { name, SEC_SCOPE_##scope, plan, run, print, answer, child },
+    SEC_LIST(SEC_DEF)
+#undef SEC_DEF
 };
+
+/* The sections --section names come first (cli_opts.run is indexed by
+ * cli_section). */
+#define SEC_FIRST(id, name, scope, ...) \
+    _Static_assert(SEC_IS_SECTION_##scope == ((int)CLI_SEC_##id < (int)CLI_NSECTIONS), \
+                   "the sections come before the node run and the program in SEC_LIST");
+SEC_LIST(SEC_FIRST)
+#undef SEC_FIRST
+
+/* The entry that owns each child kind. */
+static const cli_section sec_child_owner[] = {
+#define SEC_OWNER(id, word, owner) CLI_SEC_##owner,
+    SEC_CHILD_LIST(SEC_OWNER)
+#undef SEC_OWNER
+};
+_Static_assert(sizeof sec_child_owner / sizeof sec_child_owner[0] == CLI_NCHILDREN,
+               "an owner for each child kind");
+
+int sec_no_plan(sec_ctx *c)
+{
+    (void)c;
+    return SEC_OK;
+}
+
+void sec_no_print(FILE *f, const results *r)
+{
+    (void)f;
+    (void)r;
+}
+
+void sec_no_answer(results *r)
+{
+    (void)r;
+}
+
+int sec_no_child(const cli_opts *o, long long t_main_ns)
+{
+    (void)o;
+    (void)t_main_ns;
+    return SEC_FAILED;
+}
 
 const char *const *sec_names(void)
 {
-    static const char *names[CLI_NSECTIONS];
+    static const char *names[CLI_NENTRIES];
     size_t i;
 
-    for (i = 0; i < CLI_NSECTIONS; i++) names[i] = sec_table[i].name;
+    for (i = 0; i < CLI_NENTRIES; i++) names[i] = sec_table[i].name;
     return names;
 }
 
 const sec_def *sec_of_child(cli_child k)
 {
-    size_t i, j;
-
-    if (k == CLI_CHILD_NONE) return NULL;
-    for (i = 0; i < CLI_NSECTIONS; i++)
-        for (j = 0; j < SEC_MAX_CHILDREN && sec_table[i].children[j] != CLI_CHILD_NONE; j++)
-            if (sec_table[i].children[j] == k) return &sec_table[i];
-    return NULL;
+    if ((unsigned)k >= CLI_NCHILDREN || sec_child_owner[k] == CLI_SEC_NONE) return NULL;
+    return &sec_table[sec_child_owner[k]];
 }

@@ -11,80 +11,64 @@
 #include "section_child.h"
 #include "section_ctx.h"
 
-/* The sections' measurements. Each returns a SEC_ code. */
-int sec_visible(sec_ctx *c);
-int sec_stopwatches(sec_ctx *c);
-int sec_crossover(sec_ctx *c);
-int sec_loading(sec_ctx *c);
-int sec_jit(sec_ctx *c);
-int sec_launch(sec_ctx *c);
-int sec_fusion(sec_ctx *c);
+/* Where an entry runs (sections/list.h's scope column). */
+typedef enum sec_scope {
+    SEC_SCOPE_DEVICE,       /* a section of one device: in a run of one device, or
+                               in each device's child of a node run */
+    SEC_SCOPE_NODE_LEVEL,   /* a section that measures the node, not one device:
+                               a node run (--device=all|LIST) runs it once, in the
+                               parent */
+    SEC_SCOPE_NODE,         /* the node run itself, in its parent: plans the
+                               devices, runs each one's sections in a child */
+    SEC_SCOPE_PROGRAM       /* the user's program (-- CMD), in place of the
+                               sections */
+} sec_scope;
 
-/* The sections' printers (src/sections/X_table.c): each prints its tables
- * from the results alone, nothing when the section stored nothing. */
-void vi_print(FILE *f, const results *r);
-void sw_print(FILE *f, const results *r);
-void xo_print(FILE *f, const results *r);
-void ld_print(FILE *f, const results *r);
-void jt_print(FILE *f, const results *r);
-void la_print(FILE *f, const results *r);
-void fs_print(FILE *f, const results *r);
+/* The prototypes of every entry point in the list (sections/list.h), so
+ * that each is compiled against it. */
+#define SEC_DECLARE(id, name, scope, plan, run, print, answer, child)  \
+    int plan(sec_ctx *c);                                               \
+    int run(sec_ctx *c);                                                \
+    void print(FILE *f, const results *r);                              \
+    void answer(results *r);                                            \
+    int child(const cli_opts *o, long long t_main_ns);
+SEC_LIST(SEC_DECLARE)
+#undef SEC_DECLARE
 
-/* The sections' answers (answer.h): each stores its "answer.<key>"
- * entries from its results alone; main calls it once, after the section
- * ran (whatever it returned: what was measured is answered). */
-void sw_answers(results *r);
-void ld_answers(results *r);
-void jt_answers(results *r);
-void la_answers(results *r);
-void fs_answers(results *r);
-
-/* The launch section's scheduling-mode children (--child=sched-*): launch +
- * synchronize under one mode, results as lines. Returns the exit code. */
-int sec_launch_child(const cli_opts *o, long long t_main_ns);
-
-/* The jit section's children (--child=jit-*, order-*): each does its one
- * job and prints its results as lines. Returns the process exit code. */
-int sec_jit_child(const cli_opts *o, long long t_main_ns);
-
-/* The visible section's child (--child=visible, sections/visible.h): in a
- * fresh process whose CUDA_VISIBLE_DEVICES the parent set, libcuda,
- * cuInit, cuDeviceGetCount and the primary context on every visible
- * device, each timed on the host clock, results as lines. Returns the
- * process exit code: 0, 1 when a call failed (reported; the lines hold
- * what was timed before it), 3 without a driver or a usable device. */
-int sec_visible_child(const cli_opts *o, long long t_main_ns);
-
-/* The stopwatches section's children: --child=waterfall (row 1: the
- * lesson's whole program once, printing its waterfall on stdout) and
- * --child=first-launch (the first launch taken apart in one mode, results
- * as lines: sections/firstlaunch.h). Returns the process exit code. */
-int sec_stopwatches_child(const cli_opts *o, long long t_main_ns);
-
-/* The one table of sections, in the order they run (indexed by
- * cli_section): the name --section takes, the measurement, the printer, and
- * the child kinds the section starts with the entry point that runs one of
- * them (CLI_CHILD_NONE-terminated; child NULL when it starts none of its
- * own), and whether it measures the node rather than one device. */
-#define SEC_MAX_CHILDREN 6
+/* The table of entries, in the order they run (indexed by cli_section):
+ * sections/list.h's columns. */
 typedef struct sec_def {
     const char *name;
-    int (*run)(sec_ctx *c);
-    void (*print)(FILE *f, const results *r);
-    cli_child children[SEC_MAX_CHILDREN];
-    int (*child)(const cli_opts *o, long long t_main_ns);
-    int node_level;     /* 1: measures the node, not one device: a node run
-                           (--device=all|LIST) runs it once, in the parent */
-    void (*answer)(results *r);     /* its answers, NULL when it stores none */
+    sec_scope scope;
+    int (*plan)(sec_ctx *c);            /* before any entry runs (SEC_ code) */
+    int (*run)(sec_ctx *c);             /* its measurement (SEC_ code) */
+    void (*print)(FILE *f, const results *r);   /* its tables, from the results
+                                           alone; nothing when it stored
+                                           nothing */
+    void (*answer)(results *r);         /* its "answer.<key>" entries, from its
+                                           results alone; main calls it once,
+                                           after it ran (whatever it returned) */
+    int (*child)(const cli_opts *o, long long t_main_ns); /* runs one of the
+                                           child kinds it owns; the process's
+                                           exit code */
 } sec_def;
 
-extern const sec_def sec_table[CLI_NSECTIONS];
+extern const sec_def sec_table[CLI_NENTRIES];
 
-/* The CLI_NSECTIONS names of the table's entries, in order, as one array
- * (for cli_parse); the same array on every call. */
+/* What stands in the list where an entry has none: no plan (returns
+ * SEC_OK), no printer (prints nothing), no answers, no child kinds (never
+ * called: returns SEC_FAILED). */
+int sec_no_plan(sec_ctx *c);
+void sec_no_print(FILE *f, const results *r);
+void sec_no_answer(results *r);
+int sec_no_child(const cli_opts *o, long long t_main_ns);
+
+/* The names of the table's entries, in order, as one array (its first
+ * CLI_NSECTIONS for cli_parse); the same array on every call. */
 const char *const *sec_names(void);
 
-/* The section that owns child kind k, or NULL (CLI_CHILD_NONE, results). */
+/* The entry that owns child kind k (sections/list.h), or NULL (the kinds
+ * main runs itself). */
 const sec_def *sec_of_child(cli_child k);
 
 #endif

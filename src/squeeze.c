@@ -104,13 +104,14 @@ static int sq_write_all(int fd, const char *s)
     return 0;
 }
 
-int sq_hold_child(const cli_opts *o)
+int sq_hold_child(const cli_opts *o, long long t_main_ns)
 {
     char why[SQ_LINE - 16], line[SQ_LINE], c;
     sq_held h;
     ssize_t n;
     int rc;
 
+    (void)t_main_ns;
     memset(&h, 0, sizeof h);
     rc = o->squeeze_mib >= 0 ? sq_hold(o->squeeze_mib, &h, why, sizeof why) : -1;
     if (o->squeeze_mib < 0) snprintf(why, sizeof why, "no --squeeze=MiB given");
