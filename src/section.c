@@ -67,3 +67,32 @@ const sec_def *sec_of_child(cli_child k)
     if ((unsigned)k >= CLI_NCHILDREN || sec_child_owner[k] == CLI_SEC_NONE) return NULL;
     return &sec_table[sec_child_owner[k]];
 }
+
+int sec_asked(const cli_opts *o, cli_section i)
+{
+    switch (sec_table[i].scope) {
+    case SEC_SCOPE_PROGRAM: return o->cmd != NULL;
+    case SEC_SCOPE_NODE: return !o->cmd && cli_node(o);
+    case SEC_SCOPE_DEVICE: case SEC_SCOPE_NODE_LEVEL: break;
+    }
+    return !o->cmd && o->run[i];
+}
+
+int sec_runs_here(const cli_opts *o, cli_section i)
+{
+    int node = cli_node(o) && o->child == CLI_CHILD_NONE;      /* a node run's parent */
+
+    if (!sec_asked(o, i)) return 0;
+    switch (sec_table[i].scope) {
+    case SEC_SCOPE_DEVICE: return !node;
+    case SEC_SCOPE_NODE_LEVEL: return node || o->child != CLI_CHILD_DEVICE;
+    case SEC_SCOPE_NODE: return node;
+    case SEC_SCOPE_PROGRAM: return 1;
+    }
+    return 0;
+}
+
+const char *sec_timed_name(cli_section i)
+{
+    return sec_table[i].scope == SEC_SCOPE_NODE ? "devices" : sec_table[i].name;
+}

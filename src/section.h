@@ -71,4 +71,19 @@ const char *const *sec_names(void);
  * main runs itself). */
 const sec_def *sec_of_child(cli_child k);
 
+/* 1 when the command line asks for entry i: -- CMD for the program alone;
+ * else --section for the sections (all by default) and --device=all|LIST
+ * for the node run. */
+int sec_asked(const cli_opts *o, cli_section i);
+
+/* 1 when entry i runs in this process: it is asked for, and a node run's
+ * parent runs the node run and the sections that measure the node, each
+ * device's child (and a run of one device) the others. */
+int sec_runs_here(const cli_opts *o, cli_section i);
+
+/* The word entry i's time goes by, in the environment ("seconds_<word>")
+ * and the report's "Seconds by section": its name; the node run's is
+ * "devices" (its devices' children). */
+const char *sec_timed_name(cli_section i);
+
 #endif
