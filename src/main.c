@@ -668,7 +668,7 @@ static void main_settle(main_run *m)
         m->st.failed = 1;
         if (drv_first_error()) res_env_str(r, "first_error", drv_first_error());
     }
-    if (m->c.gpu_state != 1 && m->c.gpu_why[0]) res_env_str(r, "gpu_unusable", m->c.gpu_why);
+    if (m->c.gpu_state != SEC_GPU_OPEN && m->c.gpu_why[0]) res_env_str(r, "gpu_unusable", m->c.gpu_why);
     env_device(r, &m->o);
 }
 
@@ -712,7 +712,7 @@ static int main_end(main_run *m)
 
     tr_free();
     sec_end(&m->c);
-    if (m->c.gpu_state == 1) drv_gpu_close(&m->c.gpu);
+    if (m->c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&m->c.gpu);
     res_free(&m->r);
     /* HARNESS_FAULT that never fired here: the run measured as usual, and a
      * test reading its exit code must know (each child counts its own). */

@@ -50,9 +50,10 @@ static int sec_gpu_env(const drv_gpu *g, results *r)
 
 int sec_need_gpu(sec_ctx *c)
 {
-    if (c->gpu_state == 0) {
+    if (c->gpu_state == SEC_GPU_UNTRIED) {
         int rc = drv_gpu_open(&c->gpu, c->o->device, c->gpu_why, sizeof c->gpu_why);
-        c->gpu_state = rc == DRV_OK ? 1 : rc;
+        c->gpu_state = rc == DRV_OK ? SEC_GPU_OPEN : rc == DRV_BAD_DEVICE ? SEC_GPU_BAD_DEVICE
+                     : rc == DRV_FAILED ? SEC_GPU_FAILED : SEC_GPU_NONE;
         if (rc == DRV_OK) {
             c->arch = c->o->arch ? c->o->arch : c->gpu.arch;
             if (sec_gpu_env(&c->gpu, c->r) != 0) return SEC_FAILED;
@@ -68,43 +69,48 @@ int sec_need_gpu(sec_ctx *c)
             fprintf(stderr, "harness: %s\n", c->gpu_why);
         }
     }
-    if (c->gpu_state == 1) return SEC_OK;
-    if (c->gpu_state == DRV_FAILED) return SEC_FAILED;
-    return c->gpu_state == DRV_BAD_DEVICE ? SEC_USAGE : SEC_NO_GPU;
+    switch (c->gpu_state) {
+    case SEC_GPU_OPEN: return SEC_OK;
+    case SEC_GPU_FAILED: return SEC_FAILED;
+    case SEC_GPU_BAD_DEVICE: return SEC_USAGE;
+    case SEC_GPU_UNTRIED: case SEC_GPU_NONE: break;
+    }
+    return SEC_NO_GPU;
 }
 
-/* --arch, where given, against what the loaded NVRTC compiles for: 1 (as
- * rtc_state: loaded and usable), -3 (a usage error, printed, reason in
- * c->rtc_why) or -2 (the check's call failed: reported). */
-static int sec_arch_ok(sec_ctx *c)
+/* --arch, where given, against what the loaded NVRTC compiles for:
+ * SEC_RTC_LOADED (usable), SEC_RTC_BAD_ARCH (a usage error, printed,
+ * reason in c->rtc_why) or SEC_RTC_FAILED (the check's call failed:
+ * reported). */
+static sec_rtc_state sec_arch_ok(sec_ctx *c)
 {
     char why[400];
     int rc;
 
-    if (!c->o->arch) return 1;
+    if (!c->o->arch) return SEC_RTC_LOADED;
     rc = rtc_arch_check(c->o->arch, why, sizeof why);
     if (rc < 0) {
         snprintf(c->rtc_why, sizeof c->rtc_why, "NVRTC's list of architectures could not be read");
-        return -2;
+        return SEC_RTC_FAILED;
     }
-    if (rc == 0) return 1;
+    if (rc == 0) return SEC_RTC_LOADED;
     snprintf(c->rtc_why, sizeof c->rtc_why, "--arch=%s: %s", c->o->arch, why);
     fprintf(stderr, "harness: %s\n", c->rtc_why);
-    return -3;
+    return SEC_RTC_BAD_ARCH;
 }
 
 int sec_need_rtc(sec_ctx *c)
 {
-    if (c->rtc_state == 2) c->rtc_state = 0;           /* put off until now */
-    if (c->rtc_state == 0) {
+    if (c->rtc_state == SEC_RTC_LATER) c->rtc_state = SEC_RTC_UNTRIED;     /* put off until now */
+    if (c->rtc_state == SEC_RTC_UNTRIED) {
         int major = 0, minor = 0;
         char v[32];
-        c->rtc_state = rtc_load(c->rtc_why, sizeof c->rtc_why) == 0 ? 1 : -1;
-        if (c->rtc_state == 1) {
+        c->rtc_state = rtc_load(c->rtc_why, sizeof c->rtc_why) == 0 ? SEC_RTC_LOADED : SEC_RTC_NONE;
+        if (c->rtc_state == SEC_RTC_LOADED) {
             if (rtc_version(&major, &minor) != 0) {
                 /* Loaded, but failing: an error (reported), not a missing NVRTC. */
                 snprintf(c->rtc_why, sizeof c->rtc_why, "nvrtcVersion failed (see the error above)");
-                c->rtc_state = -2;
+                c->rtc_state = SEC_RTC_FAILED;
             } else {
                 snprintf(v, sizeof v, "%d.%d", major, minor);
                 res_env_str(c->r, "nvrtc_version", v);
@@ -112,26 +118,30 @@ int sec_need_rtc(sec_ctx *c)
             }
         }
     }
-    if (c->rtc_state == -2) return SEC_FAILED;
-    if (c->rtc_state == -3) return SEC_USAGE;
-    return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
+    switch (c->rtc_state) {
+    case SEC_RTC_LOADED: return SEC_OK;
+    case SEC_RTC_FAILED: return SEC_FAILED;
+    case SEC_RTC_BAD_ARCH: return SEC_USAGE;
+    case SEC_RTC_NONE: case SEC_RTC_UNTRIED: case SEC_RTC_LATER: break;
+    }
+    return SEC_NO_GPU;
 }
 
 int sec_need_rtc_later(sec_ctx *c)
 {
-    if (c->rtc_state != 0 || !kc_dir()) return sec_need_rtc(c);
-    c->rtc_state = 2;
+    if (c->rtc_state != SEC_RTC_UNTRIED || !kc_dir()) return sec_need_rtc(c);
+    c->rtc_state = SEC_RTC_LATER;
     return SEC_OK;
 }
 
 int sec_compile(sec_ctx *c, const char *src, const char *name, const char *arch,
                 rtc_target target, const char *const *opts, int nopts, rtc_out *out)
 {
-    if (c->rtc_state == 2) {
+    if (c->rtc_state == SEC_RTC_LATER) {
         if (rtc_cache_lookup(src, name, arch, target, opts, nopts, out)) return RTC_OK;
         if (sec_need_rtc(c) != SEC_OK) {
             fprintf(stderr, "harness: error: compiling %s: %s%s\n", name,
-                    c->rtc_state == -1 ? "no NVRTC: " : "", c->rtc_why);
+                    c->rtc_state == SEC_RTC_NONE ? "no NVRTC: " : "", c->rtc_why);
             memset(out, 0, sizeof *out);
             return RTC_API_ERROR;
         }
@@ -159,8 +169,8 @@ void sec_timing_gpu(sec_ctx *c)
     tm_setup t = *tm_config();
     size_t bytes = 2 * (size_t)(c->gpu.l2_bytes > 0 ? c->gpu.l2_bytes : 64 << 20);
     CUfunction f;
-    if (c->timing_state != 0) return;
-    c->timing_state = -1;
+    if (c->timing_state != SEC_TIMING_UNSET) return;
+    c->timing_state = SEC_TIMING_FAILED;
     if (c->o->profile) return;
     bytes = (bytes + 4095) & ~(size_t)4095;
     CK(drv.cuMemAlloc(&c->flush, bytes));
@@ -185,7 +195,7 @@ void sec_timing_gpu(sec_ctx *c)
     t.max_mhz = c->gpu.sm_clock_khz / 1000.0;
     tm_configure(&t);
     res_env_num(c->r, "l2_cold_flush_bytes", (double)bytes);
-    c->timing_state = 1;
+    c->timing_state = SEC_TIMING_READY;
     return;
 fail:
     fprintf(stderr, "harness: timing: no L2-cold state or clock readings in this run\n");
@@ -195,7 +205,7 @@ fail:
 void sec_end(sec_ctx *c)
 {
     tm_setup t = *tm_config();
-    if (c->gpu_state != 1) return;
+    if (c->gpu_state != SEC_GPU_OPEN) return;
     t.flush = 0;
     t.flush_bytes = 0;
     t.clock = NULL;

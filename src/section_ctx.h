@@ -17,18 +17,44 @@
 /* What a section returns. */
 enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };
 
+/* Where the GPU stands (sec_need_gpu). */
+typedef enum sec_gpu_state {
+    SEC_GPU_UNTRIED = 0,        /* not tried yet */
+    SEC_GPU_OPEN,               /* open: c->gpu */
+    SEC_GPU_NONE,               /* no driver, or no usable device (c->gpu_why) */
+    SEC_GPU_BAD_DEVICE,         /* --device names no device: a usage error (printed) */
+    SEC_GPU_FAILED              /* a driver call failed while opening it (reported) */
+} sec_gpu_state;
+
+/* Where NVRTC stands (sec_need_rtc); the values are those the tests knew. */
+typedef enum sec_rtc_state {
+    SEC_RTC_BAD_ARCH = -3,      /* --arch is not one it compiles for (a usage error,
+                                   printed) */
+    SEC_RTC_FAILED = -2,        /* loaded, but a call failed (reported) */
+    SEC_RTC_NONE = -1,          /* not there */
+    SEC_RTC_UNTRIED = 0,        /* not tried yet */
+    SEC_RTC_LOADED = 1,         /* loaded, and --arch is one it compiles for */
+    SEC_RTC_LATER = 2           /* put off until a compile the run's cache cannot
+                                   answer (sec_need_rtc_later) */
+} sec_rtc_state;
+
+/* Where timing's L2-cold buffer and clock kernel stand (sec_timing_gpu). */
+typedef enum sec_timing_state {
+    SEC_TIMING_FAILED = -1,     /* set up failed (reported): timing goes without */
+    SEC_TIMING_UNSET = 0,       /* not set up */
+    SEC_TIMING_READY = 1        /* the flush buffer and the clock kernel ready */
+} sec_timing_state;
+
 typedef struct sec_ctx {
     const cli_opts *o;
     results *r;
     drv_gpu gpu;
-    int gpu_state;          /* 0 not tried, 1 open, DRV_NO_GPU or DRV_BAD_DEVICE */
+    sec_gpu_state gpu_state;
     char gpu_why[512];
-    int rtc_state;          /* 0 not tried, 1 loaded, -1 not there, -2 failed,
-                               -3 --arch is not one it compiles for, 2 put off
-                               (sec_need_rtc_later) */
+    sec_rtc_state rtc_state;
     char rtc_why[512];
     const char *arch;       /* --arch, else the device's */
-    int timing_state;       /* 0 not set up, 1 flush buffer and clock kernel ready, -1 failed */
+    sec_timing_state timing_state;
     CUdeviceptr flush;      /* the L2-cold buffer, 2x the L2 */
     CUdeviceptr clock_out;  /* the clock kernel's slots */
     CUmodule clock_mod;

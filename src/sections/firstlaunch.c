@@ -412,7 +412,7 @@ fail:
 static void fl_release(fl_state *S)
 {
     int i;
-    if (S->c.gpu_state == 1 && S->c.gpu.stream) drv.cuStreamSynchronize(S->c.gpu.stream);
+    if (S->c.gpu_state == SEC_GPU_OPEN && S->c.gpu.stream) drv.cuStreamSynchronize(S->c.gpu.stream);
     if (S->a) drv.cuMemFree(S->a);
     if (S->b) drv.cuMemFree(S->b);
     if (S->out) drv.cuMemFree(S->out);
@@ -425,7 +425,7 @@ static void fl_release(fl_state *S)
     free(S->ref[0]);
     free(S->ref[1]);
     rtc_out_free(&S->code);
-    if (S->c.gpu_state == 1) drv_gpu_close(&S->c.gpu);
+    if (S->c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&S->c.gpu);
 }
 
 int fl_child(const cli_opts *o)

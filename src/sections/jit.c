@@ -250,7 +250,7 @@ static int jt_child_source_load(const cli_opts *o, results *r)
     rc = 0;
 out:
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(fn);
     free(src);
@@ -316,7 +316,7 @@ out:
     if (b.in) drv.cuMemFree(b.in);
     if (b.out) drv.cuMemFree(b.out);
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(src);
     free(h);
@@ -424,7 +424,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     rc = res_failed(r) ? -1 : 0;
 out:
     sec_vec_free(&v);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(src);
     free(s);
@@ -1013,7 +1013,8 @@ int sec_jit(sec_ctx *c)
     if ((rc = sec_begin(c, JT, 0, 1)) != SEC_OK) return rc;
     /* The architecture: --arch, else the device's when a GPU was opened,
      * else sm_90 (NVRTC needs no GPU to compile for one). */
-    if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");
+    if (!c->arch)
+        c->arch = c->o->arch ? c->o->arch : (c->gpu_state == SEC_GPU_OPEN ? c->gpu.arch : "sm_90");
     res_env_str(c->r, "jit_arch", c->arch);
     ph_set(JT ": NVRTC");
     if (c->o->nsources) {

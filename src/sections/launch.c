@@ -358,7 +358,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     rc = 0;
 out:
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rc = sec_child_end(&r, rc);
     res_free(&r);
     free(us);

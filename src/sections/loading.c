@@ -413,11 +413,11 @@ out:
 static int ld_fill_cache(sec_ctx *c)
 {
     ld_mod mods[1 + CLI_MAX_SYNTH];
-    const char *arch = c->o->arch ? c->o->arch : c->gpu_state == 1 ? c->gpu.arch : NULL;
+    const char *arch = c->o->arch ? c->o->arch : c->gpu_state == SEC_GPU_OPEN ? c->gpu.arch : NULL;
     size_t nmods = 0, i;
     int t;
 
-    if (!arch || !kc_dir() || (c->rtc_state != 1 && sec_need_rtc(c) != SEC_OK)) return 0;
+    if (!arch || !kc_dir() || (c->rtc_state != SEC_RTC_LOADED && sec_need_rtc(c) != SEC_OK)) return 0;
     sec_module_fill(c, "launch.cu", arch);        /* the children's clock kernel */
     if (ld_mods_make(c, mods, &nmods) == 0)
         for (t = 0; t < 2; t++)

@@ -567,7 +567,7 @@ static int sw_whole_process(sec_ctx *c, int *failed)
 
     if (drv_load(why, sizeof why) != 0) {
         snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
-        c->gpu_state = DRV_NO_GPU;
+        c->gpu_state = SEC_GPU_NONE;
         sec_skip(c, SW, c->gpu_why);
         return SEC_NO_GPU;
     }
