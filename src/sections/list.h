@@ -7,15 +7,16 @@
  *
  * Adding a section NAME takes its own files and one line here:
  *   1. sections/NAME.c: int sec_NAME(sec_ctx *c), its measurement (returns
- *      a SEC_ code; it opens what it needs with sec_begin, section_ctx.h);
+ *      a SEC_ code; it opens what it needs with sec_begin, section_ctx.h),
+ *      and, where it answers, void xx_answers(results *r) (answer.h);
  *   2. sections/NAME_table.c: void xx_print(FILE *f, const results *r), its
- *      tables from the results alone (and, where it answers, void
- *      xx_answers(results *r), answer.h);
+ *      tables from the results alone;
  *   3. a line in SEC_LIST below, in the place it runs (before node and
  *      program); where it starts children of its own, their kinds in
  *      SEC_CHILD_LIST, owned by it, and its child entry point in its line.
  * Both files include section.h, whose prototypes come from this list, so
- * the compiler checks each entry point against it. */
+ * the compiler checks each entry point against it; the Makefile builds
+ * every file of sections/. */
 #ifndef SECTIONS_LIST_H
 #define SECTIONS_LIST_H
 
