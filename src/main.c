@@ -462,12 +462,6 @@ typedef struct main_run {
 /* The value main's steps return to go on. */
 #define MAIN_GO (-1)
 
-/* 1 in a node run's parent (--device=all|LIST). */
-static int main_node(const cli_opts *o)
-{
-    return cli_node(o) && o->child == CLI_CHILD_NONE;
-}
-
 /* The tables of the entries that ran here, fitted to width (the program's
  * printed as it is: it holds the program's own output), a node run's
  * devices in place of the roofline, the checks, and the seconds each
@@ -493,7 +487,7 @@ static void main_print_tables(FILE *f, const main_run *m, size_t width)
         tb_section(f, &m->r, s->name, s->print);
         out = (fit = main_fit_begin(&buf, &len)) ? fit : f;
     }
-    if (main_node(o)) nd_print(out, &m->r, o, main_device_tables);
+    if (sec_runs_here(o, CLI_SEC_NODE)) nd_print(out, &m->r, o, main_device_tables);
     else tb_roofline(out, &m->r);
     tb_checks(out, &m->r);
     for (i = 0; i < CLI_NENTRIES && at < sizeof line; i++)
@@ -511,7 +505,7 @@ static void main_print(FILE *f, const main_run *m, int code, double seconds)
     const results *r = &m->r;
     const char *names[CLI_NENTRIES];
     size_t n = 0, width = tb_width();
-    int i, node = main_node(&m->o);
+    int i, node = sec_runs_here(&m->o, CLI_SEC_NODE);
     an_run run;
 
     for (i = 0; i < CLI_NENTRIES; i++)
