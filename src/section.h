@@ -19,9 +19,14 @@ typedef enum sec_scope {
                                a node run (--device=all|LIST) runs it once, in the
                                parent */
     SEC_SCOPE_NODE,         /* the node run itself, in its parent: plans the
-                               devices, runs each one's sections in a child */
+                               devices, runs each one's sections in a child;
+                               not traced as a section (its devices are), its
+                               time named "devices", its devices' tables
+                               (nd_print) in place of the roofline */
     SEC_SCOPE_PROGRAM       /* the user's program (-- CMD), in place of the
-                               sections */
+                               sections: printed as it is, not fitted to the
+                               terminal (it holds the program's output), and
+                               not in "Seconds by section" */
 } sec_scope;
 
 /* The prototypes of every entry point in the list (sections/list.h), so
