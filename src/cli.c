@@ -4,7 +4,6 @@
 #include "exe.h"
 #include "kernels.h"
 #include "version.h"
-#include "sections/stopwatches.h"
 #include "verdict.h"
 
 #include <ctype.h>
@@ -18,11 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The --child words, by cli_child (sections/list.h). */
 static const char *const cli_child_names[] = {
-    "none", "waterfall", "results", "jit-first", "jit-load", "jit-opt",
-    "order-init", "order-compile", "sched-spin", "sched-yield", "sched-blocking",
-    "first-launch", "devices", "device", "visible", "hold"
+#define CLI_CHILD_WORD(id, word, owner) word,
+    SEC_CHILD_LIST(CLI_CHILD_WORD)
+#undef CLI_CHILD_WORD
 };
+_Static_assert(sizeof cli_child_names / sizeof cli_child_names[0] == CLI_NCHILDREN,
+               "a --child word for each child kind");
 
 const char *cli_child_name(cli_child k)
 {
@@ -49,15 +51,16 @@ const char *cli_loading_name(cli_loading l)
 #define CLI_STR_(x) #x
 #define CLI_STR(x) CLI_STR_(x)
 
-static const char cli_usage[] =
+/* --help=all: the head, the sections (cli_print_sections), the rest (a
+ * format: crossover's top size, then --rounds' defaults). */
+static const char cli_usage_head[] =
 "usage: harness [options]\n"
 "       harness [options] -- CMD [ARGS...]\n"
 "Times one CUDA program step by step: driver load, init, context, compile,\n"
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
-"\n"
-"  --section=LIST          sections to run, in order: visible, stopwatches,\n"
-"                          crossover, loading, jit, launch, fusion, all\n"
-"                          (default: all)\n"
+"\n";
+
+static const char cli_usage[] =
 "  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
 "                          the report shows the mode requested and in effect\n"
 "  --device=N|LIST|all     CUDA device ordinal (default 0); a comma list of\n"
@@ -159,8 +162,9 @@ static const char cli_usage[] =
 "130, 143, 129 and 131 stopped by SIGINT, SIGTERM, SIGHUP and SIGQUIT (the\n"
 "results so far are written, marked incomplete).\n";
 
-/* --help and -h: one screen (at most 40 lines); --help=all has the rest. */
-static const char cli_brief[] =
+/* --help and -h: one screen (at most 40 lines); --help=all has the rest.
+ * The head, the sections (cli_print_sections), the rest. */
+static const char cli_brief_head[] =
 "usage: harness [options]\n"
 "       harness [options] -- CMD [ARGS...]\n"
 "Times the cold start of CUDA programs step by step (driver load, init, context,\n"
@@ -176,9 +180,9 @@ static const char cli_brief[] =
 "  harness --json=b1.json              keep a run; with 3 runs of each build,\n"
 "                                       harness-compare a?.json -- b?.json\n"
 "\n"
-"Common options (--help=all lists every one):\n"
-"  --section=LIST        visible, stopwatches, crossover, loading, jit, launch,\n"
-"                        fusion, all (default)\n"
+"Common options (--help=all lists every one):\n";
+
+static const char cli_brief[] =
 "  --quick               fewer sizes, rounds and samples\n"
 "  --quiet               print only the summary; no progress lines\n"
 "  --device=N|LIST|all   the device (default 0), or several: a child each\n"
@@ -196,6 +200,36 @@ static const char cli_brief[] =
 "program.md for -- CMD, compare.md, options.md, output.md, failures.md.\n"
 "Exit codes: 0 all ran and validated; 1 a check or a call failed; 2 usage error;\n"
 "3 no usable GPU for a section asked for.\n";
+
+/* The widest line of --help. */
+#define CLI_HELP_WIDTH 79
+
+/* --help's line of --section=LIST: lead (the option, padded to the column
+ * of its description), then head (a phrase, or ""), the section names
+ * (names[0..CLI_NSECTIONS-1]) each with a comma, "all" and tail (kept on one
+ * line), one space apart, wrapped at CLI_HELP_WIDTH columns; each line after
+ * the first is indented to the description's column. */
+static void cli_print_sections(FILE *out, const char *const *names, const char *lead,
+                               const char *head, const char *tail)
+{
+    char unit[128];
+    size_t col = strlen(lead), start = col, i, n;
+
+    fputs(lead, out);
+    for (i = 0; i < CLI_NSECTIONS + 3; i++) {
+        if (i == 0) snprintf(unit, sizeof unit, "%s", head);
+        else if (i <= CLI_NSECTIONS) snprintf(unit, sizeof unit, "%s,", names[i - 1]);
+        else snprintf(unit, sizeof unit, "%s", i == CLI_NSECTIONS + 1 ? "all" : tail);
+        if (!(n = strlen(unit))) continue;
+        if (col > start && col + 1 + n > CLI_HELP_WIDTH) {
+            fprintf(out, "\n%*s", (int)start, "");
+            col = start;
+        }
+        fprintf(out, "%s%s", col > start ? " " : "", unit);
+        col += (col > start) + n;
+    }
+    fputc('\n', out);
+}
 
 static const char cli_hint[] = "Try 'harness --help' for the options.\n";
 
@@ -405,9 +439,9 @@ static int cli_arch_suffix_ok(const char *s, unsigned *from)
 
 static void cli_defaults(cli_opts *o)
 {
-    /* Crossover's sizes end at the stopwatches' n, whose rows it takes
-     * where that section ran (sections/crossover.c). */
-    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, SW_N };
+    /* Crossover's sizes end at the stopwatches' n, vectorAdd's, whose rows
+     * it takes where that section ran (sections/crossover.c). */
+    static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, KN_VECADD_N };
     int i;
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
@@ -874,11 +908,17 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     switch (c) {
     case O_HELP:
-        if (!arg) fputs(cli_brief, out);
-        else if (strcmp(arg, "all") == 0)
+        if (!arg) {
+            fputs(cli_brief_head, out);
+            cli_print_sections(out, o->section_names, "  --section=LIST        ", "", "(default)");
+            fputs(cli_brief, out);
+        } else if (strcmp(arg, "all") == 0) {
+            fputs(cli_usage_head, out);
+            cli_print_sections(out, o->section_names, "  --section=LIST          ",
+                               "sections to run, in order:", "(default: all)");
             /* Its formats: crossover's top size, then --rounds'. */
-            fprintf(out, cli_usage, SW_N, vd_children(), VD_ALPHA);
-        else CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
+            fprintf(out, cli_usage, KN_VECADD_N, vd_children(), VD_ALPHA);
+        } else CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
         return CLI_EXIT;
     case O_VERSION:
         fprintf(out, "harness %s (commit %s)\n", HARNESS_VERSION, harness_commit);

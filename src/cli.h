@@ -5,21 +5,26 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "sections/list.h"
 
-/* Sections, in the order they run: indices into the table of sections
- * (sec_table in section.h), which holds their names, measurements,
- * printers and child kinds; cli_parse is handed the names (so the parser
- * does not depend on the sections). */
+/* The entries of a run, in the order they run (sections/list.h): indices
+ * into the table of sections (sec_table in section.h), which holds their
+ * names, measurements, printers and child entry points; cli_parse is
+ * handed the names (so the parser depends on no section). The first
+ * CLI_NSECTIONS are the sections --section names; the node run and the
+ * program follow. */
 typedef enum cli_section {
-    CLI_SEC_VISIBLE,
-    CLI_SEC_STOPWATCHES,
-    CLI_SEC_CROSSOVER,
-    CLI_SEC_LOADING,
-    CLI_SEC_JIT,
-    CLI_SEC_LAUNCH,
-    CLI_SEC_FUSION,
-    CLI_NSECTIONS
+    CLI_SEC_NONE = -1,          /* no entry: a child kind main runs itself */
+#define CLI_SEC_ID(id, ...) CLI_SEC_##id,
+    SEC_LIST(CLI_SEC_ID)
+#undef CLI_SEC_ID
+    CLI_NENTRIES
 } cli_section;
+
+/* How many entries --section names. */
+#define CLI_SEC_COUNT(id, name, scope, ...) + SEC_IS_SECTION_##scope
+enum { CLI_NSECTIONS = 0 SEC_LIST(CLI_SEC_COUNT) };
+#undef CLI_SEC_COUNT
 
 
 typedef enum cli_loading { CLI_LOAD_DEFAULT, CLI_LOAD_LAZY, CLI_LOAD_EAGER } cli_loading;
@@ -55,25 +60,13 @@ typedef enum cli_cache { CLI_CACHE_BOTH, CLI_CACHE_WARM, CLI_CACHE_COLD } cli_ca
 /* The most samples the stopping rule takes for one measurement. */
 #define CLI_MAX_SAMPLES 2000
 
-/* Child kinds: the harness re-executed by itself for one job. */
+/* Child kinds: the harness re-executed by itself for one job
+ * (sections/list.h: each kind's --child word and the entry that runs it). */
 typedef enum cli_child {
-    CLI_CHILD_NONE,
-    CLI_CHILD_WATERFALL,     /* stopwatches row 1: the whole program once */
-    CLI_CHILD_RESULTS,       /* run the sections asked for; results as lines */
-    CLI_CHILD_JIT_FIRST,     /* NVRTC's first and second compile in a process */
-    CLI_CHILD_JIT_LOAD,      /* driver JIT of a PTX module, load to first launch */
-    CLI_CHILD_JIT_OPT,       /* CU_JIT_OPTIMIZATION_LEVEL 0..4 */
-    CLI_CHILD_ORDER_INIT,    /* cuInit, then NVRTC's first compile */
-    CLI_CHILD_ORDER_COMPILE, /* NVRTC's first compile, then cuInit */
-    CLI_CHILD_SCHED_SPIN,    /* launch + sync under CU_CTX_SCHED_SPIN */
-    CLI_CHILD_SCHED_YIELD,   /* ... CU_CTX_SCHED_YIELD */
-    CLI_CHILD_SCHED_BLOCKING, /* ... CU_CTX_SCHED_BLOCKING_SYNC */
-    CLI_CHILD_FIRST,         /* stopwatches: the first launch taken apart, one mode */
-    CLI_CHILD_DEVICES,       /* --device=all|LIST: list the devices (env lines) */
-    CLI_CHILD_DEVICE,        /* --device=all|LIST: one device's sections, results as lines */
-    CLI_CHILD_VISIBLE,       /* visible: libcuda, cuInit, the contexts, as it sees devices */
-    CLI_CHILD_HOLD           /* -- CMD --squeeze: hold the device's memory but a margin
-                                (squeeze.h) */
+#define CLI_CHILD_ID(id, ...) CLI_CHILD_##id,
+    SEC_CHILD_LIST(CLI_CHILD_ID)
+#undef CLI_CHILD_ID
+    CLI_NCHILDREN
 } cli_child;
 
 /* The --child=KIND word for a child kind. */

@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "phase.h"
 #include "sig.h"
 
 struct drv_api drv;
 
 static void *drv_lib;
 static unsigned drv_sched;
-static const char *drv_phase = "setup";
 static long drv_nerrors;
 static double drv_timeout_s;
 static __typeof__(&cuStreamSynchronize) drv_real_stream_sync;
@@ -200,46 +200,6 @@ CUresult drv_fault_default(const char *name)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
-static void (*drv_phase_hook)(const char *);
-
-void drv_on_phase(void (*fn)(const char *))
-{
-    drv_phase_hook = fn;
-}
-
-/* HARNESS_PHASE_LOG: the file every process of the run appends its phases
- * to (opened once per process; NULL when unset or it cannot be opened). */
-static FILE *drv_phase_file(void)
-{
-    static FILE *f;
-    static int tried;
-    const char *path;
-    if (tried) return f;
-    tried = 1;
-    if ((path = getenv("HARNESS_PHASE_LOG")) != NULL && *path && (f = fopen(path, "a")) != NULL)
-        setvbuf(f, NULL, _IOLBF, 0);
-    return f;
-}
-
-void drv_phase_mark(const char *what)
-{
-    FILE *log = drv_phase_file();
-    if (log) fprintf(log, "%ld\t%.3f\t%s\n", (long)getpid(), clk_now_ms(), what);
-}
-
-void drv_set_phase(const char *phase)
-{
-    FILE *log = drv_phase_file();
-    drv_phase = phase ? phase : "setup";
-    if (log) fprintf(log, "%ld\t%.3f\t%s\n", (long)getpid(), clk_now_ms(), phase ? phase : "-");
-    if (drv_phase_hook) drv_phase_hook(phase);
-}
-
-const char *drv_get_phase(void)
-{
-    return drv_phase;
-}
-
 /* drv_report, told whether the failure was injected. */
 static char drv_first[512];    /* the first error drv_report printed, in words */
 
@@ -247,10 +207,10 @@ static void drv_report_as(CUresult r, const char *call, const char *file, int li
                           int injected)
 {
     if (drv_nerrors++ == 0)
-        snprintf(drv_first, sizeof drv_first, "%s: %s failed: %s (%d)%s", drv_phase, call,
+        snprintf(drv_first, sizeof drv_first, "%s: %s failed: %s (%d)%s", ph_get(), call,
                  drv_result_name(r), (int)r, injected ? " (injected by HARNESS_FAULT)" : "");
     fprintf(stderr, "harness: error: %s: %s failed: %s (%d)%s at %s:%d\n",
-            drv_phase, call, drv_result_name(r), (int)r,
+            ph_get(), call, drv_result_name(r), (int)r,
             injected ? " (injected by HARNESS_FAULT)" : "", file, line);
 }
 
@@ -297,10 +257,10 @@ static CUresult drv_wait(CUstream s, CUevent e)
             char why[160];
             fprintf(stderr, "harness: error: %s: %s timed out after %g s (--kernel-timeout=%g): "
                     "the work queued on the device did not finish (a kernel that does not end, or more queued "
-                    "work than the limit allows)\n", drv_phase,
+                    "work than the limit allows)\n", ph_get(),
                     e ? "cuEventSynchronize" : "cuStreamSynchronize", drv_timeout_s, drv_timeout_s);
             snprintf(why, sizeof why, "a kernel ran past --kernel-timeout=%g s in %s",
-                     drv_timeout_s, drv_phase);
+                     drv_timeout_s, ph_get());
             sg_stop(1, why);
         }
         if (waited > DRV_SPIN_NS) {
@@ -550,7 +510,7 @@ fail:
 int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
 {
     char tmp[400];
-    const char *prev_phase = drv_phase;
+    const char *prev_phase = ph_get();
     int count = 0, retained = 0, rc;
     double t0;
 
@@ -573,7 +533,7 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
         /* "crossover: opening the device": the section that asked. */
         static char phase[160];
         snprintf(phase, sizeof phase, "%.120s: opening the device", prev_phase);
-        drv_set_phase(phase);
+        ph_set(phase);
     }
     CK(drv.cuDriverGetVersion(&g->driver_version));
     CK(drv.cuDeviceGet(&g->dev, ordinal));
@@ -598,13 +558,13 @@ int drv_gpu_open(drv_gpu *g, int ordinal, char *why, size_t whylen)
     CK(drv.cuCtxGetFlags(&g->ctx_flags));
     CK(drv.cuModuleGetLoadingMode(&g->loading));
     CK(drv.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    drv_set_phase(prev_phase);
+    ph_set(prev_phase);
     return DRV_OK;
 fail:
     snprintf(why, whylen, "opening device %d failed (see the error above)", ordinal);
     if (retained) drv.cuDevicePrimaryCtxRelease(g->dev);
     g->ctx = NULL;
-    drv_set_phase(prev_phase);
+    ph_set(prev_phase);
     return DRV_FAILED;
 }
 

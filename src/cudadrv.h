@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cuda.h>
 #include "fault.h"
+#include "phase.h"
 
 /* Every driver entry point the harness calls, by base name. Each is resolved
  * with cuGetProcAddress at the headers' CUDA_VERSION, so the versioned symbol
@@ -93,20 +94,12 @@ int drv_unload(void);
  * driver (which cannot name codes when it is the stub, or absent). */
 const char *drv_result_name(CUresult r);
 
-/* The phase named in error lines ("stopwatches: first launch"); a static
- * string the caller keeps alive. drv_get_phase returns it ("setup" when
- * none is set), for NVRTC's error lines too. With HARNESS_PHASE_LOG set to
- * a file, every process of the run (children inherit it) appends one line
- * per drv_set_phase: pid, CLOCK_MONOTONIC in ms (clk_now_ms), the phase
- * ("-" for none): where a run's time went, inside its children too. */
-void drv_set_phase(const char *phase);
-const char *drv_get_phase(void);
-/* One line in HARNESS_PHASE_LOG's file, the phase left as it is. */
-void drv_phase_mark(const char *what);
-
-/* Call fn(phase) on every drv_set_phase (NULL phase: none), e.g. to trace
- * the phases; fn NULL: no hook. */
-void drv_on_phase(void (*fn)(const char *));
+/* The phase of the driver calls that follow: phase.h's ph_set, by the
+ * name the program section calls it. */
+static inline void drv_set_phase(const char *phase)
+{
+    ph_set(phase);
+}
 
 /* The one error path: prints
  *   harness: error: PHASE: CALL failed: NAME (CODE) at FILE:LINE

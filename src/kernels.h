@@ -81,6 +81,11 @@ size_t kn_check_scale(const float *a, float s, const float *out, size_t n, kn_ba
 /* Synthetic kernel i: out = in * (i + 1) + 1. */
 size_t kn_check_synth(long i, const float *in, const float *out, size_t n, kn_bad *bad);
 
+/* vectorAdd's n, the lesson's: 64 MiB per buffer, an odd count so the
+ * last block's bounds check fires. Section stopwatches times it at this n
+ * (SW_N), and crossover's sizes end at it. */
+#define KN_VECADD_N 16777827u
+
 /* The fusion chain's sizes: the main n every version is timed at (64 MiB
  * per buffer; section launch times an empty kernel on its grid too) and
  * the odd n every version is validated at, so every bounds check fires. */

@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "kcache.h"
 #include "node.h"
+#include "phase.h"
 #include "proc.h"
 #include "report.h"
 #include "results.h"
@@ -22,7 +23,6 @@
 #include "section.h"
 #include "sections/program.h"
 #include "sig.h"
-#include "squeeze.h"
 #include "table.h"
 #include "trace.h"
 #include "version.h"
@@ -301,15 +301,15 @@ bad:
 
 /* What the stop routine needs: the run's options and its results (NULL in
  * a child, which hands nothing on when it is stopped). */
-typedef struct main_run {
+typedef struct main_stop_arg {
     const cli_opts *o;
     results *r;
-} main_run;
+} main_stop_arg;
 
 /* Write the outputs of a stopped run: the paths written go into done ("a",
  * "a and b", "a, b and c"), those that could not be written into failed
  * (af_write has said why). */
-static void main_stop_write(const main_run *m, char *done, size_t dlen, char *failed, size_t flen)
+static void main_stop_write(const main_stop_arg *m, char *done, size_t dlen, char *failed, size_t flen)
 {
     const char *path[3] = { m->o->json, m->o->csv, m->o->trace };
     const char *ok[3];
@@ -338,7 +338,7 @@ static void main_stop_write(const main_run *m, char *done, size_t dlen, char *fa
  * run's thread is inside NVRTC (sg_call_begin). */
 static void main_stop(int code, const char *why, void *arg)
 {
-    main_run *m = arg;
+    main_stop_arg *m = arg;
     char done[3 * 4200], failed[3 * 4200];
     int rel;
 
@@ -412,18 +412,20 @@ static void main_section_done(sec_ctx *c, const char *name, int rc, size_t check
     if (rc == SEC_FAILED && unexplained) r->incomplete = 1;
 }
 
-/* 1 when section s runs in this process: in a node run's parent only the
- * sections that measure the node, in a device's child only the others. */
-static int main_runs_here(const cli_opts *o, int node, const sec_def *s)
+/* The tables of a node run's device: the sections its child ran. */
+static void main_device_tables(FILE *f, const results *own, const cli_opts *o)
 {
-    if (node) return s->node_level;
-    return o->child != CLI_CHILD_DEVICE || !s->node_level;
+    int i;
+
+    for (i = 0; i < CLI_NSECTIONS; i++)
+        if (o->run[i] && sec_table[i].scope == SEC_SCOPE_DEVICE)
+            tb_section(f, own, sec_table[i].name, sec_table[i].print);
 }
 
 /* The phase log's last line of a child (HARNESS_PHASE_LOG). */
 static void main_mark_exit(void)
 {
-    drv_phase_mark("exit");
+    ph_mark("exit");
 }
 
 /* Where a part of the report is printed before it is fitted to the
@@ -444,49 +446,72 @@ static void main_fit_end(FILE *f, FILE *m, char **buf, size_t width)
     *buf = NULL;
 }
 
-/* The tables (not under --quiet), then the summary every run ends with:
- * the answers of the sections that ran, from the results alone. */
-static void main_print(FILE *f, const cli_opts *o, const results *r, int node, const double *secs,
-                       int code, double seconds)
+/* One run of main: its options, results, context, status and times. */
+typedef struct main_run {
+    long long t_main;           /* CLOCK_MONOTONIC at the start, ns */
+    time_t t_start;             /* the wall clock at the start */
+    cli_opts o;
+    results r;
+    sec_ctx c;
+    main_status st;
+    double secs[CLI_NENTRIES];  /* each entry's seconds, where it ran */
+    FILE *tables;               /* where the tables go: stdout, or stderr with --json=- */
+    main_stop_arg stop;         /* the stop routine's (sg_on_stop) */
+} main_run;
+
+/* The value main's steps return to go on. */
+#define MAIN_GO (-1)
+
+/* The tables of the entries that ran here, fitted to width (the program's
+ * printed as it is: it holds the program's own output), a node run's
+ * devices in place of the roofline, the checks, and the seconds each
+ * entry took. */
+static void main_print_tables(FILE *f, const main_run *m, size_t width)
 {
-    const char *names[CLI_NSECTIONS + 1];
-    size_t n = 0, width = tb_width();
-    an_run run;
+    const cli_opts *o = &m->o;
     char line[1024], *buf = NULL;
     size_t at = 0, len = 0;
+    FILE *fit = main_fit_begin(&buf, &len), *out = fit ? fit : f;
     int i;
 
-    if (o->cmd) names[n++] = PG;
-    for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
-        if (o->run[i] && (node || main_runs_here(o, node, &sec_table[i])))
-            names[n++] = sec_table[i].name;
-    if (!o->quiet) {
-        FILE *m = main_fit_begin(&buf, &len), *out = m ? m : f;
-        tb_config(out, r, o);
-        if (o->cmd) {
-            /* The program's section (and the program's own output, which it
-             * may print) as it is. */
-            main_fit_end(f, m, &buf, width);
-            tb_section(f, r, PG, pg_print);
-            out = (m = main_fit_begin(&buf, &len)) ? m : f;
+    tb_config(out, &m->r, o);
+    line[0] = '\0';
+    for (i = 0; i < CLI_NENTRIES; i++) {
+        const sec_def *s = &sec_table[i];
+        if (!sec_runs_here(o, i) || s->scope == SEC_SCOPE_NODE) continue;
+        if (s->scope != SEC_SCOPE_PROGRAM) {
+            tb_section(out, &m->r, s->name, s->print);
+            continue;
         }
-        for (i = 0; i < CLI_NSECTIONS && !o->cmd; i++)
-            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
-                tb_section(out, r, sec_table[i].name, sec_table[i].print);
-        if (node) nd_print(out, r, o);
-        else tb_roofline(out, r);
-        tb_checks(out, r);
-        line[0] = '\0';
-        for (i = 0; i < CLI_NSECTIONS && !o->cmd && at < sizeof line; i++)
-            if (o->run[i] && main_runs_here(o, node, &sec_table[i]))
-                at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
-                                       sec_table[i].name, secs[i]);
-        if (node && at < sizeof line)
-            snprintf(line + at, sizeof line - at, "%sdevices %.1f", at ? ", " : "",
-                     tb_env_num(r, "seconds_devices"));
-        if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
-        main_fit_end(f, m, &buf, width);
+        main_fit_end(f, fit, &buf, width);
+        tb_section(f, &m->r, s->name, s->print);
+        out = (fit = main_fit_begin(&buf, &len)) ? fit : f;
     }
+    if (sec_runs_here(o, CLI_SEC_NODE)) nd_print(out, &m->r, o, main_device_tables);
+    else tb_roofline(out, &m->r);
+    tb_checks(out, &m->r);
+    for (i = 0; i < CLI_NENTRIES && at < sizeof line; i++)
+        if (sec_runs_here(o, i) && sec_table[i].scope != SEC_SCOPE_PROGRAM)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
+                                   sec_timed_name(i), m->secs[i]);
+    if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
+    main_fit_end(f, fit, &buf, width);
+}
+
+/* The tables (not under --quiet), then the summary every run ends with:
+ * the answers of the entries asked for, from the results alone. */
+static void main_print(FILE *f, const main_run *m, int code, double seconds)
+{
+    const results *r = &m->r;
+    const char *names[CLI_NENTRIES];
+    size_t n = 0, width = tb_width();
+    int i, node = sec_runs_here(&m->o, CLI_SEC_NODE);
+    an_run run;
+
+    for (i = 0; i < CLI_NENTRIES; i++)
+        if (sec_asked(&m->o, i) && sec_table[i].scope != SEC_SCOPE_NODE)
+            names[n++] = sec_table[i].name;
+    if (!m->o.quiet) main_print_tables(f, m, width);
     run.seconds = seconds;
     run.exit_code = code;
     run.width = width;
@@ -496,162 +521,220 @@ static void main_print(FILE *f, const cli_opts *o, const results *r, int node, c
     an_summary(f, r, names, n, &run);
 }
 
-int main(int argc, char **argv)
+/* The command line read, HARNESS_FAULT armed, -- CMD's output directory
+ * claimed and the sampling planned. Returns MAIN_GO, or the exit code. */
+static int main_options(main_run *m, int argc, char **argv)
 {
-    long long t_main = clk_now_ns();
-    time_t t_start = time(NULL);
-    int i, rc, node;
-    main_status st = { 0, 0, 0 };
-    long long t_sec;
-    double secs[CLI_NSECTIONS] = { 0 };
-    cli_opts o;
-    results r;
-    sec_ctx c;
-    main_run stop = { NULL, NULL };
-    FILE *tables = stdout;
+    int rc = cli_parse(argc, argv, sec_names(), &m->o, stdout, stderr);
 
-    rc = cli_parse(argc, argv, sec_names(), &o, stdout, stderr);
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
     if (fault_setup() != 0) return 2;
     /* --json=-: the JSON alone on stdout; the tables go to stderr. */
-    if (o.json && strcmp(o.json, "-") == 0) tables = stderr;
+    m->tables = m->o.json && strcmp(m->o.json, "-") == 0 ? stderr : stdout;
     /* -- CMD: the directory of the program's output claimed (or refused,
      * when another harness run holds it) before anything is written. */
-    if (o.cmd && o.child == CLI_CHILD_NONE && pg_claim_output(&o) != 0) return 2;
-    sec_timing_plan(&o);
+    if (m->o.cmd && m->o.child == CLI_CHILD_NONE && pg_claim_output(&m->o) != 0) return 2;
+    sec_timing_plan(&m->o);
+    return MAIN_GO;
+}
+
+/* The process made ready: the stop routine, the signals, the loading mode
+ * in the environment, a child's phase log. Returns MAIN_GO, or the exit
+ * code. */
+static int main_process(main_run *m)
+{
+    const cli_opts *o = &m->o;
+
     /* Every wait on the device is bounded; a stuck one stops the process. */
-    stop.o = &o;
-    sg_on_stop(main_stop, &stop);
+    m->stop.o = o;
+    sg_on_stop(main_stop, &m->stop);
     sg_on_kill(main_kill);
-    drv_set_kernel_timeout(o.kernel_timeout);
+    drv_set_kernel_timeout(o->kernel_timeout);
     /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end the run at its next safe
      * point (a child keeps the default action: the parent kills and reaps
      * it). Before any library is loaded: every thread it starts inherits
      * the blocked mask. */
-    if (o.child == CLI_CHILD_NONE && sg_install() != 0) {
+    if (o->child == CLI_CHILD_NONE && sg_install() != 0) {
         perror("harness: catching SIGINT, SIGTERM, SIGHUP and SIGQUIT");
         return 1;
     }
     /* The driver reads CUDA_MODULE_LOADING at cuInit: set it first, for this
      * process and the children it starts. */
-    if (o.loading != CLI_LOAD_DEFAULT && setenv("CUDA_MODULE_LOADING", cli_loading_name(o.loading), 1) != 0) {
+    if (o->loading != CLI_LOAD_DEFAULT && setenv("CUDA_MODULE_LOADING", cli_loading_name(o->loading), 1) != 0) {
         perror("harness: setenv CUDA_MODULE_LOADING");
         return 1;
     }
     /* Test hook: a child that hangs, for the time limit's tests. */
-    if (o.child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
+    if (o->child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
         for (;;) pause();
     }
-    if (o.child != CLI_CHILD_NONE) {
-        drv_phase_mark(cli_child_name(o.child));
+    if (o->child != CLI_CHILD_NONE) {
+        ph_mark(cli_child_name(o->child));
         atexit(main_mark_exit);
     }
-    if (sec_of_child(o.child)) return sec_of_child(o.child)->child(&o, t_main);
-    if (o.child == CLI_CHILD_DEVICES) return nd_devices_child(&o);
-    if (o.child == CLI_CHILD_HOLD) return sq_hold_child(&o);
-    node = cli_node(&o) && o.child == CLI_CHILD_NONE;
+    return MAIN_GO;
+}
 
+/* The run begun: the compile cache, the results with their environment,
+ * the trace, the context the entries share. */
+static void main_begin(main_run *m, int argc, char **argv)
+{
     /* The run's compile cache, for the built-in sections and their children
      * (not for -- CMD: the user's program is given no variable of ours). */
-    if (o.child == CLI_CHILD_NONE && !o.cmd) {
+    if (m->o.child == CLI_CHILD_NONE && !m->o.cmd) {
         char why[512];
         if (kc_begin(why, sizeof why) != 0)
             fprintf(stderr, "harness: no compile cache for this run (each process compiles what "
                     "it loads): %s\n", why);
     }
-    res_init(&r);
-    tr_init(t_main, o.trace != NULL, !o.quiet);
-    drv_on_phase(tr_phase);
-    memset(&c, 0, sizeof c);
-    c.o = &o;
-    c.r = &r;
-    if (o.child == CLI_CHILD_NONE) stop.r = &r;
-    env_host(&r, &o);
-    env_provenance(&r, argc, argv, t_start);
-    if (node) main_section_done(&c, ND_SECTION, nd_plan(&c), 0, 0, &st);
-    if (o.cmd) {
-        /* -- CMD: the user's program instead of the built-in sections. */
-        t_sec = clk_now_ns();
-        tr_section_begin(PG);
-        rc = pg_run(&c);
-        tr_section_end();
-        res_env_num(&r, "seconds_program", (double)(clk_now_ns() - t_sec) / 1e9);
-        main_section_done(&c, PG, rc, 0, 0, &st);
-    }
-    for (i = 0; i < CLI_NSECTIONS && !st.usage && !o.cmd; i++) {
-        size_t checks_failed = res_failed(&r), skips = r.nskip;
-        if (!o.run[i] || !main_runs_here(&o, node, &sec_table[i])) continue;
-        sg_check();
-        c.child_usage = c.child_no_gpu = 0;
-        tr_section_begin(sec_table[i].name);
-        t_sec = clk_now_ns();
-        rc = sec_table[i].run(&c);
-        if (sec_table[i].answer && (o.child == CLI_CHILD_NONE || o.child == CLI_CHILD_DEVICE))
-            sec_table[i].answer(&r);
-        tr_section_end();
-        secs[i] = (double)(clk_now_ns() - t_sec) / 1e9;
-        {
-            char key[64];
-            snprintf(key, sizeof key, "seconds_%s", sec_table[i].name);
-            res_env_num(&r, key, secs[i]);
-        }
-        main_section_done(&c, sec_table[i].name, rc, checks_failed, skips, &st);
-    }
-    if (node && !st.usage) {
-        size_t checks_failed = res_failed(&r), skips = r.nskip;
-        t_sec = clk_now_ns();
-        rc = nd_run(&c);
-        res_env_num(&r, "seconds_devices", (double)(clk_now_ns() - t_sec) / 1e9);
-        main_section_done(&c, ND_SECTION, rc, checks_failed, skips, &st);
-    }
+    res_init(&m->r);
+    tr_init(m->t_main, m->o.trace != NULL, !m->o.quiet);
+    ph_on_set(tr_phase);
+    m->c.o = &m->o;
+    m->c.r = &m->r;
+    if (m->o.child == CLI_CHILD_NONE) m->stop.r = &m->r;
+    env_host(&m->r, &m->o);
+    env_provenance(&m->r, argc, argv, m->t_start);
+}
+
+/* Entry i's plan, before any entry runs. */
+static void main_plan(main_run *m, cli_section i)
+{
+    size_t checks = res_failed(&m->r), skips = m->r.nskip;
+    int rc = sec_table[i].plan(&m->c);
+
+    main_section_done(&m->c, sec_table[i].name, rc, checks, skips, &m->st);
+}
+
+/* Run entry i: traced (but the node run, whose devices are), timed, its
+ * answers stored, its answer folded into the status. */
+static void main_run_entry(main_run *m, cli_section i)
+{
+    const sec_def *s = &sec_table[i];
+    size_t checks = res_failed(&m->r), skips = m->r.nskip;
+    char key[64];
+    long long t0;
+    int rc;
+
+    sg_check();
+    m->c.child_usage = m->c.child_no_gpu = 0;
+    if (s->scope != SEC_SCOPE_NODE) tr_section_begin(s->name);
+    t0 = clk_now_ns();
+    rc = s->run(&m->c);
+    if (m->o.child == CLI_CHILD_NONE || m->o.child == CLI_CHILD_DEVICE) s->answer(&m->r);
+    if (s->scope != SEC_SCOPE_NODE) tr_section_end();
+    m->secs[i] = (double)(clk_now_ns() - t0) / 1e9;
+    snprintf(key, sizeof key, "seconds_%s", sec_timed_name(i));
+    res_env_num(&m->r, key, m->secs[i]);
+    main_section_done(&m->c, s->name, rc, checks, skips, &m->st);
+}
+
+/* Every entry that runs here: the plans, then the runs, in the list's
+ * order, until a usage error. */
+static void main_entries(main_run *m)
+{
+    int i;
+
+    for (i = 0; i < CLI_NENTRIES && !m->st.usage; i++)
+        if (sec_runs_here(&m->o, i)) main_plan(m, i);
+    for (i = 0; i < CLI_NENTRIES && !m->st.usage; i++)
+        if (sec_runs_here(&m->o, i)) main_run_entry(m, i);
+}
+
+/* After the entries: the compile cache gone, and the status and the
+ * environment from what the results and the driver and NVRTC say. */
+static void main_settle(main_run *m)
+{
+    results *r = &m->r;
+
     /* Nothing compiles after the sections: the cache goes now, before the
      * tables and files (a second signal while they are written finds it gone). */
     kc_end();
     sg_check();
     /* A section, or a part of one, skipped (no GPU, no NVRTC, a usage error
      * found at run time): something asked for was not done. */
-    if (r.nskip > 0) r.incomplete = 1;
-    if (res_failed(&r) > 0) st.failed = 1;
+    if (r->nskip > 0) r->incomplete = 1;
+    if (res_failed(r) > 0) m->st.failed = 1;
     /* A driver or NVRTC call failed: what came after it was not measured. */
     if (drv_errors() > 0 || rtc_errors() > 0) {
-        r.incomplete = 1;
-        st.failed = 1;
-        if (drv_first_error()) res_env_str(&r, "first_error", drv_first_error());
+        r->incomplete = 1;
+        m->st.failed = 1;
+        if (drv_first_error()) res_env_str(r, "first_error", drv_first_error());
     }
-    if (c.gpu_state != 1 && c.gpu_why[0]) res_env_str(&r, "gpu_unusable", c.gpu_why);
-    env_device(&r, &o);
+    if (m->c.gpu_state != SEC_GPU_OPEN && m->c.gpu_why[0]) res_env_str(r, "gpu_unusable", m->c.gpu_why);
+    env_device(r, &m->o);
+}
 
-    if (o.child == CLI_CHILD_RESULTS || o.child == CLI_CHILD_DEVICE) {
-        /* A child hands everything to its parent as lines, no tables. */
-        if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) st.failed = 1;
-    }
-    if (fflush(stdout) != 0) st.failed = 1;
-    if (o.json && rp_write_json(&r, o.json) != 0) st.failed = 1;
-    if (o.csv && rp_write_csv(&r, o.csv) != 0) st.failed = 1;
-    if (o.trace && tr_write(o.trace) != 0) st.failed = 1;
-    /* The tables and the summary come after every file is written: the exit
-     * code the summary's last line names is the one the process returns. */
-    if (o.child != CLI_CHILD_RESULTS && o.child != CLI_CHILD_DEVICE && !st.usage) {
-        main_print(tables, &o, &r, node, secs, sg_pending() ? 128 + sg_pending() : exit_code(&st),
-                   (double)(clk_now_ns() - t_main) / 1e9);
-        if (fflush(tables) != 0) st.failed = 1;
-    }
+/* 1 in a child that hands its results to its parent as lines. */
+static int main_lines_child(const cli_opts *o)
+{
+    return o->child == CLI_CHILD_RESULTS || o->child == CLI_CHILD_DEVICE;
+}
+
+/* The results written: a child's lines, the JSON, the CSV and the trace. */
+static void main_write(main_run *m)
+{
+    const cli_opts *o = &m->o;
+
+    /* A child hands everything to its parent as lines, no tables. */
+    if (main_lines_child(o) && sec_child_end(&m->r, exit_code(&m->st)) == SEC_FAILED)
+        m->st.failed = 1;
+    if (fflush(stdout) != 0) m->st.failed = 1;
+    if (o->json && rp_write_json(&m->r, o->json) != 0) m->st.failed = 1;
+    if (o->csv && rp_write_csv(&m->r, o->csv) != 0) m->st.failed = 1;
+    if (o->trace && tr_write(o->trace) != 0) m->st.failed = 1;
+}
+
+/* The tables and the summary (not in a child, nor after a usage error),
+ * after every file is written: the exit code the summary's last line names
+ * is the one the process returns. */
+static void main_report(main_run *m)
+{
+    if (main_lines_child(&m->o) || m->st.usage) return;
+    main_print(m->tables, m, sg_pending() ? 128 + sg_pending() : exit_code(&m->st),
+               (double)(clk_now_ns() - m->t_main) / 1e9);
+    if (fflush(m->tables) != 0) m->st.failed = 1;
+}
+
+/* What the run holds released; a HARNESS_FAULT that never fired named.
+ * Returns the exit code. */
+static int main_end(main_run *m)
+{
+    char name[FT_NAME_MAX];
+    long k, calls;
+
     tr_free();
-    sec_end(&c);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
-    res_free(&r);
+    sec_end(&m->c);
+    if (m->c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&m->c.gpu);
+    res_free(&m->r);
     /* HARNESS_FAULT that never fired here: the run measured as usual, and a
      * test reading its exit code must know (each child counts its own). */
-    {
-        char name[FT_NAME_MAX];
-        long k, calls;
-        if (o.child == CLI_CHILD_NONE && ft_unfired(name, sizeof name, &k, &calls))
-            fprintf(stderr, "harness: HARNESS_FAULT=%s:%ld did not fire in this process: it made "
-                    "%ld checked call%s of %s (each child process counts its own)\n", name, k, calls,
-                    calls == 1 ? "" : "s", name);
-    }
+    if (m->o.child == CLI_CHILD_NONE && ft_unfired(name, sizeof name, &k, &calls))
+        fprintf(stderr, "harness: HARNESS_FAULT=%s:%ld did not fire in this process: it made "
+                "%ld checked call%s of %s (each child process counts its own)\n", name, k, calls,
+                calls == 1 ? "" : "s", name);
     /* A signal after the last section: the results are whole; say so. */
     if (sg_pending()) return 128 + sg_pending();
-    return exit_code(&st);
+    return exit_code(&m->st);
+}
+
+int main(int argc, char **argv)
+{
+    static main_run m;      /* large (the options hold whole paths): not on the stack */
+    const sec_def *owner;
+    int rc;
+
+    m.t_main = clk_now_ns();
+    m.t_start = time(NULL);
+    if ((rc = main_options(&m, argc, argv)) != MAIN_GO) return rc;
+    if ((rc = main_process(&m)) != MAIN_GO) return rc;
+    /* A child for one job: the entry that owns its kind runs it. */
+    if ((owner = sec_of_child(m.o.child)) != NULL) return owner->child(&m.o, m.t_main);
+    main_begin(&m, argc, argv);
+    main_entries(&m);
+    main_settle(&m);
+    main_write(&m);
+    main_report(&m);
+    return main_end(&m);
 }

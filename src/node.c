@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "node.h"
+#include "phase.h"
 #include "proc.h"
+#include "section_child.h"
 #include "sig.h"
 #include "table.h"
 #include "trace.h"
@@ -47,18 +49,19 @@ fail:
     return -1;
 }
 
-int nd_devices_child(const cli_opts *o)
+int nd_devices_child(const cli_opts *o, long long t_main_ns)
 {
     results r;
     int rc;
 
     (void)o;
+    (void)t_main_ns;
     res_init(&r);
-    drv_set_phase("node: listing the devices");
+    ph_set("node: listing the devices");
     rc = nd_list(&r);       /* 1, no usable GPU: said in the lines, not an error */
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
+    rc = sec_child_end(&r, rc == -1 ? SEC_FAILED : SEC_OK);
     res_free(&r);
-    return rc == -1 ? 1 : 0;
+    return rc;
 }
 
 /* What --device said, as the user wrote it ("all", "0,2,5"). */
@@ -419,17 +422,16 @@ static void nd_print_summary(FILE *f, const results *r)
         fprintf(f, "  ... and %zu more (every figure is in the JSON, section node)\n", flagged - rows);
 }
 
-void nd_print(FILE *f, const results *r, const cli_opts *o)
+void nd_print(FILE *f, const results *r, const cli_opts *o,
+              void (*tables)(FILE *f, const results *own, const cli_opts *o))
 {
-    size_t i, k;
+    size_t i;
 
     for (i = 0; i < r->ndev; i++) {
         const res_device *d = &r->dev[i];
         fprintf(f, "\n======== device %d: %s (%s) ========\n", d->ordinal, d->name, d->pci_bus_id);
         tb_config(f, d->own, o);
-        for (k = 0; k < CLI_NSECTIONS; k++)
-            if (o->run[k] && !sec_table[k].node_level)
-                tb_section(f, d->own, sec_table[k].name, sec_table[k].print);
+        tables(f, d->own, o);
         tb_roofline(f, d->own);
         tb_checks(f, d->own);
     }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "cli.h"
 #include "results.h"
-#include "section.h"
+#include "section_ctx.h"
 
 /* The section name of the node run's own entries (skips, checks, the
  * summary's conclusions). */
@@ -21,8 +21,9 @@
  * as result lines the device count ("device_count") and, for each device
  * K, "device.K.name", "device.K.pci_bus_id" and "device.K.uuid"; when there
  * is no usable GPU, "no_device" with the reason instead (nothing on
- * stderr). Returns the exit code: 0, or 1 after a failed call (reported). */
-int nd_devices_child(const cli_opts *o);
+ * stderr). Returns the exit code: 0, or 1 after a failed call (reported).
+ * t_main_ns, the child entry points' start time, is not used. */
+int nd_devices_child(const cli_opts *o, long long t_main_ns);
 
 /* Plan a node run: list the devices in a child and resolve --device=all
  * (every device) or check a LIST against them; record each in c->r
@@ -58,8 +59,10 @@ int nd_run(sec_ctx *c);
  * figures it is off in. Returns 0, or -1 on out of memory. */
 int nd_summarize(results *r, double threshold_pct);
 
-/* Print a node run: each device's configuration, tables (through the
- * table of sections) and checks, then the node summary. */
-void nd_print(FILE *f, const results *r, const cli_opts *o);
+/* Print a node run: each device's configuration, its sections' tables
+ * (tables: the caller's printer of one device's sections, from its
+ * results), roofline and checks, then the node summary. */
+void nd_print(FILE *f, const results *r, const cli_opts *o,
+              void (*tables)(FILE *f, const results *own, const cli_opts *o));
 
 #endif

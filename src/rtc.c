@@ -9,9 +9,9 @@
 #include <nvrtc.h>
 
 #include "clock.h"
-#include "cudadrv.h"
 #include "fault.h"
 #include "kcache.h"
+#include "phase.h"
 #include "sig.h"
 
 #define RTC_FUNCS(X)                                                        \
@@ -102,7 +102,7 @@ static void rtc_report(nvrtcResult r, const char *what, const char *call, const 
 {
     rtc_nerrors++;
     fprintf(stderr, "harness: error: %s: %s%s%s%s failed: %s (%d)%s at %s:%d\n",
-            drv_get_phase(), what ? "compiling " : "", what ? what : "", what ? ": " : "",
+            ph_get(), what ? "compiling " : "", what ? what : "", what ? ": " : "",
             call, rtc_result_name(r), (int)r,
             injected ? " (injected by HARNESS_FAULT)" : "", file, line);
 }

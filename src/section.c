@@ -1,745 +1,98 @@
-/* section.c: the context sections share: GPU and NVRTC on first need,
- * modules, the vectorAdd buffers and work units, checks. */
+/* section.c: the table of sections. */
 #include "section.h"
-#include "trace.h"
-
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "devices.h"
-#include "clock.h"
-#include "kcache.h"
-#include "proc.h"
-#include "rtc.h"
-#include "timing.h"
-
-/* Append the GPU's fields to the environment record, with its datasheet's
- * memory bandwidth where the table of known devices has it
- * (datasheet_memory_gbs, datasheet_source), and device_opened "this
- * process". Returns 0, or -1 when out of memory. */
-static int sec_gpu_env(const drv_gpu *g, results *r)
-{
-    const dv_device *known = dv_find(g->name);
-    char cc[16];
-    char drvv[16];
-    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-    snprintf(drvv, sizeof drvv, "%d.%d", g->driver_version / 1000,
-             g->driver_version % 1000 / 10);
-    if (res_env_str(r, "gpu", g->name) || res_env_num(r, "device", g->ordinal) ||
-        res_env_str(r, "pci_bus_id", g->pci_bus_id) || res_env_str(r, "uuid", g->uuid) ||
-        res_env_str(r, "compute_capability", cc) ||
-        res_env_str(r, "arch", g->arch) ||
-        res_env_num(r, "sms", g->sms) ||
-        res_env_num(r, "l2_bytes", g->l2_bytes) ||
-        res_env_num(r, "memory_bus_bits", g->bus_width_bits) ||
-        res_env_num(r, "memory_clock_khz", g->mem_clock_khz) ||
-        res_env_num(r, "sm_clock_khz", g->sm_clock_khz) ||
-        res_env_num(r, "memory_bytes", (double)g->total_mem) ||
-        res_env_str(r, "driver_cuda_version", drvv) ||
-        res_env_str(r, "module_loading_effective", drv_loading_name(g->loading)) ||
-        res_env_num(r, "context_flags", g->ctx_flags) ||
-        res_env_str(r, "device_opened", "this process"))
-        return -1;
-    if (known && (res_env_num(r, "datasheet_memory_gbs", known->memory_gbs) ||
-                  res_env_str(r, "datasheet_source", known->source)))
-        return -1;
-    return 0;
-}
-
-int sec_need_gpu(sec_ctx *c)
-{
-    if (c->gpu_state == 0) {
-        int rc = drv_gpu_open(&c->gpu, c->o->device, c->gpu_why, sizeof c->gpu_why);
-        c->gpu_state = rc == DRV_OK ? 1 : rc;
-        if (rc == DRV_OK) {
-            c->arch = c->o->arch ? c->o->arch : c->gpu.arch;
-            if (sec_gpu_env(&c->gpu, c->r) != 0) return SEC_FAILED;
-            if (c->o->loading != CLI_LOAD_DEFAULT &&
-                strcmp(cli_loading_name(c->o->loading), drv_loading_name(c->gpu.loading)) != 0) {
-                snprintf(c->gpu_why, sizeof c->gpu_why,
-                         "--module-loading=%s was asked for, but the driver reports %s",
-                         cli_loading_name(c->o->loading), drv_loading_name(c->gpu.loading));
-                fprintf(stderr, "harness: error: %s\n", c->gpu_why);
-                res_check_add(c->r, "environment", "module loading mode in effect", 0, c->gpu_why);
-            }
-        } else if (rc == DRV_BAD_DEVICE) {
-            fprintf(stderr, "harness: %s\n", c->gpu_why);
-        }
-    }
-    if (c->gpu_state == 1) return SEC_OK;
-    if (c->gpu_state == DRV_FAILED) return SEC_FAILED;
-    return c->gpu_state == DRV_BAD_DEVICE ? SEC_USAGE : SEC_NO_GPU;
-}
-
-/* --arch, where given, against what the loaded NVRTC compiles for: 1 (as
- * rtc_state: loaded and usable), -3 (a usage error, printed, reason in
- * c->rtc_why) or -2 (the check's call failed: reported). */
-static int sec_arch_ok(sec_ctx *c)
-{
-    char why[400];
-    int rc;
-
-    if (!c->o->arch) return 1;
-    rc = rtc_arch_check(c->o->arch, why, sizeof why);
-    if (rc < 0) {
-        snprintf(c->rtc_why, sizeof c->rtc_why, "NVRTC's list of architectures could not be read");
-        return -2;
-    }
-    if (rc == 0) return 1;
-    snprintf(c->rtc_why, sizeof c->rtc_why, "--arch=%s: %s", c->o->arch, why);
-    fprintf(stderr, "harness: %s\n", c->rtc_why);
-    return -3;
-}
-
-int sec_need_rtc(sec_ctx *c)
-{
-    if (c->rtc_state == 2) c->rtc_state = 0;           /* put off until now */
-    if (c->rtc_state == 0) {
-        int major = 0, minor = 0;
-        char v[32];
-        c->rtc_state = rtc_load(c->rtc_why, sizeof c->rtc_why) == 0 ? 1 : -1;
-        if (c->rtc_state == 1) {
-            if (rtc_version(&major, &minor) != 0) {
-                /* Loaded, but failing: an error (reported), not a missing NVRTC. */
-                snprintf(c->rtc_why, sizeof c->rtc_why, "nvrtcVersion failed (see the error above)");
-                c->rtc_state = -2;
-            } else {
-                snprintf(v, sizeof v, "%d.%d", major, minor);
-                res_env_str(c->r, "nvrtc_version", v);
-                c->rtc_state = sec_arch_ok(c);
-            }
-        }
-    }
-    if (c->rtc_state == -2) return SEC_FAILED;
-    if (c->rtc_state == -3) return SEC_USAGE;
-    return c->rtc_state == 1 ? SEC_OK : SEC_NO_GPU;
-}
-
-int sec_need_rtc_later(sec_ctx *c)
-{
-    if (c->rtc_state != 0 || !kc_dir()) return sec_need_rtc(c);
-    c->rtc_state = 2;
-    return SEC_OK;
-}
-
-int sec_compile(sec_ctx *c, const char *src, const char *name, const char *arch,
-                rtc_target target, const char *const *opts, int nopts, rtc_out *out)
-{
-    if (c->rtc_state == 2) {
-        if (rtc_cache_lookup(src, name, arch, target, opts, nopts, out)) return RTC_OK;
-        if (sec_need_rtc(c) != SEC_OK) {
-            fprintf(stderr, "harness: error: compiling %s: %s%s\n", name,
-                    c->rtc_state == -1 ? "no NVRTC: " : "", c->rtc_why);
-            memset(out, 0, sizeof *out);
-            return RTC_API_ERROR;
-        }
-    }
-    return rtc_compile_shared(src, name, arch, target, opts, nopts, out);
-}
-
-void sec_timing_plan(const cli_opts *o)
-{
-    tm_setup t = *tm_config();
-    t.fixed = o->reps_given ? (size_t)o->reps : 0;
-    t.profile = o->profile;
-    t.rule.min_samples = (size_t)o->min_samples;
-    t.rule.max_samples = CLI_MAX_SAMPLES;
-    t.rule.max_noise = o->max_noise;
-    t.rule.max_time_s = o->max_time;
-    tm_configure(&t);
-}
-
-/* The L2-cold buffer (2x the L2) and the SM clock kernel, once per process
- * (not under --profile: nothing else is queued then). A failure here is
- * reported and leaves timing without them; the section goes on. */
-void sec_timing_gpu(sec_ctx *c)
-{
-    tm_setup t = *tm_config();
-    size_t bytes = 2 * (size_t)(c->gpu.l2_bytes > 0 ? c->gpu.l2_bytes : 64 << 20);
-    CUfunction f;
-    if (c->timing_state != 0) return;
-    c->timing_state = -1;
-    if (c->o->profile) return;
-    bytes = (bytes + 4095) & ~(size_t)4095;
-    CK(drv.cuMemAlloc(&c->flush, bytes));
-    CK(drv.cuMemsetD32(c->flush, 0, bytes / 4));
-    t.flush = c->flush;
-    t.flush_bytes = bytes;
-    if (sec_module(c, "launch.cu", &c->clock_mod, NULL, NULL) != 0) goto fail;
-    CK(drv.cuModuleGetFunction(&f, c->clock_mod, "smClockMHz"));
-    CK(drv.cuMemAlloc(&c->clock_out, TM_CLOCK_SLOTS * sizeof(float)));
-    /* NaN in every slot: a slot no clock kernel wrote reads as "no reading". */
-    CK(drv.cuMemsetD32(c->clock_out, 0x7fc00000u, TM_CLOCK_SLOTS));
-    {   /* its first launch (lazy loading) here, not inside a timed chunk */
-        CUdeviceptr out = c->clock_out;
-        unsigned slot = 0;
-        unsigned long long window = TM_CLOCK_WINDOW_NS;
-        void *params[] = { &out, &slot, &window };
-        CK(drv.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, c->gpu.stream, params, NULL));
-        CK(drv.cuStreamSynchronize(c->gpu.stream));
-    }
-    t.clock = f;
-    t.clock_out = c->clock_out;
-    t.max_mhz = c->gpu.sm_clock_khz / 1000.0;
-    tm_configure(&t);
-    res_env_num(c->r, "l2_cold_flush_bytes", (double)bytes);
-    c->timing_state = 1;
-    return;
-fail:
-    fprintf(stderr, "harness: timing: no L2-cold state or clock readings in this run\n");
-    if (c->flush && t.flush_bytes) { t.clock = NULL; tm_configure(&t); }
-}
-
-void sec_end(sec_ctx *c)
-{
-    tm_setup t = *tm_config();
-    if (c->gpu_state != 1) return;
-    t.flush = 0;
-    t.flush_bytes = 0;
-    t.clock = NULL;
-    t.clock_out = 0;
-    tm_configure(&t);
-    if (c->flush) drv.cuMemFree(c->flush);
-    if (c->clock_out) drv.cuMemFree(c->clock_out);
-    if (c->clock_mod) drv.cuModuleUnload(c->clock_mod);
-    c->flush = c->clock_out = 0;
-    c->clock_mod = NULL;
-}
-
-int sec_cache_states(const sec_ctx *c)
-{
-    if (!tm_config()->flush_bytes) return 1;
-    return c->o->cache == CLI_CACHE_WARM ? 1 : c->o->cache == CLI_CACHE_COLD ? 2 : 3;
-}
-
-res_meas *sec_store_work(sec_ctx *c, const char *section, const char *key,
-                         const char *name, const char *region, res_state state,
-                         const tm_work *w)
-{
-    res_meas *m = res_add(c->r, section, key, name, region, state, "ms", w->samples, w->n);
-    if (!m) return NULL;
-    m->batch = w->batch < 1 ? 1 : w->batch;
-    m->noisy = w->noisy;
-    m->low_clock = w->low_clock;
-    if (w->mhz && res_set_clock(m, w->mhz) != 0) return NULL;
-    return m;
-}
-
-int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc)
-{
-    int rc;
-    drv_set_phase(name);
-    if (need_gpu && (rc = sec_need_gpu(c)) != SEC_OK) {
-        if (rc == SEC_USAGE) res_skip_section(c->r, name, c->gpu_why);     /* printed already */
-        else sec_skip(c, name, c->gpu_why);
-        return rc;
-    }
-    if (need_rtc && (rc = sec_need_rtc(c)) != SEC_OK) {
-        char r[600];
-        snprintf(r, sizeof r, "%s%.500s", rc == SEC_NO_GPU ? "no NVRTC: " : "", c->rtc_why);
-        if (rc == SEC_USAGE) res_skip_section(c->r, name, r);              /* printed already */
-        else sec_skip(c, name, r);
-        return rc;
-    }
-    if (need_gpu && need_rtc) sec_timing_gpu(c);
-    return SEC_OK;
-}
-
-int sec_need_driver(sec_ctx *c, const char *section, const char *part)
-{
-    char why[512], reason[800];
-
-    if (drv_load(why, sizeof why) == 0) return 0;
-    snprintf(reason, sizeof reason, "%s%sno CUDA driver: %s", part ? part : "", part ? ": " : "", why);
-    sec_skip(c, section, reason);
-    return -1;
-}
-
-/* 1 when stdout and stderr are the same terminal: the report on stdout
- * then gives a skip's reason, and a line on stderr would say it twice. */
-static int sec_one_terminal(void)
-{
-    struct stat a, b;
-    return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO) && fstat(STDOUT_FILENO, &a) == 0 &&
-           fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
-}
-
-void sec_skip(sec_ctx *c, const char *name, const char *reason)
-{
-    res_skip_section(c->r, name, reason);
-    /* Said at once on stderr, unless the report will say it on the same
-     * terminal (--quiet's summary names the section, not the reason). */
-    if (c->o->quiet || c->o->child != CLI_CHILD_NONE || !sec_one_terminal())
-        fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
-}
-
-int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)
-{
-    CUfunctionLoadingState st;
-    size_t i;
-
-    *count = 0;
-    for (i = 0; i < n; i++) {
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) (*count)++;
-    }
-    return 0;
-fail:
-    return -1;
-}
-
-int sec_load_rest(const CUfunction *fn, size_t n, double *ms)
-{
-    CUfunctionLoadingState st;
-    size_t i;
-    double t0;
-
-    for (i = 0; i < n; i++) {
-        CK(drv.cuFuncIsLoaded(&st, fn[i]));
-        if (st == CU_FUNCTION_LOADING_STATE_LOADED) continue;
-        t0 = clk_now_ms();
-        CK(drv.cuFuncLoad(fn[i]));
-        *ms += clk_now_ms() - t0;
-    }
-    return 0;
-fail:
-    return -1;
-}
-
-int sec_private_cache(const char *section, const char *what, char *dir, size_t dirlen,
-                      char *pathvar, size_t pvlen, const char **env)
-{
-    char why[512];
-
-    if (pr_mkdtemp(what, dir, dirlen, why, sizeof why) != 0) {
-        fprintf(stderr, "harness: %s: %s\n", section, why);
-        return -1;
-    }
-    snprintf(pathvar, pvlen, "CUDA_CACHE_PATH=%s", dir);
-    env[0] = "CUDA_CACHE_DISABLE=0";
-    env[1] = pathvar;
-    return 0;
-}
-
-int sec_check_elems(sec_ctx *c, const char *section, const char *what,
-                    size_t n, const kn_bad *bad)
-{
-    char detail[256];
-    if (bad->count == 0)
-        snprintf(detail, sizeof detail, "%zu of %zu elements match the CPU reference", n, n);
-    else
-        snprintf(detail, sizeof detail, "%zu of %zu elements wrong; first at index %zu: "
-                 "got %.9g, expected %.9g", bad->count, n, bad->first, bad->got, bad->want);
-    res_check_add(c->r, section, what, bad->count == 0, detail);
-    if (bad->count) fprintf(stderr, "harness: %s: %s: %s\n", section, what, detail);
-    return bad->count == 0;
-}
-
-/* The image sec_module loads for file, compiled for arch (measured: not
- * from the run's cache; else sec_compile); its path in *path for messages.
- * Returns as rtc_compile, or RTC_API_ERROR when the source cannot be read
- * (printed). */
-static int sec_module_image(sec_ctx *c, const char *file, const char *arch, int measured,
-                            char *path, size_t pathlen, rtc_out *out)
-{
-    char why[512];
-    char *src = kn_source(file, c->o->kernels_dir, why, sizeof why);
-    rtc_target t = c->o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN;
-    int rc;
-
-    memset(out, 0, sizeof *out);
-    if (!src) {
-        fprintf(stderr, "harness: error: kernel source: %s\n", why);
-        return RTC_API_ERROR;
-    }
-    /* NVRTC names the program in its log: file(line): error ... */
-    snprintf(path, pathlen, "%s/%s", c->o->kernels_dir ? c->o->kernels_dir : "kernels", file);
-    rc = measured ? rtc_compile(src, path, arch, t, NULL, 0, out)
-                  : sec_compile(c, src, path, arch, t, NULL, 0, out);
-    free(src);
-    return rc;
-}
-
-void sec_module_fill(sec_ctx *c, const char *file, const char *arch)
-{
-    char path[4096];
-    rtc_out out;
-    sec_module_image(c, file, arch, 0, path, sizeof path, &out);
-    rtc_out_free(&out);
-}
-
-int sec_module(sec_ctx *c, const char *file, CUmodule *mod,
-               double *compile_ms, double *load_ms)
-{
-    char path[4096];
-    rtc_out out;
-    double ms, jit_ms;
-    int rc;
-
-    *mod = NULL;
-    rc = sec_module_image(c, file, c->arch, compile_ms != NULL, path, sizeof path, &out);
-    if (rc == RTC_COMPILE_ERROR) {
-        fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, c->arch, out.log);
-        rtc_out_free(&out);
-        return -1;
-    }
-    if (rc != RTC_OK) {
-        rtc_out_free(&out);
-        return -1;
-    }
-    if (compile_ms) *compile_ms = out.ms;
-    rc = drv_load_image(out.code, -1, mod, &ms, &jit_ms);
-    if (load_ms) *load_ms = ms;
-    rtc_out_free(&out);
-    return rc == 0 ? 0 : -1;
-}
-
-void sec_vec_free(sec_vec *v)
-{
-    if (v->a) drv.cuMemFree(v->a);
-    if (v->b) drv.cuMemFree(v->b);
-    if (v->out) drv.cuMemFree(v->out);
-    if (v->pa) drv.cuMemFreeHost(v->pa);
-    if (v->pb) drv.cuMemFreeHost(v->pb);
-    if (v->pout) drv.cuMemFreeHost(v->pout);
-    free(v->ha);
-    free(v->hb);
-    free(v->hout);
-    memset(v, 0, sizeof *v);
-}
-
-int sec_vec_alloc(sec_ctx *c, const char *section, sec_vec *v, size_t n, CUfunction add)
-{
-    size_t bytes = n * sizeof(float), free_b = 0, total_b = 0;
-    char what[128], detail[256];
-
-    memset(v, 0, sizeof *v);
-    v->n = n;
-    v->add = add;
-    v->s = c->gpu.stream;
-    snprintf(what, sizeof what, "n = %zu fits in device memory and the kernel's int index", n);
-    if (drv_mem_info(&free_b, &total_b) != 0) return -1;
-    if (3 * bytes > free_b) {
-        snprintf(detail, sizeof detail, "needs %.2f GiB of device memory for 3 buffers, "
-                 "%.2f GiB free of %.2f GiB", 3.0 * (double)bytes / 1073741824.0,
-                 (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
-        res_check_add(c->r, section, what, 0, detail);
-        fprintf(stderr, "harness: %s: n = %zu: %s\n", section, n, detail);
-        c->r->incomplete = 1;           /* a size asked for is not measured */
-        return -1;
-    }
-    if (n > 0x7fffffffu) {
-        snprintf(detail, sizeof detail, "n = %zu is beyond the kernel's int index (2^31 - 1)", n);
-        res_check_add(c->r, section, what, 0, detail);
-        fprintf(stderr, "harness: %s: %s\n", section, detail);
-        c->r->incomplete = 1;
-        return -1;
-    }
-    CK(drv.cuMemAlloc(&v->a, bytes));
-    CK(drv.cuMemAlloc(&v->b, bytes));
-    CK(drv.cuMemAlloc(&v->out, bytes));
-    CK(drv.cuMemAllocHost((void **)&v->pa, bytes));
-    CK(drv.cuMemAllocHost((void **)&v->pb, bytes));
-    CK(drv.cuMemAllocHost((void **)&v->pout, bytes));
-    v->ha = malloc(bytes);
-    v->hb = malloc(bytes);
-    v->hout = malloc(bytes);
-    if (!v->ha || !v->hb || !v->hout) {
-        fprintf(stderr, "harness: %s: out of host memory for n = %zu\n", section, n);
-        goto fail;
-    }
-    kn_fill(v->ha, n, 1);
-    kn_fill(v->hb, n, 2);
-    memcpy(v->pa, v->ha, bytes);
-    memcpy(v->pb, v->hb, bytes);
-    kn_poison(v->hout, n);
-    kn_poison(v->pout, n);
-    CK(drv.cuMemcpyHtoDAsync(v->a, v->pa, bytes, v->s));
-    CK(drv.cuMemcpyHtoDAsync(v->b, v->pb, bytes, v->s));
-    if (sec_vec_poison(v) != 0) goto fail;
-    CK(drv.cuStreamSynchronize(v->s));
-    return 0;
-fail:
-    sec_vec_free(v);
-    return -1;
-}
-
-int sec_vec_poison(sec_vec *v)
-{
-    CK(drv.cuMemsetD32Async(v->out, 0x7fc00000u, v->n, v->s));
-    return 0;
-fail:
-    return -1;
-}
-
-/* Launch vectorAdd over the buffers' n with 256 threads per block. */
-int sec_vec_kernel(void *arg, CUstream s)
-{
-    sec_vec *v = arg;
-    int n = (int)v->n;
-    void *params[] = { &v->a, &v->b, &v->out, &n };
-    unsigned blocks = (unsigned)((v->n + SEC_BLOCK - 1) / SEC_BLOCK);
-    CK(drv.cuLaunchKernel(v->add, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, s, params, NULL));
-    return 0;
-fail:
-    return -1;
-}
-
-static int sec_vec_round(sec_vec *v, CUstream s, const float *a, const float *b, float *out)
-{
-    size_t bytes = v->n * sizeof(float);
-    CK(drv.cuMemcpyHtoDAsync(v->a, a, bytes, s));
-    CK(drv.cuMemcpyHtoDAsync(v->b, b, bytes, s));
-    if (sec_vec_kernel(v, s) != 0) return -1;
-    CK(drv.cuMemcpyDtoHAsync(out, v->out, bytes, s));
-    return 0;
-fail:
-    return -1;
-}
-
-int sec_vec_round_pageable(void *arg, CUstream s)
-{
-    sec_vec *v = arg;
-    return sec_vec_round(v, s, v->ha, v->hb, v->hout);
-}
-
-int sec_vec_round_pinned(void *arg, CUstream s)
-{
-    sec_vec *v = arg;
-    return sec_vec_round(v, s, v->pa, v->pb, v->pout);
-}
-
-int sec_vec_cpu(void *arg, CUstream s)
-{
-    sec_vec *v = arg;
-    (void)s;
-    kn_cpu_add(v->ha, v->hb, v->hout, v->n);
-    return 0;
-}
-
-int sec_vec_verify(sec_ctx *c, const char *section, const char *what, sec_vec *v)
-{
-    kn_bad bad;
-    kn_poison(v->pout, v->n);
-    CK(drv.cuMemcpyDtoHAsync(v->pout, v->out, v->n * sizeof(float), v->s));
-    CK(drv.cuStreamSynchronize(v->s));
-    kn_check_add(v->ha, v->hb, v->pout, v->n, &bad);
-    return sec_check_elems(c, section, what, v->n, &bad);
-fail:
-    return -1;
-}
-
-char *sec_commas(char *buf, size_t len, double v)
-{
-    char digits[32];
-    size_t nd, i, o = 0;
-    int neg = v < 0;
-
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    nd = strlen(digits);
-    if (len == 0) return buf;
-    if (neg && o + 1 < len) buf[o++] = '-';
-    for (i = 0; i < nd && o + 1 < len; i++) {
-        if (i > 0 && (nd - i) % 3 == 0 && isdigit((unsigned char)digits[0])) {
-            buf[o++] = ',';
-            if (o + 1 >= len) break;
-        }
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-double sec_gbs(const res_meas *m)
-{
-    return m && m->bytes > 0 && m->stats.median > 0 ? m->bytes / m->stats.median / 1e6 : NAN;
-}
-
-res_meas *sec_store(sec_ctx *c, const char *section, const char *key,
-                    const char *name, const char *region, res_state state,
-                    const double *samples, size_t n, long batch)
-{
-    res_meas *m = res_add(c->r, section, key, name, region, state, "ms", samples, n);
-    if (m) m->batch = batch < 1 ? 1 : batch;
-    return m;
-}
-
-int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
-                      char *detail, size_t detaillen)
-{
-    if (pr->timed_out)
-        snprintf(detail, detaillen, "the child %s ran past --child-timeout=%.0f s and was killed",
-                 name, c->o->child_timeout);
-    else if (pr->signal)
-        snprintf(detail, detaillen, "the child %s died of signal %d (%s)", name, pr->signal,
-                 strsignal(pr->signal));
-    else if (pr->exit_code != 0)
-        snprintf(detail, detaillen, "the child %s exited with %d", name, pr->exit_code);
-    else
-        snprintf(detail, detaillen, "the child %s ran to the end", name);
-    return !pr->timed_out && !pr->signal && pr->exit_code == 0;
-}
-
-/* The fields of the device a child measured on that name it, for a parent
- * that opened none (sec_adopt_device). */
-static const char *const sec_device_keys[] = {
-    "gpu", "device", "pci_bus_id", "uuid", "compute_capability", "arch", "sms", "memory_bytes",
-    "l2_bytes", "memory_bus_bits", "driver_cuda_version"
-};
-
-/* Where this process opened no device itself and the child did, the
- * child's device (sec_device_keys) into this process's environment, with
- * device_opened "child processes": a parent that only runs children (section
- * loading with --module, jit's driver part) still names its GPU. Not for a
- * child run with a CUDA_VISIBLE_DEVICES of its own (section visible: its
- * device 0 may be another GPU), nor in a node run's parent (each device has
- * its own record), nor for a child on another ordinal. Returns 0, or -1 out
- * of memory. */
-static int sec_adopt_device(sec_ctx *c, const char *const *set_env, size_t nset,
-                            const results *child)
-{
-    const res_kv *mine = res_env_get(c->r, "device_opened"), *dev = res_env_get(child, "device");
-    size_t i;
-
-    if ((mine && mine->kind == RES_STR && mine->str && strcmp(mine->str, "this process") == 0) ||
-        !res_env_get(child, "uuid") || !dev || dev->kind != RES_NUM || dev->num != c->o->device ||
-        (cli_node(c->o) && c->o->child == CLI_CHILD_NONE))
-        return 0;
-    for (i = 0; i < nset; i++)
-        if (strncmp(set_env[i], "CUDA_VISIBLE_DEVICES", 20) == 0) return 0;
-    for (i = 0; i < sizeof sec_device_keys / sizeof sec_device_keys[0]; i++) {
-        const res_kv *kv = res_env_get(child, sec_device_keys[i]);
-        if (!kv) continue;
-        if (kv->kind == RES_NUM ? res_env_num(c->r, sec_device_keys[i], kv->num)
-                                : res_env_str(c->r, sec_device_keys[i], kv->str))
-            return -1;
-    }
-    return res_env_str(c->r, "device_opened", "child processes");
-}
-
-int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
-                  const char *const *set_env, size_t nset, results *out,
-                  char *detail, size_t detaillen)
-{
-    char why[512], kt[64];
-    const char **all;
-    pr_result pr;
-    double start = tr_now();
-    size_t i;
-    int ok, rc;
-
-    res_init(out);
-    /* The child waits on the device within the same limit. */
-    all = calloc(nargs + 1, sizeof *all);
-    if (!all) {
-        fprintf(stderr, "harness: cannot start a child: out of memory\n");
-        return -1;
-    }
-    for (i = 0; i < nargs; i++) all[i] = args[i];
-    snprintf(kt, sizeof kt, "--kernel-timeout=%.0f", c->o->kernel_timeout);
-    all[nargs] = kt;
-    rc = pr_run_self(all, nargs + 1, set_env, nset, c->o->child_timeout, &pr, why, sizeof why);
-    free(all);
-    if (rc != 0) {
-        fprintf(stderr, "harness: cannot start a child: %s\n", why);
-        return -1;
-    }
-    tr_host(args[0], start, tr_now() - start);
-    ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
-    if (!pr.signal && (pr.exit_code == 2 || pr.exit_code == 3)) {
-        if (pr.exit_code == 2) c->child_usage = 1;
-        else c->child_no_gpu = 1;
-        c->r->incomplete = 1;
-        free(pr.out);
-        return -1;
-    }
-    /* A child that exited 1 (a failed check, a reported error) still printed
-     * its results: read what reads back, for the caller to name the cause. */
-    if (!ok && !pr.signal && pr.exit_code == 1 && !pr.timed_out && pr.out) {
-        res_free(out);
-        res_init(out);
-        if (res_read_lines(out, pr.out, why, sizeof why) < 0) {
-            res_free(out);
-            res_init(out);
-        }
-    }
-    if (ok && res_read_lines(out, pr.out, why, sizeof why) < 0) {
-        snprintf(detail, detaillen, "the child %s printed a malformed result: %.300s", args[0], why);
-        ok = 0;
-    }
-    /* What the child measured is lost: the run is incomplete. */
-    if (!ok) c->r->incomplete = 1;
-    free(pr.out);
-    if (sec_adopt_device(c, set_env, nset, out) != 0) {
-        fprintf(stderr, "harness: out of memory storing the child's device\n");
-        return -1;
-    }
-    return ok;
-}
-
-int sec_accumulate(results *dst, const char *section, const char *prefix,
-                   const results *child)
-{
-    size_t i;
-    for (i = 0; i < child->nm; i++) {
-        const res_meas *m = &child->m[i];
-        char key[256];
-        int fresh;
-        res_meas *acc;
-        snprintf(key, sizeof key, "%s%s", prefix, m->key);
-        fresh = res_find(dst, section, key) == NULL;
-        acc = res_append(dst, section, key, m->name, m->region, RES_PROCESS, m->unit,
-                         m->stats.median);
-        if (!acc) return -1;
-        if (fresh) {
-            acc->n = m->n;
-            acc->bytes = m->bytes;
-            acc->flops = m->flops;
-        }
-    }
-    return 0;
-}
 
 /* ---------------------------------------------------------- the table --- */
 
 /* visible first: its children must start before this process loads libcuda
  * (every other section does). */
-const sec_def sec_table[CLI_NSECTIONS] = {
-    { "visible", sec_visible, vi_print, { CLI_CHILD_VISIBLE }, sec_visible_child, 1, NULL },
-    { "stopwatches", sec_stopwatches, sw_print, { CLI_CHILD_WATERFALL, CLI_CHILD_FIRST },
-      sec_stopwatches_child, 0, sw_answers },
-    { "crossover", sec_crossover, xo_print, { CLI_CHILD_NONE }, NULL, 0, NULL },
-    { "loading", sec_loading, ld_print, { CLI_CHILD_NONE }, NULL, 0, ld_answers },
-    { "jit", sec_jit, jt_print,
-      { CLI_CHILD_JIT_FIRST, CLI_CHILD_JIT_LOAD, CLI_CHILD_JIT_OPT, CLI_CHILD_ORDER_INIT,
-        CLI_CHILD_ORDER_COMPILE }, sec_jit_child, 0, jt_answers },
-    { "launch", sec_launch, la_print,
-      { CLI_CHILD_SCHED_SPIN, CLI_CHILD_SCHED_YIELD, CLI_CHILD_SCHED_BLOCKING }, sec_launch_child, 0,
-      la_answers },
-    { "fusion", sec_fusion, fs_print, { CLI_CHILD_NONE }, NULL, 0, fs_answers },
+const sec_def sec_table[] = {
+#define SEC_DEF(id, name, scope, plan, run, print, answer, child) \
+    { name, SEC_SCOPE_##scope, plan, run, print, answer, child },
+    SEC_LIST(SEC_DEF)
+#undef SEC_DEF
 };
+
+/* The sections --section names come first (cli_opts.run is indexed by
+ * cli_section). */
+#define SEC_FIRST(id, name, scope, ...) \
+    _Static_assert(SEC_IS_SECTION_##scope == ((int)CLI_SEC_##id < (int)CLI_NSECTIONS), \
+                   "the sections come before the node run and the program in SEC_LIST");
+SEC_LIST(SEC_FIRST)
+#undef SEC_FIRST
+
+/* The entry that owns each child kind. */
+static const cli_section sec_child_owner[] = {
+#define SEC_OWNER(id, word, owner) CLI_SEC_##owner,
+    SEC_CHILD_LIST(SEC_OWNER)
+#undef SEC_OWNER
+};
+_Static_assert(sizeof sec_child_owner / sizeof sec_child_owner[0] == CLI_NCHILDREN,
+               "an owner for each child kind");
+
+int sec_no_plan(sec_ctx *c)
+{
+    (void)c;
+    return SEC_OK;
+}
+
+void sec_no_print(FILE *f, const results *r)
+{
+    (void)f;
+    (void)r;
+}
+
+void sec_no_answer(results *r)
+{
+    (void)r;
+}
+
+int sec_no_child(const cli_opts *o, long long t_main_ns)
+{
+    (void)o;
+    (void)t_main_ns;
+    return SEC_FAILED;
+}
 
 const char *const *sec_names(void)
 {
-    static const char *names[CLI_NSECTIONS];
+    static const char *names[CLI_NENTRIES];
     size_t i;
 
-    for (i = 0; i < CLI_NSECTIONS; i++) names[i] = sec_table[i].name;
+    for (i = 0; i < CLI_NENTRIES; i++) names[i] = sec_table[i].name;
     return names;
 }
 
 const sec_def *sec_of_child(cli_child k)
 {
-    size_t i, j;
+    if ((unsigned)k >= CLI_NCHILDREN || sec_child_owner[k] == CLI_SEC_NONE) return NULL;
+    return &sec_table[sec_child_owner[k]];
+}
 
-    if (k == CLI_CHILD_NONE) return NULL;
-    for (i = 0; i < CLI_NSECTIONS; i++)
-        for (j = 0; j < SEC_MAX_CHILDREN && sec_table[i].children[j] != CLI_CHILD_NONE; j++)
-            if (sec_table[i].children[j] == k) return &sec_table[i];
-    return NULL;
+int sec_asked(const cli_opts *o, cli_section i)
+{
+    switch (sec_table[i].scope) {
+    case SEC_SCOPE_PROGRAM: return o->cmd != NULL;
+    case SEC_SCOPE_NODE: return !o->cmd && cli_node(o);
+    case SEC_SCOPE_DEVICE: case SEC_SCOPE_NODE_LEVEL: break;
+    }
+    return !o->cmd && o->run[i];
+}
+
+int sec_runs_here(const cli_opts *o, cli_section i)
+{
+    int node = cli_node(o) && o->child == CLI_CHILD_NONE;      /* a node run's parent */
+
+    if (!sec_asked(o, i)) return 0;
+    switch (sec_table[i].scope) {
+    case SEC_SCOPE_DEVICE: return !node;
+    case SEC_SCOPE_NODE_LEVEL: return node || o->child != CLI_CHILD_DEVICE;
+    case SEC_SCOPE_NODE: return node;
+    case SEC_SCOPE_PROGRAM: return 1;
+    }
+    return 0;
+}
+
+const char *sec_timed_name(cli_section i)
+{
+    return sec_table[i].scope == SEC_SCOPE_NODE ? "devices" : sec_table[i].name;
 }

@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "cudadrv.h"
+#include "phase.h"
 #include "precord.h"
 #include "proc.h"
 #include "ptree.h"
@@ -68,7 +69,7 @@ static int sq_hold(double margin_mib, sq_held *h, char *why, size_t whylen)
     CUdevice dev;
     CUcontext ctx;
 
-    drv_set_phase("the memory holder of --squeeze");
+    ph_set("the memory holder of --squeeze");
     if (drv_load(why, whylen) != 0) return -1;
     CK(drv.cuInit(0));
     CK(drv.cuDeviceGet(&dev, 0));
@@ -103,13 +104,14 @@ static int sq_write_all(int fd, const char *s)
     return 0;
 }
 
-int sq_hold_child(const cli_opts *o)
+int sq_hold_child(const cli_opts *o, long long t_main_ns)
 {
     char why[SQ_LINE - 16], line[SQ_LINE], c;
     sq_held h;
     ssize_t n;
     int rc;
 
+    (void)t_main_ns;
     memset(&h, 0, sizeof h);
     rc = o->squeeze_mib >= 0 ? sq_hold(o->squeeze_mib, &h, why, sizeof why) : -1;
     if (o->squeeze_mib < 0) snprintf(why, sizeof why, "no --squeeze=MiB given");

@@ -40,8 +40,8 @@ typedef struct sq_holder {
  * (MiB) on descriptor 3, and it waits there until the other end closes.
  * Where a step fails, "error <what failed>" instead. A margin at or above
  * the free memory holds nothing. Returns the exit status (0, or 1 after an
- * error). */
-int sq_hold_child(const cli_opts *o);
+ * error). t_main_ns, the child entry points' start time, is not used. */
+int sq_hold_child(const cli_opts *o, long long t_main_ns);
 
 /* Start a holder of all the free memory but margin_mib (pr_start_self;
  * the environment changed by set_env, nset strings as proc.h's, and

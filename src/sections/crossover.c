@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "phase.h"
 #include "section.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 
@@ -173,7 +175,7 @@ int sec_crossover(sec_ctx *c)
     size_t i, nsizes = c->o->nsizes;
 
     if ((rc = sec_begin(c, XO, 1, 1)) != SEC_OK) return rc;
-    drv_set_phase(XO);
+    ph_set(XO);
     if (sec_module(c, "vector.cu", &mod, NULL, NULL) != 0) goto fail;
     CK(drv.cuModuleGetFunction(&add, mod, "vectorAdd"));
     for (i = 0; i < nsizes; i++) {
@@ -185,10 +187,10 @@ int sec_crossover(sec_ctx *c)
         if (rc != SEC_OK) failed = 1;
     }
     drv.cuModuleUnload(mod);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
     if (mod) drv.cuModuleUnload(mod);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return SEC_FAILED;
 }

@@ -8,8 +8,11 @@
 
 #include "clock.h"
 #include "firstlaunch.h"
+#include "phase.h"
 #include "rtc.h"
-#include "section.h"
+#include "section_child.h"
+#include "section_ctx.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 
@@ -243,7 +246,7 @@ static int fl_setup(fl_state *S)
     rc = rtc_compile(src, path, S->c.arch, o->format == CLI_FMT_PTX ? RTC_PTX : RTC_CUBIN, NULL, 0,
                      &S->code);
     free(src);
-    drv_phase_mark(SW ": first-launch child: - compiled");
+    ph_mark(SW ": first-launch child: - compiled");
     if (rc != RTC_OK) {
         if (rc == RTC_COMPILE_ERROR)
             fprintf(stderr, "harness: error: %s does not compile for %s:\n%s", path, S->c.arch,
@@ -267,7 +270,7 @@ static int fl_setup(fl_state *S)
     CK(drv.cuMemAlloc(&S->b, bytes));
     CK(drv.cuMemAlloc(&S->out, bytes));
     CK(drv.cuMemAllocHost((void **)&S->pout, bytes));
-    drv_phase_mark(SW ": first-launch child: - loaded, allocated");
+    ph_mark(SW ": first-launch child: - loaded, allocated");
     S->ha = malloc(bytes);
     S->hb = malloc(bytes);
     if (!S->ha || !S->hb) {
@@ -276,7 +279,7 @@ static int fl_setup(fl_state *S)
     }
     kn_fill(S->ha, SW_N, 1);
     kn_fill(S->hb, SW_N, 2);
-    drv_phase_mark(SW ": first-launch child: - filled");
+    ph_mark(SW ": first-launch child: - filled");
     CK(drv.cuMemcpyHtoDAsync(S->a, S->ha, bytes, S->c.gpu.stream));
     CK(drv.cuMemcpyHtoDAsync(S->b, S->hb, bytes, S->c.gpu.stream));
     CK(drv.cuMemsetD32Async(S->out, FL_NAN_BITS, SW_N, S->c.gpu.stream));
@@ -409,7 +412,7 @@ fail:
 static void fl_release(fl_state *S)
 {
     int i;
-    if (S->c.gpu_state == 1 && S->c.gpu.stream) drv.cuStreamSynchronize(S->c.gpu.stream);
+    if (S->c.gpu_state == SEC_GPU_OPEN && S->c.gpu.stream) drv.cuStreamSynchronize(S->c.gpu.stream);
     if (S->a) drv.cuMemFree(S->a);
     if (S->b) drv.cuMemFree(S->b);
     if (S->out) drv.cuMemFree(S->out);
@@ -422,7 +425,7 @@ static void fl_release(fl_state *S)
     free(S->ref[0]);
     free(S->ref[1]);
     rtc_out_free(&S->code);
-    if (S->c.gpu_state == 1) drv_gpu_close(&S->c.gpu);
+    if (S->c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&S->c.gpu);
 }
 
 int fl_child(const cli_opts *o)
@@ -446,22 +449,22 @@ int fl_child(const cli_opts *o)
     res_init(&S.r);
     S.c.o = o;
     S.c.r = &S.r;
-    drv_set_phase(SW ": first-launch child");
+    ph_set(SW ": first-launch child");
     rc = sec_need_gpu(&S.c);
     if (rc == SEC_OK) rc = sec_need_rtc(&S.c);
     if (rc != SEC_OK) {
         fprintf(stderr, "harness: %s%s\n", S.c.gpu_why, S.c.rtc_why);
     } else {
         S.mode = drv_loading_name(S.c.gpu.loading);
-        for (i = 0; i < n && (drv_set_phase(phase[i]), steps[i](&S) == 0); i++) {}
-        drv_set_phase(SW ": first-launch child: release");
+        for (i = 0; i < n && (ph_set(phase[i]), steps[i](&S) == 0); i++) {}
+        ph_set(SW ": first-launch child: release");
         rc = i == n ? 0 : 1;
     }
     fl_release(&S);
-    if (res_write_lines(stdout, &S.r) != 0 || fflush(stdout) != 0) rc = 1;
+    rc = sec_child_end(&S.r, rc);
     res_free(&S.r);
-    drv_set_phase(NULL);
-    return rc == SEC_NO_GPU || rc == SEC_USAGE ? rc : rc != 0;
+    ph_set(NULL);
+    return rc;
 }
 
 /* ------------------------------------------------------------- parent --- */
@@ -521,7 +524,7 @@ int fl_rounds(sec_ctx *c)
 {
     int round, k, r, failed = 0;
 
-    drv_set_phase(SW ": first-launch children");
+    ph_set(SW ": first-launch children");
     for (round = 0; round < c->o->rounds; round++)
         for (k = 0; k < FL_NMODES; k++) {
             /* LAZY first in even rounds, EAGER first in odd ones. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "firstlaunch.h"
-#include "section.h"
+#include "section_ctx.h"
 #include "table.h"
 
 #define SW "stopwatches"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "phase.h"
 #include "rtc.h"
 #include "section.h"
 #include "sections/fusion.h"
@@ -664,19 +665,19 @@ int sec_fusion(sec_ctx *c)
     memset(&F, 0, sizeof F);
     F.c = c;
     if ((rc = sec_begin(c, FS, 1, 1)) != SEC_OK) return rc;
-    drv_set_phase(FS);
+    ph_set(FS);
     if (fs_store_models(c->r) != 0 || (rc = fs_plan(&F, sweep, nsweep)) < 0) goto fail;
     failed = rc;
     if (fs_load(&F) != 0 || fs_alloc(&F) != 0) goto fail;
 
     /* Correctness first, at an odd size. */
-    drv_set_phase(FS ": validation");
+    ph_set(FS ": validation");
     if ((rc = fs_validate(&F)) < 0 || fs_fill(&F) != 0) goto fail;
     if (rc > 0) failed = 1;
     /* Every version at the main size, interleaved; then the n sweep. */
-    drv_set_phase(FS ": main size");
+    ph_set(FS ": main size");
     if (fs_time(&F, FS_MAIN_N, 0, "main.") != 0) goto fail;
-    drv_set_phase(FS ": n sweep");
+    ph_set(FS ": n sweep");
     if (fs_sweep_all(&F, sweep, nsweep) != 0 || fs_width_attrs(&F) != 0) goto fail;
     fs_peak(c);
     if (fs_conclude(c->r, (double)c->gpu.l2_bytes) != 0) {
@@ -689,7 +690,7 @@ fail:
     rc = -1;
 out:
     fs_free(&F);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     if (rc < 0) return SEC_FAILED;
     return failed ? SEC_FAILED : SEC_OK;
 }

@@ -17,9 +17,12 @@
 
 #include "answer.h"
 #include "clock.h"
+#include "phase.h"
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "sig.h"
 #include "timing.h"
 
@@ -247,7 +250,7 @@ static int jt_child_source_load(const cli_opts *o, results *r)
     rc = 0;
 out:
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(fn);
     free(src);
@@ -313,7 +316,7 @@ out:
     if (b.in) drv.cuMemFree(b.in);
     if (b.out) drv.cuMemFree(b.out);
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(src);
     free(h);
@@ -421,7 +424,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     rc = res_failed(r) ? -1 : 0;
 out:
     sec_vec_free(&v);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
     rtc_out_free(&code);
     free(src);
     free(s);
@@ -490,7 +493,7 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     int rc = -1;
     (void)t_main_ns;
     res_init(&r);
-    drv_set_phase(o->child == CLI_CHILD_JIT_FIRST ? JT ": child jit-first"
+    ph_set(o->child == CLI_CHILD_JIT_FIRST ? JT ": child jit-first"
                   : o->child == CLI_CHILD_JIT_LOAD ? JT ": child jit-load"
                   : o->child == CLI_CHILD_JIT_OPT ? JT ": child jit-opt" : JT ": child order");
     switch (o->child) {
@@ -503,10 +506,10 @@ int sec_jit_child(const cli_opts *o, long long t_main_ns)
     case CLI_CHILD_ORDER_COMPILE: rc = jt_child_order(o, &r, 0); break;
     default: break;     /* the kinds of other sections: not started here */
     }
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = -1;
-    res_free(&r);
     /* A usage error (--device=3) or no GPU keeps its exit code. */
-    return rc == 0 ? 0 : rc == SEC_USAGE || rc == SEC_NO_GPU ? rc : 1;
+    rc = sec_child_end(&r, rc);
+    res_free(&r);
+    return rc;
 }
 
 /* -------------------------------------------------------------- parent --- */
@@ -1010,26 +1013,27 @@ int sec_jit(sec_ctx *c)
     if ((rc = sec_begin(c, JT, 0, 1)) != SEC_OK) return rc;
     /* The architecture: --arch, else the device's when a GPU was opened,
      * else sm_90 (NVRTC needs no GPU to compile for one). */
-    if (!c->arch) c->arch = c->o->arch ? c->o->arch : (c->gpu_state == 1 ? c->gpu.arch : "sm_90");
+    if (!c->arch)
+        c->arch = c->o->arch ? c->o->arch : (c->gpu_state == SEC_GPU_OPEN ? c->gpu.arch : "sm_90");
     res_env_str(c->r, "jit_arch", c->arch);
-    drv_set_phase(JT ": NVRTC");
+    ph_set(JT ": NVRTC");
     if (c->o->nsources) {
         /* --source: the files named, instead of the built-in sources. */
         if ((rc = jt_sources_nvrtc(c)) != SEC_OK) {
-            drv_set_phase(NULL);
+            ph_set(NULL);
             return rc;
         }
         if (sec_need_driver(c, JT, "the driver JIT part of --source") != 0) {
-            drv_set_phase(NULL);
+            ph_set(NULL);
             return SEC_NO_GPU;
         }
-        drv_set_phase(JT ": driver JIT of --source");
+        ph_set(JT ": driver JIT of --source");
         rc = jt_sources_driver(c);
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return rc < 0 || rc > 0 ? SEC_FAILED : SEC_OK;
     }
     if (jt_nvrtc(c) != 0) {
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return SEC_FAILED;
     }
     /* NVRTC's first compile in a process, in children (no GPU needed). */
@@ -1040,12 +1044,12 @@ int sec_jit(sec_ctx *c)
     }
     /* The driver's JIT needs a driver; the children find the GPU themselves. */
     if (sec_need_driver(c, JT, "the driver JIT part") != 0) {
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return failed ? SEC_FAILED : SEC_NO_GPU;
     }
-    drv_set_phase(JT ": driver JIT");
+    ph_set(JT ": driver JIT");
     rc = jt_driver(c);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     if (rc < 0) return SEC_FAILED;
     if (rc > 0) failed = 1;
     return failed ? SEC_FAILED : SEC_OK;

@@ -11,7 +11,9 @@
 
 #include "answer.h"
 #include "clock.h"
+#include "phase.h"
 #include "section.h"
+#include "section_child.h"
 #include "timing.h"
 
 #define LN "launch"
@@ -319,7 +321,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     want = o->child == CLI_CHILD_SCHED_SPIN ? CU_CTX_SCHED_SPIN
          : o->child == CLI_CHILD_SCHED_YIELD ? CU_CTX_SCHED_YIELD : CU_CTX_SCHED_BLOCKING_SYNC;
     drv_set_sched(want);
-    drv_set_phase(LN ": scheduling-mode child");
+    ph_set(LN ": scheduling-mode child");
     /* The wait is what this child measures: the driver's own blocking call,
      * under the mode asked for. The parent's --child-timeout bounds it. */
     drv_set_kernel_timeout(0);
@@ -356,8 +358,8 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     rc = 0;
 out:
     if (mod) drv.cuModuleUnload(mod);
-    if (c.gpu_state == 1) drv_gpu_close(&c.gpu);
-    if (res_write_lines(stdout, &r) != 0 || fflush(stdout) != 0) rc = 1;
+    if (c.gpu_state == SEC_GPU_OPEN) drv_gpu_close(&c.gpu);
+    rc = sec_child_end(&r, rc);
     res_free(&r);
     free(us);
     return rc;
@@ -383,7 +385,7 @@ int sec_launch(sec_ctx *c)
     double *inst = NULL;
 
     if ((rc = sec_begin(c, LN, 1, 1)) != SEC_OK) return rc;
-    drv_set_phase(LN);
+    ph_set(LN);
     memset(&L, 0, sizeof L);
     L.c = c;
     s1.us = calloc(tm_capacity(), sizeof *s1.us);
@@ -482,7 +484,7 @@ int sec_launch(sec_ctx *c)
     free(s1.us);
     free(s2.us);
     free(inst);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
     if (flag) {
@@ -497,7 +499,7 @@ fail:
     free(s1.us);
     free(s2.us);
     free(inst);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return SEC_FAILED;
 }
 

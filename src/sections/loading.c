@@ -14,8 +14,11 @@
 #include "clock.h"
 #include "kcache.h"
 #include "loading.h"
+#include "phase.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "timing.h"
 #include "verdict.h"
 
@@ -131,7 +134,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
         fprintf(stderr, "harness: " LD ": %s does not compile:\n%s", m->label, code.log ? code.log : "");
         goto out;
     }
-    drv_phase_mark(LD ": - compiled");
+    ph_mark(LD ": - compiled");
     fn = calloc((size_t)m->k, sizeof *fn);
     if (!fn) goto out;
     if (drv_mem_info(&f0, &total) != 0) goto out;
@@ -149,10 +152,10 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (ld_count_loaded(fn, 1, &after_launch) != 0) goto out;
     snprintf(what, sizeof what, "%.31s (%s): first launch of %.31s, all elements vs CPU", m->label, fmt, name);
     if (ld_verify(c, B, what) != 1) failed = 1;
-    drv_phase_mark(LD ": - loaded, first launch checked");
+    ph_mark(LD ": - loaded, first launch checked");
     if (tm_work_init(&w, ld_launch, B, 0) != 0 || tm_events(c->gpu.stream, &w, 1, c->o->warmup) != 0)
         goto out;
-    drv_phase_mark(LD ": - warm timed");
+    ph_mark(LD ": - warm timed");
     t0 = clk_now_ms();
     for (i = 1; i < m->k; i++) {
         ld_fname(m, i, name, sizeof name);
@@ -163,7 +166,7 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     if (sec_load_rest(fn, (size_t)m->k, &fload) != 0) goto out;
     if (ld_count_loaded(fn, m->k, &after_load) != 0) goto out;
     if (drv_mem_info(&f2, &total) != 0) goto out;
-    drv_phase_mark(LD ": - every function loaded");
+    ph_mark(LD ": - every function loaded");
 
     {
         char key[96];
@@ -218,9 +221,9 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     rc = failed;
 out:
     tm_work_free(&w);
-    drv_phase_mark(LD ": - unloading");
+    ph_mark(LD ": - unloading");
     if (mod) drv.cuModuleUnload(mod);
-    drv_phase_mark(LD ": - unloaded");
+    ph_mark(LD ": - unloaded");
     free(fn);
     rtc_out_free(&code);
     return rc;
@@ -369,7 +372,7 @@ static int ld_here(sec_ctx *c)
 
     memset(&B, 0, sizeof B);
     if (ld_mods_make(c, mods, &nmods) != 0) goto out;
-    drv_set_phase(LD ": buffers");
+    ph_set(LD ": buffers");
     if (ld_bufs_alloc(&B) != 0) goto out;
     for (t = 0; t < 2; t++) {
         rtc_target target = t == 0 ? RTC_CUBIN : RTC_PTX;
@@ -378,14 +381,14 @@ static int ld_here(sec_ctx *c)
             int r;
             snprintf(phase, sizeof phase, LD ": %.31s (%s)", mods[i].label,
                      target == RTC_PTX ? "ptx" : "cubin");
-            drv_set_phase(phase);
+            ph_set(phase);
             B.synthetic = mods[i].synthetic;
             r = ld_module(c, &mods[i], target, &B);
             if (r < 0) goto out;
             if (r > 0) failed = 1;
         }
         B.synthetic = 0;
-        drv_set_phase(target == RTC_PTX ? LD ": library path (ptx)" : LD ": library path (cubin)");
+        ph_set(target == RTC_PTX ? LD ": library path (ptx)" : LD ": library path (cubin)");
         {
             int r = ld_library(c, &mods[0], target, &B);
             if (r < 0) goto out;
@@ -410,11 +413,11 @@ out:
 static int ld_fill_cache(sec_ctx *c)
 {
     ld_mod mods[1 + CLI_MAX_SYNTH];
-    const char *arch = c->o->arch ? c->o->arch : c->gpu_state == 1 ? c->gpu.arch : NULL;
+    const char *arch = c->o->arch ? c->o->arch : c->gpu_state == SEC_GPU_OPEN ? c->gpu.arch : NULL;
     size_t nmods = 0, i;
     int t;
 
-    if (!arch || !kc_dir() || (c->rtc_state != 1 && sec_need_rtc(c) != SEC_OK)) return 0;
+    if (!arch || !kc_dir() || (c->rtc_state != SEC_RTC_LOADED && sec_need_rtc(c) != SEC_OK)) return 0;
     sec_module_fill(c, "launch.cu", arch);        /* the children's clock kernel */
     if (ld_mods_make(c, mods, &nmods) == 0)
         for (t = 0; t < 2; t++)
@@ -659,22 +662,22 @@ int sec_loading(sec_ctx *c)
         if (c->o->nmodules) {
             /* --module: the files' inventory, then children for them alone. */
             rc = lm_run(c);
-            drv_set_phase(NULL);
+            ph_set(NULL);
             return rc;
         }
         if (sec_need_driver(c, LD, NULL) != 0) return SEC_NO_GPU;
-        drv_set_phase(LD ": compiling for the children");
+        ph_set(LD ": compiling for the children");
         ld_cache_env = ld_fill_cache(c) ? NULL : KC_ENV;
-        drv_set_phase(c->o->compare_loading ? LD ": compare" : LD ": children");
+        ph_set(c->o->compare_loading ? LD ": compare" : LD ": children");
         rc = c->o->compare_loading ? ld_compare(c) : ld_rounds(c);
-        drv_set_phase(NULL);
+        ph_set(NULL);
         return rc;
     }
     if (c->o->nmodules) return lm_measure(c);
     if ((rc = sec_begin(c, LD, 1, 1)) != SEC_OK) return rc;
-    drv_set_phase(LD);
+    ph_set(LD);
     rc = ld_here(c);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return rc;
 }
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "results.h"
-#include "section.h"
+#include "section_ctx.h"
 #include "verdict.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */

@@ -16,7 +16,9 @@
 #include "clock.h"
 #include "loading.h"
 #include "modfile.h"
+#include "phase.h"
 #include "proc.h"
+#include "section_child.h"
 #include "table.h"
 
 #define LD "loading"
@@ -613,7 +615,7 @@ int lm_measure(sec_ctx *c)
     size_t n;
 
     if ((rc = sec_begin(c, LD, 1, 0)) != SEC_OK) return rc;
-    drv_set_phase(LD ": --module child");
+    ph_set(LD ": --module child");
     memset(p, 0, sizeof p);
     if (c->o->nmodules != 1 || mf_read(c->o->modules[0], &m, why, sizeof why) != 0) {
         fprintf(stderr, "harness: error: --module: %s\n", c->o->nmodules != 1
@@ -651,7 +653,7 @@ int lm_measure(sec_ctx *c)
     free(skip);
     mf_free(&m);
     lm_progress(NULL, 0);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 }
 
@@ -905,7 +907,7 @@ int lm_run(sec_ctx *c)
     lm_state *st;
     char why[300];
 
-    drv_set_phase(LD ": --module inventory");
+    ph_set(LD ": --module inventory");
     if ((rc = lm_inventory(c)) != SEC_OK) return rc;
     if (sec_need_driver(c, LD, "the GPU part of --module (loading every image, its functions, "
                         "memory)") != 0)
@@ -920,7 +922,7 @@ int lm_run(sec_ctx *c)
         return SEC_FAILED;
     }
     snprintf(st->progress, sizeof st->progress, "%s/progress", st->dir);
-    drv_set_phase(LD ": --module children");
+    ph_set(LD ": --module children");
     for (i = 0; i < c->o->nmodules; i++)
         for (round = 0; round < rounds; round++) {
             if (!c->o->compare_loading) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "loading.h"
-#include "section.h"
+#include "section_ctx.h"
 #include "table.h"
 
 #define LD "loading"

@@ -12,9 +12,12 @@
 #include "answer.h"
 #include "clock.h"
 #include "firstlaunch.h"
+#include "phase.h"
 #include "proc.h"
 #include "rtc.h"
 #include "section.h"
+#include "section_child.h"
+#include "section_vec.h"
 #include "stopwatches.h"
 #include "timing.h"
 
@@ -125,7 +128,7 @@ static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
     C->o = o;
     C->w.last_ns = o->child_t0_ns;
     C->w.out = sw_out = sw_low_stdout();
-    drv_set_phase(SW ": whole-process child");
+    ph_set(SW ": whole-process child");
     /* Row 1's program is the lesson's: its fill and check on one thread. */
     kn_host_threads(1);
     if (atexit(sw_at_exit) != 0) return 1;
@@ -564,12 +567,12 @@ static int sw_whole_process(sec_ctx *c, int *failed)
 
     if (drv_load(why, sizeof why) != 0) {
         snprintf(c->gpu_why, sizeof c->gpu_why, "no CUDA driver: %.480s", why);
-        c->gpu_state = DRV_NO_GPU;
+        c->gpu_state = SEC_GPU_NONE;
         sec_skip(c, SW, c->gpu_why);
         return SEC_NO_GPU;
     }
     if ((rc = sec_begin(c, SW, 0, 1)) != SEC_OK) return rc;
-    drv_set_phase(SW ": whole process");
+    ph_set(SW ": whole process");
     rc = sw_row1(c);
     if (rc == SEC_USAGE) return rc;
     if (rc == SEC_NO_GPU) {
@@ -615,7 +618,7 @@ static int sw_setup(sw_rows *S)
     sec_ctx *c = S->c;
     CUfunction add;
 
-    drv_set_phase(SW ": setup");
+    ph_set(SW ": setup");
     S->s1 = calloc((size_t)c->o->reps, sizeof *S->s1);
     S->s2 = calloc((size_t)c->o->reps, sizeof *S->s2);
     if (!S->s1 || !S->s2) return -1;
@@ -644,7 +647,7 @@ static int sw_first_launch(sw_rows *S)
     sec_ctx *c = S->c;
     double ev, enq, sync;
 
-    drv_set_phase(SW ": first launch");
+    ph_set(SW ": first launch");
     if (tm_once(S->B.v.s, sec_vec_kernel, &S->B.v, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "row2.first", "wall clock, around the launch (first launch)",
                    "host clock around cuLaunchKernel alone: the enqueue", RES_FIRST_LAUNCH, &enq, 1, 1) ||
@@ -668,7 +671,7 @@ static int sw_warm_kernel(sw_rows *S)
     size_t k = 0, j;
     int states;
 
-    drv_set_phase(SW ": warm kernel");
+    ph_set(SW ": warm kernel");
     sec_timing_gpu(c);
     if (sec_vec_poison(&S->B.v) != 0) return -1;
     states = sec_cache_states(c);
@@ -699,7 +702,7 @@ static int sw_host_clock(sw_rows *S)
     sec_vec *v = &S->B.v;
     int i, reps = c->o->reps;
 
-    drv_set_phase(SW ": host clock");
+    ph_set(SW ": host clock");
     for (i = 0; i < reps; i++) {
         double a;
         CK(drv.cuStreamSynchronize(v->s));
@@ -728,7 +731,7 @@ static int sw_round_trip(sw_rows *S)
     sec_vec *v = &S->B.v;
     kn_bad bad;
 
-    drv_set_phase(SW ": round trip");
+    ph_set(SW ": round trip");
     if (sec_vec_poison(v) != 0) return -1;
     kn_poison(v->hout, v->n);
     kn_poison(v->pout, v->n);
@@ -759,7 +762,7 @@ static int sw_cpu(sw_rows *S)
     res_meas *m;
     kn_bad bad;
 
-    drv_set_phase(SW ": CPU");
+    ph_set(SW ": CPU");
     kn_poison(v->hout, v->n);
     if (tm_work_init(&S->w[0], sec_vec_cpu, v, 0) != 0 || tm_host(&S->w[0], c->o->warmup) != 0)
         return -1;
@@ -782,7 +785,7 @@ static int sw_second_kernel(sw_rows *S)
     double ev, enq, sync;
     res_meas *m;
 
-    drv_set_phase(SW ": vectorScale");
+    ph_set(SW ": vectorScale");
     if (sec_vec_poison(v) != 0) return -1;
     if (tm_once(v->s, sw_scale, &S->B, &ev, &enq, &sync) != 0) return -1;
     if (!sec_store(c, SW, "scale.first", "vectorScale, first launch",
@@ -826,7 +829,7 @@ static int sw_rows_end(sw_rows *S, int completed)
     if (S->mod) drv.cuModuleUnload(S->mod);
     free(S->s1);
     free(S->s2);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return completed && !S->failed ? SEC_OK : SEC_FAILED;
 }
 

@@ -26,11 +26,11 @@
 #ifndef STOPWATCHES_H
 #define STOPWATCHES_H
 
+#include "kernels.h"
 #include "results.h"
 
-/* The lesson's n (64 MiB per buffer, an odd count so the last block's
- * bounds check fires) and vectorScale's factor. */
-#define SW_N 16777827u
+/* The lesson's n (vectorAdd's, kernels.h) and vectorScale's factor. */
+#define SW_N KN_VECADD_N
 #define SW_SCALE 3.0f
 
 /* Store the rows' conclusions above from the section's measurements (and

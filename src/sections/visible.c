@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "clock.h"
+#include "phase.h"
 #include "section.h"
+#include "section_child.h"
 #include "visible.h"
 
 #define VI "visible"
@@ -217,7 +219,7 @@ int sec_visible_child(const cli_opts *o, long long t_main_ns)
     memset(&C, 0, sizeof C);
     C.count = -1;
     res_init(&C.r);
-    drv_set_phase(VI ": child");
+    ph_set(VI ": child");
     vi_mark(&C);
     for (i = 0; rc == 0 && i < sizeof steps / sizeof steps[0]; i++) rc = steps[i](&C);
     vi_child_end(&C);
@@ -225,9 +227,9 @@ int sec_visible_child(const cli_opts *o, long long t_main_ns)
         fprintf(stderr, "harness: error: " VI ": out of memory storing the child's figures\n");
         if (rc == 0) rc = 1;
     }
-    if ((res_write_lines(stdout, &C.r) != 0 || fflush(stdout) != 0) && rc == 0) rc = 1;
+    rc = sec_child_end(&C.r, rc);
     res_free(&C.r);
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return rc;
 }
 
@@ -522,13 +524,13 @@ int sec_visible(sec_ctx *c)
     memset(&R, 0, sizeof R);
     R.c = c;
     R.own = getenv("CUDA_VISIBLE_DEVICES");
-    drv_set_phase(VI ": children");
+    ph_set(VI ": children");
     rc = vi_measure(&R);
     if (vi_conclude(c->r) != 0) {
         fprintf(stderr, "harness: error: " VI ": out of memory storing the conclusions\n");
         rc = SEC_FAILED;
     }
-    drv_set_phase(NULL);
+    ph_set(NULL);
     return rc;
 }
 

@@ -1,0 +1,98 @@
+/* sections/list.h: the one list of what a run can run (the sections, the
+ * node run, the user's program) and of the kinds of child process, as
+ * X-macros, like the driver's entry points in cudadrv.h. The enums
+ * cli_section and cli_child (cli.h), the words --section and --child take,
+ * the sections named in --help (cli.c), the table of sections and the
+ * prototypes of every entry point (section.h, section.c) all come from it.
+ *
+ * Adding a section NAME takes its own files and one line here:
+ *   1. sections/NAME.c: int sec_NAME(sec_ctx *c), its measurement (returns
+ *      a SEC_ code; it opens what it needs with sec_begin, section_ctx.h),
+ *      and, where it answers, void xx_answers(results *r) (answer.h);
+ *   2. sections/NAME_table.c: void xx_print(FILE *f, const results *r), its
+ *      tables from the results alone;
+ *   3. a line in SEC_LIST below, in the place it runs (before node and
+ *      program); where it starts children of its own, their kinds in
+ *      SEC_CHILD_LIST, owned by it, and its child entry point in its line.
+ * Both files include section.h, whose prototypes come from this list, so
+ * the compiler checks each entry point against it; the Makefile builds
+ * every file of sections/. */
+#ifndef SECTIONS_LIST_H
+#define SECTIONS_LIST_H
+
+/* The entries, in the order they run:
+ *   X(ID, name, scope, plan, run, print, answer, child)
+ *   ID      the enums' suffix: CLI_SEC_ID
+ *   name    the word --section takes and the results' section name
+ *   scope   where it runs (sec_scope, section.h): DEVICE, a section of one
+ *           device; NODE_LEVEL, a section that measures the node (once, in
+ *           a node run's parent); NODE, the node run itself
+ *           (--device=all|LIST); PROGRAM, the user's program (-- CMD)
+ *   plan    int (sec_ctx *): before any entry runs; a SEC_ code
+ *   run     int (sec_ctx *): the measurement; a SEC_ code
+ *   print   void (FILE *, const results *): its tables, from the results
+ *   answer  void (results *): its answers (answer.h), after it ran
+ *   child   int (const cli_opts *, long long t_main_ns): runs one of the
+ *           child kinds it owns (SEC_CHILD_LIST); the exit code
+ * sec_no_plan, sec_no_print, sec_no_answer and sec_no_child stand where an
+ * entry has none. The sections come first: --section names those entries
+ * whose scope SEC_IS_SECTION_ marks. */
+#define SEC_LIST(X)                                                                     \
+    X(VISIBLE, "visible", NODE_LEVEL, sec_no_plan, sec_visible, vi_print, sec_no_answer, \
+      sec_visible_child)                                                                \
+    X(STOPWATCHES, "stopwatches", DEVICE, sec_no_plan, sec_stopwatches, sw_print,       \
+      sw_answers, sec_stopwatches_child)                                                \
+    X(CROSSOVER, "crossover", DEVICE, sec_no_plan, sec_crossover, xo_print,             \
+      sec_no_answer, sec_no_child)                                                      \
+    X(LOADING, "loading", DEVICE, sec_no_plan, sec_loading, ld_print, ld_answers,       \
+      sec_no_child)                                                                     \
+    X(JIT, "jit", DEVICE, sec_no_plan, sec_jit, jt_print, jt_answers, sec_jit_child)    \
+    X(LAUNCH, "launch", DEVICE, sec_no_plan, sec_launch, la_print, la_answers,          \
+      sec_launch_child)                                                                 \
+    X(FUSION, "fusion", DEVICE, sec_no_plan, sec_fusion, fs_print, fs_answers,          \
+      sec_no_child)                                                                     \
+    X(NODE, "node", NODE, nd_plan, nd_run, sec_no_print, sec_no_answer,                 \
+      nd_devices_child)                                                                 \
+    X(PROGRAM, "program", PROGRAM, sec_no_plan, pg_run, pg_print, sec_no_answer,        \
+      sq_hold_child)
+
+/* 1 for the scopes of the entries --section names. */
+#define SEC_IS_SECTION_DEVICE 1
+#define SEC_IS_SECTION_NODE_LEVEL 1
+#define SEC_IS_SECTION_NODE 0
+#define SEC_IS_SECTION_PROGRAM 0
+
+/* The kinds of child process: the harness re-executed by itself for one
+ * job (--child=WORD).
+ *   X(ID, word, owner)
+ *   ID      the enum's suffix: CLI_CHILD_ID
+ *   word    what --child takes
+ *   owner   the entry (SEC_LIST's ID) whose child entry point runs it, or
+ *           NONE: main runs it (the sections asked for, results as lines) */
+#define SEC_CHILD_LIST(X)                                                               \
+    X(NONE, "none", NONE)                                                               \
+    X(WATERFALL, "waterfall", STOPWATCHES)   /* row 1: the whole program once */        \
+    X(RESULTS, "results", NONE)              /* the sections asked for; results as      \
+                                                lines */                                \
+    X(JIT_FIRST, "jit-first", JIT)           /* NVRTC's first and second compile in a   \
+                                                process */                              \
+    X(JIT_LOAD, "jit-load", JIT)             /* driver JIT of a PTX module, load to     \
+                                                first launch */                         \
+    X(JIT_OPT, "jit-opt", JIT)               /* CU_JIT_OPTIMIZATION_LEVEL 0..4 */       \
+    X(ORDER_INIT, "order-init", JIT)         /* cuInit, then NVRTC's first compile */   \
+    X(ORDER_COMPILE, "order-compile", JIT)   /* NVRTC's first compile, then cuInit */   \
+    X(SCHED_SPIN, "sched-spin", LAUNCH)      /* launch + sync under CU_CTX_SCHED_SPIN */ \
+    X(SCHED_YIELD, "sched-yield", LAUNCH)    /* ... CU_CTX_SCHED_YIELD */               \
+    X(SCHED_BLOCKING, "sched-blocking", LAUNCH) /* ... CU_CTX_SCHED_BLOCKING_SYNC */    \
+    X(FIRST, "first-launch", STOPWATCHES)    /* the first launch taken apart, one       \
+                                                mode */                                 \
+    X(DEVICES, "devices", NODE)              /* --device=all|LIST: list the devices     \
+                                                (env lines) */                          \
+    X(DEVICE, "device", NONE)                /* --device=all|LIST: one device's         \
+                                                sections, results as lines */           \
+    X(VISIBLE, "visible", VISIBLE)           /* libcuda, cuInit, the contexts, as it    \
+                                                sees devices */                         \
+    X(HOLD, "hold", PROGRAM)                 /* -- CMD --squeeze: hold the device's     \
+                                                memory but a margin (squeeze.h) */
+
+#endif
