@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <cuda.h>
 #include "fault.h"
-#include "phase.h"
 
 /* Every driver entry point the harness calls, by base name. Each is resolved
  * with cuGetProcAddress at the headers' CUDA_VERSION, so the versioned symbol
@@ -94,12 +93,6 @@ int drv_unload(void);
  * driver (which cannot name codes when it is the stub, or absent). */
 const char *drv_result_name(CUresult r);
 
-/* The phase of the driver calls that follow: phase.h's ph_set, by the
- * name the program section calls it. */
-static inline void drv_set_phase(const char *phase)
-{
-    ph_set(phase);
-}
 
 /* The one error path: prints
  *   harness: error: PHASE: CALL failed: NAME (CODE) at FILE:LINE

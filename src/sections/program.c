@@ -14,7 +14,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <regex.h>
 #include <sys/file.h>
@@ -26,6 +25,7 @@
 #include "cudadrv.h"
 #include "demangle.h"
 #include "nvml.h"
+#include "phase.h"
 #include "precord.h"
 #include "program.h"
 #include "ptree.h"
@@ -1167,7 +1167,7 @@ static int pg_one(pg_state *s, pg_side *sd, int round, pg_kind kind, double marg
         res_env_str(s->c->r, "program_first_stdout", out);
         res_env_str(s->c->r, "program_first_stderr", err);
     }
-    drv_set_phase(what);
+    ph_set(what);
     s->smp.path[0] = out;
     s->smp.path[1] = err;
     started = pg_sampler_start(s);
