@@ -5,7 +5,9 @@
 # results/README.md and scripts/README.md names a file that exists, and every
 # #anchor a heading of its target (GitHub's rule: lowercase, spaces to '-',
 # punctuation dropped, a repeated heading gets -1, -2, ...); every page of
-# docs/ is linked from docs/README.md. Also checks itself on crafted trees.
+# docs/ is linked from docs/README.md; docs/architecture.md is linked from
+# README.md, and its prefix map names only prefixes of modules that exist and
+# every module of src/. Also checks itself on crafted trees.
 # Run from the repository root. Prints one PASSED or FAILED line each.
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -110,6 +112,42 @@ else:
     check("docs/README.md links every page of docs/",
           [os.path.relpath(p, root) for p in pages
            if p != index and os.path.normpath(p) not in linked])
+
+# docs/architecture.md: linked from the front page; its prefix map's rows
+# ("| `pr_` | `src/proc.c`, ... | what |") name files that exist, each
+# defining or declaring a function whose name starts with the row's prefix;
+# every module of src/ (src/*.c, src/*/*.c) is in a row.
+arch = os.path.join(root, "docs", "architecture.md")
+if not os.path.isfile(arch):
+    print("FAILED docs/architecture.md exists")
+else:
+    check("README.md links docs/architecture.md",
+          [] if any(os.path.normpath(os.path.join(root, t.partition("#")[0])) == os.path.normpath(arch)
+                    for _, t in links(readme)) else ["no link"])
+    rows, listed, bad = 0, set(), []
+    for no, line in outside_fences(open(arch, encoding="utf-8").read()):
+        m = re.match(r"^\|\s*`([a-z][a-z0-9]*_)`\s*\|([^|]*)\|", line)
+        if not m:
+            continue
+        rows += 1
+        prefix, srcs = m.group(1), re.findall(r"`(src/[^`]+\.c)`", m.group(2))
+        if not srcs:
+            bad.append("line %d: %s names no src/ file" % (no, prefix))
+        fn = re.compile(r"(?m)^(?:static\s+)?[A-Za-z_][\w\s*]*?[\s*]" + re.escape(prefix) + r"\w*\s*\(")
+        for src in srcs:
+            listed.add(src)
+            path = os.path.join(root, src)
+            if not os.path.isfile(path):
+                bad.append("line %d: %s: no such file" % (no, src))
+            elif not fn.search(open(path, encoding="utf-8", errors="replace").read()):
+                bad.append("line %d: %s: no function %s* in it" % (no, src, prefix))
+    if rows == 0:
+        bad.append("no prefix map (rows | `xx_` | `src/FILE.c` | ... |)")
+    check("docs/architecture.md: every prefix of its map is a module's that exists", bad)
+    modules = sorted(os.path.relpath(p, root) for p in
+                     glob.glob(os.path.join(root, "src", "*.c")) + glob.glob(os.path.join(root, "src", "*", "*.c")))
+    check("docs/architecture.md: every module of src/ is in its prefix map",
+          [m for m in modules if m not in listed])
 PY
 }
 
@@ -121,8 +159,12 @@ crafted() {
     d=$T/$1
     mkdir -p "$d/docs" "$d/results/figures"
     printf 'x' >"$d/results/figures/a.png"
-    printf '# Top\n\n`make && ./harness`, `make test`; [docs](docs/README.md), [A](docs/a.md#the-a-page-a-b)\n' >"$d/README.md"
-    printf '# Docs\n\n[a](a.md) [b](b.md#b) [top](../README.md#top)\n' >"$d/docs/README.md"
+    printf '# Top\n\n`make && ./harness`, `make test`; [docs](docs/README.md), [A](docs/a.md#the-a-page-a-b), [arch](docs/architecture.md)\n' >"$d/README.md"
+    printf '# Docs\n\n[a](a.md) [b](b.md#b) [top](../README.md#top) [arch](architecture.md)\n' >"$d/docs/README.md"
+    mkdir -p "$d/src/sections"
+    printf 'static int ab_one(void);\n' >"$d/src/ab.c"
+    printf 'int cd_one(void)\n{\n    return 0;\n}\n' >"$d/src/sections/cd.c"
+    printf '# Arch\n\n| Prefix | Files | What |\n| --- | --- | --- |\n| `ab_` | `src/ab.c` | a |\n| `cd_` | `src/sections/cd.c` | c |\n' >"$d/docs/architecture.md"
     printf '# The A page: `a` (b)\n\n![fig](../results/figures/a.png) [self](#the-a-page-a-b) [twice](#same-1)\n\n## Same\n\n## Same\n\n```\n[not a link](nowhere.md)\n# not a heading\n```\n' >"$d/docs/a.md"
     printf '# B?\n\nsee `[code](nowhere.md)`\n' >"$d/docs/b.md"
     echo "$d"
@@ -154,3 +196,11 @@ d=$(crafted self); printf '[x](#same-2)\n' >>"$d/docs/a.md"
 expect self "docs/a.md:.*#same-2"
 d=$(crafted orphan); printf '# C\n' >"$d/docs/c.md"
 expect orphan "docs/README.md links every page of docs/: docs/c.md"
+d=$(crafted noarch); rm "$d/docs/architecture.md"
+expect noarch "docs/architecture.md exists"
+d=$(crafted archlink); printf '# Top\n\n`make && ./harness`, `make test`; [docs](docs/README.md)\n' >"$d/README.md"
+expect archlink "README.md links docs/architecture.md"
+d=$(crafted prefix); printf '| `ef_` | `src/ab.c` | e |\n| `gh_` | `src/gh.c` | g |\n' >>"$d/docs/architecture.md"
+expect prefix "src/ab.c: no function ef_\\* in it; .*src/gh.c: no such file"
+d=$(crafted module); printf 'int ij_one(void);\n' >"$d/src/ij.c"
+expect module "every module of src/ is in its prefix map: src/ij.c"

@@ -13,7 +13,9 @@
  *      tables from the results alone;
  *   3. a line in SEC_LIST below, in the place it runs (before node and
  *      program); where it starts children of its own, their kinds in
- *      SEC_CHILD_LIST, owned by it, and its child entry point in its line.
+ *      SEC_CHILD_LIST, owned by it, and its child entry point in its line;
+ *   4. docs/NAME.md, the page the summary names beside its answers, linked
+ *      from docs/README.md.
  * Both files include section.h, whose prototypes come from this list, so
  * the compiler checks each entry point against it; the Makefile builds
  * every file of sections/. */
