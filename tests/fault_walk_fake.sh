@@ -96,7 +96,11 @@ fi
 
 [ -x "$HARNESS" ] || { echo "FAILED fault walk: no $HARNESS (make builds it)"; exit 1; }
 [ -e "$FAKECUDA" ] || { echo "FAILED fault walk: no $FAKECUDA (make builds it)"; exit 1; }
-SECTIONS=${*:-visible stopwatches crossover loading jit launch fusion}
+# Every section of the one list (src/sections/list.h: the entries of scope
+# DEVICE or NODE_LEVEL; the node run and the program are not sections).
+ALL=$(sed -n 's/^ *X([A-Z_]*, "\([a-z-]*\)", \(DEVICE\|NODE_LEVEL\),.*/\1/p' src/sections/list.h | tr '\n' ' ')
+[ -n "$ALL" ] || { echo "FAILED fault walk: no section read from src/sections/list.h"; exit 1; }
+SECTIONS=${*:-$ALL}
 JOBS=${FAULT_WALK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 W=$(mktemp -d) || exit 1
 trap 'rm -rf "$W"' EXIT
