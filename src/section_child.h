@@ -47,7 +47,9 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
  * returns the process's exit code for rc, the child's answer: 0 for SEC_OK,
  * 2 and 3 for SEC_USAGE and SEC_NO_GPU (the child printed why), 1 for
  * anything else; and 1 when the lines could not be written. Every kind of
- * child ends here. */
+ * child that answers in lines ends here; waterfall (row 1: the whole
+ * program once, its own lines) and hold (--squeeze's holder, which answers
+ * on descriptor 3) do not. */
 int sec_child_end(const results *r, int rc);
 
 /* For each measurement of `child`, append its median as one more sample of
