@@ -681,6 +681,9 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
     }
 }
 
+/* The region of a process's own device memory peak. */
+#define PG_PROC_PEAK_REGION "the most device memory NVML showed for this process, sampled every 10 ms"
+
 /* The run's device memory peaks from the sampler: in all, and per process
  * where the run had several. */
 static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
@@ -696,8 +699,7 @@ static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs
         for (j = 0; j < s->smp.npid; j++)
             if (s->smp.pid[j] == recs[i].pid) {
                 snprintf(prefix, sizeof prefix, "proc%zu.%s.", i + 1, sd->key);
-                pg_put(s, prefix, f->key, f->name, "the most device memory NVML showed for this "
-                       "process, sampled every 10 ms", f->unit, s->smp.peak[j]);
+                pg_put(s, prefix, f->key, f->name, PG_PROC_PEAK_REGION, f->unit, s->smp.peak[j]);
             }
 }
 
@@ -2285,4 +2287,33 @@ int pg_run(sec_ctx *c)
         return SEC_NO_GPU;
     }
     return SEC_OK;
+}
+
+/* ------------------------------------------------------------ schema --- */
+
+/* Figure f (unit, name and region) as the declaration of key prefix + f's
+ * key. */
+static void pg_schema_fig(sch_out *o, const char *prefix, const char *key, const char *unit,
+                          const char *name, const char *region)
+{
+    const sch_key k = { key, unit, RES_PROCESS, name, region };
+    sch_put(o, prefix, &k, NULL);
+}
+
+void pg_schema(sch_out *o)
+{
+    size_t i;
+
+    for (i = 0; i < PG_NRUNFIGS; i++)
+        pg_schema_fig(o, "<side>.", pg_runfigs[i].key, pg_runfigs[i].unit, pg_runfigs[i].name,
+                      pg_runfigs[i].region);
+    for (i = 0; i < PRC_NFIGS; i++)
+        pg_schema_fig(o, "<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
+                      prc_figs[i].region);
+    for (i = 0; i < PRC_NFIGS; i++)
+        pg_schema_fig(o, "proc<i>.<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
+                      prc_figs[i].region);
+    pg_schema_fig(o, "proc<i>.<side>.", "mem.peak", pg_runfig_of("mem.peak")->unit,
+                  pg_runfig_of("mem.peak")->name,
+                  PG_PROC_PEAK_REGION);
 }
