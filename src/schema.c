@@ -4,10 +4,12 @@
 
 const sch_placeholder sch_placeholders[] = {
     { "N", "[0-9]+", "a size in elements" },
-    { "i", "[0-9]+", "a number, from 1" },
+    { "i", "[0-9]+", "a number: a module's, an image's, a process's" },
     { "side", "(bare\\.)?[a-z0-9_-]+", "a side of the program's runs (\"lazy\", \"bare.eager\")" },
     { "mode", "[a-z]+", "a loading mode (\"lazy\", \"eager\")" },
-    { "module", "(?!library\\.)[^.]+", "a module's label (\"harness\", \"synth10\"; not \"library\")" },
+    { "module", "harness|synth[0-9]+", "a built-in module (\"harness\", \"synth10\")" },
+    { "pre", "(eager\\.|lazy\\.)?", "nothing, or a loading mode and a dot (--compare-loading)" },
+    { "api", "mod|lib", "how a module was loaded: mod, cuModuleLoadDataEx; lib, cuLibraryLoadData" },
     { "word", "[^.]+", "a name without a dot" },
     { "file", ".+", "a file's or a module's name (dots allowed)" },
 };

@@ -2,7 +2,8 @@
 # test_schema.sh: ./harness --schema, the measurement keys the sections
 # declare (src/schema.h), and tests/check_json.py --schema against it: the
 # JSON of a run of every section on the stand-in driver (tests/fakecuda),
-# of a program run with the stand-in program (tests/standin_program.py:
+# of --module with a toolkit library's images, of a program run with the
+# stand-in program (tests/standin_program.py:
 # both modes, bare sides, two CUDA processes a run), and the H200's default
 # run (results/h200-summary.json): every key matches exactly one
 # declaration of its section, in its unit. Run from the repository root with
@@ -61,6 +62,19 @@ check "stand-in driver, every section: measurements written" \
     sh -c "grep -q '\"section\": \"fusion\"' '$T/f.json' && grep -q '\"section\": \"visible\"' '$T/f.json'"
 check "stand-in driver, every section: every key declared, in its unit" \
     python3 tests/check_json.py "$T/f.json" --schema "$T/schema.json"
+
+# --module on the stand-in driver, both modes: a toolkit library's images.
+LIB=${CUDA_HOME:-/usr/local/cuda}/lib64/libcurand.so.10
+if [ -e "$LIB" ]; then
+    HARNESS_LIBCUDA=$FAKE run_harness "$T/m.out" "$T/m.err" --section=loading --module="$LIB" \
+        --compare-loading --rounds=2 --json="$T/m.json"
+    check "--module, both modes: the children's figures written" \
+        grep -q '"key": "lazy.module.0.lib.load"' "$T/m.json"
+    check "--module, both modes: every key declared, in its unit" \
+        python3 tests/check_json.py "$T/m.json" --schema "$T/schema.json"
+else
+    echo "SKIPPED --module: no $LIB"
+fi
 
 # The user's program: both modes, the bare sides, two CUDA processes a run.
 standin_setup

@@ -813,4 +813,5 @@ static const sch_key ld_keys[] = {
 void ld_schema(sch_out *o)
 {
     sch_put_table(o, NULL, ld_keys, sizeof ld_keys / sizeof ld_keys[0]);
+    lm_schema(o);
 }
