@@ -2,8 +2,8 @@
 # test_schema.sh: ./harness --schema, the measurement keys the sections
 # declare (src/schema.h), and tests/check_json.py --schema against it: the
 # JSON of a run of every section on the stand-in driver (tests/fakecuda),
-# of --module with a toolkit library's images, of a program run with the
-# stand-in program (tests/standin_program.py:
+# of --module with a toolkit library's images and of --source, of a program
+# run with the stand-in program (tests/standin_program.py:
 # both modes, bare sides, two CUDA processes a run), and the H200's default
 # run (results/h200-summary.json): every key matches exactly one
 # declaration of its section, in its unit. Run from the repository root with
@@ -75,6 +75,17 @@ if [ -e "$LIB" ]; then
 else
     echo "SKIPPED --module: no $LIB"
 fi
+
+# --source on the stand-in driver: NVRTC's figures and the driver's JIT.
+cat >"$T/k.cu" <<'CU'
+extern "C" __global__ void scale(float *a, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] *= 2.0f; }
+CU
+HARNESS_LIBCUDA=$FAKE run_harness "$T/s.out" "$T/s.err" --section=jit --source="$T/k.cu" --quick \
+    --reps=1 --rounds=1 --json="$T/s.json"
+check "--source: its figures written" grep -q '"key": "src.0.cache.warm.load"' "$T/s.json"
+check "--source: every key declared, in its unit" \
+    python3 tests/check_json.py "$T/s.json" --schema "$T/schema.json"
 
 # The user's program: both modes, the bare sides, two CUDA processes a run.
 standin_setup

@@ -1288,7 +1288,61 @@ static const sch_key jt_keys[] = {
       "events around one launch after warm-up" },
 };
 
+/* The keys of each --source, after "src.<i>.": unit, state, name and region. */
+static const sch_key jt_src_keys[] = {
+    { "ptx", "ms", RES_WARM,
+      "NVRTC, --source <i>, to PTX",
+      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
+      "other compiles, after one untimed round" },
+    { "cubin", "ms", RES_WARM,
+      "NVRTC, --source <i>, to cubin",
+      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
+      "section's other compiles, after one untimed round" },
+    { "opt.<word>", "ms", RES_WARM,
+      "NVRTC, --source <i>, <the set's options>",
+      "host clock around nvrtcCompileProgram (to cubin, <the set's options>), interleaved "
+      "with the section's other compiles, after one untimed round" },
+    { "phases.<word>", "ms", RES_WARM,
+      "NVRTC phase: <word> (<file>)",
+      "NVRTC's own --time report for one compile, one sample per compile (--rounds)" },
+    { "nvrtc.dlopen", "ms", RES_PROCESS,
+      "loading NVRTC (dlopen)",
+      "host clock around dlopen of libnvrtc" },
+    { "nvrtc.first", "ms", RES_PROCESS,
+      "first compile in the process",
+      "host clock around nvrtcCompileProgram, the source to PTX, the process's first" },
+    { "nvrtc.second", "ms", RES_PROCESS,
+      "second compile in the process",
+      "host clock around nvrtcCompileProgram, the same source again" },
+    { "cache.<word>.load", "ms", RES_PROCESS,
+      "module load (cuModuleLoadDataEx)",
+      "host clock around it" },
+    { "cache.<word>.jit", "ms", RES_PROCESS,
+      "driver JIT inside the load",
+      "CU_JIT_WALL_TIME" },
+    { "cache.<word>.func_load", "ms", RES_PROCESS,
+      "cuFuncLoad of every function not loaded",
+      "host clock summed over each cuFuncLoad" },
+    { "cache.<word>.functions", "functions", RES_PROCESS,
+      "functions in the module",
+      "cuModuleGetFunctionCount" },
+    { "lazy.disabled.load", "ms", RES_PROCESS,
+      "module load (cuModuleLoadDataEx)",
+      "host clock around it" },
+    { "lazy.disabled.jit", "ms", RES_PROCESS,
+      "driver JIT inside the load",
+      "CU_JIT_WALL_TIME" },
+    { "lazy.disabled.func_load", "ms", RES_PROCESS,
+      "cuFuncLoad of every function not loaded",
+      "host clock summed over each cuFuncLoad" },
+    { "lazy.disabled.functions", "functions", RES_PROCESS,
+      "functions in the module",
+      "cuModuleGetFunctionCount" },
+};
+
+
 void jt_schema(sch_out *o)
 {
     sch_put_table(o, NULL, jt_keys, sizeof jt_keys / sizeof jt_keys[0]);
+    sch_put_table(o, "src.<i>.", jt_src_keys, sizeof jt_src_keys / sizeof jt_src_keys[0]);
 }
