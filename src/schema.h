@@ -11,7 +11,8 @@
 /* One measurement key, or a pattern of keys made at run time: a word in
  * angle brackets stands for a part the run fills in, matched as
  * sch_placeholders says ("n=<N>.kernel", "<side>.wall"). name and desc
- * are the measurement's name and, in words, what it is; desc may be "". */
+ * are the measurement's name and region, in words, where a <word> stands
+ * for what the run fills in ("at n = <n>"); desc may be "". */
 typedef struct sch_key {
     const char *key;
     const char *unit;

@@ -1284,7 +1284,7 @@ static const sch_key jt_keys[] = {
       "driver JIT, level <N>",
       "CU_JIT_WALL_TIME" },
     { "jitopt.O<N>.warm", "ms", RES_WARM,
-      "vectorAdd over 16,777,216 floats, JIT level <N>",
+      "vectorAdd over <n> floats, JIT level <N>",
       "events around one launch after warm-up" },
 };
 
