@@ -150,6 +150,8 @@ static const char cli_usage[] =
 "  -h, --help              the short help: examples, common options, the docs\n"
 "  --help=all              this text (man harness has it too)\n"
 "  --version               the harness version and the commit it was built from\n"
+"  --schema                every measurement key a run can write, with its unit,\n"
+"                          state and description, as JSON (docs/output.md)\n"
 "\n"
 "-- CMD [ARGS...]: run your own program (no shell), --rounds times a side, in\n"
 "fresh processes: with the probe (CUPTI, loaded by the driver) and without it,\n"
@@ -194,6 +196,7 @@ static const char cli_brief[] =
 "  --json=FILE           every measurement, with all samples (--csv=FILE too)\n"
 "  -h, --help[=all]      this text; all: every option\n"
 "  --version             the version and the commit it was built from\n"
+"  --schema              every measurement key a run can write, as JSON\n"
 "\n"
 "Docs: docs/README.md indexes them (installed under share/doc/harness); one page\n"
 "a section (stopwatches.md, loading.md, jit.md, launch.md, fusion.md...),\n"
@@ -239,7 +242,7 @@ enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
        O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
        O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
        O_COMPARE_ENV, O_JIT_CACHE, O_COMPARE_CMDS, O_VS_WORD, O_PREPARE, O_CLEANUP,
-       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_SQUEEZE, O_LAST };
+       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_SQUEEZE, O_SCHEMA, O_LAST };
 
 static const struct option cli_longopts[] = {
     { "module-loading", required_argument, NULL, O_LOADING },
@@ -288,8 +291,12 @@ static const struct option cli_longopts[] = {
     { "ready-after",    required_argument, NULL, O_READY_AFTER },
     { "preload-list",   required_argument, NULL, O_PRELOAD },
     { "squeeze",        required_argument, NULL, O_SQUEEZE },
+    { "schema",         no_argument,       NULL, O_SCHEMA },
     { NULL, 0, NULL, 0 }
 };
+/* The error messages name an option by its place: cli_longopts[c - O_LOADING]. */
+_Static_assert(sizeof cli_longopts / sizeof cli_longopts[0] == O_LAST - O_LOADING + 1,
+               "one long option for each O_ value, in the enum's order");
 
 /* Parse a whole decimal integer in [lo, hi]. Returns 0, or -1. */
 static int cli_int(const char *s, long long lo, long long hi, long long *v)
@@ -923,6 +930,9 @@ static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
     case O_VERSION:
         fprintf(out, "harness %s (commit %s)\n", HARNESS_VERSION, harness_commit);
         return CLI_EXIT;
+    case O_SCHEMA:
+        o->schema = 1;
+        return CLI_OK;
     case O_SECTION: case O_DEVICE: case O_LOADING: case O_COMPARE: case O_SIZES: case O_SYNTH:
         return cli_opt_plan(c, arg, o, err);
     case O_ARCH: case O_FORMAT: case O_KDIR:

@@ -109,6 +109,7 @@ typedef struct cli_opts {
     const char *kernels_dir;     /* --kernels-dir=DIR or NULL (embedded sources) */
     const char *arch;            /* --arch=sm_XY or NULL (from the device) */
     int quiet;                   /* --quiet: tables only, no progress */
+    int schema;                  /* --schema: print the declared keys, run nothing */
     cli_format format;           /* --module-format=cubin|ptx */
     long synth[CLI_MAX_SYNTH];   /* --synthetic-kernels=LIST: K per generated module */
     size_t nsynth;

@@ -529,6 +529,7 @@ static int main_options(main_run *m, int argc, char **argv)
 
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
+    if (m->o.schema) return sec_print_schema(stdout) == 0 ? 0 : 1;
     if (fault_setup() != 0) return 2;
     /* --json=-: the JSON alone on stdout; the tables go to stderr. */
     m->tables = m->o.json && strcmp(m->o.json, "-") == 0 ? stderr : stdout;

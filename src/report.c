@@ -8,9 +8,7 @@
 
 /* ---------------------------------------------------------------- JSON --- */
 
-/* A JSON string with quotes, backslashes and control characters escaped;
- * other bytes (UTF-8 included) pass through. NULL is written as null. */
-static void json_str(FILE *f, const char *s)
+void rp_json_str(FILE *f, const char *s)
 {
     const unsigned char *p;
 
@@ -44,15 +42,15 @@ static void json_key_str(FILE *f, const char *sep, const char *name,
                          const char *val)
 {
     fputs(sep, f);
-    json_str(f, name);
+    rp_json_str(f, name);
     fputs(": ", f);
-    json_str(f, val);
+    rp_json_str(f, val);
 }
 
 static void json_key_num(FILE *f, const char *sep, const char *name, double val)
 {
     fputs(sep, f);
-    json_str(f, name);
+    rp_json_str(f, name);
     fputs(": ", f);
     json_num(f, val);
 }

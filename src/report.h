@@ -37,4 +37,8 @@ int rp_write_csv(const results *r, const char *path);
  * tests). Returns 0, or -1 when a write to f failed. */
 int rp_json(FILE *f, const results *r);
 
+/* Write s as a JSON string: quotes, backslashes and control characters
+ * escaped, other bytes (UTF-8 included) as they are; NULL as null. */
+void rp_json_str(FILE *f, const char *s);
+
 #endif

@@ -6,8 +6,8 @@
 /* visible first: its children must start before this process loads libcuda
  * (every other section does). */
 const sec_def sec_table[] = {
-#define SEC_DEF(id, name, scope, plan, run, print, answer, child) \
-    { name, SEC_SCOPE_##scope, plan, run, print, answer, child },
+#define SEC_DEF(id, name, scope, plan, run, print, answer, child, schema) \
+    { name, SEC_SCOPE_##scope, plan, run, print, answer, child, schema },
     SEC_LIST(SEC_DEF)
 #undef SEC_DEF
 };
@@ -44,6 +44,11 @@ void sec_no_print(FILE *f, const results *r)
 void sec_no_answer(results *r)
 {
     (void)r;
+}
+
+void sec_no_schema(sch_out *o)
+{
+    (void)o;
 }
 
 int sec_no_child(const cli_opts *o, long long t_main_ns)
@@ -95,4 +100,17 @@ int sec_runs_here(const cli_opts *o, cli_section i)
 const char *sec_timed_name(cli_section i)
 {
     return sec_table[i].scope == SEC_SCOPE_NODE ? "devices" : sec_table[i].name;
+}
+
+int sec_print_schema(FILE *f)
+{
+    const char *names[CLI_NENTRIES];
+    void (*decl[CLI_NENTRIES])(sch_out *o);
+    size_t i;
+
+    for (i = 0; i < CLI_NENTRIES; i++) {
+        names[i] = sec_table[i].name;
+        decl[i] = sec_table[i].schema;
+    }
+    return sch_print(f, names, decl, CLI_NENTRIES);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "cli.h"
 #include "results.h"
+#include "schema.h"
 #include "section_child.h"
 #include "section_ctx.h"
 
@@ -31,12 +32,13 @@ typedef enum sec_scope {
 
 /* The prototypes of every entry point in the list (sections/list.h), so
  * that each is compiled against it. */
-#define SEC_DECLARE(id, name, scope, plan, run, print, answer, child)  \
+#define SEC_DECLARE(id, name, scope, plan, run, print, answer, child, schema) \
     int plan(sec_ctx *c);                                               \
     int run(sec_ctx *c);                                                \
     void print(FILE *f, const results *r);                              \
     void answer(results *r);                                            \
-    int child(const cli_opts *o, long long t_main_ns);
+    int child(const cli_opts *o, long long t_main_ns);                  \
+    void schema(sch_out *o);
 SEC_LIST(SEC_DECLARE)
 #undef SEC_DECLARE
 
@@ -56,21 +58,27 @@ typedef struct sec_def {
     int (*child)(const cli_opts *o, long long t_main_ns); /* runs one of the
                                            child kinds it owns; the process's
                                            exit code */
+    void (*schema)(sch_out *o);         /* the keys it can write (--schema) */
 } sec_def;
 
 extern const sec_def sec_table[CLI_NENTRIES];
 
 /* What stands in the list where an entry has none: no plan (returns
  * SEC_OK), no printer (prints nothing), no answers, no child kinds (never
- * called: returns SEC_FAILED). */
+ * called: returns SEC_FAILED), no keys. */
 int sec_no_plan(sec_ctx *c);
 void sec_no_print(FILE *f, const results *r);
 void sec_no_answer(results *r);
 int sec_no_child(const cli_opts *o, long long t_main_ns);
+void sec_no_schema(sch_out *o);
 
 /* The names of the table's entries, in order, as one array (its first
  * CLI_NSECTIONS for cli_parse); the same array on every call. */
 const char *const *sec_names(void);
+
+/* Print every entry's declared keys as JSON (--schema, schema.h) to f.
+ * Returns 0, or -1 when a write failed. */
+int sec_print_schema(FILE *f);
 
 /* The entry that owns child kind k (sections/list.h), or NULL (the kinds
  * main runs itself). */

@@ -3,12 +3,18 @@
 """Usage: check_json.py FILE [--expect-measurements N] [--expect-skipped SECTION ...]
                      [--expect-checks-pass] [--expect-incomplete | --expect-complete]
                      [--expect-stopped TEXT] [--expect-env KEY=JSON ...] [--no-provenance]
+                     [--schema SCHEMA]
 
 Every file the harness writes says how it was made (the provenance fields of
 its environment: command_line, started_utc, hostname, cpu_model, os_kernel,
 harness_version, harness_commit; gpu, host_gpus and driver_version, null
 where there are none); --no-provenance leaves them out, for documents made
 by hand.
+
+--schema SCHEMA (the JSON ./harness --schema prints) checks every
+measurement's key against the keys its section declares: it matches exactly
+one declaration (a key, or a pattern whose <word> parts match as the
+schema's placeholders say), and the units agree.
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -286,6 +292,42 @@ def check(doc, args, problems):
     return len(meas)
 
 
+def load_schema(path):
+    """{section: [(regex, declaration), ...]} from the --schema document."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    words = {w: "(?:%s)" % p["regex"] for w, p in doc["placeholders"].items()}
+
+    def compile_key(key):
+        out, pos = [], 0
+        for m in re.finditer(r"<([A-Za-z]+)>", key):
+            out.append(re.escape(key[pos:m.start()]))
+            out.append(words[m.group(1)])
+            pos = m.end()
+        out.append(re.escape(key[pos:]))
+        return re.compile("".join(out) + r"\Z")
+
+    return {s["section"]: [(compile_key(k["key"]), k) for k in s["keys"]]
+            for s in doc["sections"]}
+
+
+def check_schema(meas, schema, problems):
+    """Each measurement's key matches one declaration of its section, of its unit."""
+    for i, m in enumerate(meas):
+        if not isinstance(m, dict):
+            continue
+        sec, key = m.get("section"), m.get("key")
+        hits = [k for rx, k in schema.get(sec, []) if rx.match(key or "")]
+        if not hits:
+            problems.append("measurements[%d]: %s key %r is not declared" % (i, sec, key))
+        elif len(hits) > 1:
+            problems.append("measurements[%d]: %s key %r matches %d declarations: %s"
+                            % (i, sec, key, len(hits), ", ".join(k["key"] for k in hits)))
+        elif hits[0]["unit"] != m.get("unit"):
+            problems.append("measurements[%d]: %s key %r in %r, declared %r (%s)"
+                            % (i, sec, key, m.get("unit"), hits[0]["unit"], hits[0]["key"]))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Check the shape of a harness JSON document.")
@@ -306,6 +348,9 @@ def main():
     ap.add_argument("--expect-stopped", metavar="TEXT",
                     help="a stopped run: incomplete is true and environment.stopped "
                     "(why the run stopped) contains TEXT")
+    ap.add_argument("--schema", metavar="SCHEMA",
+                    help="the keys declared (./harness --schema): every measurement's key "
+                    "must match one, of its unit")
     args = ap.parse_args()
     args.expect_skipped = [s for group in args.expect_skipped for s in group]
 
@@ -316,6 +361,8 @@ def main():
         print(e)
         return 1
     nmeas = check(doc, args, problems)
+    if args.schema and isinstance(doc, dict) and isinstance(doc.get("measurements"), list):
+        check_schema(doc["measurements"], load_schema(args.schema), problems)
     if args.expect_incomplete and (not isinstance(doc, dict)
                                    or doc.get("incomplete") is not True):
         problems.append("incomplete is not true")

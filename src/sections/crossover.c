@@ -194,3 +194,13 @@ fail:
     ph_set(NULL);
     return SEC_FAILED;
 }
+
+void xo_schema(sch_out *o)
+{
+    size_t i;
+    for (i = 0; i < XO_NROWS; i++) {
+        const sch_key k = { xo_rows[i].what, "ms", xo_rows[i].state, xo_rows[i].name,
+                            xo_rows[i].region };
+        sch_put(o, "n=<N>.", &k, NULL);
+    }
+}

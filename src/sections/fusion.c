@@ -1107,3 +1107,244 @@ void fs_answers(results *r)
              an_num(e, sizeof e, pred ? pred->value : NAN), held->text,
              an_num(g, sizeof g, st->stats.median - fu->stats.median));
 }
+
+/* ------------------------------------------------------------ schema --- */
+
+/* The keys the section writes: unit, state, name and region. */
+static const sch_key fs_keys[] = {
+    { "bitwise.count", "elements", RES_WARM,
+      "elements where staged and fused differ bitwise",
+      "staged chain's y against the fused kernel's y at n = <n>" },
+    { "bitwise.max", "abs", RES_WARM,
+      "largest difference between staged and fused",
+      "the same elements" },
+    { "main.copy", "ms", RES_WARM,
+      "copy kernel, one float per thread",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.copy.cold", "ms", RES_L2_COLD,
+      "copy kernel, one float per thread, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.copy2", "ms", RES_WARM,
+      "copy kernel, 8-byte loads",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.copy2.cold", "ms", RES_L2_COLD,
+      "copy kernel, 8-byte loads, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.copy4", "ms", RES_WARM,
+      "copy kernel, 16-byte loads",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.copy4.cold", "ms", RES_L2_COLD,
+      "copy kernel, 16-byte loads, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.dtod", "ms", RES_WARM,
+      "cuMemcpyDtoD",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.dtod.cold", "ms", RES_L2_COLD,
+      "cuMemcpyDtoD, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.stage1", "ms", RES_WARM,
+      "stage 1, scale and bias",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.stage1.cold", "ms", RES_L2_COLD,
+      "stage 1, scale and bias, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.stage2", "ms", RES_WARM,
+      "stage 2, GELU",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.stage2.cold", "ms", RES_L2_COLD,
+      "stage 2, GELU, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.stage3", "ms", RES_WARM,
+      "stage 3, add residual",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.stage3.cold", "ms", RES_L2_COLD,
+      "stage 3, add residual, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.stage4", "ms", RES_WARM,
+      "stage 4, clamp",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.stage4.cold", "ms", RES_L2_COLD,
+      "stage 4, clamp, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.staged", "ms", RES_WARM,
+      "staged chain, timed as one",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.staged.cold", "ms", RES_L2_COLD,
+      "staged chain, timed as one, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.pair", "ms", RES_WARM,
+      "pair-fused (1+2, 3+4)",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.pair.cold", "ms", RES_L2_COLD,
+      "pair-fused (1+2, 3+4), L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.fused", "ms", RES_WARM,
+      "fused",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.fused.cold", "ms", RES_L2_COLD,
+      "fused, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.graph", "ms", RES_WARM,
+      "staged chain as a CUDA graph",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.graph.cold", "ms", RES_L2_COLD,
+      "staged chain as a CUDA graph, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide1", "ms", RES_WARM,
+      "fused-wide<1>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide1.cold", "ms", RES_L2_COLD,
+      "fused-wide<1>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide2", "ms", RES_WARM,
+      "fused-wide<2>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide2.cold", "ms", RES_L2_COLD,
+      "fused-wide<2>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide4", "ms", RES_WARM,
+      "fused-wide<4>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide4.cold", "ms", RES_L2_COLD,
+      "fused-wide<4>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide8", "ms", RES_WARM,
+      "fused-wide<8>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide8.cold", "ms", RES_L2_COLD,
+      "fused-wide<8>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide16", "ms", RES_WARM,
+      "fused-wide<16>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide16.cold", "ms", RES_L2_COLD,
+      "fused-wide<16>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "main.wide32", "ms", RES_WARM,
+      "fused-wide<32>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "main.wide32.cold", "ms", RES_L2_COLD,
+      "fused-wide<32>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.copy", "ms", RES_WARM,
+      "copy kernel, one float per thread",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.copy.cold", "ms", RES_L2_COLD,
+      "copy kernel, one float per thread, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.copy2", "ms", RES_WARM,
+      "copy kernel, 8-byte loads",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.copy2.cold", "ms", RES_L2_COLD,
+      "copy kernel, 8-byte loads, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.copy4", "ms", RES_WARM,
+      "copy kernel, 16-byte loads",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.copy4.cold", "ms", RES_L2_COLD,
+      "copy kernel, 16-byte loads, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.dtod", "ms", RES_WARM,
+      "cuMemcpyDtoD",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.dtod.cold", "ms", RES_L2_COLD,
+      "cuMemcpyDtoD, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.staged", "ms", RES_WARM,
+      "staged chain, timed as one",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.staged.cold", "ms", RES_L2_COLD,
+      "staged chain, timed as one, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.fused", "ms", RES_WARM,
+      "fused",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.fused.cold", "ms", RES_L2_COLD,
+      "fused, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.wide4", "ms", RES_WARM,
+      "fused-wide<4>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.wide4.cold", "ms", RES_L2_COLD,
+      "fused-wide<4>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "n=<N>.wide8", "ms", RES_WARM,
+      "fused-wide<8>",
+      "events around one run (batched when short), every version interleaved with the "
+      "others" },
+    { "n=<N>.wide8.cold", "ms", RES_L2_COLD,
+      "fused-wide<8>, L2 cold",
+      "events around one run, the L2 written over before it, every version interleaved "
+      "with the others" },
+    { "width.<N>.regs", "registers", RES_WARM,
+      "width.<N>.regs",
+      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
+      "per block" },
+    { "width.<N>.local", "bytes", RES_WARM,
+      "width.<N>.local",
+      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
+      "per block" },
+    { "width.<N>.blocks", "blocks", RES_WARM,
+      "width.<N>.blocks",
+      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
+      "per block" },
+    { "width.<N>.occupancy", "fraction", RES_WARM,
+      "width.<N>.occupancy",
+      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
+      "per block" },
+};
+
+void fs_schema(sch_out *o)
+{
+    sch_put_table(o, NULL, fs_keys, sizeof fs_keys / sizeof fs_keys[0]);
+}

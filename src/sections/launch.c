@@ -23,6 +23,39 @@
 #define LN_GRAPH 1000          /* empty kernels in the graph */
 #define LN_CHAIN_N KN_CHAIN_MAIN_N   /* the fusion chain's n: its grid is n / 256 blocks */
 
+#define LN_STR_(x) #x
+#define LN_STR(x) LN_STR_(x)       /* a constant's digits, in a description */
+
+/* The section's keys: <word> a shape ("1x1", "grid") or, in sync.<word>, a
+ * scheduling mode ("spin", "yield", "blocking"). The descriptions are the
+ * measurements' regions. */
+enum { LN_K_REF, LN_K_SUBMIT, LN_K_STREAM, LN_K_DEVICE, LN_K_SUBMIT_EX, LN_K_INSTANTIATE,
+       LN_K_GRAPH_HOST, LN_K_GRAPH_NODE, LN_K_SYNC, LN_NKEYS };
+static const sch_key ln_keys[LN_NKEYS] = {
+    { "host.ref", "us", RES_WARM, "host speed yardstick: 100,000 steps of an integer recurrence",
+      "host clock around the loop, taken before each submit sample" },
+    { "submit.<word>", "us", RES_WARM, "host cost of one cuLaunchKernel, <shape>",
+      "host clock around " LN_STR(LN_SUBMIT) " back-to-back cuLaunchKernel calls, divided by "
+      LN_STR(LN_SUBMIT) "; the queue drained before each sample" },
+    { "stream.<word>", "us", RES_WARM, "stream throughput per launch, <shape>",
+      "events around " LN_STR(LN_STREAM) " back-to-back launches, divided by " LN_STR(LN_STREAM) },
+    { "device.<word>", "us", RES_WARM, "device-side cost per launch, queue full, <shape>",
+      "events from the end of a blocking kernel to the last of " LN_STR(LN_BEHIND) " launches "
+      "queued behind it, divided by " LN_STR(LN_BEHIND) },
+    { "submit_ex.1x1", "us", RES_WARM, "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
+      "host clock around " LN_STR(LN_SUBMIT) " back-to-back calls, divided by " LN_STR(LN_SUBMIT) },
+    { "graph.instantiate", "ms", RES_FIRST_LAUNCH, "cuGraphInstantiate, " LN_STR(LN_GRAPH)
+      " empty kernels", "host clock around it; one sample per instantiation (--rounds), each a "
+      "new executable graph" },
+    { "graph.launch_host", "us", RES_WARM, "host cost of cuGraphLaunch, " LN_STR(LN_GRAPH) " nodes",
+      "host clock around cuGraphLaunch" },
+    { "graph.node", "us", RES_WARM, "device time per graph node",
+      "events around one graph launch, divided by its " LN_STR(LN_GRAPH) " nodes" },
+    { "sync.<word>.launch_sync", "us", RES_PROCESS, "empty launch + cuStreamSynchronize",
+      "host clock from before cuLaunchKernel to cuStreamSynchronize returning, 1 block of 1 "
+      "thread" },
+};
+
 typedef struct ln_ctx {
     sec_ctx *c;
     CUfunction empty, block;
@@ -351,9 +384,8 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
         CK(drv.cuStreamSynchronize(c.gpu.stream));
         us[i] = (clk_now_ms() - t0) * 1000.0;
     }
-    if (!ln_store(&c, "launch_sync", "empty launch + cuStreamSynchronize",
-                  "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
-                  "1 block of 1 thread", us, (size_t)o->reps, 1))
+    if (!ln_store(&c, "launch_sync", ln_keys[LN_K_SYNC].name, ln_keys[LN_K_SYNC].desc, us,
+                  (size_t)o->reps, 1))
         goto out;
     rc = 0;
 out:
@@ -421,29 +453,25 @@ int sec_launch(sec_ctx *c)
         }
         if (ln_submit(&L, &s1, i == 0 ? &s2 : NULL) != 0) goto fail;
         if (i == 0) {
-            res_meas *ref = ln_store_s(c, "host.ref", "host speed yardstick: 100,000 steps of an "
-                                       "integer recurrence", "host clock around the loop, taken "
-                                       "before each submit sample", &s2, 1);
+            res_meas *ref = ln_store_s(c, ln_keys[LN_K_REF].key, ln_keys[LN_K_REF].name,
+                                       ln_keys[LN_K_REF].desc, &s2, 1);
             if (!ref) goto fail;
             ref->host_only = 1;
         }
         snprintf(key, sizeof key, "submit.%s", shapes[i].key);
         snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, "host clock around 256 back-to-back cuLaunchKernel calls, "
-                        "divided by 256; the queue drained before each sample", &s1, LN_SUBMIT))
+        if (!ln_store_s(c, key, name, ln_keys[LN_K_SUBMIT].desc, &s1, LN_SUBMIT))
             goto fail;
         /* Stream throughput: events around LN_STREAM launches. */
         if (ln_stream(&L, &s2) != 0) goto fail;
         snprintf(key, sizeof key, "stream.%s", shapes[i].key);
         snprintf(name, sizeof name, "stream throughput per launch, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, "events around 1000 back-to-back launches, divided by 1000",
-                        &s2, LN_STREAM))
+        if (!ln_store_s(c, key, name, ln_keys[LN_K_STREAM].desc, &s2, LN_STREAM))
             goto fail;
         if (ln_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
         snprintf(key, sizeof key, "device.%s", shapes[i].key);
         snprintf(name, sizeof name, "device-side cost per launch, queue full, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, "events from the end of a blocking kernel to the last of 256 "
-                        "launches queued behind it, divided by 256", &s1, LN_BEHIND))
+        if (!ln_store_s(c, key, name, ln_keys[LN_K_DEVICE].desc, &s1, LN_BEHIND))
             goto fail;
     }
     if (timed_out) {
@@ -458,20 +486,20 @@ int sec_launch(sec_ctx *c)
     L.grid = L.threads = 1;
     L.use_ex = 1;
     if (ln_submit(&L, &s1, NULL) != 0) goto fail;
-    if (!ln_store_s(c, "submit_ex.1x1", "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
-                    "host clock around 256 back-to-back calls, divided by 256", &s1, LN_SUBMIT))
+    if (!ln_store_s(c, ln_keys[LN_K_SUBMIT_EX].key, ln_keys[LN_K_SUBMIT_EX].name,
+                    ln_keys[LN_K_SUBMIT_EX].desc, &s1, LN_SUBMIT))
         goto fail;
     L.use_ex = 0;
     /* A graph of LN_GRAPH empty kernels. */
     if (!(inst = calloc((size_t)c->o->rounds, sizeof *inst))) goto fail;
     if (ln_graph(&L, inst, &s1, &s2) != 0) goto fail;
-    if (!res_add(c->r, LN, "graph.instantiate", "cuGraphInstantiate, 1000 empty kernels",
-                 "host clock around it; one sample per instantiation (--rounds), each a new "
-                 "executable graph", RES_FIRST_LAUNCH, "ms", inst, (size_t)c->o->rounds) ||
-        !ln_store_s(c, "graph.launch_host", "host cost of cuGraphLaunch, 1000 nodes",
-                    "host clock around cuGraphLaunch", &s1, 1) ||
-        !ln_store_s(c, "graph.node", "device time per graph node", "events around one graph launch, "
-                    "divided by its 1000 nodes", &s2, LN_GRAPH))
+    if (!res_add(c->r, LN, ln_keys[LN_K_INSTANTIATE].key, ln_keys[LN_K_INSTANTIATE].name,
+                 ln_keys[LN_K_INSTANTIATE].desc, ln_keys[LN_K_INSTANTIATE].state,
+                 ln_keys[LN_K_INSTANTIATE].unit, inst, (size_t)c->o->rounds) ||
+        !ln_store_s(c, ln_keys[LN_K_GRAPH_HOST].key, ln_keys[LN_K_GRAPH_HOST].name,
+                    ln_keys[LN_K_GRAPH_HOST].desc, &s1, 1) ||
+        !ln_store_s(c, ln_keys[LN_K_GRAPH_NODE].key, ln_keys[LN_K_GRAPH_NODE].name,
+                    ln_keys[LN_K_GRAPH_NODE].desc, &s2, LN_GRAPH))
         goto fail;
     rc = ln_sched(c);
     if (rc < 0) goto fail;
@@ -519,4 +547,9 @@ void la_answers(results *r)
              an_num(a, sizeof a, s->stats.median), an_num(b, sizeof b, s->stats.ci_low),
              an_num(c, sizeof c, s->stats.ci_high), an_num(e, sizeof e, q ? q->stats.median : NAN),
              an_num(g, sizeof g, d ? d->stats.median : NAN));
+}
+
+void la_schema(sch_out *o)
+{
+    sch_put_table(o, NULL, ln_keys, LN_NKEYS);
 }

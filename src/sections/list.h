@@ -8,7 +8,9 @@
  * Adding a section NAME takes its own files and one line here:
  *   1. sections/NAME.c: int sec_NAME(sec_ctx *c), its measurement (returns
  *      a SEC_ code; it opens what it needs with sec_begin, section_ctx.h),
- *      and, where it answers, void xx_answers(results *r) (answer.h);
+ *      and, where it answers, void xx_answers(results *r) (answer.h), and
+ *      void xx_schema(sch_out *o), from the table of the keys it writes
+ *      (schema.h);
  *   2. sections/NAME_table.c: void xx_print(FILE *f, const results *r), its
  *      tables from the results alone;
  *   3. a line in SEC_LIST below, in the place it runs (before node and
@@ -23,7 +25,7 @@
 #define SECTIONS_LIST_H
 
 /* The entries, in the order they run:
- *   X(ID, name, scope, plan, run, print, answer, child)
+ *   X(ID, name, scope, plan, run, print, answer, child, schema)
  *   ID      the enums' suffix: CLI_SEC_ID
  *   name    the word --section takes and the results' section name
  *   scope   where it runs (sec_scope, section.h): DEVICE, a section of one
@@ -36,27 +38,30 @@
  *   answer  void (results *): its answers (answer.h), after it ran
  *   child   int (const cli_opts *, long long t_main_ns): runs one of the
  *           child kinds it owns (SEC_CHILD_LIST); the exit code
- * sec_no_plan, sec_no_print, sec_no_answer and sec_no_child stand where an
- * entry has none. The sections come first: --section names those entries
+ *   schema  void (sch_out *): the measurement keys it can write, from its
+ *           table of them (schema.h); --schema prints them
+ * sec_no_plan, sec_no_print, sec_no_answer, sec_no_child and sec_no_schema
+ * stand where an entry has none. The sections come first: --section names those entries
  * whose scope SEC_IS_SECTION_ marks. */
 #define SEC_LIST(X)                                                                     \
     X(VISIBLE, "visible", NODE_LEVEL, sec_no_plan, sec_visible, vi_print, sec_no_answer, \
-      sec_visible_child)                                                                \
+      sec_visible_child, vi_schema)                                                     \
     X(STOPWATCHES, "stopwatches", DEVICE, sec_no_plan, sec_stopwatches, sw_print,       \
-      sw_answers, sec_stopwatches_child)                                                \
+      sw_answers, sec_stopwatches_child, sw_schema)                                     \
     X(CROSSOVER, "crossover", DEVICE, sec_no_plan, sec_crossover, xo_print,             \
-      sec_no_answer, sec_no_child)                                                      \
+      sec_no_answer, sec_no_child, xo_schema)                                           \
     X(LOADING, "loading", DEVICE, sec_no_plan, sec_loading, ld_print, ld_answers,       \
-      sec_no_child)                                                                     \
-    X(JIT, "jit", DEVICE, sec_no_plan, sec_jit, jt_print, jt_answers, sec_jit_child)    \
+      sec_no_child, ld_schema)                                                          \
+    X(JIT, "jit", DEVICE, sec_no_plan, sec_jit, jt_print, jt_answers, sec_jit_child,    \
+      jt_schema)                                                                        \
     X(LAUNCH, "launch", DEVICE, sec_no_plan, sec_launch, la_print, la_answers,          \
-      sec_launch_child)                                                                 \
+      sec_launch_child, la_schema)                                                      \
     X(FUSION, "fusion", DEVICE, sec_no_plan, sec_fusion, fs_print, fs_answers,          \
-      sec_no_child)                                                                     \
+      sec_no_child, fs_schema)                                                          \
     X(NODE, "node", NODE, nd_plan, nd_run, sec_no_print, sec_no_answer,                 \
-      nd_devices_child)                                                                 \
+      nd_devices_child, sec_no_schema)                                                  \
     X(PROGRAM, "program", PROGRAM, sec_no_plan, pg_run, pg_print, sec_no_answer,        \
-      sq_hold_child)
+      sq_hold_child, pg_schema)
 
 /* 1 for the scopes of the entries --section names. */
 #define SEC_IS_SECTION_DEVICE 1

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "results.h"
+#include "schema.h"
 #include "section_ctx.h"
 #include "verdict.h"
 
@@ -119,6 +120,10 @@ int lm_run(sec_ctx *c);
  * lm_compare_steps (module "module.<i>", fmt "mod" or "lib"). Returns 0 or
  * -1 (out of memory). */
 int lm_conclude(results *r);
+
+/* The keys of --module (schema.h): "module.<i>.read", and the children's
+ * figures, "[<mode>.]module.<i>.<api>.<step>". */
+void lm_schema(sch_out *o);
 
 #define LM_COMPARE_NSTEPS 7
 extern const char *const lm_compare_steps[LM_COMPARE_NSTEPS];

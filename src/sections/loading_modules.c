@@ -24,6 +24,25 @@
 #define LD "loading"
 #define MIB (1024.0 * 1024.0)
 
+/* Reading a module file, "module.<i>.read". */
+static const sch_key lm_read = { "read", "ms", RES_PROCESS, "reading the module file (no driver)",
+                                 "host clock around mf_read: open, the headers, the fatbin "
+                                 "sections, every entry header" };
+
+/* The child's other figures of a module, after "module.<i>.": later and
+ * fb.<i>.refused after "<api>.", fb.<i>.load after "mod.", rss_peak as it
+ * is. */
+enum { LM_LATER, LM_REFUSED, LM_IMAGE_LOAD, LM_RSS_PEAK, LM_NMORE };
+static const sch_key lm_more[LM_NMORE] = {
+    { "later", "ms", RES_PROCESS, "later: getting and loading every function", "get + func_load" },
+    { "fb.<i>.refused", "CUresult", RES_PROCESS, "the CUresult the driver refused this image with",
+      "the load call's return" },
+    { "fb.<i>.load", "ms", RES_PROCESS, "load of one image (cuModuleLoadDataEx)",
+      "host clock around it" },
+    { "rss_peak", "MiB", RES_PROCESS, "the child's peak host memory (VmHWM)",
+      "/proc/self/status at the child's end: the module file's bytes, the driver, both passes" },
+};
+
 /* ---------------------------------------------------------- inventory --- */
 
 int lm_target(const char *arch, int *major, int *minor)
@@ -181,9 +200,7 @@ int lm_inventory(sec_ctx *c)
             char key[48];
             double ms = clk_now_ms() - t0;
             snprintf(key, sizeof key, "module.%zu.read", i);
-            res_add(c->r, LD, key, "reading the module file (no driver)", "host clock around "
-                    "mf_read: open, the headers, the fatbin sections, every entry header",
-                    RES_PROCESS, "ms", &ms, 1);
+            res_add(c->r, LD, key, lm_read.name, lm_read.desc, lm_read.state, lm_read.unit, &ms, 1);
         }
         /* The archs before the fatbins: each arch entry is looked up again
          * per entry, over the few stored before it. */
@@ -388,8 +405,8 @@ static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
             p->jit_images++;
         }
         snprintf(key, sizeof key, "mod.fb.%zu.load", j);
-        if (!res_add(c->r, LD, key, "load of one image (cuModuleLoadDataEx)", "host clock around it",
-                     RES_PROCESS, "ms", &ms, 1))
+        if (!res_add(c->r, LD, key, lm_more[LM_IMAGE_LOAD].name, lm_more[LM_IMAGE_LOAD].desc,
+                     lm_more[LM_IMAGE_LOAD].state, lm_more[LM_IMAGE_LOAD].unit, &ms, 1))
             goto out;
     }
     lm_progress("mod", -1);
@@ -503,60 +520,68 @@ fail:
     goto out;
 }
 
+/* The figures of a pass over a module's images, "<api>.<step>" (api "mod",
+ * cuModuleLoadDataEx, or "lib", cuLibraryLoadData: the name says which). */
+static const struct lm_fig {
+    sch_key k;          /* key: the step, after "<api>." */
+    size_t off;         /* its figure in lm_pass */
+} lm_figs[] = {
+#define LMF(s, n, rg, u, m) { { s, u, RES_PROCESS, n, rg }, offsetof(lm_pass, m) }
+    LMF("loaded", "images loaded", "count", "images", loaded),
+    LMF("refused_nobin", "images refused: no code for this GPU",
+        "count of CUDA_ERROR_NO_BINARY_FOR_GPU", "images", nobin),
+    LMF("refused_ptx", "images refused: PTX newer than the driver",
+        "count of CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "images", ptxver),
+    LMF("refused_other", "images refused by another error (named: <api>.fb.<j>.refused)",
+        "count", "images", other),
+    LMF("skipped", "images left out: each killed an earlier child loading it", "count", "images",
+        skipped),
+    LMF("load", "load of every image", "host clock summed over each image's load call", "ms", load_ms),
+    LMF("jit", "driver JIT of the images with only PTX for this GPU",
+        "CU_JIT_WALL_TIME summed over those images' loads", "ms", jit_ms),
+    LMF("jit_images", "images with only PTX for this GPU", "count", "images", jit_images),
+    LMF("functions", "functions", "count (enumerated)", "functions", functions),
+    LMF("get", "getting every function", "host clock around the count and enumerate calls "
+        "(and cuKernelGetFunction of each kernel)", "ms", get_ms),
+    LMF("loaded_get", "functions loaded once got", "cuFuncIsLoaded over all", "functions", loaded_get),
+    LMF("func_load", "cuFuncLoad of every function not loaded",
+        "host clock summed over each cuFuncLoad", "ms", func_load_ms),
+    LMF("loaded_all", "functions loaded after cuFuncLoad", "cuFuncIsLoaded over all", "functions",
+        loaded_all),
+    LMF("mem_load", "device memory used after the load", "cuMemGetInfo free before the first "
+        "load minus free after the last", "MiB", mem_load),
+    LMF("mem_all", "device memory used, every function loaded", "cuMemGetInfo free before the "
+        "first load minus free after the last cuFuncLoad", "MiB", mem_all),
+    LMF("rss_base", "host memory (VmRSS) before the first load", "/proc/self/status", "MiB", rss_base),
+    LMF("rss_load", "host memory (VmRSS) after the load", "/proc/self/status", "MiB", rss_load),
+    LMF("rss_all", "host memory (VmRSS), every function loaded", "/proc/self/status", "MiB", rss_all),
+#undef LMF
+};
+#define LM_NFIGS (sizeof lm_figs / sizeof lm_figs[0])
+
 /* Store a pass over n images as "<api>.<step>" figures, one sample each,
  * and each image refused by another error as "<api>.fb.<j>.refused" (its
  * CUresult). */
 static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n)
 {
-    static const struct { const char *step, *name, *region, *unit; size_t off; } f[] = {
-#define LMF(s, n, rg, u, m) { s, n, rg, u, offsetof(lm_pass, m) }
-        LMF("loaded", "images loaded", "count", "images", loaded),
-        LMF("refused_nobin", "images refused: no code for this GPU",
-            "count of CUDA_ERROR_NO_BINARY_FOR_GPU", "images", nobin),
-        LMF("refused_ptx", "images refused: PTX newer than the driver",
-            "count of CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "images", ptxver),
-        LMF("refused_other", "images refused by another error (named: <api>.fb.<j>.refused)",
-            "count", "images", other),
-        LMF("skipped", "images left out: each killed an earlier child loading it", "count", "images",
-            skipped),
-        LMF("load", "load of every image", "host clock summed over each image's load call", "ms", load_ms),
-        LMF("jit", "driver JIT of the images with only PTX for this GPU",
-            "CU_JIT_WALL_TIME summed over those images' loads", "ms", jit_ms),
-        LMF("jit_images", "images with only PTX for this GPU", "count", "images", jit_images),
-        LMF("functions", "functions", "count (enumerated)", "functions", functions),
-        LMF("get", "getting every function", "host clock around the count and enumerate calls "
-            "(and cuKernelGetFunction of each kernel)", "ms", get_ms),
-        LMF("loaded_get", "functions loaded once got", "cuFuncIsLoaded over all", "functions", loaded_get),
-        LMF("func_load", "cuFuncLoad of every function not loaded",
-            "host clock summed over each cuFuncLoad", "ms", func_load_ms),
-        LMF("loaded_all", "functions loaded after cuFuncLoad", "cuFuncIsLoaded over all", "functions",
-            loaded_all),
-        LMF("mem_load", "device memory used after the load", "cuMemGetInfo free before the first "
-            "load minus free after the last", "MiB", mem_load),
-        LMF("mem_all", "device memory used, every function loaded", "cuMemGetInfo free before the "
-            "first load minus free after the last cuFuncLoad", "MiB", mem_all),
-        LMF("rss_base", "host memory (VmRSS) before the first load", "/proc/self/status", "MiB", rss_base),
-        LMF("rss_load", "host memory (VmRSS) after the load", "/proc/self/status", "MiB", rss_load),
-        LMF("rss_all", "host memory (VmRSS), every function loaded", "/proc/self/status", "MiB", rss_all),
-#undef LMF
-    };
     size_t i;
-    for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+    for (i = 0; i < LM_NFIGS; i++) {
+        const sch_key *k = &lm_figs[i].k;
         char key[64], name[160];
-        double v = *(const double *)(const void *)((const char *)p + f[i].off);
+        double v = *(const double *)(const void *)((const char *)p + lm_figs[i].off);
         /* cuLibraryLoadData takes no JIT options: no JIT figure of its own. */
-        if (strcmp(api, "lib") == 0 && strncmp(f[i].step, "jit", 3) == 0) continue;
-        snprintf(key, sizeof key, "%s.%s", api, f[i].step);
-        snprintf(name, sizeof name, "%s (%s)", f[i].name, strcmp(api, "mod") == 0
+        if (strcmp(api, "lib") == 0 && strncmp(k->key, "jit", 3) == 0) continue;
+        snprintf(key, sizeof key, "%s.%s", api, k->key);
+        snprintf(name, sizeof name, "%s (%s)", k->name, strcmp(api, "mod") == 0
                  ? "cuModuleLoadDataEx" : "cuLibraryLoadData");
-        if (!res_add(r, LD, key, name, f[i].region, RES_PROCESS, f[i].unit, &v, 1)) return -1;
+        if (!res_add(r, LD, key, name, k->desc, k->state, k->unit, &v, 1)) return -1;
     }
     {
         char key[64];
         double later = p->get_ms + p->func_load_ms;
         snprintf(key, sizeof key, "%s.later", api);
-        if (!res_add(r, LD, key, "later: getting and loading every function", "get + func_load",
-                     RES_PROCESS, "ms", &later, 1))
+        if (!res_add(r, LD, key, lm_more[LM_LATER].name, lm_more[LM_LATER].desc,
+                     lm_more[LM_LATER].state, lm_more[LM_LATER].unit, &later, 1))
             return -1;
     }
     for (i = 0; i < n; i++) {
@@ -564,8 +589,8 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n
         double code = p->refused_code[i];
         if (!p->refused_code[i]) continue;
         snprintf(key, sizeof key, "%s.fb.%zu.refused", api, i);
-        if (!res_add(r, LD, key, "the CUresult the driver refused this image with", "the load call's "
-                     "return", RES_PROCESS, "CUresult", &code, 1))
+        if (!res_add(r, LD, key, lm_more[LM_REFUSED].name, lm_more[LM_REFUSED].desc,
+                     lm_more[LM_REFUSED].state, lm_more[LM_REFUSED].unit, &code, 1))
             return -1;
     }
     return 0;
@@ -641,9 +666,9 @@ int lm_measure(sec_ctx *c)
         lm_check_pass(c, &m, "lib", &p[1]);
     }
     peak = lm_proc_mib("VmHWM");
-    if (!res_add(c->r, LD, "rss_peak", "the child's peak host memory (VmHWM)", "/proc/self/status "
-                 "at the child's end: the module file's bytes, the driver, both passes", RES_PROCESS,
-                 "MiB", &peak, 1))
+    if (!res_add(c->r, LD, lm_more[LM_RSS_PEAK].key, lm_more[LM_RSS_PEAK].name,
+                 lm_more[LM_RSS_PEAK].desc, lm_more[LM_RSS_PEAK].state, lm_more[LM_RSS_PEAK].unit,
+                 &peak, 1))
         failed = 1;
     for (i = 0; i < 2; i++) {
         free(p[i].refused_nobin);
@@ -1125,4 +1150,25 @@ int lm_conclude(results *r)
                 if (vd_compare_one(r, LD, key, fmts[f], lm_compare_steps[s], pct) != 0) return -1;
     }
     return 0;
+}
+
+void lm_schema(sch_out *o)
+{
+    size_t i;
+
+    sch_put(o, "module.<i>.", &lm_read, NULL);
+    for (i = 0; i < LM_NFIGS; i++) {
+        sch_key k = lm_figs[i].k;
+        char name[160];
+        /* cuLibraryLoadData takes no JIT options: the JIT figures are mod's. */
+        int mod = strncmp(k.key, "jit", 3) == 0;
+        snprintf(name, sizeof name, "%s (%s)", k.name,
+                 mod ? "cuModuleLoadDataEx" : "cuModuleLoadDataEx or cuLibraryLoadData");
+        k.name = name;
+        sch_put(o, mod ? "<pre>module.<i>.mod." : "<pre>module.<i>.<api>.", &k, NULL);
+    }
+    sch_put(o, "<pre>module.<i>.<api>.", &lm_more[LM_LATER], NULL);
+    sch_put(o, "<pre>module.<i>.<api>.", &lm_more[LM_REFUSED], NULL);
+    sch_put(o, "<pre>module.<i>.mod.", &lm_more[LM_IMAGE_LOAD], NULL);
+    sch_put(o, "<pre>module.<i>.", &lm_more[LM_RSS_PEAK], NULL);
 }

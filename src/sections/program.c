@@ -38,6 +38,10 @@
 #include "ufile.h"
 #include "verdict.h"
 
+#define PG_SAMPLE_MS 10         /* the sampler's period: NVML, --ready's output */
+#define PG_STR_(x) #x
+#define PG_STR(x) PG_STR_(x)    /* a constant's digits, in a description */
+
 const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "in.first_kernel", "ms", "first kernel, from cuInit",
       "inside the process: from the probe's load (inside the run's first cuInit) to the first "
@@ -52,7 +56,8 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "rss.main", "MiB", "host peak RSS, main process",
       "the main process's peak resident set, and of the children it waited for (wait4)" },
     { "mem.peak", "MiB", "device memory, peak",
-      "the most device memory NVML showed for the run's processes together, sampled every 10 ms" },
+      "the most device memory NVML showed for the run's processes together, sampled every "
+      PG_STR(PG_SAMPLE_MS) " ms" },
     { "processes", "count", "CUDA processes", "processes of the run that wrote a record" },
     { "code.ms", "ms", "loads, gets, first launches",
       "host time inside module and library loads, function and kernel gets and loads, and "
@@ -68,7 +73,7 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
       "--jit-cache: the regular files under the side's CUPY_CACHE_DIR after the run" },
     { "ready.at", "ms", "ready, from the spawn",
       "when a line of the program's output first matched --ready (the harness's clock, polled "
-      "every 10 ms), else the first kernel plus --ready-after" },
+      "every " PG_STR(PG_SAMPLE_MS) " ms), else the first kernel plus --ready-after" },
     { "ready.uses", "count", "first uses after ready",
       "kernels whose first use began after ready, over the run's CUDA processes" },
     { "ready.stall", "ms", "their stalls, summed",
@@ -120,7 +125,7 @@ typedef struct pg_kernel {
     size_t n, cap;
 } pg_kernel;
 
-/* The NVML sampler of one run: every 10 ms, the device memory of the
+/* The NVML sampler of one run: every PG_SAMPLE_MS, the device memory of the
  * processes of the run's tree (ptree.h), per process and in all. */
 typedef struct pg_sampler {
     pthread_t th;
@@ -498,7 +503,7 @@ static void *pg_sample_loop(void *arg)
             }
             if (seen && sum > m->peak_sum) m->peak_sum = sum;
         }
-        usleep(10000);
+        usleep(PG_SAMPLE_MS * 1000);
     }
     return NULL;
 }
@@ -681,6 +686,10 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
     }
 }
 
+/* The region of a process's own device memory peak. */
+#define PG_PROC_PEAK_REGION \
+    "the most device memory NVML showed for this process, sampled every " PG_STR(PG_SAMPLE_MS) " ms"
+
 /* The run's device memory peaks from the sampler: in all, and per process
  * where the run had several. */
 static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
@@ -696,8 +705,7 @@ static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs
         for (j = 0; j < s->smp.npid; j++)
             if (s->smp.pid[j] == recs[i].pid) {
                 snprintf(prefix, sizeof prefix, "proc%zu.%s.", i + 1, sd->key);
-                pg_put(s, prefix, f->key, f->name, "the most device memory NVML showed for this "
-                       "process, sampled every 10 ms", f->unit, s->smp.peak[j]);
+                pg_put(s, prefix, f->key, f->name, PG_PROC_PEAK_REGION, f->unit, s->smp.peak[j]);
             }
 }
 
@@ -2285,4 +2293,33 @@ int pg_run(sec_ctx *c)
         return SEC_NO_GPU;
     }
     return SEC_OK;
+}
+
+/* ------------------------------------------------------------ schema --- */
+
+/* Figure f (unit, name and region) as the declaration of key prefix + f's
+ * key. */
+static void pg_schema_fig(sch_out *o, const char *prefix, const char *key, const char *unit,
+                          const char *name, const char *region)
+{
+    const sch_key k = { key, unit, RES_PROCESS, name, region };
+    sch_put(o, prefix, &k, NULL);
+}
+
+void pg_schema(sch_out *o)
+{
+    size_t i;
+
+    for (i = 0; i < PG_NRUNFIGS; i++)
+        pg_schema_fig(o, "<side>.", pg_runfigs[i].key, pg_runfigs[i].unit, pg_runfigs[i].name,
+                      pg_runfigs[i].region);
+    for (i = 0; i < PRC_NFIGS; i++)
+        pg_schema_fig(o, "<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
+                      prc_figs[i].region);
+    for (i = 0; i < PRC_NFIGS; i++)
+        pg_schema_fig(o, "proc<i>.<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
+                      prc_figs[i].region);
+    pg_schema_fig(o, "proc<i>.<side>.", "mem.peak", pg_runfig_of("mem.peak")->unit,
+                  pg_runfig_of("mem.peak")->name,
+                  PG_PROC_PEAK_REGION);
 }

@@ -34,6 +34,20 @@ static const struct {
       "same three calls on each of devices 1..k-1, one after another" },
 };
 
+enum { VI_READY, VI_TOTAL, VI_DEVICES, VI_NTOTALS };
+
+/* The figures of each count k besides the parts (vi_child_store). */
+static const sch_key vi_totals[VI_NTOTALS] = {
+    { "ready", "ms", RES_PROCESS, "cold start to device 0's context",
+      "child's host clock from before dlopen of libcuda.so.1 to device 0's context current: the "
+      "cold start of a process that uses device 0 alone (process start not included)" },
+    { "total", "ms", RES_PROCESS, "cold start to the last context",
+      "child's host clock from before dlopen of libcuda.so.1 to the last context current: the "
+      "sum of the parts (process start and exit not included)" },
+    { "devices", "devices", RES_PROCESS, "devices cuDeviceGetCount counted",
+      "cuDeviceGetCount's answer in the child" },
+};
+
 /* -------------------------------------------------------------- child --- */
 
 /* The child's state: the clock at the start and at the end of each part
@@ -176,22 +190,20 @@ static int vi_child_store(vi_child *C)
             return -1;
     }
     v = (double)(C->mark[VI_NPARTS - 1] - C->mark[0]) / 1e6;
-    snprintf(name, sizeof name, "cold start to device 0's context, %s", seen);
+    snprintf(name, sizeof name, "%s, %s", vi_totals[VI_READY].name, seen);
     if (C->nmarks >= VI_NPARTS &&
-        !res_add(&C->r, VI, "ready", name, "child's host clock from before dlopen of libcuda.so.1 "
-                 "to device 0's context current: the cold start of a process that uses device 0 "
-                 "alone (process start not included)", RES_PROCESS, "ms", &v, 1))
+        !res_add(&C->r, VI, vi_totals[VI_READY].key, name, vi_totals[VI_READY].desc,
+                 vi_totals[VI_READY].state, vi_totals[VI_READY].unit, &v, 1))
         return -1;
     v = (double)(C->mark[C->nmarks - 1] - C->mark[0]) / 1e6;
-    snprintf(name, sizeof name, "cold start to the last context, %s", seen);
-    if (all && !res_add(&C->r, VI, "total", name, "child's host clock from before dlopen of "
-                        "libcuda.so.1 to the last context current: the sum of the parts (process "
-                        "start and exit not included)", RES_PROCESS, "ms", &v, 1))
+    snprintf(name, sizeof name, "%s, %s", vi_totals[VI_TOTAL].name, seen);
+    if (all && !res_add(&C->r, VI, vi_totals[VI_TOTAL].key, name, vi_totals[VI_TOTAL].desc,
+                        vi_totals[VI_TOTAL].state, vi_totals[VI_TOTAL].unit, &v, 1))
         return -1;
     v = C->count;
-    if (C->count > 0 && !res_add(&C->r, VI, "devices", "devices cuDeviceGetCount counted",
-                                 "cuDeviceGetCount's answer in the child", RES_PROCESS, "devices",
-                                 &v, 1))
+    if (C->count > 0 && !res_add(&C->r, VI, vi_totals[VI_DEVICES].key, vi_totals[VI_DEVICES].name,
+                                 vi_totals[VI_DEVICES].desc, vi_totals[VI_DEVICES].state,
+                                 vi_totals[VI_DEVICES].unit, &v, 1))
         return -1;
     return 0;
 }
@@ -647,4 +659,15 @@ int vi_conclude(results *r)
     if (nk == 0) return 0;
     if (vi_per_device(r, k, nk) != 0) return -1;
     return vi_saving(r, n, 0) != 0 || vi_saving(r, n, 1) != 0 ? -1 : 0;
+}
+
+void vi_schema(sch_out *o)
+{
+    size_t i;
+    for (i = 0; i < VI_NPARTS; i++) {
+        const sch_key k = { vi_parts[i].key, "ms", RES_PROCESS, vi_parts[i].name,
+                            vi_parts[i].region };
+        sch_put(o, "k<i>.", &k, NULL);
+    }
+    sch_put_table(o, "k<i>.", vi_totals, VI_NTOTALS);
 }
