@@ -158,7 +158,11 @@ static _Thread_local double pb_free_in;  /* MiB free at this thread's call's ent
  * flight (cuStreamQuery: it waits for nothing). A stream is forgotten at
  * its cuStreamDestroy's entry, all of them at a cuCtxDestroy's, before
  * the driver frees them: the probe never asks about a stream that is
- * gone. pb_stream_lock guards them, and is held while they are asked. */
+ * gone. pb_stream_lock guards them, and is held while they are asked: a
+ * destruction waits for the asking to end. This rests on the driver calling
+ * the API's ENTER callbacks before it takes locks of its own (a callback
+ * that waited for this lock while the driver held one cuStreamQuery needs
+ * would deadlock). */
 #define PB_STREAMS 32
 typedef CUresult (*pb_stream_query_fn)(CUstream);
 static pthread_mutex_t pb_stream_lock = PTHREAD_MUTEX_INITIALIZER;
