@@ -159,35 +159,53 @@ static char **pr_env(const char *const *set_env, size_t nset)
     return env;
 }
 
-int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
-                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen)
+/* The command of a copy of this program: its path (/proc/self/exe) into
+ * exe (PR_EXE bytes), *argv (exe, then args, then room for extra more and
+ * the NULL; calloc'd) and *env (pr_env's). Returns 0, or -1 with why (the
+ * caller frees *argv and *env either way). */
+#define PR_EXE 4096
+static int pr_self_command(char *exe, const char *const *args, size_t nargs, size_t extra,
+                           const char *const *set_env, size_t nset, char ***argv, char ***env,
+                           char *why, size_t whylen)
 {
-    char exe[4096], t0arg[64];
-    char **argv = NULL, **env = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t sa;
-    sigset_t mask;
-    int sa_init = 0, fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
-    size_t cap = 0, i;
-    ssize_t len;
-    pid_t pid = -1;
-    double deadline;
+    ssize_t len = readlink("/proc/self/exe", exe, PR_EXE - 1);
+    size_t i;
 
-    memset(res, 0, sizeof *res);
-    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    *argv = NULL;
+    *env = NULL;
     if (len < 0) {
         snprintf(why, whylen, "readlink /proc/self/exe: %s", strerror(errno));
         return -1;
     }
     exe[len] = '\0';
-    argv = calloc(nargs + 3, sizeof *argv);
-    env = pr_env(set_env, nset);
-    if (!argv || !env) {
+    *argv = calloc(nargs + 2 + extra, sizeof **argv);
+    *env = pr_env(set_env, nset);
+    if (!*argv || !*env) {
         snprintf(why, whylen, "out of memory");
-        goto out;
+        return -1;
     }
-    argv[0] = exe;
-    for (i = 0; i < nargs; i++) argv[i + 1] = (char *)(uintptr_t)args[i];
+    (*argv)[0] = exe;
+    for (i = 0; i < nargs; i++) (*argv)[i + 1] = (char *)(uintptr_t)args[i];
+    return 0;
+}
+
+int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
+                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen)
+{
+    char exe[PR_EXE], t0arg[64];
+    char **argv = NULL, **env = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t sa;
+    sigset_t mask;
+    int sa_init = 0, fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
+    size_t cap = 0;
+    ssize_t len;
+    pid_t pid = -1;
+    double deadline;
+
+    memset(res, 0, sizeof *res);
+    if (pr_self_command(exe, args, nargs, 1, set_env, nset, &argv, &env, why, whylen) != 0)
+        goto out;
     argv[nargs + 1] = t0arg;
     if (pipe(pipefd) != 0) {
         snprintf(why, whylen, "pipe: %s", strerror(errno));
@@ -314,27 +332,13 @@ static _Noreturn void pr_helper_exec(const char *exe, char *const *argv, char *c
 int pr_start_self(const char *const *args, size_t nargs, const char *const *set_env, size_t nset,
                   int fd, char *why, size_t whylen)
 {
-    char exe[4096];
+    char exe[PR_EXE];
     char **argv = NULL, **env = NULL;
     sigset_t mask;
-    ssize_t len;
     pid_t pid = -1, parent = getpid();
-    size_t i;
 
-    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len < 0) {
-        snprintf(why, whylen, "readlink /proc/self/exe: %s", strerror(errno));
-        return -1;
-    }
-    exe[len] = '\0';
-    argv = calloc(nargs + 2, sizeof *argv);
-    env = pr_env(set_env, nset);
-    if (!argv || !env) {
-        snprintf(why, whylen, "out of memory");
+    if (pr_self_command(exe, args, nargs, 0, set_env, nset, &argv, &env, why, whylen) != 0)
         goto out;
-    }
-    argv[0] = exe;
-    for (i = 0; i < nargs; i++) argv[i + 1] = (char *)(uintptr_t)args[i];
     sg_child_mask(&mask);
     fflush(NULL);
     if ((pid = fork()) < 0) {
