@@ -33,12 +33,12 @@ static void clock_at(double ms)
     fake_ns = T0_NS + (long long)(ms * 1e6);
 }
 
-/* One driver call as CUPTI reports it: ENTER at t0 ms, EXIT at t1 ms. */
-static void call(CUpti_CallbackId cbid, const char *fname, const void *params, const char *sym,
-                 double t0, double t1)
+/* One driver call named fname that returns rv, as CUPTI reports it: ENTER
+ * at t0 ms, EXIT at t1 ms. */
+static void call_named(CUpti_CallbackId cbid, const char *fname, const void *params, const char *sym,
+                       CUresult rv, double t0, double t1)
 {
     uint64_t corr = 0;
-    CUresult rv = CUDA_SUCCESS;
     CUpti_CallbackData cd;
 
     memset(&cd, 0, sizeof cd);
@@ -55,25 +55,18 @@ static void call(CUpti_CallbackId cbid, const char *fname, const void *params, c
     pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
 }
 
-/* One driver call that returns rv: ENTER at t0 ms, EXIT at t1 ms. */
+/* One driver call that succeeds. */
+static void call(CUpti_CallbackId cbid, const char *fname, const void *params, const char *sym,
+                 double t0, double t1)
+{
+    call_named(cbid, fname, params, sym, CUDA_SUCCESS, t0, t1);
+}
+
+/* One driver call that returns rv. */
 static void call_rv(CUpti_CallbackId cbid, const void *params, const char *sym, CUresult rv,
                     double t0, double t1)
 {
-    uint64_t corr = 0;
-    CUpti_CallbackData cd;
-
-    memset(&cd, 0, sizeof cd);
-    cd.functionName = "a call";
-    cd.functionParams = params;
-    cd.symbolName = sym;
-    cd.correlationData = &corr;
-    cd.functionReturnValue = &rv;
-    cd.callbackSite = CUPTI_API_ENTER;
-    clock_at(t0);
-    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
-    cd.callbackSite = CUPTI_API_EXIT;
-    clock_at(t1);
-    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cd);
+    call_named(cbid, "a call", params, sym, rv, t0, t1);
 }
 
 /* A resource event at ms; module: cubinSize (0: a context created). */
