@@ -753,16 +753,15 @@ static void pg_gather_kernels(pg_state *s, size_t si, const prc_record *recs, si
 }
 
 /* The moment the run was ready, ms after the spawn: the earlier of
- * --ready's line and --ready's NVTX mark (any process's) where either
- * matched, else the earliest first kernel plus --ready-after; NaN when
- * none is known. */
-static double pg_ready_at(const pg_state *s, const prc_record *recs, size_t n, long long ready_ns,
-                          long long t0_ns)
+ * --ready's line (ready_ns, 0: none) and its NVTX mark (mark, the records'
+ * earliest at.ready_mark; NaN: none) where either matched, else the first
+ * kernel plus --ready-after; NaN when none is known. */
+static double pg_ready_at(const pg_state *s, long long ready_ns, long long t0_ns, double mark,
+                          double first)
 {
     double line = ready_ns > 0 ? (double)(ready_ns - t0_ns) / 1e6 : NAN;
-    double mark = pg_earliest(recs, n, "at.ready_mark");
     if (!isnan(line) || !isnan(mark)) return fmin(line, mark);     /* fmin: the one that is there */
-    return pg_earliest(recs, n, "at.first_kernel") + s->c->o->ready_after * 1e3;
+    return first + s->c->o->ready_after * 1e3;
 }
 
 /* The first uses after ready (each kernel's stall and when it came), the
@@ -771,7 +770,8 @@ static double pg_ready_at(const pg_state *s, const prc_record *recs, size_t n, l
 static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_record *recs, size_t n,
                         long long ready_ns, long long t0_ns)
 {
-    double ready = pg_ready_at(s, recs, n, ready_ns, t0_ns), first = pg_earliest(recs, n, "at.first_kernel");
+    double first = pg_earliest(recs, n, "at.first_kernel"), mark = pg_earliest(recs, n, "at.ready_mark");
+    double ready = pg_ready_at(s, ready_ns, t0_ns, mark, first);
     double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN, conc = 0;
     int asked = 0;
     char prefix[64], tname[128] = "";
@@ -780,8 +780,8 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
     s->ready_runs++;
     if (ready_ns > 0) s->ready_matched++;
-    if (!isnan(pg_earliest(recs, n, "at.ready_mark"))) s->mark_matched++;
-    if (pg_earliest(recs, n, "marks.n") > 0 || !isnan(pg_earliest(recs, n, "at.ready_mark"))) s->mark_runs++;
+    if (!isnan(mark)) s->mark_matched++;
+    if (!isnan(mark) || pg_earliest(recs, n, "marks.n") > 0) s->mark_runs++;
     for (i = 0; i < n; i++)
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
