@@ -2016,33 +2016,27 @@ static void pg_keep_output(pg_state *s)
     }
 }
 
+/* The samples of kern[0..n) freed. */
+static void pg_kernels_free(pg_kernel *kern, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        free(kern[k].ms);
+        free(kern[k].get);
+        free(kern[k].launch);
+    }
+}
+
 static void pg_free(pg_state *s)
 {
-    size_t i, k;
-    for (i = 0; i < PG_MAX_SIDES; i++)
-        for (k = 0; k < s->nkern[i]; k++) {
-            free(s->kern[i][k].ms);
-            free(s->kern[i][k].get);
-            free(s->kern[i][k].launch);
-        }
+    size_t i;
     for (i = 0; i < s->nsides; i++)
         if (s->side[i].cache_dir[0]) pr_rmtree(s->side[i].cache_dir);
     for (i = 0; i < PG_MAX_SIDES; i++) {
-        for (k = 0; k < s->nready[i]; k++) {
-            free(s->ready_kern[i][k].ms);
-            free(s->ready_kern[i][k].get);
-            free(s->ready_kern[i][k].launch);
-        }
-        for (k = 0; k < s->ntune[i]; k++) {
-            free(s->tune[i][k].ms);
-            free(s->tune[i][k].get);
-            free(s->tune[i][k].launch);
-        }
-        for (k = 0; k < s->nconc[i]; k++) {
-            free(s->conc[i][k].ms);
-            free(s->conc[i][k].get);
-            free(s->conc[i][k].launch);
-        }
+        pg_kernels_free(s->kern[i], s->nkern[i]);
+        pg_kernels_free(s->ready_kern[i], s->nready[i]);
+        pg_kernels_free(s->tune[i], s->ntune[i]);
+        pg_kernels_free(s->conc[i], s->nconc[i]);
     }
     if (s->ready_on) regfree(&s->ready_re);
     if (s->outdir_tmp && s->outdir[0]) {
