@@ -76,6 +76,11 @@
 #              that tests/gpu/nsys_pack.sh packs into build/nsys/, carried
 #              along), on app_torch.py and vector.cu, OVERHEAD_RUNS (10)
 #              runs each, alternating; results/h200-overhead.{txt,csv}
+#   schema     a default run against the stored one before the one list of
+#              sections (results/h200-summary.json, or BEFORE=FILE): the same
+#              measurement and derived keys, scripts/compare's verdicts, and
+#              the run's JSON checked against ./harness --schema
+#              (results/h200-schema.txt, results/h200-schema-after.json)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -317,6 +322,27 @@ for part in $parts; do
         L="$L/concurrent" sh tests/gpu/concurrent.sh 2>&1 | tail -20 ;;
     program-trust)
         L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
+    schema)
+        before=${BEFORE:-results/h200-summary.json}
+        cp "$before" "$L/before.json"
+        ./harness --json="$L/after.json" >"$L/after.out" 2>"$L/after.err"
+        rc=$?
+        ./harness --schema >"$L/schema.json"
+        { echo "# ./harness (exit $rc) at $(git rev-parse --short HEAD 2>/dev/null) against $before"
+          if python3 tests/check_json.py "$L/after.json" --schema "$L/schema.json"; then
+              echo "PASSED schema"; else echo "FAILED schema"; fi
+          python3 - "$L/before.json" "$L/after.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for part in ("measurements", "derived"):
+    ka = {(m["section"], m["key"]) for m in a.get(part, [])}
+    kb = {(m["section"], m["key"]) for m in b.get(part, [])}
+    print("%s: %d before, %d after, only before %s, only after %s"
+          % (part, len(ka), len(kb), sorted(ka - kb), sorted(kb - ka)))
+    print("%s %s keys" % ("PASSED" if ka == kb else "FAILED", part))
+PY
+          scripts/compare "$L/before.json" "$L/after.json" | tail -3; } 2>&1 | tee results/h200-schema.txt
+        cp "$L/after.json" results/h200-schema-after.json ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -332,7 +358,7 @@ for part in $parts; do
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
