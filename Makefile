@@ -36,7 +36,7 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/sections/*.c)
+SRCS := $(wildcard src/*.c) $(wildcard src/os/*.c) $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,
@@ -51,7 +51,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tes
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/nvml.c src/precord.c src/results.c src/stats.c src/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/nvml.c src/precord.c src/results.c src/stats.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
@@ -162,9 +162,9 @@ fuzz: $(VERSION_C)
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/precord.c \
 	    src/results.c src/stats.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/kcache.c \
-	    src/atomicfile.c src/proc.c src/ptree.c src/ufile.c src/sig.c src/clock.c
+	    src/os/atomicfile.c src/os/proc.c src/os/ptree.c src/os/ufile.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
-	    src/ufile.c src/precord.c src/results.c src/stats.c src/proc.c src/ptree.c src/sig.c src/clock.c
+	    src/os/ufile.c src/precord.c src/results.c src/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/demangle.c
 	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names
 	cp tests/fuzz/corpus/* build/fuzz/corpus/

@@ -1,7 +1,7 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "cli.h"
-#include "atomicfile.h"
-#include "exe.h"
+#include "os/atomicfile.h"
+#include "os/exe.h"
 #include "kernels.h"
 #include "version.h"
 #include "verdict.h"

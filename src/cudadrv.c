@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "phase.h"
-#include "sig.h"
+#include "os/clock.h"
+#include "os/phase.h"
+#include "os/sig.h"
 
 struct drv_api drv;
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <cuda.h>
-#include "fault.h"
+#include "os/fault.h"
 
 /* Every driver entry point the harness calls, by base name. Each is resolved
  * with cuGetProcAddress at the headers' CUDA_VERSION, so the versioned symbol

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "proc.h"
+#include "os/atomicfile.h"
+#include "os/proc.h"
 
 #define KC_MAGIC "HKCACHE1"
 #define KC_HEADER 40                      /* magic, three lengths, checksum */

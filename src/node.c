@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "node.h"
-#include "phase.h"
-#include "proc.h"
+#include "os/phase.h"
+#include "os/proc.h"
 #include "section_child.h"
-#include "sig.h"
+#include "os/sig.h"
 #include "table.h"
 #include "trace.h"
 

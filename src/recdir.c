@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sig.h"
-#include "ufile.h"
+#include "os/sig.h"
+#include "os/ufile.h"
 
 /* The pid of a name "<pid>.rec": a positive decimal without a leading zero
  * or sign, below 2^31; -1 for any other name. */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "atomicfile.h"
+#include "os/atomicfile.h"
 #include "report.h"
 
 /* ---------------------------------------------------------------- JSON --- */

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <nvrtc.h>
 
-#include "clock.h"
-#include "fault.h"
+#include "os/clock.h"
+#include "os/fault.h"
 #include "kcache.h"
-#include "phase.h"
-#include "sig.h"
+#include "os/phase.h"
+#include "os/sig.h"
 
 #define RTC_FUNCS(X)                                                        \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)            \

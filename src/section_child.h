@@ -5,7 +5,7 @@
 #define SECTION_CHILD_H
 
 #include <stddef.h>
-#include "proc.h"
+#include "os/proc.h"
 #include "results.h"
 #include "section_ctx.h"
 

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "os/clock.h"
 #include "devices.h"
 #include "kcache.h"
-#include "phase.h"
+#include "os/phase.h"
 
 /* Append the GPU's fields to the environment record, with its datasheet's
  * memory bandwidth where the table of known devices has it

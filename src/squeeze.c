@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "os/clock.h"
 #include "cudadrv.h"
-#include "phase.h"
+#include "os/phase.h"
 #include "precord.h"
-#include "proc.h"
-#include "ptree.h"
-#include "sig.h"
+#include "os/proc.h"
+#include "os/ptree.h"
+#include "os/sig.h"
 
 #define SQ_MIB 1048576.0
 #define SQ_MAX_CHUNKS 4096

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "os/clock.h"
 #include "cudadrv.h"
 #include "trace.h"
 

@@ -8,8 +8,8 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "atomicfile.h"
-#include "clock.h"
+#include "os/atomicfile.h"
+#include "os/clock.h"
 
 /* One span: a host range (track 1: sections; 2: phases; 4: child processes)
  * or a device span (3). */

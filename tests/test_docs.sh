@@ -114,7 +114,7 @@ else:
            if p != index and os.path.normpath(p) not in linked])
 
 # docs/architecture.md: linked from the front page; its prefix map's rows
-# ("| `pr_` | `src/proc.c`, ... | what |") name files that exist, each
+# ("| `pr_` | `src/os/proc.c`, ... | what |") name files that exist, each
 # defining or declaring a function whose name starts with the row's prefix;
 # every module of src/ (src/*.c, src/*/*.c) is in a row.
 arch = os.path.join(root, "docs", "architecture.md")

@@ -1,9 +1,9 @@
-/* test_fault.c: unit tests of src/fault.c: HARNESS_FAULT's spec, the
+/* test_fault.c: unit tests of src/os/fault.c: HARNESS_FAULT's spec, the
  * armed fault firing once on the K-th call, and the per-entry-point counts;
  * and the libraries' names for entry points and codes. */
 #include "testhelp.h"
 #include "cudadrv.h"
-#include "fault.h"
+#include "os/fault.h"
 #include "rtc.h"
 
 #include <stdio.h>

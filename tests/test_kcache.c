@@ -7,10 +7,10 @@
  * a reader; the parent's directory made and removed; sec_compile loading
  * NVRTC only for a miss. NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
-#include "fault.h"
+#include "os/fault.h"
 #include "kcache.h"
 #include "kernels.h"
-#include "proc.h"
+#include "os/proc.h"
 #include "rtc.h"
 #include "section.h"
 

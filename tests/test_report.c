@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testhelp.h"
-#include "atomicfile.h"
+#include "os/atomicfile.h"
 #include "results.h"
 #include "report.h"
 #include "section.h"

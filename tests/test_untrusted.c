@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exe.h"
-#include "proc.h"
+#include "os/exe.h"
+#include "os/proc.h"
 #include "recdir.h"
 #include "testhelp.h"
-#include "ufile.h"
+#include "os/ufile.h"
 
 /* A whole record of pid (the one tests/fuzz/records/good.rec holds). */
 static void tu_record(const char *dir, long pid)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "os/clock.h"
 #include "precord.h"
 
 static struct {

@@ -25,7 +25,7 @@
 #include <fatbinary_section.h>
 /* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
 
-#include "clock.h"
+#include "os/clock.h"
 #include "nvml.h"
 #include "precord.h"
 #include "results.h"

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "phase.h"
+#include "os/phase.h"
 #include "section.h"
 #include "section_vec.h"
-#include "stopwatches.h"
+#include "sections/stopwatches.h"
 #include "timing.h"
 
 #define XO "crossover"

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "firstlaunch.h"
-#include "phase.h"
+#include "os/clock.h"
+#include "sections/firstlaunch.h"
+#include "os/phase.h"
 #include "rtc.h"
 #include "section_child.h"
 #include "section_ctx.h"
 #include "section_vec.h"
-#include "stopwatches.h"
+#include "sections/stopwatches.h"
 #include "timing.h"
 
 #define SW "stopwatches"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "firstlaunch.h"
+#include "sections/firstlaunch.h"
 #include "section_ctx.h"
 #include "table.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "answer.h"
-#include "phase.h"
+#include "os/phase.h"
 #include "rtc.h"
 #include "section.h"
 #include "sections/fusion.h"

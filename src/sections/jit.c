@@ -16,14 +16,14 @@
 #include <unistd.h>
 
 #include "answer.h"
-#include "clock.h"
-#include "phase.h"
-#include "proc.h"
+#include "os/clock.h"
+#include "os/phase.h"
+#include "os/proc.h"
 #include "rtc.h"
 #include "section.h"
 #include "section_child.h"
 #include "section_vec.h"
-#include "sig.h"
+#include "os/sig.h"
 #include "timing.h"
 
 #define JT "jit"

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "answer.h"
-#include "clock.h"
-#include "phase.h"
+#include "os/clock.h"
+#include "os/phase.h"
 #include "section.h"
 #include "section_child.h"
 #include "timing.h"

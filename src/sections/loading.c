@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "answer.h"
-#include "clock.h"
+#include "os/clock.h"
 #include "kcache.h"
-#include "loading.h"
-#include "phase.h"
+#include "sections/loading.h"
+#include "os/phase.h"
 #include "rtc.h"
 #include "section.h"
 #include "section_child.h"

@@ -13,11 +13,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "loading.h"
+#include "os/clock.h"
+#include "sections/loading.h"
 #include "modfile.h"
-#include "phase.h"
-#include "proc.h"
+#include "os/phase.h"
+#include "os/proc.h"
 #include "section_child.h"
 #include "table.h"
 

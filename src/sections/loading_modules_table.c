@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "loading.h"
+#include "sections/loading.h"
 #include "section_ctx.h"
 #include "table.h"
 

@@ -3,7 +3,7 @@
  * only. */
 #include <string.h>
 
-#include "loading.h"
+#include "sections/loading.h"
 #include "section.h"
 #include "table.h"
 

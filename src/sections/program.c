@@ -20,22 +20,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "clock.h"
+#include "os/atomicfile.h"
+#include "os/clock.h"
 #include "cudadrv.h"
 #include "demangle.h"
 #include "nvml.h"
-#include "phase.h"
+#include "os/phase.h"
 #include "precord.h"
-#include "program.h"
-#include "ptree.h"
+#include "sections/program.h"
+#include "os/ptree.h"
 #include "recdir.h"
-#include "sig.h"
-#include "program_device.h"
-#include "program_squeeze.h"
+#include "os/sig.h"
+#include "sections/program_device.h"
+#include "sections/program_squeeze.h"
 #include "squeeze.h"
 #include "trace.h"
-#include "ufile.h"
+#include "os/ufile.h"
 #include "verdict.h"
 
 #define PG_SAMPLE_MS 10         /* the sampler's period: NVML, --ready's output */

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include "precord.h"
-#include "program.h"
+#include "sections/program.h"
 #include "results.h"
 #include "squeeze.h"
 

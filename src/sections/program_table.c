@@ -7,9 +7,9 @@
 
 #include "demangle.h"
 #include "precord.h"
-#include "program.h"
-#include "program_device.h"
-#include "program_squeeze.h"
+#include "sections/program.h"
+#include "sections/program_device.h"
+#include "sections/program_squeeze.h"
 #include "table.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and

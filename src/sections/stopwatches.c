@@ -10,15 +10,15 @@
 #include <unistd.h>
 
 #include "answer.h"
-#include "clock.h"
-#include "firstlaunch.h"
-#include "phase.h"
-#include "proc.h"
+#include "os/clock.h"
+#include "sections/firstlaunch.h"
+#include "os/phase.h"
+#include "os/proc.h"
 #include "rtc.h"
 #include "section.h"
 #include "section_child.h"
 #include "section_vec.h"
-#include "stopwatches.h"
+#include "sections/stopwatches.h"
 #include "timing.h"
 
 #define SW "stopwatches"

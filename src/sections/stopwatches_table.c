@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "firstlaunch.h"
+#include "sections/firstlaunch.h"
 #include "section.h"
 #include "table.h"
 

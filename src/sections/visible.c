@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "phase.h"
+#include "os/clock.h"
+#include "os/phase.h"
 #include "section.h"
 #include "section_child.h"
-#include "visible.h"
+#include "sections/visible.h"
 
 #define VI "visible"
 #define VI_NPARTS 5             /* load, init, count, ctx0, ctx_others */

@@ -8,7 +8,7 @@
 
 #include "section.h"
 #include "table.h"
-#include "visible.h"
+#include "sections/visible.h"
 
 #define VI "visible"
 #define VI_NCOLS 6

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "os/proc.h"
 #include "recdir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

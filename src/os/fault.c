@@ -1,6 +1,6 @@
 /* fault.c: HARNESS_FAULT's spec, the armed fault and the per-entry-point
  * call counts. */
-#include "fault.h"
+#include "os/fault.h"
 
 #include <errno.h>
 #include <stdlib.h>

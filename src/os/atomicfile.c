@@ -1,6 +1,6 @@
 /* atomicfile.c: writing a file whole or not at all: a temporary file beside
  * the target, fsync, rename (in place for devices and pipes). */
-#include "atomicfile.h"
+#include "os/atomicfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sig.h"
+#include "os/sig.h"
 
 #define AF_READER_POLL_MS 20   /* how often a FIFO is tried for a reader */
 

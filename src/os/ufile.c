@@ -1,5 +1,5 @@
 /* ufile.c: reading and creating the files a user's program can write. */
-#include "ufile.h"
+#include "os/ufile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,11 @@
 /* phase.c: the run's phase, its log (HARNESS_PHASE_LOG) and its hook. */
-#include "phase.h"
+#include "os/phase.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "os/clock.h"
 
 static const char *ph_now = "setup";
 static void (*ph_hook)(const char *);

@@ -1,6 +1,6 @@
 /* proc.c: the harness as its own child (posix_spawn, a pipe, waitpid); a
  * user's program (fork and execve, its process tree: ptree.h). */
-#include "proc.h"
+#include "os/proc.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -24,10 +24,10 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 
-#include "clock.h"
-#include "ptree.h"
-#include "sig.h"
-#include "ufile.h"
+#include "os/clock.h"
+#include "os/ptree.h"
+#include "os/sig.h"
+#include "os/ufile.h"
 
 extern char **environ;
 

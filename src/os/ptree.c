@@ -1,6 +1,6 @@
 /* ptree.c: the process tree of a user's program: a child subreaper, /proc
  * read for new processes, every descendant killed and named at the end. */
-#include "ptree.h"
+#include "os/ptree.h"
 
 #include <ctype.h>
 #include <dirent.h>

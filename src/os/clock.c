@@ -1,5 +1,5 @@
 /* clock.c: the host's monotonic clock, read with clock_gettime. */
-#include "clock.h"
+#include "os/clock.h"
 
 #include <time.h>
 

@@ -1,6 +1,6 @@
 /* sig.c: SIGINT, SIGTERM, SIGHUP and SIGQUIT taken by a thread of their own;
  * the stop routine. */
-#include "sig.h"
+#include "os/sig.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* exe.c: the checks execve makes, made before a program is run. */
-#include "exe.h"
+#include "os/exe.h"
 
 #include <dirent.h>
 #include <elf.h>
