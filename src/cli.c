@@ -4,7 +4,7 @@
 #include "os/exe.h"
 #include "kernels.h"
 #include "version.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 #include <ctype.h>
 #include <errno.h>

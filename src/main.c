@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "cli.h"
 #include "os/clock.h"
 #include "cudadrv.h"
@@ -17,14 +17,14 @@
 #include "node.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "report.h"
-#include "results.h"
+#include "core/report.h"
+#include "core/results.h"
 #include "rtc.h"
 #include "section.h"
 #include "sections/program.h"
 #include "os/sig.h"
 #include "table.h"
-#include "trace.h"
+#include "core/trace.h"
 #include "version.h"
 
 /* The kernel driver's version ("580.95.05"), from the first word of its

@@ -11,7 +11,7 @@
 #include "section_child.h"
 #include "os/sig.h"
 #include "table.h"
-#include "trace.h"
+#include "core/trace.h"
 
 /* ------------------------------------------------------ the listing --- */
 

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 #include "cli.h"
-#include "results.h"
+#include "core/results.h"
 #include "section_ctx.h"
 
 /* The section name of the node run's own entries (skips, checks, the

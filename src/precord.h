@@ -21,7 +21,7 @@
 #define PRECORD_H
 
 #include <stddef.h>
-#include "results.h"
+#include "core/results.h"
 
 #define PRC_SECTION "program"
 #define PRC_FORMAT  "harness-probe 1"   /* env "record" */

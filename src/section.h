@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 #include "cli.h"
-#include "results.h"
-#include "schema.h"
+#include "core/results.h"
+#include "core/schema.h"
 #include "section_child.h"
 #include "section_ctx.h"
 

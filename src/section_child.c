@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "core/trace.h"
 
 int sec_private_cache(const char *section, const char *what, char *dir, size_t dirlen,
                       char *pathvar, size_t pvlen, const char **env)

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include "os/proc.h"
-#include "results.h"
+#include "core/results.h"
 #include "section_ctx.h"
 
 /* A private, empty JIT cache for children: a new temporary directory

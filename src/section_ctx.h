@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "cudadrv.h"
 #include "kernels.h"
-#include "results.h"
+#include "core/results.h"
 #include "rtc.h"
 #include "timing.h"
 

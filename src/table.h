@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 #include "cli.h"
-#include "results.h"
+#include "core/results.h"
 
 /* Print the configuration block (environment record and options). */
 void tb_config(FILE *f, const results *r, const cli_opts *o);

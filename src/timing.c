@@ -8,7 +8,7 @@
 
 #include "os/clock.h"
 #include "cudadrv.h"
-#include "trace.h"
+#include "core/trace.h"
 
 static tm_setup tm_cfg = { 10, { 10, 10, 0.01, 0.0 }, 0, 0, NULL, 0, 0.0, 0 };
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <cuda.h>
-#include "stats.h"
+#include "core/stats.h"
 
 /* The shortest region the harness times as one sample: 20 ticks of the
  * event clock, whose resolution the CUDA documentation gives as about

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testhelp.h"
-#include "results.h"
+#include "core/results.h"
 #include "section.h"
 #include "sections/firstlaunch.h"
 #include "sections/stopwatches.h"

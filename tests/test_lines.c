@@ -1,6 +1,6 @@
 /* test_lines.c: the results line form (res_write_lines / res_read_lines) round trip and its rejections. */
 #include "testhelp.h"
-#include "results.h"
+#include "core/results.h"
 
 #include <math.h>
 #include <stdlib.h>

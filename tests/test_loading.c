@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testhelp.h"
-#include "report.h"
-#include "results.h"
+#include "core/report.h"
+#include "core/results.h"
 #include "section.h"
 #include "sections/loading.h"
 #include "table.h"

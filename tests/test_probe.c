@@ -4,7 +4,7 @@
 #include "testhelp.h"
 #include "probe/probe.h"
 #include "precord.h"
-#include "results.h"
+#include "core/results.h"
 
 #include <fcntl.h>
 #include <math.h>

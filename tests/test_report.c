@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "testhelp.h"
 #include "os/atomicfile.h"
-#include "results.h"
-#include "report.h"
+#include "core/results.h"
+#include "core/report.h"
 #include "section.h"
 #include "devices.h"
 #include "table.h"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_schema.sh: ./harness --schema, the measurement keys the sections
-# declare (src/schema.h), and tests/check_json.py --schema against it: the
+# declare (src/core/schema.h), and tests/check_json.py --schema against it: the
 # JSON of a run of every section on the stand-in driver (tests/fakecuda),
 # of --module with a toolkit library's images and of --source, of a program
 # run with the stand-in program (tests/standin_program.py:

@@ -1,6 +1,6 @@
-/* test_stats.c: unit tests of src/stats.c against independently computed values. */
+/* test_stats.c: unit tests of src/core/stats.c against independently computed values. */
 #include "testhelp.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_summary.sh: the summary every run ends with (src/answer.c), on the
+# test_summary.sh: the summary every run ends with (src/core/answer.c), on the
 # stand-in driver (FAKECUDA; its kernels do not run, so checks fail and the
 # runs exit 1: what counts is the summary's shape) and on a stand-in
 # program (-- CMD): at most 15 lines, none wider than 100 columns with

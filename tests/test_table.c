@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "table.h"
 #include "testhelp.h"
 

@@ -1,9 +1,9 @@
-/* test_verdict.c: unit tests of src/verdict.c's repeated looks: the plan of
+/* test_verdict.c: unit tests of src/core/verdict.c's repeated looks: the plan of
  * looks worked out by hand, a level of 0 that calls nothing, and the
  * family-wise false-call rate of the looks in a simulated A/A. */
 #include "testhelp.h"
-#include "stats.h"
-#include "verdict.h"
+#include "core/stats.h"
+#include "core/verdict.h"
 
 #include <math.h>
 #include <stdint.h>

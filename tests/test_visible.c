@@ -9,7 +9,7 @@
 #include <string.h>
 #include "testhelp.h"
 #include "cli.h"
-#include "results.h"
+#include "core/results.h"
 #include "section.h"
 #include "sections/visible.h"
 #include "table.h"

@@ -28,7 +28,7 @@
 #include "os/clock.h"
 #include "nvml.h"
 #include "precord.h"
-#include "results.h"
+#include "core/results.h"
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */

@@ -73,7 +73,7 @@
 
 #include <stdio.h>
 #include "cli.h"
-#include "results.h"
+#include "core/results.h"
 
 struct sec_ctx;
 

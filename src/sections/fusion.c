@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "os/phase.h"
 #include "rtc.h"
 #include "section.h"

@@ -55,7 +55,7 @@
 #ifndef FUSION_H
 #define FUSION_H
 
-#include "results.h"
+#include "core/results.h"
 
 /* Store "sizes", every "version.<key>" and "predictions": the facts the
  * section runs on, known before any time. Returns 0, or -1 on out of

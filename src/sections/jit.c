@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "os/proc.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "section.h"

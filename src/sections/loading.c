@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "os/clock.h"
 #include "kcache.h"
 #include "sections/loading.h"
@@ -20,7 +20,7 @@
 #include "section_child.h"
 #include "section_vec.h"
 #include "timing.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 #define LD "loading"
 #define LD_N 65536          /* elements each first launch works on */

@@ -6,10 +6,10 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "results.h"
-#include "schema.h"
+#include "core/results.h"
+#include "core/schema.h"
 #include "section_ctx.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
 #define LD_MAX_LABELS 32

@@ -34,9 +34,9 @@
 #include "sections/program_device.h"
 #include "sections/program_squeeze.h"
 #include "squeeze.h"
-#include "trace.h"
+#include "core/trace.h"
 #include "os/ufile.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 #define PG_SAMPLE_MS 10         /* the sampler's period: NVML, --ready's output */
 #define PG_STR_(x) #x

@@ -4,7 +4,7 @@
 #define PROGRAM_H
 
 #include <stdio.h>
-#include "results.h"
+#include "core/results.h"
 #include "section.h"
 
 #define PG "program"

@@ -7,7 +7,7 @@
 #define PROGRAM_DEVICE_H
 
 #include <stdio.h>
-#include "results.h"
+#include "core/results.h"
 
 /* Store the env fields (strings; a value not known is "unknown: <why>"):
  *   program_gpu_name, program_gpu_uuid, program_gpu_bus_id

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "precord.h"
 #include "sections/program.h"
-#include "results.h"
+#include "core/results.h"
 #include "squeeze.h"
 
 /* The search: the first margin tried; doubled while the program fails, up

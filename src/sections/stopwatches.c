@@ -9,7 +9,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "answer.h"
+#include "core/answer.h"
 #include "os/clock.h"
 #include "sections/firstlaunch.h"
 #include "os/phase.h"

@@ -27,7 +27,7 @@
 #define STOPWATCHES_H
 
 #include "kernels.h"
-#include "results.h"
+#include "core/results.h"
 
 /* The lesson's n (vectorAdd's, kernels.h) and vectorScale's factor. */
 #define SW_N KN_VECADD_N

@@ -70,7 +70,7 @@
 #define VISIBLE_H
 
 #include <stddef.h>
-#include "results.h"
+#include "core/results.h"
 
 /* The most counts one plan holds (1, 2, 4, ... 2^30 and N). */
 #define VI_MAX_COUNTS 32

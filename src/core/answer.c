@@ -1,6 +1,6 @@
 /* answer.c: the answers sections store, and the summary printed from them
  * (answer.h). The summary reads the results only. */
-#include "answer.h"
+#include "core/answer.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "os/atomicfile.h"
-#include "report.h"
+#include "core/report.h"
 
 /* ---------------------------------------------------------------- JSON --- */
 

@@ -1,11 +1,11 @@
 /* verdict.c: the comparison rule on two sets of samples (verdict.h). */
-#include "verdict.h"
+#include "core/verdict.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "stats.h"
+#include "core/stats.h"
 
 int vd_children(void)
 {

@@ -1,5 +1,5 @@
 /* trace.c: NVTX ranges, progress lines and the Chrome trace of the run. */
-#include "trace.h"
+#include "core/trace.h"
 
 #include <math.h>
 #include <stdlib.h>

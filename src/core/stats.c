@@ -1,5 +1,5 @@
 /* stats.c: summary statistics of timing samples and a distribution-free CI of the median. */
-#include "stats.h"
+#include "core/stats.h"
 
 #include <limits.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "results.h"
+#include "core/results.h"
 
 /* One measurement key, or a pattern of keys made at run time: a word in
  * angle brackets stands for a part the run fills in, matched as

@@ -9,7 +9,7 @@
 #define ANSWER_H
 
 #include <stdio.h>
-#include "results.h"
+#include "core/results.h"
 
 /* The most lines the summary takes, its leading blank line included: a
  * user's `tail -15` is the summary. */

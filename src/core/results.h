@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "stats.h"
+#include "core/stats.h"
 
 #define RES_SCHEMA_VERSION 1
 

@@ -4,7 +4,7 @@
 #define REPORT_H
 
 #include <stdio.h>
-#include "results.h"
+#include "core/results.h"
 
 /* Write the whole results object as one JSON document:
  *   { "schema_version": 1, "incomplete": false,

@@ -7,7 +7,7 @@
 #define VERDICT_H
 
 #include <stddef.h>
-#include "results.h"
+#include "core/results.h"
 
 /* The U test's significance level a verdict needs, and the samples a side
  * needs for its noise to be known. */

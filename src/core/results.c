@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results.h"
+#include "core/results.h"
 
 const char *res_state_name(res_state s)
 {
