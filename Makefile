@@ -36,7 +36,7 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/sections/*.c)
+SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,
@@ -45,13 +45,13 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DIRTY := $(if $(COMMIT),$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty))
 VERSION_C := $(B)/version.c
 VERSION_O := $(B)/obj/version.o
-OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o $(VERSION_O)
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/kernels_src.o $(VERSION_O)
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
 TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/nvml.c src/precord.c src/core/results.c src/core/stats.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/cuda/nvml.c src/precord.c src/core/results.c src/core/stats.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
@@ -79,7 +79,7 @@ $(B)/obj/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The kernel sources are embedded with the assembler's .incbin (toolchain only).
-$(B)/obj/src/kernels_src.o: src/kernels_src.S $(KERNELS)
+$(B)/obj/src/cuda/kernels_src.o: src/cuda/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
 
@@ -104,7 +104,7 @@ $(B)/bench_record: tests/bench_record.c $(B)/obj/src/precord.o $(B)/obj/src/core
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
-$(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cudadrv.h
+$(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cuda/cudadrv.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
@@ -156,16 +156,16 @@ FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefine
               -fno-sanitize-recover=all
 fuzz: $(VERSION_C)
 	@mkdir -p build/fuzz/corpus build/fuzz/modules
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/kernels_src.S \
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/cuda/kernels_src.S \
 	    $(VERSION_C)
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_modfile tests/fuzz/fuzz_modfile.c src/modfile.c
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_modfile tests/fuzz/fuzz_modfile.c src/cuda/modfile.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/precord.c \
 	    src/core/results.c src/core/stats.c
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/kcache.c \
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/cuda/kcache.c \
 	    src/os/atomicfile.c src/os/proc.c src/os/ptree.c src/os/ufile.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
 	    src/os/ufile.c src/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/demangle.c
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
 	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/

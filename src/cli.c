@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "os/atomicfile.h"
 #include "os/exe.h"
-#include "kernels.h"
+#include "cuda/kernels.h"
 #include "version.h"
 #include "core/verdict.h"
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "os/clock.h"
-#include "devices.h"
-#include "kcache.h"
+#include "cuda/devices.h"
+#include "cuda/kcache.h"
 #include "os/phase.h"
 
 /* Append the GPU's fields to the environment record, with its datasheet's

@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <cuda.h>
 #include "cli.h"
-#include "cudadrv.h"
-#include "kernels.h"
+#include "cuda/cudadrv.h"
+#include "cuda/kernels.h"
 #include "core/results.h"
-#include "rtc.h"
-#include "timing.h"
+#include "cuda/rtc.h"
+#include "cuda/timing.h"
 
 /* What a section returns. */
 enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "os/clock.h"
-#include "cudadrv.h"
+#include "cuda/cudadrv.h"
 #include "os/phase.h"
 #include "precord.h"
 #include "os/proc.h"

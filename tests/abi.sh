@@ -14,7 +14,7 @@ inc = sys.argv[1]
 cuda_h = open(inc + "/cuda.h").read()
 version = int(re.search(r"#define CUDA_VERSION (\d+)", cuda_h).group(1))
 typedefs = open(inc + "/cudaTypedefs.h").read()
-src = open("src/cudadrv.h").read()
+src = open("src/cuda/cudadrv.h").read()
 block = src[src.index("#define DRV_FUNCS(X)"):src.index("struct drv_api")]
 names = re.findall(r"X\((cu\w+)\)", block)
 print("#include <cuda.h>\n#include <cudaTypedefs.h>")

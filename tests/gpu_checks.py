@@ -324,7 +324,7 @@ def main(argv):
         # The copy floor section fusion stored (the best copy with buffers of
         # at least 4x the L2): within 3% of cuMemcpyDtoD at that n, and at
         # least 85% of the datasheet bandwidth stored beside it (from the
-        # harness's table of known devices, src/devices.c); a GPU not in it
+        # harness's table of known devices, src/cuda/devices.c); a GPU not in it
         # fails the check, which then says so.
         cf = derived(doc, "fusion", "copy_floor")
         g, gd, n = cf["value"], cf["fields"]["dtod_gbs"], int(cf["fields"]["n"])

@@ -5,7 +5,7 @@
  * multiply, cut short, not C++, not text) must come back bounded; the
  * shortener's steps are checked one by one. */
 #include "testhelp.h"
-#include "demangle.h"
+#include "cuda/demangle.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * armed fault firing once on the K-th call, and the per-entry-point counts;
  * and the libraries' names for entry points and codes. */
 #include "testhelp.h"
-#include "cudadrv.h"
+#include "cuda/cudadrv.h"
 #include "os/fault.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 
 #include <stdio.h>
 #include <string.h>

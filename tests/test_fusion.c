@@ -1,8 +1,8 @@
 /* test_fusion.c: the fusion chain on the host: models, reference, check,
  * NVRTC name expressions, the stored conclusions and the tables. */
 #include "testhelp.h"
-#include "kernels.h"
-#include "rtc.h"
+#include "cuda/kernels.h"
+#include "cuda/rtc.h"
 #include "section.h"
 #include "sections/fusion.h"
 

@@ -1,5 +1,5 @@
-/* test_kcache.c: unit tests of the run's compile cache (src/kcache.c) and
- * of rtc_compile_shared (src/rtc.c): a hit gives the bytes a fresh compile
+/* test_kcache.c: unit tests of the run's compile cache (src/cuda/kcache.c) and
+ * of rtc_compile_shared (src/cuda/rtc.c): a hit gives the bytes a fresh compile
  * gives and makes no NVRTC call; another option, arch, source, name or
  * target misses; a truncated or corrupt file is a miss and is replaced;
  * without the variable, or with a directory that is not private, it is
@@ -8,10 +8,10 @@
  * NVRTC only for a miss. NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
 #include "os/fault.h"
-#include "kcache.h"
-#include "kernels.h"
+#include "cuda/kcache.h"
+#include "cuda/kernels.h"
 #include "os/proc.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section.h"
 
 #include <dirent.h>

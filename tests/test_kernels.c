@@ -1,9 +1,9 @@
-/* test_kernels.c: unit tests of src/kernels.c (registry, embedded and
- * on-disk sources, CPU checks) and src/rtc.c (NVRTC compiles; no GPU is
+/* test_kernels.c: unit tests of src/cuda/kernels.c (registry, embedded and
+ * on-disk sources, CPU checks) and src/cuda/rtc.c (NVRTC compiles; no GPU is
  * needed: NVRTC runs on the host). */
 #include "testhelp.h"
-#include "kernels.h"
-#include "rtc.h"
+#include "cuda/kernels.h"
+#include "cuda/rtc.h"
 
 #include <math.h>
 #include <stdio.h>

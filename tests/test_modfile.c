@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testhelp.h"
-#include "modfile.h"
+#include "cuda/modfile.h"
 
 static void tm_put16(unsigned char *p, unsigned v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
 static void tm_put32(unsigned char *p, uint32_t v) { tm_put16(p, v & 0xffffu); tm_put16(p + 2, v >> 16); }

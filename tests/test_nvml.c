@@ -1,8 +1,8 @@
-/* test_nvml.c: unit tests of src/nvml.c that need no NVML: where
+/* test_nvml.c: unit tests of src/cuda/nvml.c that need no NVML: where
  * libnvidia-ml.so.1 is absent, every call says so and fills nothing;
  * where it is there, the answers are at least consistent. */
 #include "testhelp.h"
-#include "nvml.h"
+#include "cuda/nvml.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -14,7 +14,7 @@
 #include "core/results.h"
 #include "core/report.h"
 #include "section.h"
-#include "devices.h"
+#include "cuda/devices.h"
 #include "table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */

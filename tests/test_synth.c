@@ -1,9 +1,9 @@
 /* test_synth.c: unit tests of the synthetic module (kn_synth_size,
- * kn_synth_source, kn_synth_name, kn_check_synth in src/kernels.c) and
- * of rtc_phase_times (src/rtc.c). NVRTC runs on the host; no GPU. */
+ * kn_synth_source, kn_synth_name, kn_check_synth in src/cuda/kernels.c) and
+ * of rtc_phase_times (src/cuda/rtc.c). NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
-#include "kernels.h"
-#include "rtc.h"
+#include "cuda/kernels.h"
+#include "cuda/rtc.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,8 +1,8 @@
-/* test_timing.c: unit tests of tm_batch (src/timing.c), the batch a work's
+/* test_timing.c: unit tests of tm_batch (src/cuda/timing.c), the batch a work's
  * calibration regions give, against values worked out by hand. */
 #include "testhelp.h"
-#include "cudadrv.h"
-#include "timing.h"
+#include "cuda/cudadrv.h"
+#include "cuda/timing.h"
 
 #include <math.h>
 #include <string.h>

@@ -26,7 +26,7 @@
 /* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
 
 #include "os/clock.h"
-#include "nvml.h"
+#include "cuda/nvml.h"
 #include "precord.h"
 #include "core/results.h"
 

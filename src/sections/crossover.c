@@ -10,7 +10,7 @@
 #include "section.h"
 #include "section_vec.h"
 #include "sections/stopwatches.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define XO "crossover"
 #define SW "stopwatches"

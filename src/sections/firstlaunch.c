@@ -9,12 +9,12 @@
 #include "os/clock.h"
 #include "sections/firstlaunch.h"
 #include "os/phase.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section_child.h"
 #include "section_ctx.h"
 #include "section_vec.h"
 #include "sections/stopwatches.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define SW "stopwatches"
 #define FL_NMODS 5          /* module 1 and the four loaded after it */

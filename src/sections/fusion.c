@@ -12,10 +12,10 @@
 
 #include "core/answer.h"
 #include "os/phase.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section.h"
 #include "sections/fusion.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define FS "fusion"
 #define FS_MAIN_N KN_CHAIN_MAIN_N

@@ -19,12 +19,12 @@
 #include "os/clock.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section.h"
 #include "section_child.h"
 #include "section_vec.h"
 #include "os/sig.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define JT "jit"
 #define JT_OPT_N 16777216u

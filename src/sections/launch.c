@@ -14,7 +14,7 @@
 #include "os/phase.h"
 #include "section.h"
 #include "section_child.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define LN "launch"
 #define LN_SUBMIT 256          /* launches per host-timed submit sample */

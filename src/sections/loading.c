@@ -12,14 +12,14 @@
 
 #include "core/answer.h"
 #include "os/clock.h"
-#include "kcache.h"
+#include "cuda/kcache.h"
 #include "sections/loading.h"
 #include "os/phase.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section.h"
 #include "section_child.h"
 #include "section_vec.h"
-#include "timing.h"
+#include "cuda/timing.h"
 #include "core/verdict.h"
 
 #define LD "loading"

@@ -15,7 +15,7 @@
 
 #include "os/clock.h"
 #include "sections/loading.h"
-#include "modfile.h"
+#include "cuda/modfile.h"
 #include "os/phase.h"
 #include "os/proc.h"
 #include "section_child.h"

@@ -22,9 +22,9 @@
 
 #include "os/atomicfile.h"
 #include "os/clock.h"
-#include "cudadrv.h"
-#include "demangle.h"
-#include "nvml.h"
+#include "cuda/cudadrv.h"
+#include "cuda/demangle.h"
+#include "cuda/nvml.h"
 #include "os/phase.h"
 #include "precord.h"
 #include "sections/program.h"

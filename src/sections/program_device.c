@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "nvml.h"
+#include "cuda/demangle.h"
+#include "cuda/nvml.h"
 #include "table.h"
 
 /* One env field; out of memory is said. */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "demangle.h"
+#include "cuda/demangle.h"
 #include "table.h"
 
 /* ---------------------------------------------------------- the runs --- */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "demangle.h"
+#include "cuda/demangle.h"
 #include "precord.h"
 #include "sections/program.h"
 #include "sections/program_device.h"

@@ -14,12 +14,12 @@
 #include "sections/firstlaunch.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "rtc.h"
+#include "cuda/rtc.h"
 #include "section.h"
 #include "section_child.h"
 #include "section_vec.h"
 #include "sections/stopwatches.h"
-#include "timing.h"
+#include "cuda/timing.h"
 
 #define SW "stopwatches"
 

@@ -26,7 +26,7 @@
 #ifndef STOPWATCHES_H
 #define STOPWATCHES_H
 
-#include "kernels.h"
+#include "cuda/kernels.h"
 #include "core/results.h"
 
 /* The lesson's n (vectorAdd's, kernels.h) and vectorScale's factor. */

@@ -52,7 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cudadrv.h"
+#include "cuda/cudadrv.h"
 
 struct fake_event { double ms; };
 struct fake_fn { const char *name; int loaded; };

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kcache.h"
+#include "cuda/kcache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* kcache.c: the run's compile cache: one file per compiled image, named by
  * a hash of its key, holding the whole key, checked in full on every read. */
-#include "kcache.h"
+#include "cuda/kcache.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* demangle.c: C++ symbols demangled through libstdc++'s __cxa_demangle
  * (dlopen, once), a small bounded reader of a symbol's qualified name for
  * the names it refuses, and the shortener of names for tables. */
-#include "demangle.h"
+#include "cuda/demangle.h"
 
 #include <ctype.h>
 #include <dlfcn.h>

@@ -1,7 +1,7 @@
 /* nvml.c: NVML's per-process device memory and the device's and driver's
  * names, through dlopen: the few NVML types and entry points declared
  * here, opened once (pthread_once). */
-#include "nvml.h"
+#include "cuda/nvml.h"
 
 #include <dlfcn.h>
 #include <limits.h>

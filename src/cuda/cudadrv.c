@@ -1,6 +1,6 @@
 /* cudadrv.c: loading the CUDA driver with dlopen, the entry-point table, the
  * CUresult name table and the one error path for driver calls. */
-#include "cudadrv.h"
+#include "cuda/cudadrv.h"
 
 #include <dlfcn.h>
 #include <stdint.h>

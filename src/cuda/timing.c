@@ -1,13 +1,13 @@
 /* timing.c: event-pair timing with warm-up, batching, the stopping rule,
  * the L2-cold state and per-sample SM clock readings. */
-#include "timing.h"
+#include "cuda/timing.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "os/clock.h"
-#include "cudadrv.h"
+#include "cuda/cudadrv.h"
 #include "core/trace.h"
 
 static tm_setup tm_cfg = { 10, { 10, 10, 0.01, 0.0 }, 0, 0, NULL, 0, 0.0, 0 };

@@ -1,5 +1,5 @@
 /* kernels.c: the kernel registry, source loading and CPU references. */
-#include "kernels.h"
+#include "cuda/kernels.h"
 
 #include <errno.h>
 #include <fcntl.h>

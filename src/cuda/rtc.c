@@ -1,5 +1,5 @@
 /* rtc.c: NVRTC through dlopen: load, version, compile with timing. */
-#include "rtc.h"
+#include "cuda/rtc.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 
 #include "os/clock.h"
 #include "os/fault.h"
-#include "kcache.h"
+#include "cuda/kcache.h"
 #include "os/phase.h"
 #include "os/sig.h"
 

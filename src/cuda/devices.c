@@ -1,6 +1,6 @@
 /* devices.c: the table of known devices and their datasheets' memory
  * bandwidth, looked up by the name the driver reports. */
-#include "devices.h"
+#include "cuda/devices.h"
 
 #include <stddef.h>
 #include <string.h>

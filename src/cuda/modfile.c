@@ -1,7 +1,7 @@
 /* modfile.c: reading modules from disk: the kind from the first bytes, an
  * ELF's section headers, .nv_fatbin and __nv_relfatbin walked fatbin by
  * fatbin and entry by entry, every size checked against what holds it. */
-#include "modfile.h"
+#include "cuda/modfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
