@@ -36,7 +36,7 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/sections/*.c)
+SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,

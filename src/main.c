@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/answer.h"
-#include "cli.h"
+#include "run/cli.h"
 #include "os/clock.h"
 #include "cuda/cudadrv.h"
 #include "os/fault.h"
@@ -20,10 +20,10 @@
 #include "core/report.h"
 #include "core/results.h"
 #include "cuda/rtc.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/program.h"
 #include "os/sig.h"
-#include "table.h"
+#include "run/table.h"
 #include "core/trace.h"
 #include "version.h"
 

@@ -8,9 +8,9 @@
 #include "node.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "section_child.h"
+#include "run/section_child.h"
 #include "os/sig.h"
-#include "table.h"
+#include "run/table.h"
 #include "core/trace.h"
 
 /* ------------------------------------------------------ the listing --- */

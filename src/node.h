@@ -9,9 +9,9 @@
 #define NODE_H
 
 #include <stdio.h>
-#include "cli.h"
+#include "run/cli.h"
 #include "core/results.h"
-#include "section_ctx.h"
+#include "run/section_ctx.h"
 
 /* The section name of the node run's own entries (skips, checks, the
  * summary's conclusions). */

@@ -8,7 +8,7 @@
 #define SQUEEZE_H
 
 #include <stddef.h>
-#include "cli.h"
+#include "run/cli.h"
 
 /* What a holder held, in MiB. */
 typedef struct sq_held {

@@ -1,9 +1,9 @@
-/* test_cli.c: unit tests of src/cli.c: cli_parse run in-process on argv
+/* test_cli.c: unit tests of src/run/cli.c: cli_parse run in-process on argv
  * arrays, with its out and err streams captured through tmpfile(). */
 #include "testhelp.h"
 #include "version.h"
-#include "cli.h"
-#include "section.h"
+#include "run/cli.h"
+#include "run/section.h"
 #include "sections/stopwatches.h"
 
 #include <stdio.h>

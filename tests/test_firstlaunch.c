@@ -8,10 +8,10 @@
 #include <string.h>
 #include "testhelp.h"
 #include "core/results.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/firstlaunch.h"
 #include "sections/stopwatches.h"
-#include "table.h"
+#include "run/table.h"
 
 #define TF_CHILDREN 3
 

@@ -3,7 +3,7 @@
 #include "testhelp.h"
 #include "cuda/kernels.h"
 #include "cuda/rtc.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/fusion.h"
 
 #include <math.h>

@@ -12,7 +12,7 @@
 #include "cuda/kernels.h"
 #include "os/proc.h"
 #include "cuda/rtc.h"
-#include "section.h"
+#include "run/section.h"
 
 #include <dirent.h>
 #include <math.h>

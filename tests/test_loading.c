@@ -10,9 +10,9 @@
 #include "testhelp.h"
 #include "core/report.h"
 #include "core/results.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/loading.h"
-#include "table.h"
+#include "run/table.h"
 
 /* One eager-against-lazy pair of measurements of a step (n samples each;
  * nl == 0: eager only). */

@@ -13,9 +13,9 @@
 #include "os/atomicfile.h"
 #include "core/results.h"
 #include "core/report.h"
-#include "section.h"
+#include "run/section.h"
 #include "cuda/devices.h"
-#include "table.h"
+#include "run/table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */
 static char *slurp(const char *path)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/answer.h"
-#include "table.h"
+#include "run/table.h"
 #include "testhelp.h"
 
 /* tb_fit of text at width, into a string (the caller frees it). */

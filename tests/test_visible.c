@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testhelp.h"
-#include "cli.h"
+#include "run/cli.h"
 #include "core/results.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/visible.h"
-#include "table.h"
+#include "run/table.h"
 
 #define TV "visible"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "os/phase.h"
-#include "section.h"
-#include "section_vec.h"
+#include "run/section.h"
+#include "run/section_vec.h"
 #include "sections/stopwatches.h"
 #include "cuda/timing.h"
 

@@ -10,9 +10,9 @@
 #include "sections/firstlaunch.h"
 #include "os/phase.h"
 #include "cuda/rtc.h"
-#include "section_child.h"
-#include "section_ctx.h"
-#include "section_vec.h"
+#include "run/section_child.h"
+#include "run/section_ctx.h"
+#include "run/section_vec.h"
 #include "sections/stopwatches.h"
 #include "cuda/timing.h"
 

@@ -72,7 +72,7 @@
 #define FIRSTLAUNCH_H
 
 #include <stdio.h>
-#include "cli.h"
+#include "run/cli.h"
 #include "core/results.h"
 
 struct sec_ctx;

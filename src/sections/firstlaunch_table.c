@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "sections/firstlaunch.h"
-#include "section_ctx.h"
-#include "table.h"
+#include "run/section_ctx.h"
+#include "run/table.h"
 
 #define SW "stopwatches"
 

@@ -13,7 +13,7 @@
 #include "core/answer.h"
 #include "os/phase.h"
 #include "cuda/rtc.h"
-#include "section.h"
+#include "run/section.h"
 #include "sections/fusion.h"
 #include "cuda/timing.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 
 #define FS "fusion"
 

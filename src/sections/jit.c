@@ -20,9 +20,9 @@
 #include "os/phase.h"
 #include "os/proc.h"
 #include "cuda/rtc.h"
-#include "section.h"
-#include "section_child.h"
-#include "section_vec.h"
+#include "run/section.h"
+#include "run/section_child.h"
+#include "run/section_vec.h"
 #include "os/sig.h"
 #include "cuda/timing.h"
 

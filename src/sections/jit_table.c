@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 
 /* The NVRTC option sets (key suffix, the option) and the driver JIT's cache
  * states (key prefix, words), in the order printed: for the built-in

@@ -12,8 +12,8 @@
 #include "core/answer.h"
 #include "os/clock.h"
 #include "os/phase.h"
-#include "section.h"
-#include "section_child.h"
+#include "run/section.h"
+#include "run/section_child.h"
 #include "cuda/timing.h"
 
 #define LN "launch"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 
 void la_print(FILE *f, const results *r)
 {

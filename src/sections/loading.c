@@ -16,9 +16,9 @@
 #include "sections/loading.h"
 #include "os/phase.h"
 #include "cuda/rtc.h"
-#include "section.h"
-#include "section_child.h"
-#include "section_vec.h"
+#include "run/section.h"
+#include "run/section_child.h"
+#include "run/section_vec.h"
 #include "cuda/timing.h"
 #include "core/verdict.h"
 

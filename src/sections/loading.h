@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "core/schema.h"
-#include "section_ctx.h"
+#include "run/section_ctx.h"
 #include "core/verdict.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */

@@ -18,8 +18,8 @@
 #include "cuda/modfile.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "section_child.h"
-#include "table.h"
+#include "run/section_child.h"
+#include "run/table.h"
 
 #define LD "loading"
 #define MIB (1024.0 * 1024.0)

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "sections/loading.h"
-#include "section_ctx.h"
-#include "table.h"
+#include "run/section_ctx.h"
+#include "run/table.h"
 
 #define LD "loading"
 #define LM_LIST_MAX 24      /* fatbins listed one by one up to this many */

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "sections/loading.h"
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 
 /* Where each module's functions were loaded in one format, as stored
  * (ld_loaded_by): one sentence when every module says the same, else one

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "core/results.h"
-#include "section.h"
+#include "run/section.h"
 
 #define PG "program"
 

@@ -11,7 +11,7 @@
 
 #include "cuda/demangle.h"
 #include "cuda/nvml.h"
-#include "table.h"
+#include "run/table.h"
 
 /* One env field; out of memory is said. */
 static void pgd_put(results *r, const char *key, const char *val)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cuda/demangle.h"
-#include "table.h"
+#include "run/table.h"
 
 /* ---------------------------------------------------------- the runs --- */
 

@@ -10,7 +10,7 @@
 #include "sections/program.h"
 #include "sections/program_device.h"
 #include "sections/program_squeeze.h"
-#include "table.h"
+#include "run/table.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "sections/firstlaunch.h"
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 
 #define SW "stopwatches"
 

@@ -9,8 +9,8 @@
 
 #include "os/clock.h"
 #include "os/phase.h"
-#include "section.h"
-#include "section_child.h"
+#include "run/section.h"
+#include "run/section_child.h"
 #include "sections/visible.h"
 
 #define VI "visible"

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "section.h"
-#include "table.h"
+#include "run/section.h"
+#include "run/table.h"
 #include "sections/visible.h"
 
 #define VI "visible"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "section.h"
+#include "run/cli.h"
+#include "run/section.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* section.c: the table of sections. */
-#include "section.h"
+#include "run/section.h"
 
 /* ---------------------------------------------------------- the table --- */
 

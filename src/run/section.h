@@ -6,11 +6,11 @@
 #define SECTION_H
 
 #include <stdio.h>
-#include "cli.h"
+#include "run/cli.h"
 #include "core/results.h"
 #include "core/schema.h"
-#include "section_child.h"
-#include "section_ctx.h"
+#include "run/section_child.h"
+#include "run/section_ctx.h"
 
 /* Where an entry runs (sections/list.h's scope column). */
 typedef enum sec_scope {

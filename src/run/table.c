@@ -2,7 +2,7 @@
  * configuration block, rows with state and interval, missing figures, the
  * rigor lines, the roofline across sections, the checks. Each section's own
  * tables live beside it (src/sections/X_table.c). */
-#include "table.h"
+#include "run/table.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
-#include "cli.h"
+#include "run/cli.h"
 #include "os/atomicfile.h"
 #include "os/exe.h"
 #include "cuda/kernels.h"

@@ -5,7 +5,7 @@
 #define TABLE_H
 
 #include <stdio.h>
-#include "cli.h"
+#include "run/cli.h"
 #include "core/results.h"
 
 /* Print the configuration block (environment record and options). */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <cuda.h>
-#include "cli.h"
+#include "run/cli.h"
 #include "cuda/cudadrv.h"
 #include "cuda/kernels.h"
 #include "core/results.h"

@@ -1,6 +1,6 @@
 /* section_child.c: children of this binary run for one job, their results
  * read back as lines; a private JIT cache for them. */
-#include "section_child.h"
+#include "run/section_child.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* section_vec.c: the vectorAdd buffers, work units and check. */
-#include "section_vec.h"
+#include "run/section_vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include "os/proc.h"
 #include "core/results.h"
-#include "section_ctx.h"
+#include "run/section_ctx.h"
 
 /* A private, empty JIT cache for children: a new temporary directory
  * (pr_mkdtemp "what") into dir, and env[0..1] set to "CUDA_CACHE_DISABLE=0"

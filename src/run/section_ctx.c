@@ -1,6 +1,6 @@
 /* section_ctx.c: the context sections share: GPU and NVRTC on first need,
  * modules, timing's set-up, skips, checks, stored measurements. */
-#include "section_ctx.h"
+#include "run/section_ctx.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <cuda.h>
-#include "section_ctx.h"
+#include "run/section_ctx.h"
 
 /* Buffers for vectorAdd over n floats: device a, b, out; pageable and
  * pinned host copies of each. */
