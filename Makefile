@@ -36,7 +36,7 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) $(wildcard src/sections/*.c)
+SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) src/probe/precord.c $(wildcard src/sections/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,
@@ -51,7 +51,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tes
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/cuda/nvml.c src/precord.c src/core/results.c src/core/stats.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
@@ -95,12 +95,12 @@ build/pic/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The CPU test's host program: loads the probe as the driver would.
-build/probe_host: tests/probe_host.c build/pic/src/precord.o build/pic/src/core/results.o build/pic/src/core/stats.o
+build/probe_host: tests/probe_host.c build/pic/src/probe/precord.o build/pic/src/core/results.o build/pic/src/core/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
 # The record reader's benchmark: records at the size cap, each read in under
 # a second (docs/program.md); make test runs it.
-$(B)/bench_record: tests/bench_record.c $(B)/obj/src/precord.o $(B)/obj/src/core/results.o $(B)/obj/src/core/stats.o
+$(B)/bench_record: tests/bench_record.c $(B)/obj/src/probe/precord.o $(B)/obj/src/core/results.o $(B)/obj/src/core/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
@@ -159,12 +159,12 @@ fuzz: $(VERSION_C)
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c $(LIB_SRCS) src/cuda/kernels_src.S \
 	    $(VERSION_C)
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_modfile tests/fuzz/fuzz_modfile.c src/cuda/modfile.c
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/precord.c \
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_record tests/fuzz/fuzz_record.c src/probe/precord.c \
 	    src/core/results.c src/core/stats.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/cuda/kcache.c \
 	    src/os/atomicfile.c src/os/proc.c src/os/ptree.c src/os/ufile.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
-	    src/os/ufile.c src/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
+	    src/os/ufile.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
 	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names
 	cp tests/fuzz/corpus/* build/fuzz/corpus/

@@ -5,7 +5,7 @@
 #define RECDIR_H
 
 #include <stddef.h>
-#include "precord.h"
+#include "probe/precord.h"
 
 /* The most entries of a record directory looked at, and the most bytes of
  * records one run may hold in all; past either, the rest is refused. */

@@ -19,7 +19,7 @@
 #include "os/clock.h"
 #include "cuda/cudadrv.h"
 #include "os/phase.h"
-#include "precord.h"
+#include "probe/precord.h"
 #include "os/proc.h"
 #include "os/ptree.h"
 #include "os/sig.h"

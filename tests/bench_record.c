@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "precord.h"
+#include "probe/precord.h"
 
 /* The header of a record of pid 77 with the schema's fields; its "command"
  * field cmdlen bytes long. */

@@ -21,7 +21,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "precord.h"
+#include "probe/precord.h"
 #include "core/results.h"
 
 /* Load the probe and call its entry point; 0, or 1 with a line on stderr. */

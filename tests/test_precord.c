@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "precord.h"
+#include "probe/precord.h"
 #include "testhelp.h"
 
 #define REC_HEAD                                                                        \

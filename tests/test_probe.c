@@ -3,7 +3,7 @@
  * figures worked out by hand; the record read back with res_read_lines. */
 #include "testhelp.h"
 #include "probe/probe.h"
-#include "precord.h"
+#include "probe/precord.h"
 #include "core/results.h"
 
 #include <fcntl.h>

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "os/clock.h"
-#include "precord.h"
+#include "probe/precord.h"
 
 static struct {
     pthread_mutex_t lock;

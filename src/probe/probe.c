@@ -27,7 +27,7 @@
 
 #include "os/clock.h"
 #include "cuda/nvml.h"
-#include "precord.h"
+#include "probe/precord.h"
 #include "core/results.h"
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */

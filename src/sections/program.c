@@ -26,7 +26,7 @@
 #include "cuda/demangle.h"
 #include "cuda/nvml.h"
 #include "os/phase.h"
-#include "precord.h"
+#include "probe/precord.h"
 #include "sections/program.h"
 #include "os/ptree.h"
 #include "recdir.h"

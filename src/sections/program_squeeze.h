@@ -7,7 +7,7 @@
 #define PROGRAM_SQUEEZE_H
 
 #include <stdio.h>
-#include "precord.h"
+#include "probe/precord.h"
 #include "sections/program.h"
 #include "core/results.h"
 #include "squeeze.h"

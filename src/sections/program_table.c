@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cuda/demangle.h"
-#include "precord.h"
+#include "probe/precord.h"
 #include "sections/program.h"
 #include "sections/program_device.h"
 #include "sections/program_squeeze.h"

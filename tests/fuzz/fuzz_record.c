@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "precord.h"
+#include "probe/precord.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

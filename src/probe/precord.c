@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "precord.h"
+#include "probe/precord.h"
 
 #define CALLS(k, call, what)                                                        \
     { k ".n", "count", what ", calls", "each " call " call, counted" },             \
