@@ -36,7 +36,7 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) src/probe/precord.c $(wildcard src/sections/*.c)
+SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) src/probe/precord.c $(wildcard src/sections/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,
@@ -163,7 +163,7 @@ fuzz: $(VERSION_C)
 	    src/core/results.c src/core/stats.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_kcache tests/fuzz/fuzz_kcache.c src/cuda/kcache.c \
 	    src/os/atomicfile.c src/os/proc.c src/os/ptree.c src/os/ufile.c src/os/sig.c src/os/clock.c
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/recdir.c \
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/sections/program/recdir.c \
 	    src/os/ufile.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
 	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names

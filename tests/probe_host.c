@@ -21,8 +21,8 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "probe/precord.h"
 #include "core/results.h"
+#include "probe/precord.h"
 
 /* Load the probe and call its entry point; 0, or 1 with a line on stderr. */
 static int host_run(const char *so)

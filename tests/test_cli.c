@@ -1,10 +1,10 @@
 /* test_cli.c: unit tests of src/run/cli.c: cli_parse run in-process on argv
  * arrays, with its out and err streams captured through tmpfile(). */
 #include "testhelp.h"
-#include "version.h"
 #include "run/cli.h"
 #include "run/section.h"
-#include "sections/stopwatches.h"
+#include "sections/stopwatches/stopwatches.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <stdlib.h>

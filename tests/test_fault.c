@@ -3,8 +3,8 @@
  * and the libraries' names for entry points and codes. */
 #include "testhelp.h"
 #include "cuda/cudadrv.h"
-#include "os/fault.h"
 #include "cuda/rtc.h"
+#include "os/fault.h"
 
 #include <stdio.h>
 #include <string.h>

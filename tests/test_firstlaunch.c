@@ -9,9 +9,9 @@
 #include "testhelp.h"
 #include "core/results.h"
 #include "run/section.h"
-#include "sections/firstlaunch.h"
-#include "sections/stopwatches.h"
 #include "run/table.h"
+#include "sections/stopwatches/firstlaunch.h"
+#include "sections/stopwatches/stopwatches.h"
 
 #define TF_CHILDREN 3
 

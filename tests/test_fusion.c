@@ -4,7 +4,7 @@
 #include "cuda/kernels.h"
 #include "cuda/rtc.h"
 #include "run/section.h"
-#include "sections/fusion.h"
+#include "sections/fusion/fusion.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,11 +7,11 @@
  * a reader; the parent's directory made and removed; sec_compile loading
  * NVRTC only for a miss. NVRTC runs on the host; no GPU. */
 #include "testhelp.h"
-#include "os/fault.h"
 #include "cuda/kcache.h"
 #include "cuda/kernels.h"
-#include "os/proc.h"
 #include "cuda/rtc.h"
+#include "os/fault.h"
+#include "os/proc.h"
 #include "run/section.h"
 
 #include <dirent.h>

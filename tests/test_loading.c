@@ -11,8 +11,8 @@
 #include "core/report.h"
 #include "core/results.h"
 #include "run/section.h"
-#include "sections/loading.h"
 #include "run/table.h"
+#include "sections/loading/loading.h"
 
 /* One eager-against-lazy pair of measurements of a step (n samples each;
  * nl == 0: eager only). */

@@ -2,9 +2,9 @@
  * driven with constructed CUPTI callback data on a fake clock, against
  * figures worked out by hand; the record read back with res_read_lines. */
 #include "testhelp.h"
-#include "probe/probe.h"
-#include "probe/precord.h"
 #include "core/results.h"
+#include "probe/precord.h"
+#include "probe/probe.h"
 
 #include <fcntl.h>
 #include <math.h>

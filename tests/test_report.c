@@ -10,11 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testhelp.h"
-#include "os/atomicfile.h"
-#include "core/results.h"
 #include "core/report.h"
-#include "run/section.h"
+#include "core/results.h"
 #include "cuda/devices.h"
+#include "os/atomicfile.h"
+#include "run/section.h"
 #include "run/table.h"
 
 /* Read a whole file into a NUL-terminated buffer; NULL on error. */

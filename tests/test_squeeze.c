@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sections/program_squeeze.h"
+#include "sections/program/program_squeeze.h"
 #include "testhelp.h"
 
 /* A search of one side on a device of free_mib, the program running at

@@ -13,7 +13,7 @@
 
 #include "os/exe.h"
 #include "os/proc.h"
-#include "recdir.h"
+#include "sections/program/recdir.h"
 #include "testhelp.h"
 #include "os/ufile.h"
 

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testhelp.h"
-#include "run/cli.h"
 #include "core/results.h"
+#include "run/cli.h"
 #include "run/section.h"
-#include "sections/visible.h"
 #include "run/table.h"
+#include "sections/visible/visible.h"
 
 #define TV "visible"
 

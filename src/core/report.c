@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "os/atomicfile.h"
 #include "core/report.h"
+#include "os/atomicfile.h"
 
 /* ---------------------------------------------------------------- JSON --- */
 

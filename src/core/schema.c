@@ -1,6 +1,6 @@
 /* schema.c: --schema, the measurement keys the sections declare, as JSON. */
-#include "core/report.h"
 #include "core/schema.h"
+#include "core/report.h"
 
 const sch_placeholder sch_placeholders[] = {
     { "N", "[0-9]+", "a size in elements" },

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <nvrtc.h>
 
+#include "cuda/kcache.h"
 #include "os/clock.h"
 #include "os/fault.h"
-#include "cuda/kcache.h"
 #include "os/phase.h"
 #include "os/sig.h"
 

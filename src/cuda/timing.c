@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/clock.h"
-#include "cuda/cudadrv.h"
 #include "core/trace.h"
+#include "cuda/cudadrv.h"
+#include "os/clock.h"
 
 static tm_setup tm_cfg = { 10, { 10, 10, 0.01, 0.0 }, 0, 0, NULL, 0, 0.0, 0 };
 

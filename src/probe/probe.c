@@ -25,10 +25,10 @@
 #include <fatbinary_section.h>
 /* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
 
-#include "os/clock.h"
-#include "cuda/nvml.h"
-#include "probe/precord.h"
 #include "core/results.h"
+#include "cuda/nvml.h"
+#include "os/clock.h"
+#include "probe/precord.h"
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */

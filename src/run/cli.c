@@ -1,10 +1,10 @@
 /* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
 #include "run/cli.h"
+#include "core/verdict.h"
+#include "cuda/kernels.h"
 #include "os/atomicfile.h"
 #include "os/exe.h"
-#include "cuda/kernels.h"
 #include "version.h"
-#include "core/verdict.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -6,9 +6,9 @@
 #define SECTION_H
 
 #include <stdio.h>
-#include "run/cli.h"
 #include "core/results.h"
 #include "core/schema.h"
+#include "run/cli.h"
 #include "run/section_child.h"
 #include "run/section_ctx.h"
 

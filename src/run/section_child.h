@@ -5,8 +5,8 @@
 #define SECTION_CHILD_H
 
 #include <stddef.h>
-#include "os/proc.h"
 #include "core/results.h"
+#include "os/proc.h"
 #include "run/section_ctx.h"
 
 /* A private, empty JIT cache for children: a new temporary directory

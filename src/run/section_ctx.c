@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/clock.h"
 #include "cuda/devices.h"
 #include "cuda/kcache.h"
+#include "os/clock.h"
 #include "os/phase.h"
 
 /* Append the GPU's fields to the environment record, with its datasheet's

@@ -7,12 +7,12 @@
 
 #include <stddef.h>
 #include <cuda.h>
-#include "run/cli.h"
+#include "core/results.h"
 #include "cuda/cudadrv.h"
 #include "cuda/kernels.h"
-#include "core/results.h"
 #include "cuda/rtc.h"
 #include "cuda/timing.h"
+#include "run/cli.h"
 
 /* What a section returns. */
 enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };

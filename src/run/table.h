@@ -5,8 +5,8 @@
 #define TABLE_H
 
 #include <stdio.h>
-#include "run/cli.h"
 #include "core/results.h"
+#include "run/cli.h"
 
 /* Print the configuration block (environment record and options). */
 void tb_config(FILE *f, const results *r, const cli_opts *o);

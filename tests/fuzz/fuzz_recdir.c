@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "os/proc.h"
-#include "recdir.h"
+#include "sections/program/recdir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* recdir.c: reading a run's record directory as untrusted input. */
-#include "recdir.h"
+#include "sections/program/recdir.h"
 
 #include <dirent.h>
 #include <errno.h>

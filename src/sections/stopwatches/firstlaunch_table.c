@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "sections/firstlaunch.h"
 #include "run/section_ctx.h"
 #include "run/table.h"
+#include "sections/stopwatches/firstlaunch.h"
 
 #define SW "stopwatches"
 

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "core/answer.h"
+#include "cuda/timing.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "run/section.h"
 #include "run/section_child.h"
-#include "cuda/timing.h"
 
 #define LN "launch"
 #define LN_SUBMIT 256          /* launches per host-timed submit sample */

@@ -26,8 +26,8 @@
 #ifndef STOPWATCHES_H
 #define STOPWATCHES_H
 
-#include "cuda/kernels.h"
 #include "core/results.h"
+#include "cuda/kernels.h"
 
 /* The lesson's n (vectorAdd's, kernels.h) and vectorScale's factor. */
 #define SW_N KN_VECADD_N

@@ -3,9 +3,9 @@
  * only. */
 #include <string.h>
 
-#include "sections/loading.h"
 #include "run/section.h"
 #include "run/table.h"
+#include "sections/loading/loading.h"
 
 /* Where each module's functions were loaded in one format, as stored
  * (ld_loaded_by): one sentence when every module says the same, else one

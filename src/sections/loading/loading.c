@@ -10,17 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sections/loading/loading.h"
 #include "core/answer.h"
-#include "os/clock.h"
+#include "core/verdict.h"
 #include "cuda/kcache.h"
-#include "sections/loading.h"
-#include "os/phase.h"
 #include "cuda/rtc.h"
+#include "cuda/timing.h"
+#include "os/clock.h"
+#include "os/phase.h"
 #include "run/section.h"
 #include "run/section_child.h"
 #include "run/section_vec.h"
-#include "cuda/timing.h"
-#include "core/verdict.h"
 
 #define LD "loading"
 #define LD_N 65536          /* elements each first launch works on */

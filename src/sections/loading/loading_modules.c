@@ -13,13 +13,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "os/clock.h"
-#include "sections/loading.h"
 #include "cuda/modfile.h"
+#include "os/clock.h"
 #include "os/phase.h"
 #include "os/proc.h"
 #include "run/section_child.h"
 #include "run/table.h"
+#include "sections/loading/loading.h"
 
 #define LD "loading"
 #define MIB (1024.0 * 1024.0)

@@ -20,23 +20,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/atomicfile.h"
-#include "os/clock.h"
+#include "sections/program/program.h"
+#include "core/trace.h"
+#include "core/verdict.h"
 #include "cuda/cudadrv.h"
 #include "cuda/demangle.h"
 #include "cuda/nvml.h"
+#include "os/atomicfile.h"
+#include "os/clock.h"
 #include "os/phase.h"
-#include "probe/precord.h"
-#include "sections/program.h"
 #include "os/ptree.h"
-#include "recdir.h"
 #include "os/sig.h"
-#include "sections/program_device.h"
-#include "sections/program_squeeze.h"
-#include "squeeze.h"
-#include "core/trace.h"
 #include "os/ufile.h"
-#include "core/verdict.h"
+#include "probe/precord.h"
+#include "sections/program/program_device.h"
+#include "sections/program/program_squeeze.h"
+#include "sections/program/recdir.h"
+#include "sections/program/squeeze.h"
 
 #define PG_SAMPLE_MS 10         /* the sampler's period: NVML, --ready's output */
 #define PG_STR_(x) #x

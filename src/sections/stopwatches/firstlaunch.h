@@ -72,8 +72,8 @@
 #define FIRSTLAUNCH_H
 
 #include <stdio.h>
-#include "run/cli.h"
 #include "core/results.h"
+#include "run/cli.h"
 
 struct sec_ctx;
 

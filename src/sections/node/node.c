@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node.h"
+#include "sections/node/node.h"
+#include "core/trace.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "run/section_child.h"
 #include "os/sig.h"
+#include "run/section_child.h"
 #include "run/table.h"
-#include "core/trace.h"
 
 /* ------------------------------------------------------ the listing --- */
 

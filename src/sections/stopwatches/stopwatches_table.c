@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sections/firstlaunch.h"
 #include "run/section.h"
 #include "run/table.h"
+#include "sections/stopwatches/firstlaunch.h"
 
 #define SW "stopwatches"
 

@@ -9,8 +9,8 @@
 #define NODE_H
 
 #include <stdio.h>
-#include "run/cli.h"
 #include "core/results.h"
+#include "run/cli.h"
 #include "run/section_ctx.h"
 
 /* The section name of the node run's own entries (skips, checks, the

@@ -7,10 +7,10 @@
 
 #include "cuda/demangle.h"
 #include "probe/precord.h"
-#include "sections/program.h"
-#include "sections/program_device.h"
-#include "sections/program_squeeze.h"
 #include "run/table.h"
+#include "sections/program/program.h"
+#include "sections/program/program_device.h"
+#include "sections/program/program_squeeze.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,

@@ -9,17 +9,17 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "sections/stopwatches/stopwatches.h"
 #include "core/answer.h"
+#include "cuda/rtc.h"
+#include "cuda/timing.h"
 #include "os/clock.h"
-#include "sections/firstlaunch.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "cuda/rtc.h"
 #include "run/section.h"
 #include "run/section_child.h"
 #include "run/section_vec.h"
-#include "sections/stopwatches.h"
-#include "cuda/timing.h"
+#include "sections/stopwatches/firstlaunch.h"
 
 #define SW "stopwatches"
 

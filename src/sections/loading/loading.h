@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "core/schema.h"
-#include "run/section_ctx.h"
 #include "core/verdict.h"
+#include "run/section_ctx.h"
 
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
 #define LD_MAX_LABELS 32

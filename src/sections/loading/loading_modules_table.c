@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "sections/loading.h"
 #include "run/section_ctx.h"
 #include "run/table.h"
+#include "sections/loading/loading.h"
 
 #define LD "loading"
 #define LM_LIST_MAX 24      /* fatbins listed one by one up to this many */

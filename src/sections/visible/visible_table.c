@@ -8,7 +8,7 @@
 
 #include "run/section.h"
 #include "run/table.h"
-#include "sections/visible.h"
+#include "sections/visible/visible.h"
 
 #define VI "visible"
 #define VI_NCOLS 6

@@ -1,7 +1,7 @@
 /* squeeze.c: the memory holder of --squeeze (squeeze.h): its own life as
  * a child of the harness, and the parent's side: start it, read what it
  * held, watch it, release it. */
-#include "squeeze.h"
+#include "sections/program/squeeze.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os/clock.h"
 #include "cuda/cudadrv.h"
+#include "os/clock.h"
 #include "os/phase.h"
-#include "probe/precord.h"
 #include "os/proc.h"
 #include "os/ptree.h"
 #include "os/sig.h"
+#include "probe/precord.h"
 
 #define SQ_MIB 1048576.0
 #define SQ_MAX_CHUNKS 4096

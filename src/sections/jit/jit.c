@@ -16,15 +16,15 @@
 #include <unistd.h>
 
 #include "core/answer.h"
+#include "cuda/rtc.h"
+#include "cuda/timing.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "os/proc.h"
-#include "cuda/rtc.h"
+#include "os/sig.h"
 #include "run/section.h"
 #include "run/section_child.h"
 #include "run/section_vec.h"
-#include "os/sig.h"
-#include "cuda/timing.h"
 
 #define JT "jit"
 #define JT_OPT_N 16777216u

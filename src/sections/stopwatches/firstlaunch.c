@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/clock.h"
-#include "sections/firstlaunch.h"
-#include "os/phase.h"
+#include "sections/stopwatches/firstlaunch.h"
 #include "cuda/rtc.h"
+#include "cuda/timing.h"
+#include "os/clock.h"
+#include "os/phase.h"
 #include "run/section_child.h"
 #include "run/section_ctx.h"
 #include "run/section_vec.h"
-#include "sections/stopwatches.h"
-#include "cuda/timing.h"
+#include "sections/stopwatches/stopwatches.h"
 
 #define SW "stopwatches"
 #define FL_NMODS 5          /* module 1 and the four loaded after it */

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/timing.h"
 #include "os/phase.h"
 #include "run/section.h"
 #include "run/section_vec.h"
-#include "sections/stopwatches.h"
-#include "cuda/timing.h"
+#include "sections/stopwatches/stopwatches.h"
 
 #define XO "crossover"
 #define SW "stopwatches"

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sections/visible/visible.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "run/section.h"
 #include "run/section_child.h"
-#include "sections/visible.h"
 
 #define VI "visible"
 #define VI_NPARTS 5             /* load, init, count, ctx0, ctx_others */

@@ -7,10 +7,10 @@
 #define PROGRAM_SQUEEZE_H
 
 #include <stdio.h>
-#include "probe/precord.h"
-#include "sections/program.h"
 #include "core/results.h"
-#include "squeeze.h"
+#include "probe/precord.h"
+#include "sections/program/program.h"
+#include "sections/program/squeeze.h"
 
 /* The search: the first margin tried; doubled while the program fails, up
  * to the free memory; then halved between the largest margin it failed at

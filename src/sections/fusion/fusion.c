@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sections/fusion/fusion.h"
 #include "core/answer.h"
-#include "os/phase.h"
 #include "cuda/rtc.h"
-#include "run/section.h"
-#include "sections/fusion.h"
 #include "cuda/timing.h"
+#include "os/phase.h"
+#include "run/section.h"
 
 #define FS "fusion"
 #define FS_MAIN_N KN_CHAIN_MAIN_N

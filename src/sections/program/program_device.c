@@ -1,7 +1,7 @@
 /* program_device.c: the device, driver, CUPTI and demangler of a program
  * run named in its env fields (NVML and the library files; no context),
  * and the header line that prints them. */
-#include "sections/program_device.h"
+#include "sections/program/program_device.h"
 
 #include <dlfcn.h>
 #include <limits.h>
