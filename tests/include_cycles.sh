@@ -1,45 +1,59 @@
 #!/bin/sh
-# include_cycles.sh: the project's own headers (DIR/*.h, default src) include
-# one another without a cycle, and so do its modules (a .c with its .h; the
-# files of DIR/sections/ count as module "section", whose table names them).
-# And the files of DIR call one another without a circle (by the names
-# their objects define and use, OBJDIR/DIR/**.o, nm; the section table's
-# references to each section's entry point left out): two files of one
-# module, or one section, that use each other's names (loading.c and
-# loading_modules.c did) are a circle the includes cannot show.
+# include_cycles.sh: the project's own headers (DIR/**/*.h, default src)
+# include one another without a cycle, and so do its modules (a .c with its
+# .h; the files of one entry's folder, DIR/sections/NAME/, count as one
+# module). And the files of DIR call one another without a circle (by the
+# names their objects define and use, OBJDIR/DIR/**.o of the sources that
+# exist, nm; the section table's references to each entry's functions left
+# out): two files of one module, or one entry, that use each other's names
+# (loading.c and loading_modules.c did) are a circle the includes cannot
+# show. Includes are read as the compiler finds them: beside the file, then
+# under DIR (the -Isrc form, "core/results.h"). tests/layers.sh checks which
+# way the folders include one another.
 # Prints one PASSED or FAILED line each; a cycle is named step by step. Also
 # checks itself on crafted cycles.
 DIR=${1:-src}
 : "${OBJDIR:=build/obj}"
 : "${CC:=cc}"
 
-# cycle_in DIR [modules]: print the first include cycle among DIR/*.h ("a.h
-# -> b.h -> a.h"), or with "modules" among the modules ("a -> b -> a"), or
-# nothing; exits 2 when DIR has no headers.
+# cycle_in DIR [modules]: print the first include cycle among DIR's headers
+# ("a.h -> b.h -> a.h", paths under DIR), or with "modules" among the
+# modules ("a -> b -> a"), or nothing; exits 2 when DIR has no headers.
 cycle_in() {
     TESTS_DIR=$(dirname "$0") python3 - "$1" "${2:-}" <<'PY'
-import glob, os, re, sys
+import os, re, sys
 sys.path.insert(0, os.environ["TESTS_DIR"])
 from cycle import first_cycle
 d, modules = sys.argv[1], sys.argv[2] == "modules"
-heads = {os.path.basename(p): p for p in glob.glob(os.path.join(d, "*.h"))}
+every = sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
+heads = [p for p in every if p.endswith(".h")]
 if not heads:
     sys.exit(2)
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+def includes(p):
+    """The headers of DIR that p (a path under DIR) includes."""
+    out = []
+    for name in inc.findall(open(os.path.join(d, p)).read()):
+        for base in (os.path.dirname(p), ""):
+            q = os.path.normpath(os.path.join(base, name))
+            if q in heads:
+                out.append(q)
+                break
+    return out
 if modules:
-    files = glob.glob(os.path.join(d, "*.[ch]")) + glob.glob(os.path.join(d, "sections", "*.[ch]"))
     def mod(p):
-        return "section" if os.path.basename(os.path.dirname(p)) == "sections" \
-            else os.path.splitext(os.path.basename(p))[0]
+        parts = p.split("/")
+        return "/".join(parts[:2]) if parts[0] == "sections" and len(parts) > 2 \
+            else os.path.splitext(p)[0]
     edges = {}
-    for p in files:
-        e = edges.setdefault(mod(p), [])
-        e += [x[:-2] for x in inc.findall(open(p).read()) if x in heads and x[:-2] != mod(p)]
+    for p in every:
+        if p.endswith((".c", ".h")):
+            e = edges.setdefault(mod(p), [])
+            e += [mod(x) for x in includes(p) if mod(x) != mod(p)]
     for h in heads:
-        edges.setdefault(h[:-2], [])
-    heads = edges
+        edges.setdefault(mod(h), [])
 else:
-    edges = {h: [x for x in inc.findall(open(p).read()) if x in heads] for h, p in heads.items()}
+    edges = {h: includes(h) for h in heads}
 c = first_cycle(edges)
 if c:
     print(" -> ".join(c))
@@ -51,15 +65,15 @@ trap 'rm -rf "$T"' EXIT
 printf '#include "b.h"\n' >"$T/a.h"
 printf '#include "c.h"\n' >"$T/b.h"
 printf '#include "a.h"\n' >"$T/c.h"
-mkdir "$T/m"
-printf '#include "b.h"\n' >"$T/m/d.c"
-printf '#include "d.h"\n' >"$T/m/b.c"
+mkdir -p "$T/m/x"
+printf '#include "x/b.h"\n' >"$T/m/d.c"
+printf '#include "d.h"\n' >"$T/m/x/b.c"
 : >"$T/m/d.h"
-: >"$T/m/b.h"
+: >"$T/m/x/b.h"
 if [ -z "$(cycle_in "$T")" ]; then
     echo "FAILED include cycles: the check misses a crafted cycle a.h -> b.h -> c.h -> a.h"
 elif [ -n "$(cycle_in "$T/m")" ] || [ -z "$(cycle_in "$T/m" modules)" ]; then
-    echo "FAILED include cycles: the check misses a crafted module cycle d.c -> b.h, b.c -> d.h"
+    echo "FAILED include cycles: the check misses a crafted module cycle d.c -> x/b.h, x/b.c -> d.h"
 elif ! cycle=$(cycle_in "$DIR"); then
     echo "FAILED include cycles: no headers in $DIR"
 elif [ -n "$cycle" ]; then
@@ -75,18 +89,21 @@ else
     echo "PASSED module cycles: the modules in $DIR (a .c with its .h) depend on one another without a cycle"
 fi
 
-# name_cycle_in OBJDIR: the first circle of files among the objects under
-# OBJDIR ("a -> b -> a": a uses a name b defines, b one a defines), or
-# nothing; exits 2 when there are none. The edges from section (the table
-# of sections) to sections/X (each section's entry point) are the table's,
-# not a use: left out.
+# name_cycle_in OBJDIR [SRCDIR]: the first circle of files among the
+# objects under OBJDIR ("a -> b -> a": a uses a name b defines, b one a
+# defines), or nothing; exits 2 when there are none. With SRCDIR, only the
+# objects of its sources count (an object left from a file since moved does
+# not). The edges from run/section (the table of entries) to sections/NAME/
+# (each entry's functions) are the table's, not a use: left out.
 name_cycle_in() {
-    TESTS_DIR=$(dirname "$0") python3 - "$1" <<'PY'
+    TESTS_DIR=$(dirname "$0") python3 - "$1" "${2:-}" <<'PY'
 import glob, os, subprocess, sys
 sys.path.insert(0, os.environ["TESTS_DIR"])
 from cycle import first_cycle
-root = sys.argv[1]
-objs = sorted(glob.glob(os.path.join(root, "**", "*.o"), recursive=True))
+root, srcdir = sys.argv[1], sys.argv[2]
+objs = sorted(o for o in glob.glob(os.path.join(root, "**", "*.o"), recursive=True)
+              if not srcdir or any(os.path.isfile(os.path.join(srcdir, os.path.relpath(o, root)[:-2] + x))
+                                   for x in (".c", ".S")))
 if not objs:
     sys.exit(2)
 def nm(args, o):
@@ -101,8 +118,8 @@ edges = {}
 for o in objs:
     a = name[o]
     e = sorted({owner[s] for s in nm(["-u"], o) if s in owner and owner[s] != a})
-    if os.path.basename(a) == "section":
-        e = [b for b in e if os.path.basename(os.path.dirname(b)) != "sections"]
+    if a == "run/section":
+        e = [b for b in e if not b.startswith("sections/")]
     edges[a] = e
 c = first_cycle(edges)
 if c:
@@ -119,8 +136,7 @@ printf 'int fx(int);\nint fy(int);\nint fy(int i) { return i ? fx(i - 1) : 1; }\
 objs=$OBJDIR/$DIR
 if [ -z "$(find "$objs" -name '*.o' 2>/dev/null | head -1)" ]; then
     objs=$T/objs
-    for c in "$DIR"/*.c "$DIR"/sections/*.c; do
-        [ -e "$c" ] || continue
+    for c in $(find "$DIR" -name '*.c' | sort); do
         o=${c#"$DIR"/}
         o=$objs/${o%.c}.o
         mkdir -p "$(dirname "$o")"
@@ -130,7 +146,7 @@ if [ -z "$(find "$objs" -name '*.o' 2>/dev/null | head -1)" ]; then
 fi
 if [ -z "$(name_cycle_in "$T/n")" ]; then
     echo "FAILED name cycles: the check misses a crafted circle x.c -> y.c -> x.c"
-elif ! cycle=$(name_cycle_in "$objs"); then
+elif ! cycle=$(name_cycle_in "$objs" "$DIR"); then
     echo "FAILED name cycles: no objects of $DIR in $OBJDIR (make builds them)"
 elif [ -n "$cycle" ]; then
     echo "FAILED name cycles: $cycle (each uses a name the next defines)"

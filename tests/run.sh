@@ -1,10 +1,11 @@
 #!/bin/sh
 # run.sh: the README's test command (make test). CPU tests everywhere: the
 # unit tests, the driver table's ABI, no include cycle among the headers of
-# src/, every bad command line, the no-driver and stub-driver paths of the
-# real binary, its JSON read back, install, scripts/compare and scripts/plot
-# (its figures where matplotlib is), the --module reader on modules nvcc
-# builds and on the toolkit's libraries (tests/test_modules.sh), section
+# src/, its layers including only downward (tests/layers.sh), every bad
+# command line, the no-driver and stub-driver paths of the real binary,
+# its JSON read back, install, scripts/compare and scripts/plot (its
+# figures where matplotlib is), the --module reader on modules nvcc builds
+# and on the toolkit's libraries (tests/test_modules.sh), section
 # visible and the run's compile cache on the stand-in driver
 # (tests/test_visible.sh, tests/test_kcache.sh), rows one section takes
 # from another's measurements (tests/test_shared.sh), the probe library
@@ -55,6 +56,8 @@ sh tests/abi.sh
 mark abi
 OBJDIR="${OBJDIR:-$(dirname "$UNIT")/obj}" sh tests/include_cycles.sh
 mark include-cycles
+sh tests/layers.sh
+mark layers
 sh tests/test_compare.sh
 mark compare
 sh tests/test_plot.sh
