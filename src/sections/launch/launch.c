@@ -16,58 +16,58 @@
 #include "run/section.h"
 #include "run/section_child.h"
 
-#define LN "launch"
-#define LN_SUBMIT 256          /* launches per host-timed submit sample */
-#define LN_STREAM 1000         /* launches per stream-throughput sample */
-#define LN_BEHIND 256          /* launches queued behind the blocking kernel */
-#define LN_GRAPH 1000          /* empty kernels in the graph */
-#define LN_CHAIN_N KN_CHAIN_MAIN_N   /* the fusion chain's n: its grid is n / 256 blocks */
+#define LA "launch"
+#define LA_SUBMIT 256          /* launches per host-timed submit sample */
+#define LA_STREAM 1000         /* launches per stream-throughput sample */
+#define LA_BEHIND 256          /* launches queued behind the blocking kernel */
+#define LA_GRAPH 1000          /* empty kernels in the graph */
+#define LA_CHAIN_N KN_CHAIN_MAIN_N   /* the fusion chain's n: its grid is n / 256 blocks */
 
-#define LN_STR_(x) #x
-#define LN_STR(x) LN_STR_(x)       /* a constant's digits, in a description */
+#define LA_STR_(x) #x
+#define LA_STR(x) LA_STR_(x)       /* a constant's digits, in a description */
 
 /* The section's keys: <word> a shape ("1x1", "grid") or, in sync.<word>, a
  * scheduling mode ("spin", "yield", "blocking"). The descriptions are the
  * measurements' regions. */
-enum { LN_K_REF, LN_K_SUBMIT, LN_K_STREAM, LN_K_DEVICE, LN_K_SUBMIT_EX, LN_K_INSTANTIATE,
-       LN_K_GRAPH_HOST, LN_K_GRAPH_NODE, LN_K_SYNC, LN_NKEYS };
-static const sch_key ln_keys[LN_NKEYS] = {
+enum { LA_K_REF, LA_K_SUBMIT, LA_K_STREAM, LA_K_DEVICE, LA_K_SUBMIT_EX, LA_K_INSTANTIATE,
+       LA_K_GRAPH_HOST, LA_K_GRAPH_NODE, LA_K_SYNC, LA_NKEYS };
+static const sch_key la_keys[LA_NKEYS] = {
     { "host.ref", "us", RES_WARM, "host speed yardstick: 100,000 steps of an integer recurrence",
       "host clock around the loop, taken before each submit sample" },
     { "submit.<word>", "us", RES_WARM, "host cost of one cuLaunchKernel, <shape>",
-      "host clock around " LN_STR(LN_SUBMIT) " back-to-back cuLaunchKernel calls, divided by "
-      LN_STR(LN_SUBMIT) "; the queue drained before each sample" },
+      "host clock around " LA_STR(LA_SUBMIT) " back-to-back cuLaunchKernel calls, divided by "
+      LA_STR(LA_SUBMIT) "; the queue drained before each sample" },
     { "stream.<word>", "us", RES_WARM, "stream throughput per launch, <shape>",
-      "events around " LN_STR(LN_STREAM) " back-to-back launches, divided by " LN_STR(LN_STREAM) },
+      "events around " LA_STR(LA_STREAM) " back-to-back launches, divided by " LA_STR(LA_STREAM) },
     { "device.<word>", "us", RES_WARM, "device-side cost per launch, queue full, <shape>",
-      "events from the end of a blocking kernel to the last of " LN_STR(LN_BEHIND) " launches "
-      "queued behind it, divided by " LN_STR(LN_BEHIND) },
+      "events from the end of a blocking kernel to the last of " LA_STR(LA_BEHIND) " launches "
+      "queued behind it, divided by " LA_STR(LA_BEHIND) },
     { "submit_ex.1x1", "us", RES_WARM, "host cost of one cuLaunchKernelEx, 1 block of 1 thread",
-      "host clock around " LN_STR(LN_SUBMIT) " back-to-back calls, divided by " LN_STR(LN_SUBMIT) },
-    { "graph.instantiate", "ms", RES_FIRST_LAUNCH, "cuGraphInstantiate, " LN_STR(LN_GRAPH)
+      "host clock around " LA_STR(LA_SUBMIT) " back-to-back calls, divided by " LA_STR(LA_SUBMIT) },
+    { "graph.instantiate", "ms", RES_FIRST_LAUNCH, "cuGraphInstantiate, " LA_STR(LA_GRAPH)
       " empty kernels", "host clock around it; one sample per instantiation (--rounds), each a "
       "new executable graph" },
-    { "graph.launch_host", "us", RES_WARM, "host cost of cuGraphLaunch, " LN_STR(LN_GRAPH) " nodes",
+    { "graph.launch_host", "us", RES_WARM, "host cost of cuGraphLaunch, " LA_STR(LA_GRAPH) " nodes",
       "host clock around cuGraphLaunch" },
     { "graph.node", "us", RES_WARM, "device time per graph node",
-      "events around one graph launch, divided by its " LN_STR(LN_GRAPH) " nodes" },
+      "events around one graph launch, divided by its " LA_STR(LA_GRAPH) " nodes" },
     { "sync.<word>.launch_sync", "us", RES_PROCESS, "empty launch + cuStreamSynchronize",
       "host clock from before cuLaunchKernel to cuStreamSynchronize returning, 1 block of 1 "
       "thread" },
 };
 
-typedef struct ln_ctx {
+typedef struct la_ctx {
     sec_ctx *c;
     CUfunction empty, block;
     unsigned grid;             /* blocks of the shape being measured */
     unsigned threads;
     int use_ex;                /* launch with cuLaunchKernelEx */
-} ln_ctx;
+} la_ctx;
 
 /* One empty launch of the current shape. */
-static int ln_one(void *arg, CUstream s)
+static int la_one(void *arg, CUstream s)
 {
-    ln_ctx *L = arg;
+    la_ctx *L = arg;
     if (L->use_ex) {
         CUlaunchConfig cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -86,50 +86,50 @@ fail:
 }
 
 /* Samples of one launch figure: the stopping rule decides how many. */
-typedef struct ln_samples {
+typedef struct la_samples {
     double *us;        /* tm_capacity() slots */
     size_t n;
     int noisy;
-} ln_samples;
+} la_samples;
 
 /* Store n samples in microseconds. */
-static res_meas *ln_store(sec_ctx *c, const char *key, const char *name, const char *region,
+static res_meas *la_store(sec_ctx *c, const char *key, const char *name, const char *region,
                           const double *us, size_t n, long batch)
 {
-    res_meas *m = res_add(c->r, LN, key, name, region, RES_WARM, "us", us, n);
+    res_meas *m = res_add(c->r, LA, key, name, region, RES_WARM, "us", us, n);
     if (m) m->batch = batch;
     return m;
 }
 
-/* The same for a ln_samples, with its noisy flag. */
-static res_meas *ln_store_s(sec_ctx *c, const char *key, const char *name, const char *region,
-                            const ln_samples *x, long batch)
+/* The same for a la_samples, with its noisy flag. */
+static res_meas *la_store_s(sec_ctx *c, const char *key, const char *name, const char *region,
+                            const la_samples *x, long batch)
 {
-    res_meas *m = ln_store(c, key, name, region, x->us, x->n, batch);
+    res_meas *m = la_store(c, key, name, region, x->us, x->n, batch);
     if (m) m->noisy = x->noisy;
     return m;
 }
 
 /* The host's own speed, as a yardstick for the host-side figures: the host
- * clock around LN_REF_STEPS steps of a dependent integer recurrence, in us.
+ * clock around LA_REF_STEPS steps of a dependent integer recurrence, in us.
  * When two runs' launch costs differ, this says whether the CPU did too. */
-#define LN_REF_STEPS 100000u
-static double ln_host_ref(void)
+#define LA_REF_STEPS 100000u
+static double la_host_ref(void)
 {
     volatile unsigned sink;
     unsigned x = 12345u, k;
     double t0 = clk_now_ms();
-    for (k = 0; k < LN_REF_STEPS; k++) x = x * 1664525u + 1013904223u;
+    for (k = 0; k < LA_REF_STEPS; k++) x = x * 1664525u + 1013904223u;
     sink = x;
     (void)sink;
     return (clk_now_ms() - t0) * 1000.0;
 }
 
-/* Host cost of one cuLaunchKernel: the host clock around LN_SUBMIT
+/* Host cost of one cuLaunchKernel: the host clock around LA_SUBMIT
  * back-to-back calls, the queue drained before each sample, until the
- * stopping rule ends it. When ref is not NULL, ref->us[i] is ln_host_ref()
+ * stopping rule ends it. When ref is not NULL, ref->us[i] is la_host_ref()
  * taken just before sample i. */
-static int ln_submit(ln_ctx *L, ln_samples *x, ln_samples *ref)
+static int la_submit(la_ctx *L, la_samples *x, la_samples *ref)
 {
     int j;
     CUstream s = L->c->gpu.stream;
@@ -137,12 +137,12 @@ static int ln_submit(ln_ctx *L, ln_samples *x, ln_samples *ref)
     x->n = 0;
     do {
         double t0;
-        if (ref) ref->us[x->n] = ln_host_ref();
+        if (ref) ref->us[x->n] = la_host_ref();
         CK(drv.cuStreamSynchronize(s));
         t0 = clk_now_ms();
-        for (j = 0; j < LN_SUBMIT; j++)
-            if (ln_one(L, s) != 0) return -1;
-        x->us[x->n++] = (clk_now_ms() - t0) * 1000.0 / LN_SUBMIT;
+        for (j = 0; j < LA_SUBMIT; j++)
+            if (la_one(L, s) != 0) return -1;
+        x->us[x->n++] = (clk_now_ms() - t0) * 1000.0 / LA_SUBMIT;
     } while (tm_more(x->us, x->n, start, &x->noisy));
     if (ref) {
         ref->n = x->n;
@@ -154,8 +154,8 @@ fail:
     return -1;
 }
 
-/* Stream throughput: events around LN_STREAM back-to-back launches. */
-static int ln_stream(ln_ctx *L, ln_samples *x)
+/* Stream throughput: events around LA_STREAM back-to-back launches. */
+static int la_stream(la_ctx *L, la_samples *x)
 {
     CUstream s = L->c->gpu.stream;
     CUevent a = NULL, b = NULL;
@@ -168,12 +168,12 @@ static int ln_stream(ln_ctx *L, ln_samples *x)
         float ms = 0;
         CK(drv.cuStreamSynchronize(s));
         CK(drv.cuEventRecord(a, s));
-        for (j = 0; j < LN_STREAM; j++)
-            if (ln_one(L, s) != 0) goto fail;
+        for (j = 0; j < LA_STREAM; j++)
+            if (la_one(L, s) != 0) goto fail;
         CK(drv.cuEventRecord(b, s));
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
-        x->us[x->n++] = (double)ms * 1000.0 / LN_STREAM;
+        x->us[x->n++] = (double)ms * 1000.0 / LA_STREAM;
     } while (tm_more(x->us, x->n, start, &x->noisy));
     rc = 0;
 fail:
@@ -182,12 +182,12 @@ fail:
     return rc;
 }
 
-/* Device-side cost per launch: LN_BEHIND launches queued behind a kernel
+/* Device-side cost per launch: LA_BEHIND launches queued behind a kernel
  * that spins on a host-mapped flag, timed by events from the end of the
  * blocking kernel to the last launch. Every kernel here was launched before
  * (a first launch queued behind the blocker could wait on lazy loading). */
-static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdeviceptr dtimed,
-                     ln_samples *x, int *timed_out)
+static int la_behind(la_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdeviceptr dtimed,
+                     la_samples *x, int *timed_out)
 {
     double start = clk_now_ms();
     CUstream s = L->c->gpu.stream;
@@ -212,8 +212,8 @@ static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdevicep
         __sync_synchronize();
         CK(drv.cuLaunchKernel(L->block, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
         CK(drv.cuEventRecord(a, s));
-        for (j = 0; j < LN_BEHIND; j++)
-            if (ln_one(L, s) != 0) goto fail;
+        for (j = 0; j < LA_BEHIND; j++)
+            if (la_one(L, s) != 0) goto fail;
         CK(drv.cuEventRecord(b, s));
         __sync_synchronize();
         /* Test hook: never release, so the kernel's own time limit must. */
@@ -222,7 +222,7 @@ static int ln_behind(ln_ctx *L, volatile int *flag, CUdeviceptr dflag, CUdevicep
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
         if (flag[1]) *timed_out = 1;
-        x->us[x->n++] = (double)ms * 1000.0 / LN_BEHIND;
+        x->us[x->n++] = (double)ms * 1000.0 / LA_BEHIND;
     } while (tm_more(x->us, x->n, start, &x->noisy));
     rc = 0;
 fail:
@@ -234,8 +234,8 @@ fail:
     return rc;
 }
 
-/* A graph of LN_GRAPH empty kernels, captured from the stream. */
-static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *node)
+/* A graph of LA_GRAPH empty kernels, captured from the stream. */
+static int la_graph(la_ctx *L, double *inst_ms, la_samples *host, la_samples *node)
 {
     CUstream s = L->c->gpu.stream;
     CUgraph g = NULL;
@@ -246,8 +246,8 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
 
     CK(drv.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     capturing = 1;
-    for (j = 0; j < LN_GRAPH; j++)
-        if (ln_one(L, s) != 0) goto fail;
+    for (j = 0; j < LA_GRAPH; j++)
+        if (la_one(L, s) != 0) goto fail;
     CK(drv.cuStreamEndCapture(s, &g));
     capturing = 0;
     /* Instantiate --rounds times (each a new executable graph, destroyed
@@ -278,7 +278,7 @@ static int ln_graph(ln_ctx *L, double *inst_ms, ln_samples *host, ln_samples *no
         CK(drv.cuEventRecord(b, s));
         CK(drv.cuEventSynchronize(b));
         CK(drv.cuEventElapsedTime(&ms, a, b));
-        node->us[node->n++] = (double)ms * 1000.0 / LN_GRAPH;
+        node->us[node->n++] = (double)ms * 1000.0 / LA_GRAPH;
         /* Both figures must settle: go on while either wants more. */
         more = tm_more(host->us, host->n, start, &host->noisy);
         more = tm_more(node->us, node->n, start, &nz) || more;
@@ -298,7 +298,7 @@ fail:
 
 /* Launch + synchronize under each scheduling mode, each in its own child
  * (the primary context's flags are set before it becomes active). */
-static int ln_sched(sec_ctx *c)
+static int la_sched(sec_ctx *c)
 {
     static const struct { cli_child kind; const char *prefix; } modes[] = {
         { CLI_CHILD_SCHED_SPIN, "sync.spin." },
@@ -323,9 +323,9 @@ static int ln_sched(sec_ctx *c)
             ok = sec_run_child(c, args, 4, NULL, 0, &child, detail, sizeof detail);
             if (ok < 0) return -1;
             if (!ok) {
-                res_check_add(c->r, LN, "scheduling-mode child ran to the end", 0, detail);
+                res_check_add(c->r, LA, "scheduling-mode child ran to the end", 0, detail);
                 failed = 1;
-            } else if (sec_accumulate(c->r, LN, modes[i].prefix, &child) != 0) {
+            } else if (sec_accumulate(c->r, LA, modes[i].prefix, &child) != 0) {
                 res_free(&child);
                 return -1;
             }
@@ -341,7 +341,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     sec_ctx c;
     results r;
     CUmodule mod = NULL;
-    ln_ctx L;
+    la_ctx L;
     double *us = NULL;
     unsigned want;
     int i, rc = 1;
@@ -354,7 +354,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     want = o->child == CLI_CHILD_SCHED_SPIN ? CU_CTX_SCHED_SPIN
          : o->child == CLI_CHILD_SCHED_YIELD ? CU_CTX_SCHED_YIELD : CU_CTX_SCHED_BLOCKING_SYNC;
     drv_set_sched(want);
-    ph_set(LN ": scheduling-mode child");
+    ph_set(LA ": scheduling-mode child");
     /* The wait is what this child measures: the driver's own blocking call,
      * under the mode asked for. The parent's --child-timeout bounds it. */
     drv_set_kernel_timeout(0);
@@ -365,7 +365,7 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
         goto out;
     }
     if ((c.gpu.ctx_flags & CU_CTX_SCHED_MASK) != want) {
-        fprintf(stderr, "harness: " LN ": asked for scheduling flags %u, the context has %u\n",
+        fprintf(stderr, "harness: " LA ": asked for scheduling flags %u, the context has %u\n",
                 want, c.gpu.ctx_flags & CU_CTX_SCHED_MASK);
         goto out;
     }
@@ -376,15 +376,15 @@ int sec_launch_child(const cli_opts *o, long long t_main_ns)
     us = calloc((size_t)o->reps, sizeof *us);
     if (!us) goto out;
     for (i = 0; i < o->warmup + 1; i++)
-        if (ln_one(&L, c.gpu.stream) != 0) goto out;
+        if (la_one(&L, c.gpu.stream) != 0) goto out;
     CK(drv.cuStreamSynchronize(c.gpu.stream));
     for (i = 0; i < o->reps; i++) {
         double t0 = clk_now_ms();
-        if (ln_one(&L, c.gpu.stream) != 0) goto out;
+        if (la_one(&L, c.gpu.stream) != 0) goto out;
         CK(drv.cuStreamSynchronize(c.gpu.stream));
         us[i] = (clk_now_ms() - t0) * 1000.0;
     }
-    if (!ln_store(&c, "launch_sync", ln_keys[LN_K_SYNC].name, ln_keys[LN_K_SYNC].desc, us,
+    if (!la_store(&c, "launch_sync", la_keys[LA_K_SYNC].name, la_keys[LA_K_SYNC].desc, us,
                   (size_t)o->reps, 1))
         goto out;
     rc = 0;
@@ -404,20 +404,20 @@ int sec_launch(sec_ctx *c)
 {
     static const struct { const char *key, *name; unsigned grid, threads; } shapes[] = {
         { "1x1", "1 block of 1 thread", 1, 1 },
-        { "grid", "the chain's grid, 65,536 blocks of 256", LN_CHAIN_N / 256, 256 },
+        { "grid", "the chain's grid, 65,536 blocks of 256", LA_CHAIN_N / 256, 256 },
     };
     CUmodule me = NULL, ml = NULL;
     CUdeviceptr dflag = 0;
     int *hflag = NULL;             /* the allocation */
     volatile int *flag = NULL;     /* the same memory, read by the device */
-    ln_samples s1 = { NULL, 0, 0 }, s2 = { NULL, 0, 0 };
+    la_samples s1 = { NULL, 0, 0 }, s2 = { NULL, 0, 0 };
     int failed = 0, timed_out = 0, rc;
     size_t i;
-    ln_ctx L;
+    la_ctx L;
     double *inst = NULL;
 
-    if ((rc = sec_begin(c, LN, 1, 1)) != SEC_OK) return rc;
-    ph_set(LN);
+    if ((rc = sec_begin(c, LA, 1, 1)) != SEC_OK) return rc;
+    ph_set(LA);
     memset(&L, 0, sizeof L);
     L.c = c;
     s1.us = calloc(tm_capacity(), sizeof *s1.us);
@@ -449,59 +449,59 @@ int sec_launch(sec_ctx *c)
         {
             int j;
             for (j = 0; j < c->o->warmup + 1; j++)
-                if (ln_one(&L, c->gpu.stream) != 0) goto fail;
+                if (la_one(&L, c->gpu.stream) != 0) goto fail;
         }
-        if (ln_submit(&L, &s1, i == 0 ? &s2 : NULL) != 0) goto fail;
+        if (la_submit(&L, &s1, i == 0 ? &s2 : NULL) != 0) goto fail;
         if (i == 0) {
-            res_meas *ref = ln_store_s(c, ln_keys[LN_K_REF].key, ln_keys[LN_K_REF].name,
-                                       ln_keys[LN_K_REF].desc, &s2, 1);
+            res_meas *ref = la_store_s(c, la_keys[LA_K_REF].key, la_keys[LA_K_REF].name,
+                                       la_keys[LA_K_REF].desc, &s2, 1);
             if (!ref) goto fail;
             ref->host_only = 1;
         }
         snprintf(key, sizeof key, "submit.%s", shapes[i].key);
         snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, ln_keys[LN_K_SUBMIT].desc, &s1, LN_SUBMIT))
+        if (!la_store_s(c, key, name, la_keys[LA_K_SUBMIT].desc, &s1, LA_SUBMIT))
             goto fail;
-        /* Stream throughput: events around LN_STREAM launches. */
-        if (ln_stream(&L, &s2) != 0) goto fail;
+        /* Stream throughput: events around LA_STREAM launches. */
+        if (la_stream(&L, &s2) != 0) goto fail;
         snprintf(key, sizeof key, "stream.%s", shapes[i].key);
         snprintf(name, sizeof name, "stream throughput per launch, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, ln_keys[LN_K_STREAM].desc, &s2, LN_STREAM))
+        if (!la_store_s(c, key, name, la_keys[LA_K_STREAM].desc, &s2, LA_STREAM))
             goto fail;
-        if (ln_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
+        if (la_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
         snprintf(key, sizeof key, "device.%s", shapes[i].key);
         snprintf(name, sizeof name, "device-side cost per launch, queue full, %s", shapes[i].name);
-        if (!ln_store_s(c, key, name, ln_keys[LN_K_DEVICE].desc, &s1, LN_BEHIND))
+        if (!la_store_s(c, key, name, la_keys[LA_K_DEVICE].desc, &s1, LA_BEHIND))
             goto fail;
     }
     if (timed_out) {
-        res_check_add(c->r, LN, "the blocking kernel was released by the host", 0,
+        res_check_add(c->r, LA, "the blocking kernel was released by the host", 0,
                       "it reached its 2 s time limit and let the queue run; the device figures "
                       "above include that wait");
-        fprintf(stderr, "harness: " LN ": the blocking kernel timed out after 2 s and released "
+        fprintf(stderr, "harness: " LA ": the blocking kernel timed out after 2 s and released "
                 "itself; its figures are not per-launch costs\n");
         failed = 1;
     }
     /* cuLaunchKernelEx, 1 block of 1 thread. */
     L.grid = L.threads = 1;
     L.use_ex = 1;
-    if (ln_submit(&L, &s1, NULL) != 0) goto fail;
-    if (!ln_store_s(c, ln_keys[LN_K_SUBMIT_EX].key, ln_keys[LN_K_SUBMIT_EX].name,
-                    ln_keys[LN_K_SUBMIT_EX].desc, &s1, LN_SUBMIT))
+    if (la_submit(&L, &s1, NULL) != 0) goto fail;
+    if (!la_store_s(c, la_keys[LA_K_SUBMIT_EX].key, la_keys[LA_K_SUBMIT_EX].name,
+                    la_keys[LA_K_SUBMIT_EX].desc, &s1, LA_SUBMIT))
         goto fail;
     L.use_ex = 0;
-    /* A graph of LN_GRAPH empty kernels. */
+    /* A graph of LA_GRAPH empty kernels. */
     if (!(inst = calloc((size_t)c->o->rounds, sizeof *inst))) goto fail;
-    if (ln_graph(&L, inst, &s1, &s2) != 0) goto fail;
-    if (!res_add(c->r, LN, ln_keys[LN_K_INSTANTIATE].key, ln_keys[LN_K_INSTANTIATE].name,
-                 ln_keys[LN_K_INSTANTIATE].desc, ln_keys[LN_K_INSTANTIATE].state,
-                 ln_keys[LN_K_INSTANTIATE].unit, inst, (size_t)c->o->rounds) ||
-        !ln_store_s(c, ln_keys[LN_K_GRAPH_HOST].key, ln_keys[LN_K_GRAPH_HOST].name,
-                    ln_keys[LN_K_GRAPH_HOST].desc, &s1, 1) ||
-        !ln_store_s(c, ln_keys[LN_K_GRAPH_NODE].key, ln_keys[LN_K_GRAPH_NODE].name,
-                    ln_keys[LN_K_GRAPH_NODE].desc, &s2, LN_GRAPH))
+    if (la_graph(&L, inst, &s1, &s2) != 0) goto fail;
+    if (!res_add(c->r, LA, la_keys[LA_K_INSTANTIATE].key, la_keys[LA_K_INSTANTIATE].name,
+                 la_keys[LA_K_INSTANTIATE].desc, la_keys[LA_K_INSTANTIATE].state,
+                 la_keys[LA_K_INSTANTIATE].unit, inst, (size_t)c->o->rounds) ||
+        !la_store_s(c, la_keys[LA_K_GRAPH_HOST].key, la_keys[LA_K_GRAPH_HOST].name,
+                    la_keys[LA_K_GRAPH_HOST].desc, &s1, 1) ||
+        !la_store_s(c, la_keys[LA_K_GRAPH_NODE].key, la_keys[LA_K_GRAPH_NODE].name,
+                    la_keys[LA_K_GRAPH_NODE].desc, &s2, LA_GRAPH))
         goto fail;
-    rc = ln_sched(c);
+    rc = la_sched(c);
     if (rc < 0) goto fail;
     if (rc > 0) failed = 1;
 
@@ -537,12 +537,12 @@ fail:
  * the host (with its interval), back to back on a stream, on the device. */
 void la_answers(results *r)
 {
-    const res_meas *s = res_find(r, LN, "submit.1x1"), *q = res_find(r, LN, "stream.1x1");
-    const res_meas *d = res_find(r, LN, "device.1x1");
+    const res_meas *s = res_find(r, LA, "submit.1x1"), *q = res_find(r, LA, "stream.1x1");
+    const res_meas *d = res_find(r, LA, "device.1x1");
     char a[32], b[32], c[32], e[32], g[32];
 
     if (!s) return;
-    an_store(r, LN, "launch", "empty launch", s->stats.median, "us",
+    an_store(r, LA, "launch", "empty launch", s->stats.median, "us",
              "submit %s us [%s, %s], back to back %s us, device %s us",
              an_num(a, sizeof a, s->stats.median), an_num(b, sizeof b, s->stats.ci_low),
              an_num(c, sizeof c, s->stats.ci_high), an_num(e, sizeof e, q ? q->stats.median : NAN),
@@ -551,5 +551,5 @@ void la_answers(results *r)
 
 void la_schema(sch_out *o)
 {
-    sch_put_table(o, NULL, ln_keys, LN_NKEYS);
+    sch_put_table(o, NULL, la_keys, LA_NKEYS);
 }

@@ -15,7 +15,7 @@
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,
  * else bare), at most PG_MAX_SIDES; the count. */
-static size_t pt_sides(const results *r, const char **key, const char **label)
+static size_t ptb_sides(const results *r, const char **key, const char **label)
 {
     size_t n = (size_t)tb_env_num(r, "program_settings"), i, got = 0;
     if (!(n >= 1 && n <= PG_MAX_SIDES / 2)) return 0;
@@ -31,7 +31,7 @@ static size_t pt_sides(const results *r, const char **key, const char **label)
 }
 
 /* A value in its unit's format into buf. */
-static const char *pt_fmt(char *buf, size_t len, double v, const char *unit)
+static const char *ptb_fmt(char *buf, size_t len, double v, const char *unit)
 {
     if (isnan(v)) snprintf(buf, len, "-");
     else if (strcmp(unit, "count") == 0 || strcmp(unit, "MiB") == 0 || fabs(v) >= 100)
@@ -41,7 +41,7 @@ static const char *pt_fmt(char *buf, size_t len, double v, const char *unit)
 }
 
 /* One cell: the median and its interval, "330 [321, 345]". */
-static void pt_cell(FILE *f, const res_meas *m)
+static void ptb_cell(FILE *f, const res_meas *m)
 {
     char a[32], b[32], c[32], cell[100];
     if (!m) {
@@ -49,17 +49,18 @@ static void pt_cell(FILE *f, const res_meas *m)
         return;
     }
     if (m->stats.n < 2)
-        snprintf(cell, sizeof cell, "%s", pt_fmt(a, sizeof a, m->stats.median, m->unit));
+        snprintf(cell, sizeof cell, "%s", ptb_fmt(a, sizeof a, m->stats.median, m->unit));
     else
-        snprintf(cell, sizeof cell, "%s [%s, %s]", pt_fmt(a, sizeof a, m->stats.median, m->unit),
-                 pt_fmt(b, sizeof b, m->stats.ci_low, m->unit), pt_fmt(c, sizeof c, m->stats.ci_high, m->unit));
+        snprintf(cell, sizeof cell, "%s [%s, %s]", ptb_fmt(a, sizeof a, m->stats.median, m->unit),
+                 ptb_fmt(b, sizeof b, m->stats.ci_low, m->unit),
+                 ptb_fmt(c, sizeof c, m->stats.ci_high, m->unit));
     fprintf(f, " %-26s", cell);
 }
 
 /* One figure's row over the sides, and its verdicts when there are: each
  * later side against the first (with two sides "compare.<prefix><key>",
  * "bare." for bare sides; with more "compare.<side>.<key>"). */
-static void pt_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
+static void ptb_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
                    const char *key, const char *name, const char *unit)
 {
     char k[160];
@@ -74,7 +75,7 @@ static void pt_row(FILE *f, const results *r, const char *prefix, const char **s
     fprintf(f, "  %-34s %-5s", name, unit);
     for (i = 0; i < n; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
-        pt_cell(f, res_find(r, PG, k));
+        ptb_cell(f, res_find(r, PG, k));
     }
     for (i = 1; i < n; i++) {
         if (n == 2)
@@ -87,7 +88,7 @@ static void pt_row(FILE *f, const results *r, const char *prefix, const char **s
     fprintf(f, "\n");
 }
 
-static void pt_header(FILE *f, const char **label, size_t n, int verdict)
+static void ptb_header(FILE *f, const char **label, size_t n, int verdict)
 {
     size_t i;
     fprintf(f, "  %-34s %-5s", "figure", "unit");
@@ -100,19 +101,19 @@ static void pt_header(FILE *f, const char **label, size_t n, int verdict)
 }
 
 /* Every figure of the runs, per side. */
-static void pt_figures(FILE *f, const results *r, const char **side, const char **label, size_t n,
+static void ptb_figures(FILE *f, const results *r, const char **side, const char **label, size_t n,
                        const char *prefix)
 {
     size_t i;
-    pt_header(f, label, n, n >= 2);
+    ptb_header(f, label, n, n >= 2);
     for (i = 0; i < PG_NRUNFIGS; i++)
-        pt_row(f, r, prefix, side, n, pg_runfigs[i].key, pg_runfigs[i].name, pg_runfigs[i].unit);
+        ptb_row(f, r, prefix, side, n, pg_runfigs[i].key, pg_runfigs[i].name, pg_runfigs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
-        pt_row(f, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
+        ptb_row(f, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
 }
 
 /* The probe's own cost: bare against probed per mode. */
-static void pt_cost(FILE *f, const results *r, const char **side, const char **label, size_t n)
+static void ptb_cost(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     static const char *const figs[3][2] = { { "wall", "whole process, ms" },
                                             { "cpu", "host CPU time, ms" },
@@ -127,14 +128,14 @@ static void pt_cost(FILE *f, const results *r, const char **side, const char **l
             if (!shown++) fprintf(f, "\n  the probe's own cost: the same program bare (no probe) "
                                   "against probed, medians\n");
             fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], figs[j][1],
-                    pt_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j == 2 ? "MiB" : "ms"),
-                    pt_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j == 2 ? "MiB" : "ms"),
+                    ptb_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j == 2 ? "MiB" : "ms"),
+                    ptb_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j == 2 ? "MiB" : "ms"),
                     res_derived_num(d, "pct_of_bare"), d->text);
         }
 }
 
 /* Each process where a run had several. */
-static void pt_processes(FILE *f, const results *r, const char **side, const char **label, size_t n)
+static void ptb_processes(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     static const char *const keys[] = { "at.probe", "at.first_kernel", "library_load.n",
                                         "library_load.ms", "module_load.n", "kernel_function.ms",
@@ -152,31 +153,31 @@ static void pt_processes(FILE *f, const results *r, const char **side, const cha
         snprintf(env, sizeof env, "program_proc%zu_command", p);
         fprintf(f, "\n  process %zu (%s), in the runs that had several CUDA processes\n", p,
                 tb_env_str(r, env, "?"));
-        pt_header(f, label, n, n >= 2);
+        ptb_header(f, label, n, n >= 2);
         for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             const prc_fig *fig = prc_fig_find(keys[i]);
-            pt_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfig_of(keys[i])->name,
+            ptb_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfig_of(keys[i])->name,
                    fig ? fig->unit : pg_runfig_of(keys[i])->unit);
         }
     }
 }
 
 /* The slowest first uses per side, each kernel's name demangled and cut to
- * PT_NAME_WIDTH (demangle.h says how). */
-#define PT_NAME_WIDTH 72
-static void pt_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
+ * PTB_NAME_WIDTH (demangle.h says how). */
+#define PTB_NAME_WIDTH 72
+static void ptb_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= PRC_SLOWEST; k++) {
-            char key[64], name[PT_NAME_WIDTH + 1];
+            char key[64], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
             snprintf(key, sizeof key, "slowest.%s.%zu", side[i], k);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
                                 "median over the runs it was in)\n", label[i]);
             /* text: the name demangled (a file before it: empty, the name itself). */
-            dm_shorten(d->text && d->text[0] ? d->text : d->name, PT_NAME_WIDTH, name, sizeof name);
+            dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
             fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  in %.0f run%s  %s\n", k, d->value,
                     res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"),
                     res_derived_num(d, "runs"), res_derived_num(d, "runs") == 1 ? "" : "s", name);
@@ -184,18 +185,18 @@ static void pt_slowest(FILE *f, const results *r, const char **side, const char 
 }
 
 /* The first uses after the program was ready, per side. */
-static void pt_ready(FILE *f, const results *r, const char **side, const char **label, size_t n)
+static void ptb_ready(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= 10; k++) {
-            char key[96], name[PT_NAME_WIDTH + 1];
+            char key[96], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
             snprintf(key, sizeof key, "ready.%s.%zu", side[i], k);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
                                 "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
-            dm_shorten(d->text && d->text[0] ? d->text : d->name, PT_NAME_WIDTH, name, sizeof name);
+            dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
             fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  in %.0f run%s  %s\n", k, d->value,
                     res_derived_num(d, "after_ms"), res_derived_num(d, "runs"),
                     res_derived_num(d, "runs") == 1 ? "" : "s", name);
@@ -205,7 +206,7 @@ static void pt_ready(FILE *f, const results *r, const char **side, const char **
 void pg_print(FILE *f, const results *r)
 {
     const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
-    size_t n = pt_sides(r, side, label), i;
+    size_t n = ptb_sides(r, side, label), i;
     const char *out = tb_env_str(r, "program_output", NULL), *nvml;
     const char *sq = tb_env_str(r, "program_squeeze", NULL);
     int search = sq && strcmp(sq, "auto") == 0;
@@ -249,11 +250,11 @@ void pg_print(FILE *f, const results *r)
                 tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
                 tb_env_str(r, "program_stop", "?"), level);
     }
-    if (n && !search) pt_figures(f, r, side, label, n, "");
-    pt_cost(f, r, side, label, n);
-    pt_processes(f, r, side, label, n);
-    pt_slowest(f, r, side, label, n);
-    pt_ready(f, r, side, label, n);
+    if (n && !search) ptb_figures(f, r, side, label, n, "");
+    ptb_cost(f, r, side, label, n);
+    ptb_processes(f, r, side, label, n);
+    ptb_slowest(f, r, side, label, n);
+    ptb_ready(f, r, side, label, n);
     pgs_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
