@@ -36,7 +36,13 @@ ALL_CPPFLAGS := -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE $(FORTIFY) \
 ALL_CFLAGS   := -std=c11 -pthread $(WARN) $(SANFLAGS) $(CFLAGS)
 LDLIBS       := -ldl -lm -pthread
 
-SRCS := $(wildcard src/*.c) $(wildcard src/core/*.c) $(wildcard src/os/*.c) $(wildcard src/cuda/*.c) $(wildcard src/run/*.c) src/probe/precord.c $(wildcard src/sections/*/*.c)
+# The sources by layer (docs/architecture.md, "Layers"): main.c at the top,
+# then a folder per layer, and one folder per entry of the list under
+# src/sections/. Of src/probe/, the record (precord.c) is the harness's too;
+# the probe's own files go into the probe alone (and the unit tests).
+SRCS := $(wildcard src/*.c) $(wildcard src/os/*.c) $(wildcard src/core/*.c) \
+        $(wildcard src/cuda/*.c) src/probe/precord.c $(wildcard src/run/*.c) \
+        $(wildcard src/sections/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
 # The commit the binary is built from (src/version.h): $(B)/version.c,

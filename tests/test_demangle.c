@@ -1,4 +1,4 @@
-/* test_demangle.c: unit tests of src/demangle.c. The demangled names are
+/* test_demangle.c: unit tests of src/cuda/demangle.c. The demangled names are
  * compared with c++filt's (binutils: an independent reference, run here
  * at test time) where it is on the path, else with fixed cases worked out
  * by hand; hostile names (very long, nested deep, back-references that

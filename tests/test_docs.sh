@@ -116,7 +116,7 @@ else:
 # docs/architecture.md: linked from the front page; its prefix map's rows
 # ("| `pr_` | `src/os/proc.c`, ... | what |") name files that exist, each
 # defining or declaring a function whose name starts with the row's prefix;
-# every module of src/ (src/*.c, src/*/*.c) is in a row.
+# every module of src/ (every .c under src/, at any depth) is in a row.
 arch = os.path.join(root, "docs", "architecture.md")
 if not os.path.isfile(arch):
     print("FAILED docs/architecture.md exists")
@@ -145,9 +145,23 @@ else:
         bad.append("no prefix map (rows | `xx_` | `src/FILE.c` | ... |)")
     check("docs/architecture.md: every prefix of its map is a module's that exists", bad)
     modules = sorted(os.path.relpath(p, root) for p in
-                     glob.glob(os.path.join(root, "src", "*.c")) + glob.glob(os.path.join(root, "src", "*", "*.c")))
+                     glob.glob(os.path.join(root, "src", "**", "*.c"), recursive=True))
     check("docs/architecture.md: every module of src/ is in its prefix map",
           [m for m in modules if m not in listed])
+
+# docs/build.md's layout: its list names every folder of src/ ("os/") and
+# every entry's folder of src/sections/ ("jit/").
+build = os.path.join(root, "docs", "build.md")
+if os.path.isfile(build):
+    text = open(build, encoding="utf-8").read()
+    m = re.search(r"(?ms)^## Layout\s*\n+```\n(.*?)^```", text)
+    src = os.path.join(root, "src")
+    dirs = sorted({os.path.relpath(d, src) for d in glob.glob(os.path.join(src, "*", ""))
+                   + glob.glob(os.path.join(src, "sections", "*", ""))}) if os.path.isdir(src) else []
+    check("docs/build.md: its layout names every folder of src/",
+          ["no layout list"] if not m else
+          [d.rstrip("/") + "/" for d in dirs
+           if not re.search(r"(?<![\w/])" + re.escape(os.path.basename(d.rstrip("/"))) + "/", m.group(1))])
 PY
 }
 
@@ -160,7 +174,8 @@ crafted() {
     mkdir -p "$d/docs" "$d/results/figures"
     printf 'x' >"$d/results/figures/a.png"
     printf '# Top\n\n`make && ./harness`, `make test`; [docs](docs/README.md), [A](docs/a.md#the-a-page-a-b), [arch](docs/architecture.md)\n' >"$d/README.md"
-    printf '# Docs\n\n[a](a.md) [b](b.md#b) [top](../README.md#top) [arch](architecture.md)\n' >"$d/docs/README.md"
+    printf '# Docs\n\n[a](a.md) [b](b.md#b) [top](../README.md#top) [arch](architecture.md) [build](build.md)\n' >"$d/docs/README.md"
+    printf '# Build\n\n## Layout\n\n```\nsrc/  ab\n  sections/  cd.c\n```\n' >"$d/docs/build.md"
     mkdir -p "$d/src/sections"
     printf 'static int ab_one(void);\n' >"$d/src/ab.c"
     printf 'int cd_one(void)\n{\n    return 0;\n}\n' >"$d/src/sections/cd.c"
@@ -204,3 +219,7 @@ d=$(crafted prefix); printf '| `ef_` | `src/ab.c` | e |\n| `gh_` | `src/gh.c` | 
 expect prefix "src/ab.c: no function ef_\\* in it; .*src/gh.c: no such file"
 d=$(crafted module); printf 'int ij_one(void);\n' >"$d/src/ij.c"
 expect module "every module of src/ is in its prefix map: src/ij.c"
+d=$(crafted layout); mkdir -p "$d/src/sections/mn"
+expect layout "its layout names every folder of src/: sections/mn/"
+d=$(crafted deep); mkdir -p "$d/src/sections/kl"; printf 'int kl_one(void);\n' >"$d/src/sections/kl/kl.c"
+expect deep "every module of src/ is in its prefix map: src/sections/kl/kl.c"

@@ -1,4 +1,4 @@
-/* test_squeeze.c: --squeeze=auto's search (sections/program_squeeze.h)
+/* test_squeeze.c: --squeeze=auto's search (sections/program/program_squeeze.h)
  * against programs whose smallest margin is known: the margins it tries,
  * in order, worked out by hand; a device with less free than the first
  * try; a program that fails with nothing held; the cap on runs; a run

@@ -1,7 +1,7 @@
 /* results.h: the one results object of a run: the environment record,
  * every measurement the sections append, and the conclusions (derived
  * entries) computed once from them. Sections never print; each section's
- * printer (src/sections/X_table.c) turns this object into its tables, and
+ * printer (src/sections/X/X_table.c) turns this object into its tables, and
  * report.c into JSON and CSV. */
 #ifndef RESULTS_H
 #define RESULTS_H

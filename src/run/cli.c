@@ -447,7 +447,7 @@ static int cli_arch_suffix_ok(const char *s, unsigned *from)
 static void cli_defaults(cli_opts *o)
 {
     /* Crossover's sizes end at the stopwatches' n, vectorAdd's, whose rows
-     * it takes where that section ran (sections/crossover.c). */
+     * it takes where that section ran (sections/crossover/crossover.c). */
     static const size_t sizes[] = { 1024, 65536, 1048576, 4194304, KN_VECADD_N };
     int i;
     memset(o, 0, sizeof *o);

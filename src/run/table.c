@@ -1,7 +1,7 @@
 /* table.c: the generic pieces of the human tables on stdout: the
  * configuration block, rows with state and interval, missing figures, the
  * rigor lines, the roofline across sections, the checks. Each section's own
- * tables live beside it (src/sections/X_table.c). */
+ * tables live beside it (src/sections/X/X_table.c). */
 #include "run/table.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* table.h: the generic pieces of the human tables on stdout (configuration,
  * rows, states, intervals, noisy marks, rigor, roofline, checks), shared by
- * the section printers in src/sections/X_table.c. Reads the results only. */
+ * the section printers in src/sections/X/X_table.c. Reads the results only. */
 #ifndef TABLE_H
 #define TABLE_H
 

@@ -5,22 +5,23 @@
  * the sections named in --help (cli.c), the table of sections and the
  * prototypes of every entry point (section.h, section.c) all come from it.
  *
- * Adding a section NAME takes its own files and one line here:
- *   1. sections/NAME.c: int sec_NAME(sec_ctx *c), its measurement (returns
- *      a SEC_ code; it opens what it needs with sec_begin, section_ctx.h),
- *      and, where it answers, void xx_answers(results *r) (answer.h), and
- *      void xx_schema(sch_out *o), from the table of the keys it writes
- *      (schema.h);
- *   2. sections/NAME_table.c: void xx_print(FILE *f, const results *r), its
- *      tables from the results alone;
+ * Adding a section NAME takes a folder of its own and one line here:
+ *   1. sections/NAME/NAME.c: int sec_NAME(sec_ctx *c), its measurement
+ *      (returns a SEC_ code; it opens what it needs with sec_begin,
+ *      run/section_ctx.h), and, where it answers, void xx_answers(results
+ *      *r) (core/answer.h), and void xx_schema(sch_out *o), from the table
+ *      of the keys it writes (core/schema.h);
+ *   2. sections/NAME/NAME_table.c: void xx_print(FILE *f, const results
+ *      *r), its tables from the results alone;
  *   3. a line in SEC_LIST below, in the place it runs (before node and
  *      program); where it starts children of its own, their kinds in
  *      SEC_CHILD_LIST, owned by it, and its child entry point in its line;
  *   4. docs/NAME.md, the page the summary names beside its answers, linked
  *      from docs/README.md.
- * Both files include section.h, whose prototypes come from this list, so
- * the compiler checks each entry point against it; the Makefile builds
- * every file of sections/. */
+ * Both files include run/section.h, whose prototypes come from this list,
+ * so the compiler checks each entry point against it; the Makefile builds
+ * every file of each folder of sections/, and tests/layers.sh holds that
+ * each folder is an entry of this list. */
 #ifndef SECTIONS_LIST_H
 #define SECTIONS_LIST_H
 

@@ -4,7 +4,7 @@
  * prediction held, launches or bytes (lesson "CUDA kernel fusion and what a
  * launch really costs"). The version table below is the one place that
  * names the versions, their kernels, widths and roles; the conclusions are
- * computed here and stored (sections/fusion.h), the printer only formats. */
+ * computed here and stored (sections/fusion/fusion.h), the printer only formats. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -563,7 +563,7 @@ static int fs_main_row(fs_ctx *F, size_t v, int cold, const char *prefix, int co
 /* The sweep at the main size: every version it times (FS_SWEEP) the main
  * phase timed too, at that n, interleaved, in the same cache states. When
  * every such row is stored, each is copied as the sweep's row with a region
- * that says so, and "shared.n=<n>" is stored (sections/fusion.h): 1. 0 when
+ * that says so, and "shared.n=<n>" is stored (sections/fusion/fusion.h): 1. 0 when
  * a row is missing (the sweep times the size itself), -1 on out of memory. */
 static int fs_share_main(fs_ctx *F, const char *prefix)
 {
@@ -695,7 +695,7 @@ out:
     return failed ? SEC_FAILED : SEC_OK;
 }
 
-/* ---- The facts and conclusions, from the results alone (sections/fusion.h). */
+/* ---- The facts and conclusions, from the results alone (sections/fusion/fusion.h). */
 
 /* Add n named figures to d. Returns 0, or -1 when d is NULL (out of memory)
  * or a field could not be added. */

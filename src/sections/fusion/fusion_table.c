@@ -1,6 +1,6 @@
 /* fusion_table.c: the fusion section's tables: predictions, the main size,
  * the n-sweep, the widths and the correctness line. Formats the
- * measurements and the conclusions the section stored (sections/fusion.h);
+ * measurements and the conclusions the section stored (sections/fusion/fusion.h);
  * computes none of them. */
 #include <math.h>
 #include <stdlib.h>
