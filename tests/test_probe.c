@@ -614,6 +614,32 @@ static void check_failures(const char *dir)
     pb_set_failure_driver_for_test(NULL, NULL);
 }
 
+/* A context's creation is kept when it fails (under EAGER it loads every
+ * library loaded before it), named "the context"; one that succeeds is
+ * not counted anywhere. */
+static void check_context_failure(const char *dir)
+{
+    CUcontext ctx = NULL;
+    cuDevicePrimaryCtxRetain_params pr = { &ctx, 0 };
+    results r;
+    char *text;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    pb_set_failure_driver_for_test(none_mem_info, fake_error_name);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain, &pr, NULL, CUDA_SUCCESS, 3, 4);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain, &pr, NULL, CUDA_ERROR_OUT_OF_MEMORY, 5, 9);
+    text = read_record(dir, &r);
+    th_check("probe: a failed cuDevicePrimaryCtxRetain writes the record at once: fail.1 the context, "
+             "at 5 ms, its call and error, no free memory read; the one that succeeded not kept",
+             text && strcmp(env(&r, "written"), "failure") == 0 &&
+             fail_is(&r, 1, "the context", 5, "cuDevicePrimaryCtxRetain CUDA_ERROR_OUT_OF_MEMORY", 2, NAN) &&
+             !res_derived_find(&r, PRC_SECTION, "fail.2"));
+    free(text);
+    res_free(&r);
+    pb_set_failure_driver_for_test(NULL, NULL);
+}
+
 /* Loads after the first kernel, in bursts: a burst is the loads with no
  * launch between them; its span runs from its first load's entry to its
  * last one's exit, less the gets made in between (worked out by hand:
@@ -797,6 +823,7 @@ void test_probe(void)
     check_kernel_handle(dir);
     check_threads(dir);
     check_failures(dir);
+    check_context_failure(dir);
     check_bursts(dir);
     check_streams(dir);
     check_watch(dir);

@@ -55,7 +55,8 @@ const char *const prc_fail_calls[PRC_NFAIL_CALLS] = {
     "cuLibraryLoadData", "cuLibraryLoadFromFile", "cuModuleGetFunction", "cuLibraryGetKernel",
     "cuKernelGetFunction", "cuFuncLoad", "cuLaunchKernel", "cuLaunchKernel_ptsz",
     "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchCooperativeKernel",
-    "cuLaunchCooperativeKernel_ptsz",
+    "cuLaunchCooperativeKernel_ptsz", "cuDevicePrimaryCtxRetain", "cuCtxCreate_v2",
+    "cuCtxCreate_v3", "cuCtxCreate_v4",
 };
 
 int prc_fail_text(const char *text, char *call, size_t callen, char *err, size_t errlen)

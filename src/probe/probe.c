@@ -47,6 +47,10 @@ typedef enum pb_kind {
     PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS
 } pb_kind;
 #define PB_LAUNCH PB_LAUNCH_FIRST
+/* A context's creation: watched for its failure alone (under EAGER it loads
+ * every library loaded before it, so a squeezed device can fail there);
+ * not a kind that is counted. */
+#define PB_CONTEXT ((pb_kind)PB_NKINDS)
 
 static const char *const pb_kind_key[PB_NKINDS] = {
     "module_load", "library_load", "get_function", "get_kernel",
@@ -77,6 +81,10 @@ static const pb_cb pb_cbs[] = {
     { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, PB_LAUNCH },
     { CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, PB_LAUNCH },
     { CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, PB_LAUNCH },
+    { CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain, PB_CONTEXT },
+    { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2, PB_CONTEXT },
+    { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3, PB_CONTEXT },
+    { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4, PB_CONTEXT },
 };
 #define PB_NCBS (sizeof pb_cbs / sizeof pb_cbs[0])
 /* A failed call is named by its place here: prc_fail_calls (precord.h)
@@ -571,7 +579,7 @@ static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackDat
 {
     pb_kernel *k;
     int watch;
-    if (!atomic_load(&pb_mem_info) || kind == PB_GET_KERNEL) return 0;
+    if (!atomic_load(&pb_mem_info) || kind == PB_GET_KERNEL || kind == PB_CONTEXT) return 0;
     if (kind != PB_LAUNCH) return 1;
     pthread_mutex_lock(&pb.lock);
     k = pb_kernel_of(pb_launch_fn(cbid, cd->functionParams));
@@ -646,6 +654,14 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     long long from = start > 0 ? start : now;
     pb_fail fail;
     int failed = pb_fail_begin(cbid, cd, from, free_out, &fail);
+
+    if (kind == PB_CONTEXT) {
+        pthread_mutex_lock(&pb.lock);
+        if (failed) failed = pb_fail_keep(kind, cd, NULL, &fail);
+        pthread_mutex_unlock(&pb.lock);
+        if (failed) pb_write_record("failure");
+        return;
+    }
 
     pthread_mutex_lock(&pb.lock);
     if (failed) failed = pb_fail_keep(kind, cd, fn, &fail);
@@ -884,6 +900,9 @@ static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *
         break;
     case PB_GET_KERNEL:
         name = p ? ((const cuLibraryGetKernel_params *)p)->name : NULL;
+        break;
+    case PB_CONTEXT:
+        name = "the context";
         break;
     case PB_KERNEL_FUNCTION:
         k = p ? pb_kernel_of(((const cuKernelGetFunction_params *)p)->kernel) : NULL;
