@@ -23,13 +23,23 @@ void sch_put(sch_out *o, const char *prefix, const sch_key *k, const char *desc)
     fputs(k->key, o->f);
     fputs("\", \"unit\": ", o->f);
     rp_json_str(o->f, k->unit);
-    fputs(", \"state\": ", o->f);
-    rp_json_str(o->f, res_state_name(k->state));
+    if (!o->derived) {
+        fputs(", \"state\": ", o->f);
+        rp_json_str(o->f, res_state_name(k->state));
+    }
     fputs(", \"name\": ", o->f);
     rp_json_str(o->f, k->name);
     fputs(", \"description\": ", o->f);
     rp_json_str(o->f, desc ? desc : k->desc);
     fputs(" }", o->f);
+}
+
+void sch_derived(sch_out *o)
+{
+    if (o->derived) return;
+    fputs(o->nkeys ? "\n    ], \"derived\": [" : "], \"derived\": [", o->f);
+    o->derived = 1;
+    o->nkeys = 0;
 }
 
 void sch_put_table(sch_out *o, const char *prefix, const sch_key *k, size_t n)
@@ -54,11 +64,12 @@ int sch_print(FILE *f, const char *const *names, void (*const *decl)(sch_out *o)
     }
     fputs("\n  },\n  \"sections\": [", f);
     for (i = 0; i < n; i++) {
-        sch_out o = { f, 0 };
+        sch_out o = { f, 0, 0 };
         fputs(i ? ",\n    { \"section\": " : "\n    { \"section\": ", f);
         rp_json_str(f, names[i]);
         fputs(", \"keys\": [", f);
         if (decl[i]) decl[i](&o);
+        sch_derived(&o);
         fputs(o.nkeys ? "\n    ] }" : "] }", f);
     }
     fputs("\n  ]\n}\n", f);

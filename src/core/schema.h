@@ -32,11 +32,17 @@ extern const sch_placeholder sch_placeholders[];
 extern const size_t sch_nplaceholders;
 
 /* Where a section writes its declarations: sch_put and sch_put_table
- * append to the --schema document. */
+ * append to the --schema document, first to the section's measurement
+ * keys, after sch_derived to its derived entries (the conclusions a run
+ * writes under "derived": a declaration's state is not written there). */
 typedef struct sch_out {
     FILE *f;
-    size_t nkeys;       /* keys written in the current section */
+    size_t nkeys;       /* declarations written in the current list */
+    int derived;        /* 1 after sch_derived: the derived list is open */
 } sch_out;
+
+/* Close the section's measurement keys and open its derived entries. */
+void sch_derived(sch_out *o);
 
 /* Write one declaration, its key prefix + k->key (prefix NULL or ""
  * for none), and its description desc when not NULL, else k->desc. */
@@ -47,6 +53,7 @@ void sch_put_table(sch_out *o, const char *prefix, const sch_key *k, size_t n);
 
 /* Write the document: { "schema_version", "placeholders": {word: regex},
  * "sections": [ { "section", "keys": [ { "key", "unit", "state", "name",
+ * "description" }, ... ], "derived": [ { "key", "unit", "name",
  * "description" }, ... ] }, ... ] }, a section for each entry of n names
  * with the function that writes its declarations (NULL: none).
  * Returns 0, or -1 when a write to f failed. */
