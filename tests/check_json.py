@@ -13,9 +13,10 @@ by hand.
 
 --schema SCHEMA (the JSON ./harness --schema prints) checks every
 measurement's key against the keys its section declares, and every derived
-entry's key against the derived entries it declares: it matches exactly
-one declaration (a key, or a pattern whose <word> parts match as the
-schema's placeholders say), and the units agree.
+entry's key against the derived entries it declares: it matches a
+declaration (a key, or a pattern whose <word> parts match as the schema's
+placeholders say; of several, the one with the most characters spelled
+out, and two of those are an error), and the units agree.
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -320,6 +321,11 @@ def check_schema(meas, schema, problems, what="measurements"):
             continue
         sec, key = m.get("section"), m.get("key")
         hits = [k for rx, k in schema.get(sec, []) if rx.match(key or "")]
+        if len(hits) > 1:
+            # The most specific declaration: the most characters spelled out
+            # ("compare.proc<i>.wall" over "compare.<side>.wall").
+            spelled = [len(re.sub(r"<[A-Za-z]+>", "", k["key"])) for k in hits]
+            hits = [k for k, n in zip(hits, spelled) if n == max(spelled)]
         if not hits:
             problems.append("%s[%d]: %s key %r is not declared" % (what, i, sec, key))
         elif len(hits) > 1:

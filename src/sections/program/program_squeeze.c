@@ -177,12 +177,19 @@ void pgs_note_run(pgs_state *q, size_t si, double margin, const sq_held *held, i
 
 /* ---------------------------------------------------------- the words --- */
 
-/* Store an answer; out of memory is said. */
-static void pgs_answer(results *r, const char *key, const char *name, double value, const char *unit,
-                       const char *text)
+/* Store derived entry id (key: its pattern filled in, or NULL; name: NULL
+ * for the declared one); out of memory is said. */
+static res_derived *pgs_derive(results *r, enum pg_derived_id id, const char *key, const char *name,
+                               double value, const char *text)
 {
-    if (!res_derive(r, PG, key, name, value, unit, text))
-        fprintf(stderr, "harness: " PG ": out of memory storing %s\n", key);
+    return sch_derive(r, PG, &pg_derived[id], key, name, value, text);
+}
+
+/* A count as a key's part, into buf. */
+static const char *pgs_num(char *buf, size_t len, size_t k)
+{
+    snprintf(buf, len, "%zu", k);
+    return buf;
 }
 
 /* Side j's result at margin m, in words ("ran in 3 of 3 runs", "failed
@@ -266,15 +273,15 @@ static int pgs_has_fail(const pgs_state *q, size_t si, double m)
  * answers, the rest counted. Each failed call is also "squeeze_fail.<k>". */
 static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
 {
-    char t[1600], key[64];
+    char t[1600], key[64], num[24];
     size_t k, i, said = 0, more = q->nfail_lost;
 
     for (k = 0; k < q->nfail; k++) {
         const pgs_fail *f = &q->fail[k];
         res_derived *d;
         pgs_fail_words(q, f, t, sizeof t);
-        snprintf(key, sizeof key, "squeeze_fail.%zu", k + 1);
-        if ((d = res_derive(r, PG, key, f->name, f->free_mib, "MiB", t))) {
+        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL].key, pgs_num(num, sizeof num, k + 1));
+        if ((d = pgs_derive(r, PG_D_SQUEEZE_FAIL, key, f->name, f->free_mib, t))) {
             res_derived_field(d, "margin_mib", f->margin);
             res_derived_field(d, "error", f->error);
             res_derived_field(d, "runs", f->runs);
@@ -284,8 +291,10 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             more++;
             continue;
         }
-        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
-        pgs_answer(r, key, "a first use or load that failed under --squeeze", f->free_mib, "MiB", t);
+        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL_ANSWER].key,
+                 pgs_num(num, sizeof num, ++said));
+        pgs_derive(r, PG_D_SQUEEZE_FAIL_ANSWER, key, "a first use or load that failed under --squeeze",
+                   f->free_mib, t);
     }
     for (i = 0; i < q->nsettings && probed; i++) {
         const pgs_side *sd = &q->side[i];
@@ -298,13 +307,14 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             continue;
         }
         pgs_no_fail_words(q, i, m, q->automatic ? tr->outcome : sd->failed_how, t, sizeof t);
-        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
-        pgs_answer(r, key, "a run that failed under --squeeze", NAN, "", t);
+        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL_ANSWER].key,
+                 pgs_num(num, sizeof num, ++said));
+        pgs_derive(r, PG_D_SQUEEZE_FAIL_ANSWER, key, "a run that failed under --squeeze", NAN, t);
     }
     if (more) {
         snprintf(t, sizeof t, "%zu more failed call%s under --squeeze %s in the JSON (squeeze_fail.*).",
                  more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
-        pgs_answer(r, "answer.squeeze_more", "failed calls not said", (double)more, "", t);
+        pgs_derive(r, PG_D_SQUEEZE_MORE, NULL, NULL, (double)more, t);
     }
 }
 
@@ -326,9 +336,8 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
         hmax = fmax(hmax, sd->held_max);
         lmin = fmin(lmin, sd->left_min);
         lmax = fmax(lmax, sd->left_max);
-        snprintf(key, sizeof key, "squeeze.%s", sd->key);
-        if ((d = res_derive(r, PG, key, "runs that exited 0 under --squeeze", sd->ran, "count",
-                            sd->failed_how))) {
+        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_RAN].key, sd->key);
+        if ((d = pgs_derive(r, PG_D_SQUEEZE_RAN, key, NULL, sd->ran, sd->failed_how))) {
             res_derived_field(d, "runs", sd->runs);
             res_derived_field(d, "held_min_mib", sd->held_min);
             res_derived_field(d, "held_max_mib", sd->held_max);
@@ -351,7 +360,7 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
     if (lost && at < sizeof t)
         snprintf(t + at, sizeof t - at, " %d run%s not counted: the holder ended during %s (said above).",
                  lost, lost == 1 ? "" : "s", lost == 1 ? "it" : "them");
-    pgs_answer(r, "answer.squeeze", "the program under --squeeze", q->margin, "MiB", t);
+    pgs_derive(r, PG_D_SQUEEZE, NULL, NULL, q->margin, t);
 }
 
 /* --squeeze=auto in words and figures: each side's smallest margin, what
@@ -370,9 +379,8 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         const pgs_side *sd = &q->side[i];
         double low = sd->lo < 0 ? 0 : sd->lo;
         res_derived *d;
-        snprintf(key, sizeof key, "squeeze.%s", sd->key);
-        d = res_derive(r, PG, key, "the smallest margin it ran at (--squeeze=auto)",
-                       sd->hi < 0 ? NAN : sd->hi, "MiB", sd->broken);
+        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_SIDE].key, sd->key);
+        d = pgs_derive(r, PG_D_SQUEEZE_SIDE, key, NULL, sd->hi < 0 ? NAN : sd->hi, sd->broken);
         if (d) {
             res_derived_field(d, "failed_at_mib", sd->lo < 0 ? NAN : sd->lo);
             res_derived_field(d, "step_mib", sd->hi < 0 ? NAN : sd->hi - low);
@@ -380,9 +388,10 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         }
         for (k = 0; k < sd->ntries; k++) {
             const pgs_try *tr = &sd->tries[k];
-            snprintf(key, sizeof key, "squeeze.%s.try%zu", sd->key, k + 1);
-            if ((d = res_derive(r, PG, key, "a run at a margin (--squeeze=auto)", tr->margin, "MiB",
-                                tr->outcome))) {
+            char num[24];
+            sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_TRY].key, sd->key,
+                     pgs_num(num, sizeof num, k + 1));
+            if ((d = pgs_derive(r, PG_D_SQUEEZE_TRY, key, NULL, tr->margin, tr->outcome))) {
                 res_derived_field(d, "held_mib", tr->held);
                 res_derived_field(d, "left_mib", tr->left);
                 res_derived_field(d, "ran", tr->ran);
@@ -409,7 +418,7 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         }
     }
     if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
-    pgs_answer(r, "answer.squeeze", "the smallest margin each side ran at", NAN, "MiB", t);
+    pgs_derive(r, PG_D_SQUEEZE, NULL, "the smallest margin each side ran at", NAN, t);
     return broken;
 }
 

@@ -172,7 +172,7 @@ static void ptb_slowest(FILE *f, const results *r, const char **side, const char
         for (k = 1; k <= PRC_SLOWEST; k++) {
             char key[64], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
-            snprintf(key, sizeof key, "slowest.%s.%zu", side[i], k);
+            pg_rank_key(PG_D_SLOWEST, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
                                 "median over the runs it was in)\n", label[i]);
@@ -192,7 +192,7 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
         for (k = 1; k <= 10; k++) {
             char key[96], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
-            snprintf(key, sizeof key, "ready.%s.%zu", side[i], k);
+            pg_rank_key(PG_D_READY_RANK, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
                                 "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
