@@ -167,3 +167,4 @@ expect_grep "--squeeze, the holder's cuInit fails: one line names the call and t
 env_restore FAKE_CUDA_MEM_DIR
 env_restore FAKE_CUDA_FREE_MIB
 env_restore HARNESS_LIBCUDA
+schema_check_dir "--squeeze" "$T"
