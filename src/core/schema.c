@@ -11,6 +11,9 @@ const sch_placeholder sch_placeholders[] = {
     { "mode", "[a-z]+", "a loading mode (\"lazy\", \"eager\")" },
     { "module", "harness|synth[0-9]+", "a built-in module (\"harness\", \"synth10\")" },
     { "pre", "(eager\\.|lazy\\.)?", "nothing, or a loading mode and a dot (--compare-loading)" },
+    { "modpre", "(eager\\.|lazy\\.|cache\\.empty\\.|cache\\.warm\\.)?",
+      "nothing, a loading mode and a dot (--compare-loading), or a JIT cache state and a dot "
+      "(--module's images with only PTX)" },
     { "api", "mod|lib", "how a module was loaded: mod, cuModuleLoadDataEx; lib, cuLibraryLoadData" },
     { "word", "[^.]+", "a name without a dot" },
     { "file", ".+", "a file's or a module's name (dots allowed)" },
