@@ -1,4 +1,6 @@
 /* schema.c: --schema, the measurement keys the sections declare, as JSON. */
+#include <string.h>
+
 #include "core/schema.h"
 #include <stdarg.h>
 #include <string.h>
@@ -11,6 +13,9 @@ const sch_placeholder sch_placeholders[] = {
     { "mode", "[a-z]+", "a loading mode (\"lazy\", \"eager\")" },
     { "module", "harness|synth[0-9]+", "a built-in module (\"harness\", \"synth10\")" },
     { "pre", "(eager\\.|lazy\\.)?", "nothing, or a loading mode and a dot (--compare-loading)" },
+    { "modpre", "(eager\\.|lazy\\.|cache\\.empty\\.|cache\\.warm\\.)?",
+      "nothing, a loading mode and a dot (--compare-loading), or a JIT cache state and a dot "
+      "(--module's images with only PTX)" },
     { "api", "mod|lib", "how a module was loaded: mod, cuModuleLoadDataEx; lib, cuLibraryLoadData" },
     { "word", "[^.]+", "a name without a dot" },
     { "file", ".+", "a file's or a module's name (dots allowed)" },
@@ -34,6 +39,46 @@ void sch_put(sch_out *o, const char *prefix, const sch_key *k, const char *desc)
     fputs(", \"description\": ", o->f);
     rp_json_str(o->f, desc ? desc : k->desc);
     fputs(" }", o->f);
+}
+
+/* Append s[0..n) to buf at *at; 0, or -1 when it does not fit. */
+static int sch_append(char *buf, size_t len, size_t *at, const char *s, size_t n)
+{
+    if (*at + n >= len) {
+        n = *at < len ? len - 1 - *at : 0;
+        memcpy(buf + *at, s, n);
+        *at += n;
+        return -1;
+    }
+    memcpy(buf + *at, s, n);
+    *at += n;
+    return 0;
+}
+
+int sch_fill(char *buf, size_t len, const char *prefix, const char *pattern,
+             const char *const *parts, size_t n)
+{
+    const char *const src[2] = { prefix ? prefix : "", pattern };
+    size_t at = 0, used = 0, i;
+    int rc = 0;
+
+    if (len == 0) return -1;
+    for (i = 0; i < 2; i++) {
+        const char *p = src[i];
+        while (*p) {
+            const char *open = strchr(p, '<'), *close = open ? strchr(open, '>') : NULL;
+            if (!open || !close || used == n) {
+                rc |= sch_append(buf, len, &at, p, strlen(p));
+                break;
+            }
+            rc |= sch_append(buf, len, &at, p, (size_t)(open - p));
+            rc |= sch_append(buf, len, &at, parts[used], strlen(parts[used]));
+            used++;
+            p = close + 1;
+        }
+    }
+    buf[at] = '\0';
+    return rc || used != n ? -1 : 0;
 }
 
 void sch_derived(sch_out *o)

@@ -64,6 +64,14 @@ res_derived *sch_derive(results *r, const char *section, const sch_key *k, const
 /* Write n declarations of a table, each with prefix before its key. */
 void sch_put_table(sch_out *o, const char *prefix, const sch_key *k, size_t n);
 
+/* A key (or a name) of a declared pattern, made at run time: prefix (NULL
+ * or "" for none) and pattern written into buf, each <word> of the two, in
+ * order, replaced by the next of the n parts; a placeholder left without a
+ * part stays as it is. Returns 0, or -1 when buf (len bytes) was too short
+ * or parts were left over (buf holds what fit). */
+int sch_fill(char *buf, size_t len, const char *prefix, const char *pattern,
+             const char *const *parts, size_t n);
+
 /* Write the document: { "schema_version", "placeholders": {word: regex},
  * "sections": [ { "section", "keys": [ { "key", "unit", "state", "name",
  * "description" }, ... ], "derived": [ { "key", "unit", "name",
