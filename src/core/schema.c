@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "core/schema.h"
-#include <stdarg.h>
 #include <string.h>
 #include "core/report.h"
 
@@ -87,32 +86,6 @@ void sch_derived(sch_out *o)
     fputs(o->nkeys ? "\n    ], \"derived\": [" : "], \"derived\": [", o->f);
     o->derived = 1;
     o->nkeys = 0;
-}
-
-char *sch_fill(char *buf, size_t len, const char *pattern, ...)
-{
-    va_list ap;
-    size_t at = 0;
-    const char *p = pattern;
-
-    if (!len) return buf;
-    va_start(ap, pattern);
-    while (*p && at + 1 < len) {
-        const char *close = *p == '<' ? strchr(p, '>') : NULL;
-        if (close) {
-            const char *part = va_arg(ap, const char *);
-            size_t n = strlen(part);
-            if (n > len - 1 - at) n = len - 1 - at;
-            memcpy(buf + at, part, n);
-            at += n;
-            p = close + 1;
-        } else {
-            buf[at++] = *p++;
-        }
-    }
-    va_end(ap);
-    buf[at] = '\0';
-    return buf;
 }
 
 res_derived *sch_derive(results *r, const char *section, const sch_key *k, const char *key,

@@ -48,12 +48,6 @@ void sch_derived(sch_out *o);
  * for none), and its description desc when not NULL, else k->desc. */
 void sch_put(sch_out *o, const char *prefix, const sch_key *k, const char *desc);
 
-/* Write pattern into buf (len bytes, cut to fit) with each <word> in it
- * replaced, in order, by the next of the strings after pattern (one per
- * placeholder): sch_fill(b, n, "squeeze.<side>.try<i>", "lazy", "3") is
- * "squeeze.lazy.try3". Returns buf. */
-char *sch_fill(char *buf, size_t len, const char *pattern, ...);
-
 /* Store derived entry k of section in r: its unit from k, its key k->key
  * (key instead when not NULL: a pattern of k's filled in by the caller),
  * its name k->name (name instead when not NULL). Returns the entry, or

@@ -82,7 +82,7 @@ static const sch_key fs_derived[FS_NDKEYS] = {
       "\"exceeds the byte ratio\" or \"falls short of the byte ratio\"" },
     { FS_D_HELD_WIDE, "", RES_WARM, "the fastest fused-wide<K> at the main size, over the "
       "copy floor there", "its version key" },
-    { "answer." FS_ANSWER, "x", RES_WARM, "fusing",
+    { AN_PREFIX FS_ANSWER, "x", RES_WARM, "fusing",
       "staged over fused at the main size, its range, the byte model's ratio, which prediction "
       "held, the time fusing saves" },
 };

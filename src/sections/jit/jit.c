@@ -111,9 +111,9 @@ static const sch_key jt_keys[JT_NKEYS] = {
 enum { JT_DK_SRC, JT_DK_NVRTC, JT_DK_DRIVER, JT_NDKEYS };
 static const sch_key jt_derived[JT_NDKEYS] = {
     { JT_D_SRC, "bytes", RES_WARM, "<file>", "its --nvrtc-option values, space-separated" },
-    { "answer." JT_ANSWER_NVRTC, "ms", RES_WARM, "NVRTC",
+    { AN_PREFIX JT_ANSWER_NVRTC, "ms", RES_WARM, "NVRTC",
       "vector.cu (or the first --source) to cubin, and NVRTC's first compile in a fresh process" },
-    { "answer." JT_ANSWER_DRIVER, "ms", RES_WARM, "driver JIT",
+    { AN_PREFIX JT_ANSWER_DRIVER, "ms", RES_WARM, "driver JIT",
       "the driver's JIT of the K-kernel PTX module (or the first --source's) with the cache "
       "disabled, and its load from a warm cache" },
 };

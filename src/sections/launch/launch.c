@@ -535,10 +535,10 @@ fail:
 
 /* "answer.launch": an empty launch of 1 block of 1 thread: the submit on
  * the host (with its interval), back to back on a stream, on the device. */
-/* The section's answer, declared (an_store puts "answer." before its word). */
+/* The section's answer, declared (an_store puts AN_PREFIX before its word). */
 #define LA_ANSWER "launch"
 static const sch_key la_answer = {
-    "answer." LA_ANSWER, "us", RES_WARM, "empty launch",
+    AN_PREFIX LA_ANSWER, "us", RES_WARM, "empty launch",
     "the median host cost of one cuLaunchKernel, 1 block of 1 thread (submit.1x1); text: its "
     "interval, back to back (stream.1x1) and on the device (device.1x1)"
 };

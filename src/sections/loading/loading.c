@@ -41,7 +41,7 @@ static const sch_key ld_derived[LD_NDKEYS] = {
       "launch\", \"not the first launch\" or \"differs between children\"" },
     { "compare.<module>.<word>.<word>", "", RES_PROCESS,
       "eager against lazy, <step> (<module>, <word>): the U test's p", "the verdict" },
-    { "answer." LD_ANSWER, "ms", RES_PROCESS,
+    { AN_PREFIX LD_ANSWER, "ms", RES_PROCESS,
       LD_ANSWER_NAME "; with --compare-loading, " LD_ANSWER_COMPARE_NAME,
       "the largest module's load and total (cubin), or the verdict on its total, EAGER against LAZY" },
 };

@@ -300,6 +300,13 @@ void nd_schema(sch_out *o)
     sch_put_table(o, NULL, nd_derived, ND_NDERIVED);
 }
 
+/* The key of section's figure key across the devices, into buf. */
+static void nd_fig_key(char *buf, size_t len, const char *section, const char *key)
+{
+    const char *const parts[2] = { section, key };
+    sch_fill(buf, len, NULL, nd_derived[ND_D_FIG].key, parts, 2);
+}
+
 static int nd_figure(results *r, const char *section, const char *key, const nd_fig *g,
                      double thr, size_t *per)
 {
@@ -326,7 +333,7 @@ static int nd_figure(results *r, const char *section, const char *key, const nd_
             at += (size_t)snprintf(text + at, sizeof text - at, "%sdevice %d (%s) %+.1f%%",
                                    at ? "; " : "", g->ordinal[i], g->bus[i], dev);
     }
-    sch_fill(dkey, sizeof dkey, nd_derived[ND_D_FIG].key, section, key);
+    nd_fig_key(dkey, sizeof dkey, section, key);
     d = sch_derive(r, ND_SECTION, &nd_derived[ND_D_FIG], dkey, NULL, mid, text);
     if (!d || res_derived_field(d, "devices", (double)g->n) || res_derived_field(d, "min", lo) ||
         res_derived_field(d, "max", hi) ||
@@ -368,7 +375,7 @@ static int nd_overall(results *r, size_t figures, size_t flagged, const size_t *
 static int nd_done(const results *r, const char *section, const char *key)
 {
     char dkey[300];
-    sch_fill(dkey, sizeof dkey, nd_derived[ND_D_FIG].key, section, key);
+    nd_fig_key(dkey, sizeof dkey, section, key);
     return res_derived_find(r, ND_SECTION, dkey) != NULL;
 }
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sections/program/program.h"
+#include "core/answer.h"
 #include "core/trace.h"
 #include "core/verdict.h"
 #include "cuda/cudadrv.h"
@@ -90,41 +91,41 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
 };
 
 const sch_key pg_derived[PG_NDERIVED] = {
-    [PG_D_COLD_START] = { "answer.cold_start", "ms", RES_PROCESS, "where the cold start went",
+    [PG_D_COLD_START] = { AN_PREFIX "cold_start", "ms", RES_PROCESS, "where the cold start went",
                           "the second setting's median first kernel inside the process less the first's" },
-    [PG_D_WALL] = { "answer.wall", "ms", RES_PROCESS, "the whole process",
+    [PG_D_WALL] = { AN_PREFIX "wall", "ms", RES_PROCESS, "the whole process",
                     "the second setting's median whole process less the first's" },
-    [PG_D_JIT] = { "answer.jit", "", RES_PROCESS, "what the JIT cache changes",
+    [PG_D_JIT] = { AN_PREFIX "jit", "", RES_PROCESS, "what the JIT cache changes",
                    "the PTX images compiled (--jit-cache)" },
-    [PG_D_READY] = { "answer.ready", "", RES_PROCESS, "first uses after the program was ready", "" },
-    [PG_D_HEADROOM] = { "answer.headroom", "MiB", RES_PROCESS,
+    [PG_D_READY] = { AN_PREFIX "ready", "", RES_PROCESS, "first uses after the program was ready", "" },
+    [PG_D_HEADROOM] = { AN_PREFIX "headroom", "MiB", RES_PROCESS,
                         "the device memory free at the tightest load", "" },
-    [PG_D_AUTOTUNE] = { "answer.autotune", "", RES_PROCESS, "first launches many times the later ones",
+    [PG_D_AUTOTUNE] = { AN_PREFIX "autotune", "", RES_PROCESS, "first launches many times the later ones",
                         "the kernels named" },
-    [PG_D_CONCURRENT] = { "answer.concurrent", "", RES_PROCESS,
+    [PG_D_CONCURRENT] = { AN_PREFIX "concurrent", "", RES_PROCESS,
                           "first uses while other streams were busy", "" },
-    [PG_D_ROUNDS] = { "answer.rounds", "rounds", RES_PROCESS, "the runs the answer took", "" },
-    [PG_D_LOADS] = { "answer.loads", "ms", RES_PROCESS, "the loads",
+    [PG_D_ROUNDS] = { AN_PREFIX "rounds", "rounds", RES_PROCESS, "the runs the answer took", "" },
+    [PG_D_LOADS] = { AN_PREFIX "loads", "ms", RES_PROCESS, "the loads",
                      "LAZY's median time inside module and library loads less EAGER's" },
-    [PG_D_MEMORY] = { "answer.memory", "MiB", RES_PROCESS, "what each mode costs in device memory",
+    [PG_D_MEMORY] = { AN_PREFIX "memory", "MiB", RES_PROCESS, "what each mode costs in device memory",
                       "EAGER's median device memory peak less LAZY's" },
-    [PG_D_LATER] = { "answer.later", "ms", RES_PROCESS, "what LAZY pays later",
+    [PG_D_LATER] = { AN_PREFIX "later", "ms", RES_PROCESS, "what LAZY pays later",
                      "LAZY's median time inside cuKernelGetFunction plus its first launches'" },
-    [PG_D_MODE] = { "answer.mode.<side>", "", RES_PROCESS, "the loading mode in effect",
+    [PG_D_MODE] = { AN_PREFIX "mode.<side>", "", RES_PROCESS, "the loading mode in effect",
                     "the CUDA processes where the other mode was in effect" },
-    [PG_D_PROBE_COST_ANSWER] = { "answer.probe_cost", "", RES_PROCESS, "what the measurement added",
+    [PG_D_PROBE_COST_ANSWER] = { AN_PREFIX "probe_cost", "", RES_PROCESS, "what the measurement added",
                                  "" },
-    [PG_D_CUDA] = { "answer.cuda", "", RES_PROCESS, "whether the program used CUDA",
+    [PG_D_CUDA] = { AN_PREFIX "cuda", "", RES_PROCESS, "whether the program used CUDA",
                     "1: NVML saw it on a device without a record; 0: no CUDA process" },
-    [PG_D_CUPTI] = { "answer.cupti", "", RES_PROCESS, "whether CUPTI answered inside",
+    [PG_D_CUPTI] = { AN_PREFIX "cupti", "", RES_PROCESS, "whether CUPTI answered inside",
                      "the CUDA processes where it did not" },
-    [PG_D_FAILED] = { "answer.failed", "", RES_PROCESS, "runs that failed", "" },
-    [PG_D_SQUEEZE] = { "answer.squeeze", "MiB", RES_PROCESS, "the program under --squeeze",
+    [PG_D_FAILED] = { AN_PREFIX "failed", "", RES_PROCESS, "runs that failed", "" },
+    [PG_D_SQUEEZE] = { AN_PREFIX "squeeze", "MiB", RES_PROCESS, "the program under --squeeze",
                        "the margin (--squeeze=MiB), none with auto" },
-    [PG_D_SQUEEZE_FAIL_ANSWER] = { "answer.squeeze_fail.<i>", "MiB", RES_PROCESS,
+    [PG_D_SQUEEZE_FAIL_ANSWER] = { AN_PREFIX "squeeze_fail.<i>", "MiB", RES_PROCESS,
                                    "a failure under --squeeze",
                                    "the device memory free at the failed call, none for a run" },
-    [PG_D_SQUEEZE_MORE] = { "answer.squeeze_more", "", RES_PROCESS, "failed calls not said", "" },
+    [PG_D_SQUEEZE_MORE] = { AN_PREFIX "squeeze_more", "", RES_PROCESS, "failed calls not said", "" },
     [PG_D_SQUEEZE_FAIL] = { "squeeze_fail.<i>", "MiB", RES_PROCESS,
                             "a first use or load that failed under --squeeze: what was loaded",
                             "the device memory free at the call" },
@@ -1508,8 +1509,9 @@ static int pg_kernel_cmp(const void *a, const void *b)
 void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len)
 {
     char rank[24];
+    const char *const parts[2] = { side, rank };
     snprintf(rank, sizeof rank, "%zu", k);
-    sch_fill(buf, len, pg_derived[what].key, side, rank);
+    sch_fill(buf, len, NULL, pg_derived[what].key, parts, 2);
 }
 
 /* Side si's kernels kern[0..n) ranked by their median ms over the runs
@@ -1955,7 +1957,8 @@ static void pg_answer_mode(pg_state *s)
         char key[64], t[400];
         if (!sd->probed || want < 0 || seen == 0) continue;
         other = s->mode_seen[i][1 - want];
-        sch_fill(key, sizeof key, pg_derived[PG_D_MODE].key, sd->key);
+        const char *side = sd->key;
+        sch_fill(key, sizeof key, NULL, pg_derived[PG_D_MODE].key, &side, 1);
         if (other)
             snprintf(t, sizeof t, "%s was requested, but %s was in effect in %d of %d CUDA processes "
                      "(cuModuleGetLoadingMode, read inside each).", sd->mode, want ? "LAZY" : "EAGER",

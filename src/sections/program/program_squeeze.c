@@ -185,11 +185,19 @@ static res_derived *pgs_derive(results *r, enum pg_derived_id id, const char *ke
     return sch_derive(r, PG, &pg_derived[id], key, name, value, text);
 }
 
-/* A count as a key's part, into buf. */
-static const char *pgs_num(char *buf, size_t len, size_t k)
+/* The key of declaration id, its placeholders filled with side (NULL:
+ * none) and then the number k (0: none), into buf. */
+static void pgs_key(char *buf, size_t len, enum pg_derived_id id, const char *side, size_t k)
 {
-    snprintf(buf, len, "%zu", k);
-    return buf;
+    char num[24];
+    const char *parts[2];
+    size_t n = 0;
+    if (side) parts[n++] = side;
+    if (k) {
+        snprintf(num, sizeof num, "%zu", k);
+        parts[n++] = num;
+    }
+    sch_fill(buf, len, NULL, pg_derived[id].key, parts, n);
 }
 
 /* Side j's result at margin m, in words ("ran in 3 of 3 runs", "failed
@@ -273,14 +281,14 @@ static int pgs_has_fail(const pgs_state *q, size_t si, double m)
  * answers, the rest counted. Each failed call is also "squeeze_fail.<k>". */
 static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
 {
-    char t[1600], key[64], num[24];
+    char t[1600], key[64];
     size_t k, i, said = 0, more = q->nfail_lost;
 
     for (k = 0; k < q->nfail; k++) {
         const pgs_fail *f = &q->fail[k];
         res_derived *d;
         pgs_fail_words(q, f, t, sizeof t);
-        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL].key, pgs_num(num, sizeof num, k + 1));
+        pgs_key(key, sizeof key, PG_D_SQUEEZE_FAIL, NULL, k + 1);
         if ((d = pgs_derive(r, PG_D_SQUEEZE_FAIL, key, f->name, f->free_mib, t))) {
             res_derived_field(d, "margin_mib", f->margin);
             res_derived_field(d, "error", f->error);
@@ -291,8 +299,7 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             more++;
             continue;
         }
-        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL_ANSWER].key,
-                 pgs_num(num, sizeof num, ++said));
+        pgs_key(key, sizeof key, PG_D_SQUEEZE_FAIL_ANSWER, NULL, ++said);
         pgs_derive(r, PG_D_SQUEEZE_FAIL_ANSWER, key, "a first use or load that failed under --squeeze",
                    f->free_mib, t);
     }
@@ -307,8 +314,7 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             continue;
         }
         pgs_no_fail_words(q, i, m, q->automatic ? tr->outcome : sd->failed_how, t, sizeof t);
-        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_FAIL_ANSWER].key,
-                 pgs_num(num, sizeof num, ++said));
+        pgs_key(key, sizeof key, PG_D_SQUEEZE_FAIL_ANSWER, NULL, ++said);
         pgs_derive(r, PG_D_SQUEEZE_FAIL_ANSWER, key, "a run that failed under --squeeze", NAN, t);
     }
     if (more) {
@@ -336,7 +342,7 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
         hmax = fmax(hmax, sd->held_max);
         lmin = fmin(lmin, sd->left_min);
         lmax = fmax(lmax, sd->left_max);
-        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_RAN].key, sd->key);
+        pgs_key(key, sizeof key, PG_D_SQUEEZE_RAN, sd->key, 0);
         if ((d = pgs_derive(r, PG_D_SQUEEZE_RAN, key, NULL, sd->ran, sd->failed_how))) {
             res_derived_field(d, "runs", sd->runs);
             res_derived_field(d, "held_min_mib", sd->held_min);
@@ -379,7 +385,7 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         const pgs_side *sd = &q->side[i];
         double low = sd->lo < 0 ? 0 : sd->lo;
         res_derived *d;
-        sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_SIDE].key, sd->key);
+        pgs_key(key, sizeof key, PG_D_SQUEEZE_SIDE, sd->key, 0);
         d = pgs_derive(r, PG_D_SQUEEZE_SIDE, key, NULL, sd->hi < 0 ? NAN : sd->hi, sd->broken);
         if (d) {
             res_derived_field(d, "failed_at_mib", sd->lo < 0 ? NAN : sd->lo);
@@ -388,9 +394,7 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         }
         for (k = 0; k < sd->ntries; k++) {
             const pgs_try *tr = &sd->tries[k];
-            char num[24];
-            sch_fill(key, sizeof key, pg_derived[PG_D_SQUEEZE_TRY].key, sd->key,
-                     pgs_num(num, sizeof num, k + 1));
+            pgs_key(key, sizeof key, PG_D_SQUEEZE_TRY, sd->key, k + 1);
             if ((d = pgs_derive(r, PG_D_SQUEEZE_TRY, key, NULL, tr->margin, tr->outcome))) {
                 res_derived_field(d, "held_mib", tr->held);
                 res_derived_field(d, "left_mib", tr->left);

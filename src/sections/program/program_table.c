@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/answer.h"
 #include "cuda/demangle.h"
 #include "probe/precord.h"
 #include "run/table.h"
@@ -258,7 +259,7 @@ void pg_print(FILE *f, const results *r)
     pgs_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
-        if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, "answer.", 7) == 0)
+        if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, AN_PREFIX, strlen(AN_PREFIX)) == 0)
             tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
     tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
             : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");
