@@ -723,6 +723,55 @@ static void check_streams(const char *dir)
     pb_set_mem_info_for_test(NULL);
 }
 
+/* Counting stand-ins: how often the probe read the free memory and asked
+ * a stream. */
+static int n_mem_info, n_query;
+static CUresult counting_mem_info(size_t *free_b, size_t *total_b)
+{
+    n_mem_info++;
+    return fake_mem_info(free_b, total_b);
+}
+
+static CUresult counting_query(CUstream st)
+{
+    n_query++;
+    return fake_query(st);
+}
+
+/* After the first kernel, cuLibraryGetKernel (a handle; it loads nothing
+ * into a context) is not watched: no free memory read, no stream asked;
+ * cuKernelGetFunction (where LAZY loads) is: the memory read at its entry
+ * and exit, the other stream asked. */
+static void check_watch(const char *dir)
+{
+    CUkernel k = (CUkernel)(uintptr_t)0x9100;
+    CUfunction f = NULL;
+    cuLibraryGetKernel_params gk = { &k, NULL, "kLib" };
+    cuKernelGetFunction_params kf = { &f, k };
+    int m0, q0, m1, q1;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    launch_on(0x9000, 0xA0, "kWarm", 5, 6);             /* the first kernel */
+    pb_set_mem_info_for_test(counting_mem_info);
+    pb_set_stream_query_for_test(counting_query);
+    launch_on(0x9010, 0xB0, "kOther", 8, 9);            /* a second stream noted */
+    n_mem_info = n_query = 0;
+    call(CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel, "cuLibraryGetKernel", &gk, NULL, 10, 11);
+    m0 = n_mem_info, q0 = n_query;
+    f = (CUfunction)(uintptr_t)0x9200;
+    call(CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction, "cuKernelGetFunction", &kf, NULL, 12, 13);
+    m1 = n_mem_info - m0, q1 = n_query - q0;
+    clock_at(20);
+    pb_exit();
+    th_check("probe: cuLibraryGetKernel after the first kernel: no free memory read, no stream asked",
+             m0 == 0 && q0 == 0);
+    th_check("probe: cuKernelGetFunction after the first kernel: the free memory read at entry and "
+             "exit, the other streams asked", m1 == 2 && q1 >= 1);
+    pb_set_stream_query_for_test(NULL);
+    pb_set_mem_info_for_test(NULL);
+}
+
 void test_probe(void)
 {
     char dir[] = "/tmp/harness-probe-test.XXXXXX";
@@ -750,6 +799,7 @@ void test_probe(void)
     check_failures(dir);
     check_bursts(dir);
     check_streams(dir);
+    check_watch(dir);
     check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);

@@ -556,14 +556,22 @@ static double pb_free_now(void)
     return (double)free_b / 1048576.0;
 }
 
-/* 1 when a call of kind may be part of a first use or a load after the
- * first kernel (the free memory is read around it): a get, a load, a
- * launch of a function not launched yet. */
+/* 1 when a call of kind may load into the context after the first kernel
+ * (the free memory and the other streams are read around it): a load, a
+ * get that can load (cuModuleGetFunction, cuKernelGetFunction, cuFuncLoad),
+ * a launch of a function not launched yet. cuLibraryGetKernel is not
+ * watched: it hands out a handle and loads nothing into a context (under
+ * LAZY the load is in cuKernelGetFunction or the first launch), and the
+ * runtime calls it for every kernel of a library it registers: 14,471
+ * times at a PyTorch program's first linalg and conv2d under EAGER, two
+ * cuMemGetInfo and a query of each noted stream each (on the H200 those
+ * probed requests took about 220 ms more than bare ones; this was the
+ * probe's per-call work that grew with that count). */
 static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     pb_kernel *k;
     int watch;
-    if (!atomic_load(&pb_mem_info)) return 0;
+    if (!atomic_load(&pb_mem_info) || kind == PB_GET_KERNEL) return 0;
     if (kind != PB_LAUNCH) return 1;
     pthread_mutex_lock(&pb.lock);
     k = pb_kernel_of(pb_launch_fn(cbid, cd->functionParams));
