@@ -120,21 +120,6 @@ const sch_key pg_derived[PG_NDERIVED] = {
     [PG_D_CUPTI] = { AN_PREFIX "cupti", "", RES_PROCESS, "whether CUPTI answered inside",
                      "the CUDA processes where it did not" },
     [PG_D_FAILED] = { AN_PREFIX "failed", "", RES_PROCESS, "runs that failed", "" },
-    [PG_D_SQUEEZE] = { AN_PREFIX "squeeze", "MiB", RES_PROCESS, "the program under --squeeze",
-                       "the margin (--squeeze=MiB), none with auto" },
-    [PG_D_SQUEEZE_FAIL_ANSWER] = { AN_PREFIX "squeeze_fail.<i>", "MiB", RES_PROCESS,
-                                   "a failure under --squeeze",
-                                   "the device memory free at the failed call, none for a run" },
-    [PG_D_SQUEEZE_MORE] = { AN_PREFIX "squeeze_more", "", RES_PROCESS, "failed calls not said", "" },
-    [PG_D_SQUEEZE_FAIL] = { "squeeze_fail.<i>", "MiB", RES_PROCESS,
-                            "a first use or load that failed under --squeeze: what was loaded",
-                            "the device memory free at the call" },
-    [PG_D_SQUEEZE_SIDE] = { "squeeze.<side>", "MiB", RES_PROCESS,
-                            "the smallest margin it ran at (--squeeze=auto)", "" },
-    [PG_D_SQUEEZE_RAN] = { "squeeze.<side>.ran", "count", RES_PROCESS,
-                           "runs that exited 0 under --squeeze", "" },
-    [PG_D_SQUEEZE_TRY] = { "squeeze.<side>.try<i>", "MiB", RES_PROCESS,
-                           "a run at a margin (--squeeze=auto)", "" },
     [PG_D_SLOWEST] = { "slowest.<side>.<i>", "ms", RES_PROCESS,
                        "a slowest first use, by rank: the kernel's symbol",
                        "get + first launch, host time; median over the runs it was in" },
@@ -2405,6 +2390,7 @@ static void pg_schema_derived(sch_out *o)
         sch_put(o, NULL, &k, NULL);
     }
     sch_put_table(o, NULL, pg_derived, PG_NDERIVED);
+    pgs_schema(o);
 }
 
 void pg_schema(sch_out *o)

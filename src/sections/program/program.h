@@ -38,13 +38,12 @@ extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
  * own, declared once: pg_schema prints them, the code stores through them
  * (sch_derive). The verdicts over the figures ("compare.<fig>",
  * "compare.<side>.<fig>", "compare.proc<i>.<fig>") are declared from the
- * figures' tables instead. */
+ * figures' tables instead, --squeeze's in program_squeeze.c (pgs_schema). */
 enum pg_derived_id {
     PG_D_COLD_START, PG_D_WALL, PG_D_JIT, PG_D_READY, PG_D_HEADROOM, PG_D_AUTOTUNE,
     PG_D_CONCURRENT, PG_D_ROUNDS, PG_D_LOADS, PG_D_MEMORY, PG_D_LATER, PG_D_MODE,
-    PG_D_PROBE_COST_ANSWER, PG_D_CUDA, PG_D_CUPTI, PG_D_FAILED, PG_D_SQUEEZE,
-    PG_D_SQUEEZE_FAIL_ANSWER, PG_D_SQUEEZE_MORE, PG_D_SQUEEZE_FAIL, PG_D_SQUEEZE_SIDE,
-    PG_D_SQUEEZE_RAN, PG_D_SQUEEZE_TRY, PG_D_SLOWEST, PG_D_READY_RANK, PG_NDERIVED
+    PG_D_PROBE_COST_ANSWER, PG_D_CUDA, PG_D_CUPTI, PG_D_FAILED, PG_D_SLOWEST, PG_D_READY_RANK,
+    PG_NDERIVED
 };
 extern const sch_key pg_derived[PG_NDERIVED];
 
