@@ -12,9 +12,11 @@ where there are none); --no-provenance leaves them out, for documents made
 by hand.
 
 --schema SCHEMA (the JSON ./harness --schema prints) checks every
-measurement's key against the keys its section declares: it matches exactly
-one declaration (a key, or a pattern whose <word> parts match as the
-schema's placeholders say), and the units agree.
+measurement's key against the keys its section declares, and every derived
+entry's key against the derived entries it declares: it matches a
+declaration (a key, or a pattern whose <word> parts match as the schema's
+placeholders say; of several, the one with the most characters spelled
+out, and two of those are an error), and the units agree.
 
 Prints one line per problem and exits 1 when there is any; otherwise prints
 "ok: N measurements" and exits 0."""
@@ -293,7 +295,8 @@ def check(doc, args, problems):
 
 
 def load_schema(path):
-    """{section: [(regex, declaration), ...]} from the --schema document."""
+    """({section: [(regex, declaration), ...]} of the measurement keys, the
+    same of the derived entries) from the --schema document."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     words = {w: "(?:%s)" % p["regex"] for w, p in doc["placeholders"].items()}
@@ -307,25 +310,30 @@ def load_schema(path):
         out.append(re.escape(key[pos:]))
         return re.compile("".join(out) + r"\Z")
 
-    return {s["section"]: [(compile_key(k["key"]), k) for k in s["keys"]]
-            for s in doc["sections"]}
+    return tuple({s["section"]: [(compile_key(k["key"]), k) for k in s[part]]
+                  for s in doc["sections"]} for part in ("keys", "derived"))
 
 
-def check_schema(meas, schema, problems):
-    """Each measurement's key matches one declaration of its section, of its unit."""
+def check_schema(meas, schema, problems, what="measurements"):
+    """Each entry's key matches one declaration of its section, of its unit."""
     for i, m in enumerate(meas):
         if not isinstance(m, dict):
             continue
         sec, key = m.get("section"), m.get("key")
         hits = [k for rx, k in schema.get(sec, []) if rx.match(key or "")]
+        if len(hits) > 1:
+            # The most specific declaration: the most characters spelled out
+            # ("compare.proc<i>.wall" over "compare.<side>.wall").
+            spelled = [len(re.sub(r"<[A-Za-z]+>", "", k["key"])) for k in hits]
+            hits = [k for k, n in zip(hits, spelled) if n == max(spelled)]
         if not hits:
-            problems.append("measurements[%d]: %s key %r is not declared" % (i, sec, key))
+            problems.append("%s[%d]: %s key %r is not declared" % (what, i, sec, key))
         elif len(hits) > 1:
-            problems.append("measurements[%d]: %s key %r matches %d declarations: %s"
-                            % (i, sec, key, len(hits), ", ".join(k["key"] for k in hits)))
+            problems.append("%s[%d]: %s key %r matches %d declarations: %s"
+                            % (what, i, sec, key, len(hits), ", ".join(k["key"] for k in hits)))
         elif hits[0]["unit"] != m.get("unit"):
-            problems.append("measurements[%d]: %s key %r in %r, declared %r (%s)"
-                            % (i, sec, key, m.get("unit"), hits[0]["unit"], hits[0]["key"]))
+            problems.append("%s[%d]: %s key %r in %r, declared %r (%s)"
+                            % (what, i, sec, key, m.get("unit"), hits[0]["unit"], hits[0]["key"]))
 
 
 def main():
@@ -361,8 +369,11 @@ def main():
         print(e)
         return 1
     nmeas = check(doc, args, problems)
-    if args.schema and isinstance(doc, dict) and isinstance(doc.get("measurements"), list):
-        check_schema(doc["measurements"], load_schema(args.schema), problems)
+    if args.schema and isinstance(doc, dict):
+        keys, derived = load_schema(args.schema)
+        for what, decl in (("measurements", keys), ("derived", derived)):
+            if isinstance(doc.get(what), list):
+                check_schema(doc[what], decl, problems, what)
     if args.expect_incomplete and (not isinstance(doc, dict)
                                    or doc.get("incomplete") is not True):
         problems.append("incomplete is not true")

@@ -161,6 +161,25 @@ find_cuobjdump() {
     return 0
 }
 
+# schema_check_dir LABEL DIR: one check that every harness JSON in DIR (each
+# file check_json.py reads as one) has each measurement's and derived
+# entry's key declared by ./harness --schema, in its unit; and that there
+# was at least one.
+schema_check_dir() {
+    "$HARNESS" --schema >"$2/.schema" 2>/dev/null
+    check "$1: the keys of every JSON it wrote are declared (--schema)" sh -c '
+        n=0
+        for f in "$1"/*.json; do
+            [ -e "$f" ] || continue
+            python3 tests/check_json.py "$f" >/dev/null 2>&1 || continue
+            python3 tests/check_json.py "$f" --schema "$1/.schema" >"$1/.schema.out" 2>&1 ||
+                { echo "$f:"; cat "$1/.schema.out"; exit 1; }
+            n=$((n + 1))
+        done
+        echo "$n files"
+        test "$n" -gt 0' sh "$2"
+}
+
 # standin_setup: what the CPU tests of -- CMD share: V the harness's
 # version, SP the stand-in program's command (tests/standin_program.py),
 # HARNESS_PROBE=/dev/null exported (a probe file that is there; the

@@ -92,3 +92,4 @@ check "--ready with the user's NVTX_INJECTION64_PATH: no mark counted" \
 run_harness "$T/a.out" "$T/a.err" --rounds=1 --ready-after=100 --json="$T/a.json" -- $SP --uses "$USES"
 check "--ready-after=100: no first use after ready" \
     program_py "$T/a.json" "assert m('default.ready.uses')[0]['samples'] == [0] and not dv('ready.default.1')"
+schema_check_dir "the hazards" "$T"

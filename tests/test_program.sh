@@ -244,3 +244,4 @@ python3 tests/gpu/overhead.py --runs 1 --warmup 0 --out "$T/ovf" --program "fals
 rc=$?
 expect_exit "overhead.py: a run that fails: exit 1" 1
 expect_grep "overhead.py: the failed run said" "false under bare, round 1: exit 1" "$T/ovf.err"
+schema_check_dir "-- CMD" "$T"

@@ -5,8 +5,9 @@
 # of --module with a toolkit library's images and of --source, of a program
 # run with the stand-in program (tests/standin_program.py:
 # both modes, bare sides, two CUDA processes a run), and the H200's default
-# run (results/h200-summary.json): every key matches exactly one
-# declaration of its section, in its unit. Run from the repository root with
+# run (results/h200-summary.json): every measurement's and derived entry's
+# key matches a declaration of its section (the most specific, and only
+# one of those), in its unit. Run from the repository root with
 # HARNESS and FAKECUDA (make builds both). Ends with "schema: N passed, N
 # failed".
 : "${HARNESS:=./harness}"
@@ -19,20 +20,22 @@ unset HARNESS_FAULT CUDA_VISIBLE_DEVICES
 {
 run_harness "$T/schema.json" "$T/schema.err" --schema
 expect_exit "--schema" 0
-check "--schema: one JSON document, a section for each entry of the list, keys unique" python3 -c "
+check "--schema: one JSON document, a section for each entry of the list, keys and derived keys unique" python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [s['section'] for s in d['sections']]
 assert names == ['visible', 'stopwatches', 'crossover', 'loading', 'jit', 'launch', 'fusion',
                  'node', 'program'], names
 for s in d['sections']:
-    keys = [k['key'] for k in s['keys']]
-    assert len(keys) == len(set(keys)), s['section']
-    for k in s['keys']:
-        assert set(k) == {'key', 'unit', 'state', 'name', 'description'}, k
-        assert k['state'] in ('first-launch', 'L2-cold', 'warm', 'process'), k
-        for w in __import__('re').findall(r'<([A-Za-z]+)>', k['key']):
-            assert w in d['placeholders'], (k['key'], w)
+    for part, fields in (('keys', {'key', 'unit', 'state', 'name', 'description'}),
+                         ('derived', {'key', 'unit', 'name', 'description'})):
+        keys = [k['key'] for k in s[part]]
+        assert len(keys) == len(set(keys)), (s['section'], part)
+        for k in s[part]:
+            assert set(k) == fields, k
+            assert part == 'derived' or k['state'] in ('first-launch', 'L2-cold', 'warm', 'process'), k
+            for w in __import__('re').findall(r'<([A-Za-z]+)>', k['key']):
+                assert w in d['placeholders'], (k['key'], w)
 " "$T/schema.json"
 check "--schema: nothing else on stdout or stderr" test ! -s "$T/schema.err"
 check "--schema: launch's descriptions carry its constants" \
@@ -54,6 +57,17 @@ rc=$?
 expect_exit "check_json.py --schema: a document with an undeclared key fails" 1
 expect_grep "check_json.py --schema: names the undeclared key" "visible key 'k1.undeclared' is not declared" "$T/bad.out"
 expect_grep "check_json.py --schema: names the unit that differs" "visible key 'k1.init' in 'us', declared 'ms'" "$T/bad.out"
+python3 -c "
+import json, sys
+d = json.load(open('results/h200-summary.json'))
+d['derived'][0]['key'] = 'undeclared.derived'
+d['derived'][1]['unit'] = 'us'
+json.dump(d, open(sys.argv[1], 'w'))" "$T/badd.json"
+python3 tests/check_json.py "$T/badd.json" --schema "$T/schema.json" >"$T/badd.out" 2>&1
+rc=$?
+expect_exit "check_json.py --schema: a document with an undeclared derived key fails" 1
+expect_grep "check_json.py --schema: names the undeclared derived key" "derived\\[0\\]: visible key 'undeclared.derived' is not declared" "$T/badd.out"
+expect_grep "check_json.py --schema: names the derived unit that differs" "derived\\[1\\]: visible key 'devices' in 'us', declared 'devices'" "$T/badd.out"
 
 # Every section on the stand-in driver (its checks fail: it computes nothing).
 FAKE=$(cd "$(dirname "$FAKECUDA")" && pwd)/$(basename "$FAKECUDA")

@@ -120,3 +120,4 @@ check "--prepare failing once: that run failed, named, the rest measured" \
     program_py "$T/p.json" "f = [c for c in d['checks'] if not c['passed']]; assert len(f) == 1 and '--prepare exited with 4' in f[0]['detail'] and f[0]['what'].startswith('run 2 (')" 
 check "--cleanup: once after each side's runs, in its setting" \
     sh -c "test \$(grep -c LAZY '$T/cleaned') = 2 && test \$(grep -c EAGER '$T/cleaned') = 2"
+schema_check_dir "the settings" "$T"

@@ -48,7 +48,7 @@ check "--squeeze=500: held 500 of the 1000 MiB free before each run; LAZY ran in
 check "--squeeze=500: EAGER's failed load named in one sentence, with the call, the error, the free memory and LAZY's result" \
     program_py "$T/f.json" "t = dv('answer.squeeze_fail.1')['text']; assert t == 'Under EAGER at a margin of 500 MiB (in 2 of 2 runs): cuLibraryLoadData of libcusolver.so.11 failed with CUDA_ERROR_OUT_OF_MEMORY (2), with 500 MiB free; LAZY at the same margin: ran in 2 of 2 runs.', t"
 check "--squeeze=500: the JSON holds the margin, the free memory, what each side's holders held and left" \
-    program_py "$T/f.json" "assert e['program_squeeze'] == '500' and e['program_squeeze_free_mib'] == 1000 and e['program_squeeze_total_mib'] == 81920; f = dv('squeeze.eager'); assert f['value'] == 0 and f['fields']['runs'] == 2 and f['fields']['held_min_mib'] == 500 and f['fields']['left_max_mib'] == 500 and dv('squeeze.lazy')['value'] == 2; x = dv('squeeze_fail.1'); assert x['name'] == 'libcusolver.so.11' and x['fields']['margin_mib'] == 500 and x['fields']['error'] == 2"
+    program_py "$T/f.json" "assert e['program_squeeze'] == '500' and e['program_squeeze_free_mib'] == 1000 and e['program_squeeze_total_mib'] == 81920; f = dv('squeeze.eager.ran'); assert f['value'] == 0 and f['fields']['runs'] == 2 and f['fields']['held_min_mib'] == 500 and f['fields']['left_max_mib'] == 500 and dv('squeeze.lazy.ran')['value'] == 2; x = dv('squeeze_fail.1'); assert x['name'] == 'libcusolver.so.11' and x['fields']['margin_mib'] == 500 and x['fields']['error'] == 2"
 expect_grep "--squeeze=500: the report says the margin first" "500 MiB of device 0 left free before each run" "$T/f.out"
 check "--squeeze=500: no holder is left after the run" no_holder_left
 
@@ -67,7 +67,7 @@ FAKE_CUDA_MAX_ALLOC_MIB=64 run_harness "$T/g.out" "$T/g.err" --module-loading=la
     --warmup=0 --squeeze=300 --json="$T/g.json" -- $SP --needs "$NEEDS"
 expect_exit "--squeeze=300, allocations of 64 MiB at most: LAZY ran" 0
 check "--squeeze=300, allocations of 64 MiB at most: the holder held 700 MiB in smaller ones" \
-    program_py "$T/g.json" "f = dv('squeeze.lazy')['fields']; assert f['held_min_mib'] == 700 and f['left_max_mib'] == 300, f"
+    program_py "$T/g.json" "f = dv('squeeze.lazy.ran')['fields']; assert f['held_min_mib'] == 700 and f['left_max_mib'] == 300, f"
 
 # A run that fails with no failed call inside it (the program's own
 # allocation): said as such, not blamed on a load.
@@ -144,7 +144,7 @@ expect_exit "the holder killed during a run: the run fails" 1
 expect_grep "the holder killed during a run: one line names it, its pid and its end" \
     "^harness: program: run 1 (as set, round 1): the memory holder of --squeeze=500 (pid $holder) ended during the run (killed by signal 9 (Killed)): the margin was not held, so the run counts as failed; the driver took its memory back\$" "$T/k.err"
 check "the holder killed during a run: a failed check of its own; the other runs' holders held 500 MiB again" \
-    program_py "$T/k.json" "c = [x for x in d['checks'] if 'the memory holder held through it' in x['what']]; assert len(c) == 1 and not c[0]['passed']; f = dv('squeeze.default')['fields']; assert f['lost'] == 1 and f['runs'] == 1 and f['held_min_mib'] == 500 and f['left_max_mib'] == 500 and dv('squeeze.bare.default')['fields']['held_min_mib'] == 500"
+    program_py "$T/k.json" "c = [x for x in d['checks'] if 'the memory holder held through it' in x['what']]; assert len(c) == 1 and not c[0]['passed']; f = dv('squeeze.default.ran')['fields']; assert f['lost'] == 1 and f['runs'] == 1 and f['held_min_mib'] == 500 and f['left_max_mib'] == 500 and dv('squeeze.bare.default.ran')['fields']['held_min_mib'] == 500"
 check "the holder killed during a run: no holder is left" no_holder_left
 
 # Bad values found at run time: above the free memory (exit 2, one line,
@@ -167,3 +167,4 @@ expect_grep "--squeeze, the holder's cuInit fails: one line names the call and t
 env_restore FAKE_CUDA_MEM_DIR
 env_restore FAKE_CUDA_FREE_MIB
 env_restore HARNESS_LIBCUDA
+schema_check_dir "--squeeze" "$T"

@@ -17,7 +17,7 @@ res_derived *an_store(results *r, const char *section, const char *key, const ch
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    snprintf(k, sizeof k, "answer.%s", key);
+    snprintf(k, sizeof k, AN_PREFIX "%s", key);
     if (!(d = res_derive(r, section, k, name, value, unit, text)))
         fprintf(stderr, "harness: %s: out of memory storing its answer %s\n", section, key);
     return d;

@@ -15,6 +15,9 @@
  * user's `tail -15` is the summary. */
 #define AN_MAX_LINES 15
 
+/* What an answer's key begins with: "answer.<key>". */
+#define AN_PREFIX "answer."
+
 /* Store the answer "answer.<key>" of section (replacing one of that key):
  * name, value and unit as given, the text printf-formatted (cut at 1023
  * characters). Returns the entry (valid until the next res_derive), or

@@ -60,7 +60,7 @@
     X(FUSION, "fusion", DEVICE, sec_no_plan, sec_fusion, fs_print, fs_answers,          \
       sec_no_child, fs_schema)                                                          \
     X(NODE, "node", NODE, nd_plan, nd_run, sec_no_print, sec_no_answer,                 \
-      nd_devices_child, sec_no_schema)                                                  \
+      nd_devices_child, nd_schema)                                                  \
     X(PROGRAM, "program", PROGRAM, sec_no_plan, pg_run, pg_print, sec_no_answer,        \
       sq_hold_child, pg_schema)
 

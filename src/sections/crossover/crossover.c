@@ -10,44 +10,54 @@
 #include "os/phase.h"
 #include "run/section.h"
 #include "run/section_vec.h"
+#include "sections/crossover/crossover.h"
 #include "sections/stopwatches/stopwatches.h"
 
 #define XO "crossover"
 #define SW "stopwatches"
 
-/* The rows of one size: the key's suffix (n=<n>.<what>), the name, the
- * region, the state; the cache state --cache must ask for (1 warm, 2 cold,
- * 0 any); and the row of section stopwatches that times the same work at
- * SW_N. */
-typedef struct xo_row {
-    const char *what, *name, *region;
-    res_state state;
-    int cache;
-    const char *sw;
-} xo_row;
-
-enum { XO_CPU, XO_KERNEL, XO_COLD, XO_PAGEABLE, XO_PINNED, XO_NROWS };
-
-static const xo_row xo_rows[XO_NROWS] = {
-    { "cpu", "CPU, one thread", "host clock around the C loop", RES_WARM, 0, "cpu" },
-    { "kernel", "kernel", "events around the launch (batched when short)", RES_WARM, 1, "row4" },
-    { "kernel.cold", "kernel, L2 cold", "events around one launch, the L2 written over before it",
-      RES_L2_COLD, 2, "row4.cold" },
-    { "rt_pageable", "round trip, pageable",
-      "events around two copies in, the kernel, and the copy back; pageable", RES_WARM, 0, "row5" },
-    { "rt_pinned", "round trip, pinned",
-      "events around two copies in, the kernel, and the copy back; pinned", RES_WARM, 0, "row5pinned" },
+/* The rows of one size (crossover.h; sec_store_work's unit, "ms"). */
+const sch_key xo_keys[XO_NROWS] = {
+    { "cpu", "ms", RES_WARM, "CPU, one thread", "host clock around the C loop" },
+    { "kernel", "ms", RES_WARM, "kernel", "events around the launch (batched when short)" },
+    { "kernel.cold", "ms", RES_L2_COLD, "kernel, L2 cold",
+      "events around one launch, the L2 written over before it" },
+    { "rt_pageable", "ms", RES_WARM, "round trip, pageable",
+      "events around two copies in, the kernel, and the copy back; pageable" },
+    { "rt_pinned", "ms", RES_WARM, "round trip, pinned",
+      "events around two copies in, the kernel, and the copy back; pinned" },
 };
+
+/* Each row's cache state --cache must ask for (1 warm, 2 cold, 0 any), and
+ * the row of section stopwatches (sw_keys) that times the same work at
+ * SW_N. */
+static const struct {
+    int cache, sw;
+} xo_rows[XO_NROWS] = {
+    { 0, SW_K_CPU }, { 1, SW_K_ROW4 }, { 2, SW_K_ROW4_COLD }, { 0, SW_K_ROW5 }, { 0, SW_K_ROW5PINNED },
+};
+
+/* The entry that says a size's rows are section stopwatches': the key's
+ * pattern (XO_SHARED XO_NP "<N>"), unit, name; its text is SW. */
+static const sch_key xo_shared = {
+    XO_SHARED XO_NP "<N>", "elements", RES_PROCESS, "the rows at this n are section " SW "' (the "
+    "same work at the same n, checked there), not timed again", SW
+};
+
+char *xo_key(char *buf, size_t len, long n, int row)
+{
+    snprintf(buf, len, XO_NP "%ld.%s", n, xo_keys[row].key);
+    return buf;
+}
 
 /* Store row `row` of this size from the timed work w; NULL on out of
  * memory. */
 static res_meas *xo_store(sec_ctx *c, size_t n, int row, const tm_work *w)
 {
-    const xo_row *x = &xo_rows[row];
+    const sch_key *x = &xo_keys[row];
     char key[64];
     res_meas *m;
-    snprintf(key, sizeof key, "n=%zu.%s", n, x->what);
-    m = sec_store_work(c, XO, key, x->name, x->region, x->state, w);
+    m = sec_store_work(c, XO, xo_key(key, sizeof key, (long)n, row), x->name, x->desc, x->state, w);
     if (m) m->n = (long)n;
     return m;
 }
@@ -76,24 +86,24 @@ static int xo_share(sec_ctx *c, size_t n)
     if (c->o->sizes_given || n != SW_N) return 0;
     for (i = 0; i < XO_NROWS; i++) {
         if (!xo_wanted(c, i)) continue;
-        m = res_find(c->r, SW, xo_rows[i].sw);
-        if (!m || m->state != xo_rows[i].state || m->nsamples == 0) return 0;
+        m = res_find(c->r, SW, sw_keys[xo_rows[i].sw].key);
+        if (!m || m->state != xo_keys[i].state || m->nsamples == 0) return 0;
     }
     for (i = 0; i < XO_NROWS; i++) {
         res_meas *x;
         if (!xo_wanted(c, i)) continue;
-        snprintf(key, sizeof key, "n=%zu.%s", n, xo_rows[i].what);
         snprintf(region, sizeof region, "%s; the samples of section " SW "' %s: the same work "
-                 "at the same n, not timed again", xo_rows[i].region, xo_rows[i].sw);
+                 "at the same n, not timed again", xo_keys[i].desc, sw_keys[xo_rows[i].sw].key);
         /* Found again: the last copy may have moved the measurements. */
-        m = res_find(c->r, SW, xo_rows[i].sw);
-        if (!(x = res_add_copy(c->r, m, XO, key, xo_rows[i].name, region))) goto oom;
+        m = res_find(c->r, SW, sw_keys[xo_rows[i].sw].key);
+        if (!(x = res_add_copy(c->r, m, XO, xo_key(key, sizeof key, (long)n, i), xo_keys[i].name,
+                               region)))
+            goto oom;
         x->n = (long)n;
         rows++;
     }
-    snprintf(key, sizeof key, "shared.n=%zu", n);
-    d = res_derive(c->r, XO, key, "the rows at this n are section " SW "' (the same work at "
-                   "the same n, checked there), not timed again", (double)n, "elements", SW);
+    snprintf(key, sizeof key, XO_SHARED XO_NP "%zu", n);
+    d = res_derive(c->r, XO, key, xo_shared.name, (double)n, xo_shared.unit, xo_shared.desc);
     if (!d || res_derived_field(d, "n", (double)n) != 0 ||
         res_derived_field(d, "rows", rows) != 0)
         goto oom;
@@ -197,10 +207,7 @@ fail:
 
 void xo_schema(sch_out *o)
 {
-    size_t i;
-    for (i = 0; i < XO_NROWS; i++) {
-        const sch_key k = { xo_rows[i].what, "ms", xo_rows[i].state, xo_rows[i].name,
-                            xo_rows[i].region };
-        sch_put(o, "n=<N>.", &k, NULL);
-    }
+    sch_put_table(o, XO_NP "<N>.", xo_keys, XO_NROWS);
+    sch_derived(o);
+    sch_put(o, NULL, &xo_shared, NULL);
 }

@@ -6,6 +6,7 @@
 
 #include "run/section.h"
 #include "run/table.h"
+#include "sections/crossover/crossover.h"
 
 #define XO "crossover"
 
@@ -19,15 +20,14 @@ void xo_print(FILE *f, const results *r)
         char key[80];
         const char *win;
         double best;
-        if (strcmp(cpu->section, XO) != 0 || !strstr(cpu->key, ".cpu")) continue;
-        snprintf(key, sizeof key, "n=%ld.kernel", cpu->n);
-        k = res_find(r, XO, key);
-        snprintf(key, sizeof key, "n=%ld.rt_pageable", cpu->n);
-        pg = res_find(r, XO, key);
-        snprintf(key, sizeof key, "n=%ld.rt_pinned", cpu->n);
-        pn = res_find(r, XO, key);
+        if (strcmp(cpu->section, XO) != 0 ||
+            strcmp(cpu->key, xo_key(key, sizeof key, cpu->n, XO_CPU)) != 0)
+            continue;
+        k = res_find(r, XO, xo_key(key, sizeof key, cpu->n, XO_KERNEL));
+        pg = res_find(r, XO, xo_key(key, sizeof key, cpu->n, XO_PAGEABLE));
+        pn = res_find(r, XO, xo_key(key, sizeof key, cpu->n, XO_PINNED));
         if (!k || !pg || !pn) continue;
-        snprintf(key, sizeof key, "n=%ld.kernel.cold", cpu->n);
+        xo_key(key, sizeof key, cpu->n, XO_COLD);
         if (!any) {
             fprintf(f, "\ncrossover: where the CPU wins (medians, ms; the one-shot task is copy "
                     "in, compute, copy back)\n");
@@ -52,7 +52,8 @@ void xo_print(FILE *f, const results *r)
             "for data that stays on the device.");
     for (i = 0; i < r->nd; i++) {
         const res_derived *d = &r->d[i];
-        if (strcmp(d->section, XO) == 0 && strncmp(d->key, "shared.n=", 9) == 0)
+        if (strcmp(d->section, XO) == 0 &&
+            strncmp(d->key, XO_SHARED XO_NP, strlen(XO_SHARED XO_NP)) == 0)
             tb_wrap(f, "", "", 100, "At n = %.0f the rows are the samples section %s took (the same "
                     "work at the same n, checked there), not timed again.", d->value, d->text);
     }

@@ -20,7 +20,85 @@
 #define FS "fusion"
 #define FS_MAIN_N KN_CHAIN_MAIN_N
 #define FS_CHECK_N KN_CHAIN_CHECK_N
-#define FS_BLOCK 256u
+#define FS_BLOCK_THREADS 256     /* threads per block, every kernel */
+#define FS_BLOCK ((unsigned)FS_BLOCK_THREADS)
+#define FS_WITHIN_PCT 10         /* sweep.within: staged/fused within this % of the byte ratio */
+
+#define FS_STR_(x) #x
+#define FS_STR(x) FS_STR_(x)     /* a constant's digits, in a name or description */
+
+/* The section's measurement keys: a version's row (the <word>s filled in
+ * from fs_v, after FS_MAIN_PRE or a size's FS_SWEEP_PRE), warm and
+ * L2-cold, and the figures of one run. The descriptions are the regions. */
+enum { FS_K_ROW, FS_K_ROW_COLD, FS_K_BITWISE_COUNT, FS_K_BITWISE_MAX, FS_K_REGS, FS_K_LOCAL,
+       FS_K_BLOCKS, FS_K_OCCUPANCY, FS_NKEYS };
+#define FS_WIDTH_REGION "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, " \
+    FS_STR(FS_BLOCK_THREADS) " threads per block"
+static const sch_key fs_keys[FS_NKEYS] = {
+    { "<word>", "ms", RES_WARM, "<version>",
+      "events around one run (batched when short), every version interleaved with the others" },
+    { "<word>" FS_COLD, "ms", RES_L2_COLD, "<version>" FS_COLD_NAME,
+      "events around one run, the L2 written over before it, every version interleaved with "
+      "the others" },
+    { FS_BITWISE_COUNT, "elements", RES_WARM, "elements where staged and fused differ bitwise",
+      "staged chain's y against the fused kernel's y at n = <n>" },
+    { FS_BITWISE_MAX, "abs", RES_WARM, "largest difference between staged and fused",
+      "the same elements" },
+    { FS_WIDTH_REGS, "registers", RES_WARM, FS_WIDTH_REGS, FS_WIDTH_REGION },
+    { FS_WIDTH_LOCAL, "bytes", RES_WARM, FS_WIDTH_LOCAL, FS_WIDTH_REGION },
+    { FS_WIDTH_BLOCKS, "blocks", RES_WARM, FS_WIDTH_BLOCKS, FS_WIDTH_REGION },
+    { FS_WIDTH_OCCUPANCY, "fraction", RES_WARM, FS_WIDTH_OCCUPANCY, FS_WIDTH_REGION },
+};
+
+/* The derived entries the section writes (fusion.h says what each holds):
+ * key or pattern, unit, name; the description says what the text holds. */
+enum { FS_DK_SIZES, FS_DK_VERSION, FS_DK_PREDICTIONS, FS_DK_FLOOR_MAIN, FS_DK_FLOOR_N,
+       FS_DK_COPY_FLOOR, FS_DK_STAGES, FS_DK_SWEEP_N, FS_DK_SHARED_N, FS_DK_WITHIN, FS_DK_HELD,
+       FS_DK_HELD_WIDE, FS_DK_ANSWER, FS_NDKEYS };
+#define FS_ROOF_NAME "the best copy with buffers of at least 4x the L2"
+#define FS_ROOF_FALLBACK_NAME \
+    "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
+#define FS_FLOOR_NAME "the copy floor at n = <n>: the best copy there, warm"
+static const sch_key fs_derived[FS_NDKEYS] = {
+    { FS_D_SIZES, "elements", RES_WARM, "the main n every version is timed at (the check n: "
+      "the odd n every version is validated at)", "" },
+    { FS_D_VERSION, "B/element", RES_WARM, "<the version's name>",
+      "the kernels it launches, comma-separated" },
+    { FS_D_PREDICTIONS, "", RES_WARM, "staged/fused as the byte model predicts it (bytes per "
+      "element), before any time", "" },
+    { FS_D_FLOOR_MAIN, "GB/s", RES_WARM, FS_FLOOR_NAME, "the version key of the best copy" },
+    { FS_D_FLOOR_N, "GB/s", RES_WARM, FS_FLOOR_NAME, "the version key of the best copy" },
+    { FS_D_COPY_FLOOR, "GB/s", RES_WARM, FS_ROOF_NAME "; else " FS_ROOF_FALLBACK_NAME,
+      "the measurement key of the roof's copy" },
+    { FS_D_STAGES, "ms", RES_WARM, "four stages, summed",
+      "the key of the row it follows (" FS_MAIN_PRE "<the last stage>)" },
+    { FS_D_SWEEP_N, "", RES_WARM, "staged/fused and what sets the time at n = <n>",
+      "the reading" },
+    { FS_D_SHARED_N, "elements", RES_WARM, "the sweep's rows at the main size are the main "
+      "phase's (the same versions at the same n), not timed again", "main" },
+    { FS_D_WITHIN, "elements", RES_WARM, "the n from which on staged/fused stays within "
+      FS_STR(FS_WITHIN_PCT) "% of the byte ratio (NaN: not at the largest n)", "" },
+    { FS_D_HELD, "", RES_WARM, "which prediction held: staged/fused at the main size",
+      "\"exceeds the byte ratio\" or \"falls short of the byte ratio\"" },
+    { FS_D_HELD_WIDE, "", RES_WARM, "the fastest fused-wide<K> at the main size, over the "
+      "copy floor there", "its version key" },
+    { AN_PREFIX FS_ANSWER, "x", RES_WARM, "fusing",
+      "staged over fused at the main size, its range, the byte model's ratio, which prediction "
+      "held, the time fusing saves" },
+};
+
+/* Store the derived entry of declaration k: its key (filled in with the n
+ * parts), its name (filled in with the m name parts) and its unit from
+ * k. NULL on out of memory. */
+static res_derived *fs_derive(results *r, const sch_key *k, const char *const *parts, size_t n,
+                              const char *const *nparts, size_t m, double value, const char *text)
+{
+    char key[96], name[192];
+    if (sch_fill(key, sizeof key, NULL, k->key, parts, n) != 0 ||
+        sch_fill(name, sizeof name, NULL, k->name, nparts, m) != 0)
+        return NULL;
+    return res_derive(r, FS, key, name, value, k->unit, text);
+}
 
 static const size_t fs_sweep[] = { 1024, 16384, 262144, 4194304, 16777216, 67108864, 268435456 };
 
@@ -238,6 +316,7 @@ fail:
  * (bitwise.count, bitwise.max). Returns 0, or -1 on out of memory. */
 static int fs_bitwise(results *r, const float *ys, const float *yf, size_t n, const char *at)
 {
+    const sch_key *kc = &fs_keys[FS_K_BITWISE_COUNT], *km = &fs_keys[FS_K_BITWISE_MAX];
     size_t i, diff = 0;
     double maxd = 0, dv;
     char region[128];
@@ -249,11 +328,9 @@ static int fs_bitwise(results *r, const float *ys, const float *yf, size_t n, co
         }
     }
     dv = (double)diff;
-    snprintf(region, sizeof region, "staged chain's y against the fused kernel's y at n = %s", at);
-    if (!res_add(r, FS, "bitwise.count", "elements where staged and fused differ bitwise", region,
-                 RES_WARM, "elements", &dv, 1) ||
-        !res_add(r, FS, "bitwise.max", "largest difference between staged and fused",
-                 "the same elements", RES_WARM, "abs", &maxd, 1))
+    sch_fill(region, sizeof region, NULL, kc->desc, &at, 1);
+    if (!res_add(r, FS, kc->key, kc->name, region, kc->state, kc->unit, &dv, 1) ||
+        !res_add(r, FS, km->key, km->name, km->desc, km->state, km->unit, &maxd, 1))
         return -1;
     return 0;
 }
@@ -356,21 +433,36 @@ static int fs_fill(fs_ctx *F)
     return rc;
 }
 
+/* The declaration of a version's row, warm or L2-cold. */
+static const sch_key *fs_row(int cold)
+{
+    return &fs_keys[cold ? FS_K_ROW_COLD : FS_K_ROW];
+}
+
 /* Where the timer of a version's run starts and stops, warm or L2-cold. */
 static const char *fs_region(int cold)
 {
-    return cold ? "events around one run, the L2 written over before it, every version "
-                  "interleaved with the others"
-                : "events around one run (batched when short), every version interleaved "
-                  "with the others";
+    return fs_row(cold)->desc;
 }
 
 /* The key and the name of version v's row "<prefix><key>" (warm) or
- * "<prefix><key>.cold" into key and name (64 and 160 bytes). */
+ * "<prefix><key>.cold" into key and name (64 and 160 bytes), from the row's
+ * declaration; prefix is taken as it is. */
 static void fs_row_names(size_t v, int cold, const char *prefix, char *key, char *name)
 {
-    snprintf(key, 64, "%s%s%s", prefix, fs_v[v].key, cold ? ".cold" : "");
-    snprintf(name, 160, "%s%s", fs_v[v].name, cold ? ", L2 cold" : "");
+    char row[64];
+    sch_fill(row, sizeof row, NULL, fs_row(cold)->key, &fs_v[v].key, 1);
+    snprintf(key, 64, "%s%s", prefix, row);
+    sch_fill(name, 160, NULL, fs_row(cold)->name, &fs_v[v].name, 1);
+}
+
+/* The row prefix of sweep size n, FS_SWEEP_PRE filled in, into buf (48 bytes). */
+static void fs_sweep_pre(char *buf, double n)
+{
+    char digits[32];
+    const char *part = digits;
+    snprintf(digits, sizeof digits, "%.0f", n);
+    sch_fill(buf, 48, NULL, FS_SWEEP_PRE, &part, 1);
 }
 
 /* Store the timed work w of version v at n as "<prefix><key>" (warm) or
@@ -380,7 +472,7 @@ static res_meas *fs_store(fs_ctx *F, const tm_work *w, size_t v, size_t n, const
     char key[64], name[160];
     res_meas *m;
     fs_row_names(v, w->cold, prefix, key, name);
-    m = sec_store_work(F->c, FS, key, name, fs_region(w->cold), w->cold ? RES_L2_COLD : RES_WARM, w);
+    m = sec_store_work(F->c, FS, key, name, fs_region(w->cold), fs_row(w->cold)->state, w);
     if (!m) return NULL;
     m->n = (long)n;
     m->bytes = fs_model(v, 0) * (double)n;
@@ -550,9 +642,9 @@ static int fs_main_row(fs_ctx *F, size_t v, int cold, const char *prefix, int co
 {
     char from[64], key[64], name[160], region[320];
     const res_meas *m;
-    fs_row_names(v, cold, "main.", from, name);
+    fs_row_names(v, cold, FS_MAIN_PRE, from, name);
     m = res_find(F->c->r, FS, from);
-    if (!m || m->state != (cold ? RES_L2_COLD : RES_WARM)) return 0;
+    if (!m || m->state != fs_row(cold)->state) return 0;
     if (!copy) return 1;
     fs_row_names(v, cold, prefix, key, name);
     snprintf(region, sizeof region, "%s; the samples of %s: the same work at the same n, timed "
@@ -569,7 +661,8 @@ static int fs_share_main(fs_ctx *F, const char *prefix)
 {
     int states = sec_cache_states(F->c), copy, cold, rc, rows = 0;
     res_derived *d;
-    char key[48];
+    char n[32];
+    const char *part = n;
     size_t v;
 
     /* First whether every row is there, then the copies. */
@@ -583,9 +676,9 @@ static int fs_share_main(fs_ctx *F, const char *prefix)
             }
         }
     }
-    snprintf(key, sizeof key, "shared.n=%u", FS_MAIN_N);
-    d = res_derive(F->c->r, FS, key, "the sweep's rows at the main size are the main phase's "
-                   "(the same versions at the same n), not timed again", FS_MAIN_N, "elements", "main");
+    snprintf(n, sizeof n, "%u", FS_MAIN_N);
+    d = fs_derive(F->c->r, &fs_derived[FS_DK_SHARED_N], &part, 1, NULL, 0, FS_MAIN_N,
+                  fs_derived[FS_DK_SHARED_N].desc);
     if (!d || res_derived_field(d, "n", FS_MAIN_N) != 0 || res_derived_field(d, "rows", rows) != 0)
         return -1;
     return 1;
@@ -600,7 +693,7 @@ static int fs_sweep_all(fs_ctx *F, const size_t *sweep, size_t nsweep)
     for (i = 0; i < nsweep; i++) {
         char prefix[48];
         if (sweep[i] > F->cap || fs_left_out(F->c, sweep, i)) continue;
-        snprintf(prefix, sizeof prefix, "n=%zu.", sweep[i]);
+        fs_sweep_pre(prefix, (double)sweep[i]);
         rc = sweep[i] == FS_MAIN_N ? fs_share_main(F, prefix) : 0;
         if (rc < 0) {
             fprintf(stderr, "harness: error: " FS ": out of memory storing the sweep's rows at "
@@ -615,12 +708,11 @@ static int fs_sweep_all(fs_ctx *F, const size_t *sweep, size_t nsweep)
 /* The width sweep: what the compiler gave each fused-wide<K>. */
 static int fs_width_attrs(fs_ctx *F)
 {
-    static const char *const what[4] = { "regs", "local", "blocks", "occupancy" };
-    static const char *const unit[4] = { "registers", "bytes", "blocks", "fraction" };
     sec_ctx *c = F->c;
     int maxthreads = 0, regs = 0, local = 0, blocks = 0, q;
     size_t v;
-    char key[64];
+    char key[64], k[16];
+    const char *part = k;
     double vals[4];
 
     CK(drv.cuDeviceGetAttribute(&maxthreads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, c->gpu.dev));
@@ -633,12 +725,11 @@ static int fs_width_attrs(fs_ctx *F)
         vals[1] = local;
         vals[2] = blocks;
         vals[3] = maxthreads > 0 ? (double)blocks * FS_BLOCK / maxthreads : NAN;
+        snprintf(k, sizeof k, "%d", fs_v[v].arg);
         for (q = 0; q < 4; q++) {
-            snprintf(key, sizeof key, "width.%d.%s", fs_v[v].arg, what[q]);
-            if (!res_add(c->r, FS, key, key, "cuFuncGetAttribute / "
-                         "cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads per block",
-                         RES_WARM, unit[q], &vals[q], 1))
-                return -1;
+            const sch_key *d = &fs_keys[FS_K_REGS + q];
+            sch_fill(key, sizeof key, NULL, d->key, &part, 1);
+            if (!res_add(c->r, FS, key, key, d->desc, d->state, d->unit, &vals[q], 1)) return -1;
         }
     }
     return 0;
@@ -676,7 +767,7 @@ int sec_fusion(sec_ctx *c)
     if (rc > 0) failed = 1;
     /* Every version at the main size, interleaved; then the n sweep. */
     ph_set(FS ": main size");
-    if (fs_time(&F, FS_MAIN_N, 0, "main.") != 0) goto fail;
+    if (fs_time(&F, FS_MAIN_N, 0, FS_MAIN_PRE) != 0) goto fail;
     ph_set(FS ": n sweep");
     if (fs_sweep_all(&F, sweep, nsweep) != 0 || fs_width_attrs(&F) != 0) goto fail;
     fs_peak(c);
@@ -741,7 +832,7 @@ static int fs_store_version(results *r, size_t v)
 {
     static const char *const names[] = { "bytes_per_elem", "flops_per_elem", "kernels", "floor",
                                          "sweep", "fused", "checked", "width" };
-    char key[64], kernels[256] = "";
+    char kernels[256] = "";
     size_t k, len = 0;
     unsigned roles = fs_v[v].roles;
     double vals[FS_NF(names)];
@@ -756,9 +847,8 @@ static int fs_store_version(results *r, size_t v)
     vals[5] = (roles & FS_FUSED) != 0;
     vals[6] = (roles & FS_CHECK) != 0;
     vals[7] = fs_v[v].run == FS_RUN_WIDE ? fs_v[v].arg : 0;
-    snprintf(key, sizeof key, "version.%s", fs_v[v].key);
-    return fs_fields(res_derive(r, FS, key, fs_v[v].name, vals[0], "B/element", kernels),
-                     names, vals, FS_NF(names));
+    return fs_fields(fs_derive(r, &fs_derived[FS_DK_VERSION], &fs_v[v].key, 1, &fs_v[v].name, 1,
+                               vals[0], kernels), names, vals, FS_NF(names));
 }
 
 /* "predictions": the byte ratios and the launch ratio, before any time. */
@@ -778,9 +868,8 @@ static int fs_store_predictions(results *r)
     kf = (double)fs_nk((size_t)f);
     {
         double vals[] = { bs, bp, bf, bs - bf, ks / kf, bs / bp, bp / bf, ks, kp, kf };
-        return fs_fields(res_derive(r, FS, "predictions", "staged/fused as the byte model "
-                                    "predicts it (bytes per element), before any time",
-                                    bs / bf, "", ""), names, vals, FS_NF(names));
+        return fs_fields(fs_derive(r, &fs_derived[FS_DK_PREDICTIONS], NULL, 0, NULL, 0, bs / bf,
+                                   ""), names, vals, FS_NF(names));
     }
 }
 
@@ -789,8 +878,7 @@ int fs_store_models(results *r)
     static const char *const names[] = { "main_n", "check_n" };
     static const double vals[] = { FS_MAIN_N, FS_CHECK_N };
     size_t v;
-    if (fs_fields(res_derive(r, FS, "sizes", "the main n every version is timed at (the check n: "
-                             "the odd n every version is validated at)", FS_MAIN_N, "elements", ""),
+    if (fs_fields(fs_derive(r, &fs_derived[FS_DK_SIZES], NULL, 0, NULL, 0, FS_MAIN_N, ""),
                   names, vals, FS_NF(names)) != 0)
         return -1;
     for (v = 0; v < V_COUNT; v++)
@@ -802,18 +890,21 @@ int fs_store_models(results *r)
 static int fs_is_sweep(const res_meas *m)
 {
     char want[64];
-    if (strcmp(m->section, FS) != 0 || m->state != RES_WARM || strncmp(m->key, "n=", 2) != 0)
+    if (strcmp(m->section, FS) != 0 || m->state != fs_row(0)->state ||
+        strncmp(m->key, FS_SWEEP_PRE, FS_HEAD(FS_SWEEP_PRE)) != 0)
         return 0;
-    snprintf(want, sizeof want, "n=%ld.staged", m->n);
-    return strcmp(m->key, want) == 0;
+    fs_sweep_pre(want, (double)m->n);
+    return strncmp(m->key, want, strlen(want)) == 0 && strcmp(m->key + strlen(want), "staged") == 0;
 }
 
-/* "floor.<where>": the best warm copy floor candidate among the
- * measurements "<prefix><key>"; nothing when none was timed. */
-static int fs_floor_at(results *r, const char *prefix, const char *where)
+/* "floor.main" (n NULL) or "floor.n=<n>": the best warm copy floor
+ * candidate among the measurements "<prefix><key>"; nothing when none was
+ * timed. */
+static int fs_floor_at(results *r, const char *prefix, const char *n)
 {
     const char *names[2 + V_COUNT] = { "n", "ms" };
-    char fnames[V_COUNT][40], key[64], name[128], at[32];
+    char fnames[V_COUNT][40], at[32];
+    const char *part = at;
     double vals[2 + V_COUNT], best = 0;
     const res_meas *bm = NULL;
     size_t v, nf = 2;
@@ -822,7 +913,7 @@ static int fs_floor_at(results *r, const char *prefix, const char *where)
     for (v = 0; v < V_COUNT; v++) {
         const res_meas *m = fs_meas(r, prefix, fs_v[v].key);
         double g = sec_gbs(m);
-        if (!(fs_v[v].roles & FS_FLOOR) || !m || m->state != RES_WARM) continue;
+        if (!(fs_v[v].roles & FS_FLOOR) || !m || m->state != fs_row(0)->state) continue;
         snprintf(fnames[v], sizeof fnames[v], "%s_gbs", fs_v[v].key);
         names[nf] = fnames[v];
         vals[nf++] = g;
@@ -835,23 +926,22 @@ static int fs_floor_at(results *r, const char *prefix, const char *where)
     if (!bm) return 0;
     vals[0] = (double)bm->n;
     vals[1] = bm->stats.median;
-    snprintf(key, sizeof key, "floor.%s", where);
-    snprintf(name, sizeof name, "the copy floor at n = %s: the best copy there, warm",
-             sec_commas(at, sizeof at, (double)bm->n));
-    return fs_fields(res_derive(r, FS, key, name, best, "GB/s", fs_v[bv].key), names, vals, nf);
+    sec_commas(at, sizeof at, (double)bm->n);
+    return fs_fields(fs_derive(r, &fs_derived[n ? FS_DK_FLOOR_N : FS_DK_FLOOR_MAIN], &n, n ? 1 : 0,
+                               &part, 1, best, fs_v[bv].key), names, vals, nf);
 }
 
 /* floor.main, then floor.n=N for each n of the sweep. */
 static int fs_floors(results *r)
 {
     size_t i;
-    if (fs_floor_at(r, "main.", "main") != 0) return -1;
+    if (fs_floor_at(r, FS_MAIN_PRE, NULL) != 0) return -1;
     for (i = 0; i < r->nm; i++) {
-        char prefix[48], where[48];
+        char prefix[48], n[32];
         if (!fs_is_sweep(&r->m[i])) continue;
-        snprintf(prefix, sizeof prefix, "n=%ld.", r->m[i].n);
-        snprintf(where, sizeof where, "n=%ld", r->m[i].n);
-        if (fs_floor_at(r, prefix, where) != 0) return -1;
+        fs_sweep_pre(prefix, (double)r->m[i].n);
+        snprintf(n, sizeof n, "%ld", r->m[i].n);
+        if (fs_floor_at(r, prefix, n) != 0) return -1;
     }
     return 0;
 }
@@ -874,25 +964,24 @@ static int fs_copy_floor(results *r, double l2_bytes)
 
     for (i = 0; i < r->nd; i++) {
         const res_derived *d = &r->d[i];
-        if (strcmp(d->section, FS) != 0 || strncmp(d->key, "floor.", 6) != 0) continue;
+        if (strcmp(d->section, FS) != 0 || strncmp(d->key, FS_D_FLOOR, strlen(FS_D_FLOOR)) != 0) continue;
         if (res_derived_num(d, "n") >= l2_bytes && (!best || d->value > best->value)) best = d;
     }
     if (!best) {
-        best = res_derived_find(r, FS, "floor.main");
+        best = res_derived_find(r, FS, FS_D_FLOOR_MAIN);
         fallback = 1;
     }
     if (!best) return -1;
-    if (strcmp(best->key, "floor.main") == 0) snprintf(text, sizeof text, "main.%s", best->text);
-    else snprintf(text, sizeof text, "%s.%s", best->key + 6, best->text);
+    if (strcmp(best->key, FS_D_FLOOR_MAIN) == 0) snprintf(text, sizeof text, FS_MAIN_PRE "%s", best->text);
+    else snprintf(text, sizeof text, "%s.%s", best->key + strlen(FS_D_FLOOR), best->text);
     {
         /* best points into r->d, which res_derive may move: copy it first. */
         double roof = best->value;
         double vals[] = { res_derived_num(best, "n"), res_derived_num(best, "dtod_gbs"), fallback, l2_bytes,
                           sheet_gbs, 100.0 * roof / sheet_gbs };
-        return fs_fields(res_derive(r, FS, "copy_floor", fallback
-                                    ? "the best copy at the main size (no n of the sweep has buffers of 4x the L2)"
-                                    : "the best copy with buffers of at least 4x the L2",
-                                    roof, "GB/s", text), names, vals, FS_NF(names));
+        const sch_key *k = &fs_derived[FS_DK_COPY_FLOOR];
+        return fs_fields(res_derive(r, FS, k->key, fallback ? FS_ROOF_FALLBACK_NAME : FS_ROOF_NAME,
+                                    roof, k->unit, text), names, vals, FS_NF(names));
     }
 }
 
@@ -907,17 +996,17 @@ static int fs_stages_summed(results *r)
     for (v = 0; v < V_COUNT; v++) {
         const res_meas *m;
         if (fs_v[v].run != FS_RUN_STAGE) continue;
-        if (!(m = fs_meas(r, "main.", fs_v[v].key))) return 0;
+        if (!(m = fs_meas(r, FS_MAIN_PRE, fs_v[v].key))) return 0;
         sum += m->stats.median;
         bytes += m->bytes;
         n = (double)m->n;
         last = fs_v[v].key;
     }
     if (!last) return 0;
-    snprintf(after, sizeof after, "main.%s", last);
+    snprintf(after, sizeof after, FS_MAIN_PRE "%s", last);
     {
         double vals[] = { n, bytes };
-        return fs_fields(res_derive(r, FS, "main.stages", "four stages, summed", sum, "ms", after),
+        return fs_fields(fs_derive(r, &fs_derived[FS_DK_STAGES], NULL, 0, NULL, 0, sum, after),
                          names, vals, FS_NF(names));
     }
 }
@@ -954,11 +1043,13 @@ static int fs_sweep_at(results *r, const res_meas *st, double *first_ms)
 {
     static const char *const names[] = { "n", "staged_ms", "fused_ms", "us_per_launch",
                                          "best_fused_gbs", "floor_gbs", "best_over_floor" };
-    char prefix[48], key[48], name[96], at[32];
+    char prefix[48], key[48], n[32], at[32];
+    const char *part = n, *npart = at;
     const res_meas *fu, *best;
-    double floor_gbs, gbs, kernels = fs_dnum(r, "predictions", "staged_kernels");
-    snprintf(prefix, sizeof prefix, "n=%ld.", st->n);
-    snprintf(key, sizeof key, "floor.n=%ld", st->n);
+    double floor_gbs, gbs, kernels = fs_dnum(r, FS_D_PREDICTIONS, "staged_kernels");
+    fs_sweep_pre(prefix, (double)st->n);
+    snprintf(n, sizeof n, "%ld", st->n);
+    sch_fill(key, sizeof key, NULL, FS_D_FLOOR_N, &part, 1);
     fu = fs_meas(r, prefix, "fused");
     best = fs_best_fused(r, prefix);
     if (!fu || !best) return 0;
@@ -968,11 +1059,10 @@ static int fs_sweep_at(results *r, const res_meas *st, double *first_ms)
     {
         double vals[] = { (double)st->n, st->stats.median, fu->stats.median,
                           st->stats.median * 1000.0 / kernels, gbs, floor_gbs, gbs / floor_gbs };
-        snprintf(key, sizeof key, "sweep.n=%ld", st->n);
-        snprintf(name, sizeof name, "staged/fused and what sets the time at n = %s",
-                 sec_commas(at, sizeof at, (double)st->n));
-        return fs_fields(res_derive(r, FS, key, name, st->stats.median / fu->stats.median, "",
-                                    fs_reading(best->stats.median, *first_ms, gbs, floor_gbs, best->bytes)),
+        sec_commas(at, sizeof at, (double)st->n);
+        return fs_fields(fs_derive(r, &fs_derived[FS_DK_SWEEP_N], &part, 1, &npart, 1,
+                                   st->stats.median / fu->stats.median,
+                                   fs_reading(best->stats.median, *first_ms, gbs, floor_gbs, best->bytes)),
                          names, vals, FS_NF(names));
     }
 }
@@ -986,20 +1076,21 @@ static int fs_sweep_readings(results *r)
     return 0;
 }
 
-/* "sweep.within": from which n on staged/fused stays within 10% of the
+/* "sweep.within": from which n on staged/fused stays within FS_WITHIN_PCT % of the
  * byte ratio (NaN: it does not at the largest n), with the first and the
  * last n's figures. Nothing without a sweep. */
 static int fs_sweep_within(results *r)
 {
     static const char *const names[] = { "tolerance", "first_n", "first_ratio", "last_n",
                                          "last_ratio", "last_staged_gbs", "last_fused_gbs" };
-    const double tol = 0.10, byte_ratio = fs_dval(r, "predictions");
+    const double tol = FS_WITHIN_PCT / 100.0, byte_ratio = fs_dval(r, FS_D_PREDICTIONS);
     double within = NAN, first_n = NAN, first_ratio = NAN, last_n = NAN, last_ratio = NAN;
     char prefix[48];
     size_t i;
     for (i = 0; i < r->nd; i++) {
         const res_derived *d = &r->d[i];
-        if (strcmp(d->section, FS) != 0 || strncmp(d->key, "sweep.n=", 8) != 0) continue;
+        if (strcmp(d->section, FS) != 0 || strncmp(d->key, FS_D_SWEEP_N, FS_HEAD(FS_D_SWEEP_N)) != 0)
+            continue;
         last_n = res_derived_num(d, "n");
         last_ratio = d->value;
         if (isnan(first_n)) {
@@ -1013,13 +1104,12 @@ static int fs_sweep_within(results *r)
         }
     }
     if (isnan(last_n)) return 0;
-    snprintf(prefix, sizeof prefix, "n=%.0f.", last_n);
+    fs_sweep_pre(prefix, last_n);
     {
         double vals[] = { tol, first_n, first_ratio, last_n, last_ratio,
                           sec_gbs(fs_meas(r, prefix, "staged")), sec_gbs(fs_meas(r, prefix, "fused")) };
-        return fs_fields(res_derive(r, FS, "sweep.within", "the n from which on staged/fused stays "
-                                    "within 10% of the byte ratio (NaN: not at the largest n)",
-                                    within, "elements", ""), names, vals, FS_NF(names));
+        return fs_fields(fs_derive(r, &fs_derived[FS_DK_WITHIN], NULL, 0, NULL, 0, within, ""),
+                         names, vals, FS_NF(names));
     }
 }
 
@@ -1030,24 +1120,24 @@ static int fs_held(results *r)
     static const char *const names[] = { "staged_pair", "pair_fused", "extra_us", "bytes_us",
                                          "staged_gbs", "fused_gbs", "grid_us", "one_us",
                                          "grid_blocks", "extra_grids", "extra_grids_us" };
-    const res_meas *ms = fs_meas(r, "main.", "staged"), *mf = fs_meas(r, "main.", "fused");
-    const res_meas *mp = fs_meas(r, "main.", "pair");
-    double roof = fs_dval(r, "copy_floor"), t_s, t_f, t_p, grid_us, extra_grids;
+    const res_meas *ms = fs_meas(r, FS_MAIN_PRE, "staged"), *mf = fs_meas(r, FS_MAIN_PRE, "fused");
+    const res_meas *mp = fs_meas(r, FS_MAIN_PRE, "pair");
+    double roof = fs_dval(r, FS_D_COPY_FLOOR), t_s, t_f, t_p, grid_us, extra_grids;
     if (!ms || !mf) return 0;
     t_s = ms->stats.median;
     t_f = mf->stats.median;
     t_p = fs_med(mp);
     grid_us = fs_med(res_find(r, "launch", "device.grid"));
-    extra_grids = fs_dnum(r, "predictions", "staged_kernels") - fs_dnum(r, "predictions", "fused_kernels");
+    extra_grids = fs_dnum(r, FS_D_PREDICTIONS, "staged_kernels") - fs_dnum(r, FS_D_PREDICTIONS, "fused_kernels");
     {
         double vals[] = { t_s / t_p, t_p / t_f, (t_s - t_f) * 1000.0,
-                          fs_dnum(r, "predictions", "extra_bytes") * (double)ms->n / roof / 1e3,
+                          fs_dnum(r, FS_D_PREDICTIONS, "extra_bytes") * (double)ms->n / roof / 1e3,
                           sec_gbs(ms), sec_gbs(mf), grid_us, fs_med(res_find(r, "launch", "device.1x1")),
                           fs_blocks((size_t)ms->n, FS_BLOCK), extra_grids, extra_grids * grid_us };
-        double byte_ratio = fs_dval(r, "predictions");
-        return fs_fields(res_derive(r, FS, "held", "which prediction held: staged/fused at the main size",
-                                    t_s / t_f, "", t_s / t_f > byte_ratio ? "exceeds the byte ratio"
-                                    : "falls short of the byte ratio"), names, vals, FS_NF(names));
+        double byte_ratio = fs_dval(r, FS_D_PREDICTIONS);
+        return fs_fields(fs_derive(r, &fs_derived[FS_DK_HELD], NULL, 0, NULL, 0, t_s / t_f,
+                                   t_s / t_f > byte_ratio ? "exceeds the byte ratio"
+                                   : "falls short of the byte ratio"), names, vals, FS_NF(names));
     }
 }
 
@@ -1061,7 +1151,7 @@ static int fs_held_wide(results *r)
     size_t v;
     for (v = 0; v < V_COUNT; v++) {
         const res_meas *m;
-        if (fs_v[v].run != FS_RUN_WIDE || !(m = fs_meas(r, "main.", fs_v[v].key))) continue;
+        if (fs_v[v].run != FS_RUN_WIDE || !(m = fs_meas(r, FS_MAIN_PRE, fs_v[v].key))) continue;
         if (!best || m->stats.median < best->stats.median) {
             best = m;
             best_v = (int)v;
@@ -1069,10 +1159,10 @@ static int fs_held_wide(results *r)
     }
     if (!best) return 0;
     {
-        double floor_gbs = fs_dval(r, "floor.main"), gbs = sec_gbs(best);
+        double floor_gbs = fs_dval(r, FS_D_FLOOR_MAIN), gbs = sec_gbs(best);
         double vals[] = { fs_v[best_v].arg, gbs, floor_gbs, best->stats.median };
-        return fs_fields(res_derive(r, FS, "held.wide", "the fastest fused-wide<K> at the main size, "
-                                    "over the copy floor there", gbs / floor_gbs, "",
+        const sch_key *k = &fs_derived[FS_DK_HELD_WIDE];     /* its name holds <K>: as it is */
+        return fs_fields(res_derive(r, FS, k->key, k->name, gbs / floor_gbs, k->unit,
                                     fs_v[best_v].key), names, vals, FS_NF(names));
     }
 }
@@ -1093,13 +1183,14 @@ int fs_conclude(results *r, double l2_bytes)
  * prediction held, and the time fusing saves there. */
 void fs_answers(results *r)
 {
-    const res_derived *held = res_derived_find(r, FS, "held");
-    const res_derived *pred = res_derived_find(r, FS, "predictions");
-    const res_meas *st = res_find(r, FS, "main.staged"), *fu = res_find(r, FS, "main.fused");
+    const sch_key *k = &fs_derived[FS_DK_ANSWER];
+    const res_derived *held = res_derived_find(r, FS, FS_D_HELD);
+    const res_derived *pred = res_derived_find(r, FS, FS_D_PREDICTIONS);
+    const res_meas *st = fs_meas(r, FS_MAIN_PRE, "staged"), *fu = fs_meas(r, FS_MAIN_PRE, "fused");
     char a[32], b[32], c[32], e[32], g[32];
 
     if (!held || !st || !fu || fu->stats.ci_low <= 0) return;
-    an_store(r, FS, "fusion", "fusing", held->value, "x",
+    an_store(r, FS, FS_ANSWER, k->name, held->value, k->unit,
              "%sx [%s, %s] (bytes: %s), %s; saves %s ms",
              an_num(a, sizeof a, held->value),
              an_num(b, sizeof b, st->stats.ci_low / fu->stats.ci_high),
@@ -1110,241 +1201,32 @@ void fs_answers(results *r)
 
 /* ------------------------------------------------------------ schema --- */
 
-/* The keys the section writes: unit, state, name and region. */
-static const sch_key fs_keys[] = {
-    { "bitwise.count", "elements", RES_WARM,
-      "elements where staged and fused differ bitwise",
-      "staged chain's y against the fused kernel's y at n = <n>" },
-    { "bitwise.max", "abs", RES_WARM,
-      "largest difference between staged and fused",
-      "the same elements" },
-    { "main.copy", "ms", RES_WARM,
-      "copy kernel, one float per thread",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.copy.cold", "ms", RES_L2_COLD,
-      "copy kernel, one float per thread, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.copy2", "ms", RES_WARM,
-      "copy kernel, 8-byte loads",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.copy2.cold", "ms", RES_L2_COLD,
-      "copy kernel, 8-byte loads, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.copy4", "ms", RES_WARM,
-      "copy kernel, 16-byte loads",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.copy4.cold", "ms", RES_L2_COLD,
-      "copy kernel, 16-byte loads, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.dtod", "ms", RES_WARM,
-      "cuMemcpyDtoD",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.dtod.cold", "ms", RES_L2_COLD,
-      "cuMemcpyDtoD, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.stage1", "ms", RES_WARM,
-      "stage 1, scale and bias",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.stage1.cold", "ms", RES_L2_COLD,
-      "stage 1, scale and bias, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.stage2", "ms", RES_WARM,
-      "stage 2, GELU",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.stage2.cold", "ms", RES_L2_COLD,
-      "stage 2, GELU, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.stage3", "ms", RES_WARM,
-      "stage 3, add residual",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.stage3.cold", "ms", RES_L2_COLD,
-      "stage 3, add residual, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.stage4", "ms", RES_WARM,
-      "stage 4, clamp",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.stage4.cold", "ms", RES_L2_COLD,
-      "stage 4, clamp, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.staged", "ms", RES_WARM,
-      "staged chain, timed as one",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.staged.cold", "ms", RES_L2_COLD,
-      "staged chain, timed as one, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.pair", "ms", RES_WARM,
-      "pair-fused (1+2, 3+4)",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.pair.cold", "ms", RES_L2_COLD,
-      "pair-fused (1+2, 3+4), L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.fused", "ms", RES_WARM,
-      "fused",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.fused.cold", "ms", RES_L2_COLD,
-      "fused, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.graph", "ms", RES_WARM,
-      "staged chain as a CUDA graph",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.graph.cold", "ms", RES_L2_COLD,
-      "staged chain as a CUDA graph, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide1", "ms", RES_WARM,
-      "fused-wide<1>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide1.cold", "ms", RES_L2_COLD,
-      "fused-wide<1>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide2", "ms", RES_WARM,
-      "fused-wide<2>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide2.cold", "ms", RES_L2_COLD,
-      "fused-wide<2>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide4", "ms", RES_WARM,
-      "fused-wide<4>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide4.cold", "ms", RES_L2_COLD,
-      "fused-wide<4>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide8", "ms", RES_WARM,
-      "fused-wide<8>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide8.cold", "ms", RES_L2_COLD,
-      "fused-wide<8>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide16", "ms", RES_WARM,
-      "fused-wide<16>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide16.cold", "ms", RES_L2_COLD,
-      "fused-wide<16>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "main.wide32", "ms", RES_WARM,
-      "fused-wide<32>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "main.wide32.cold", "ms", RES_L2_COLD,
-      "fused-wide<32>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.copy", "ms", RES_WARM,
-      "copy kernel, one float per thread",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.copy.cold", "ms", RES_L2_COLD,
-      "copy kernel, one float per thread, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.copy2", "ms", RES_WARM,
-      "copy kernel, 8-byte loads",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.copy2.cold", "ms", RES_L2_COLD,
-      "copy kernel, 8-byte loads, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.copy4", "ms", RES_WARM,
-      "copy kernel, 16-byte loads",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.copy4.cold", "ms", RES_L2_COLD,
-      "copy kernel, 16-byte loads, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.dtod", "ms", RES_WARM,
-      "cuMemcpyDtoD",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.dtod.cold", "ms", RES_L2_COLD,
-      "cuMemcpyDtoD, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.staged", "ms", RES_WARM,
-      "staged chain, timed as one",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.staged.cold", "ms", RES_L2_COLD,
-      "staged chain, timed as one, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.fused", "ms", RES_WARM,
-      "fused",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.fused.cold", "ms", RES_L2_COLD,
-      "fused, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.wide4", "ms", RES_WARM,
-      "fused-wide<4>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.wide4.cold", "ms", RES_L2_COLD,
-      "fused-wide<4>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "n=<N>.wide8", "ms", RES_WARM,
-      "fused-wide<8>",
-      "events around one run (batched when short), every version interleaved with the "
-      "others" },
-    { "n=<N>.wide8.cold", "ms", RES_L2_COLD,
-      "fused-wide<8>, L2 cold",
-      "events around one run, the L2 written over before it, every version interleaved "
-      "with the others" },
-    { "width.<N>.regs", "registers", RES_WARM,
-      "width.<N>.regs",
-      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
-      "per block" },
-    { "width.<N>.local", "bytes", RES_WARM,
-      "width.<N>.local",
-      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
-      "per block" },
-    { "width.<N>.blocks", "blocks", RES_WARM,
-      "width.<N>.blocks",
-      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
-      "per block" },
-    { "width.<N>.occupancy", "fraction", RES_WARM,
-      "width.<N>.occupancy",
-      "cuFuncGetAttribute / cuOccupancyMaxActiveBlocksPerMultiprocessor, 256 threads "
-      "per block" },
-};
-
+/* The rows of every version (main.<key> and, where the sweep times it,
+ * n=<N>.<key>, each warm and L2-cold), the run's figures with the check n
+ * filled in, and the derived entries. */
 void fs_schema(sch_out *o)
 {
-    sch_put_table(o, NULL, fs_keys, sizeof fs_keys / sizeof fs_keys[0]);
+    char key[64], name[160], desc[160], at[32];
+    const char *part = at;
+    size_t v;
+    int sweep, cold;
+
+    sec_commas(at, sizeof at, (double)FS_CHECK_N);
+    sch_fill(desc, sizeof desc, NULL, fs_keys[FS_K_BITWISE_COUNT].desc, &part, 1);
+    sch_put(o, NULL, &fs_keys[FS_K_BITWISE_COUNT], desc);
+    sch_put(o, NULL, &fs_keys[FS_K_BITWISE_MAX], NULL);
+    for (sweep = 0; sweep < 2; sweep++)
+        for (v = 0; v < V_COUNT; v++) {
+            if (sweep && !(fs_v[v].roles & FS_SWEEP)) continue;
+            for (cold = 0; cold < 2; cold++) {
+                sch_key k = *fs_row(cold);
+                fs_row_names(v, cold, sweep ? FS_SWEEP_PRE : FS_MAIN_PRE, key, name);
+                k.key = key;
+                k.name = name;
+                sch_put(o, NULL, &k, NULL);
+            }
+        }
+    sch_put_table(o, NULL, &fs_keys[FS_K_REGS], FS_NKEYS - FS_K_REGS);
+    sch_derived(o);
+    sch_put_table(o, NULL, fs_derived, FS_NDKEYS);
 }

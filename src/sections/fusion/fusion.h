@@ -56,6 +56,39 @@
 #define FUSION_H
 
 #include "core/results.h"
+#include "core/schema.h"
+
+/* The keys, shared by the section's declarations (fs_schema), its stores
+ * and its printer; a <word> is filled in with sch_fill (core/schema.h).
+ * A version's rows: FS_MAIN_PRE or FS_SWEEP_PRE, then its key, then
+ * FS_COLD for the L2-cold twin (its name: the version's, then FS_COLD_NAME). */
+#define FS_MAIN_PRE "main."
+#define FS_SWEEP_PRE "n=<N>."
+#define FS_COLD ".cold"
+#define FS_COLD_NAME ", L2 cold"
+#define FS_BITWISE_COUNT "bitwise.count"
+#define FS_BITWISE_MAX "bitwise.max"
+#define FS_WIDTH_REGS "width.<N>.regs"
+#define FS_WIDTH_LOCAL "width.<N>.local"
+#define FS_WIDTH_BLOCKS "width.<N>.blocks"
+#define FS_WIDTH_OCCUPANCY "width.<N>.occupancy"
+/* The derived entries (their declarations: fs_schema). */
+#define FS_D_SIZES "sizes"
+#define FS_D_VERSION "version.<word>"
+#define FS_D_PREDICTIONS "predictions"
+#define FS_D_FLOOR "floor."
+#define FS_D_FLOOR_MAIN FS_D_FLOOR "main"
+#define FS_D_FLOOR_N FS_D_FLOOR "n=<N>"
+#define FS_D_COPY_FLOOR "copy_floor"
+#define FS_D_STAGES "main.stages"
+#define FS_D_SWEEP_N "sweep.n=<N>"
+#define FS_D_SHARED_N "shared.n=<N>"
+#define FS_D_WITHIN "sweep.within"
+#define FS_D_HELD "held"
+#define FS_D_HELD_WIDE "held.wide"
+#define FS_ANSWER "fusion"           /* answer.fusion (an_store) */
+/* The length of a pattern's literal head, before its first <word>. */
+#define FS_HEAD(pattern) strcspn(pattern, "<")
 
 /* Store "sizes", every "version.<key>" and "predictions": the facts the
  * section runs on, known before any time. Returns 0, or -1 on out of

@@ -8,6 +8,7 @@
 
 #include "run/section.h"
 #include "run/table.h"
+#include "sections/fusion/fusion.h"
 
 #define FS "fusion"
 
@@ -36,10 +37,20 @@ static const res_meas *fs_m(const results *r, const char *prefix, const char *ke
     return res_find(r, FS, k);
 }
 
-/* Is d one of the section's conclusions whose key starts with prefix? */
-static int fs_is(const res_derived *d, const char *prefix)
+/* Is d one of the section's conclusions of the pattern (by its head, the
+ * part before the first <word>)? */
+static int fs_is(const res_derived *d, const char *pattern)
 {
-    return strcmp(d->section, FS) == 0 && strncmp(d->key, prefix, strlen(prefix)) == 0;
+    return strcmp(d->section, FS) == 0 && strncmp(d->key, pattern, FS_HEAD(pattern)) == 0;
+}
+
+/* The row prefix of sweep size n: FS_SWEEP_PRE filled in (48 bytes). */
+static void fs_sweep_pre(char *buf, double n)
+{
+    char digits[32];
+    const char *part = digits;
+    snprintf(digits, sizeof digits, "%.0f", n);
+    sch_fill(buf, 48, NULL, FS_SWEEP_PRE, &part, 1);
 }
 
 static void fs_print_predictions(FILE *f, const res_derived *p)
@@ -63,18 +74,18 @@ static void fs_main_row(FILE *f, const char *name, double ms, double bytes, doub
  * stages' sum below the last stage. */
 static void fs_print_main(FILE *f, const results *r)
 {
-    const res_derived *sum = fs_d(r, "main.stages");
-    double main_n = fs_val(r, "sizes"), floor_gbs = fs_val(r, "floor.main");
+    const res_derived *sum = fs_d(r, FS_D_STAGES);
+    double main_n = fs_val(r, FS_D_SIZES), floor_gbs = fs_val(r, FS_D_FLOOR_MAIN);
     char n[32];
     size_t i;
 
     fprintf(f, "\n  n = %s (%.0f MiB per buffer)    ms   B/elem      GB/s   x floor  L2-cold ms\n",
             sec_commas(n, sizeof n, main_n), main_n * sizeof(float) / 1048576.0);
     for (i = 0; i < r->nd; i++) {
-        const char *key = r->d[i].key + strlen("version.");
+        const char *key = r->d[i].key + FS_HEAD(FS_D_VERSION);
         const res_meas *m, *cold;
-        if (!fs_is(&r->d[i], "version.") || !(m = fs_m(r, "main.", key, ""))) continue;
-        cold = fs_m(r, "main.", key, ".cold");
+        if (!fs_is(&r->d[i], FS_D_VERSION) || !(m = fs_m(r, FS_MAIN_PRE, key, ""))) continue;
+        cold = fs_m(r, FS_MAIN_PRE, key, FS_COLD);
         fs_main_row(f, m->name, m->stats.median, m->bytes, (double)m->n, floor_gbs);
         tb_num(f, 11, 4, cold ? cold->stats.median : NAN);
         fprintf(f, "\n");
@@ -89,15 +100,15 @@ static void fs_print_main(FILE *f, const results *r)
 /* The copy floor at the main size and the roof the section stored. */
 static void fs_print_floor(FILE *f, const results *r)
 {
-    const res_derived *cf = fs_d(r, "copy_floor");
+    const res_derived *cf = fs_d(r, FS_D_COPY_FLOOR);
     double roof = cf ? cf->value : NAN, roof_dtod = res_derived_num(cf, "dtod_gbs");
-    double buffer_mib = fs_val(r, "sizes") * sizeof(float) / 1048576.0;
+    double buffer_mib = fs_val(r, FS_D_SIZES) * sizeof(float) / 1048576.0;
 
     if (res_derived_num(cf, "fallback") == 1)
         fprintf(f, "  No n of the sweep has buffers of 4x the L2: the roof falls back to this size's floor.\n");
     fprintf(f, "  x floor is GB/s over the best copy at this n (%.1f GB/s). With buffers of at least "
             "4x the L2,\n  the copy floor is highest at n = %.0f: %.1f GB/s, %.1f%% of cuMemcpyDtoD's "
-            "%.1f GB/s there", fs_val(r, "floor.main"), res_derived_num(cf, "n"), roof,
+            "%.1f GB/s there", fs_val(r, FS_D_FLOOR_MAIN), res_derived_num(cf, "n"), roof,
             100.0 * roof / roof_dtod, roof_dtod);
     if (isfinite(res_derived_num(cf, "datasheet_pct")))
         fprintf(f, ", %.1f%% of the %.0f GB/s its datasheet gives (%s)",
@@ -111,7 +122,7 @@ static void fs_print_floor(FILE *f, const results *r)
 /* Which prediction held, as the section concluded it. */
 static void fs_print_held(FILE *f, const results *r, const res_derived *p)
 {
-    const res_derived *h = fs_d(r, "held"), *w = fs_d(r, "held.wide");
+    const res_derived *h = fs_d(r, FS_D_HELD), *w = fs_d(r, FS_D_HELD_WIDE);
     double grid_us = res_derived_num(h, "grid_us");
     char blocks[32];
     if (!h) return;
@@ -120,7 +131,7 @@ static void fs_print_held(FILE *f, const results *r, const res_derived *p)
             "%.1f us longer.\n  At the roof's %.0f GB/s its %.0f extra bytes per element take %.1f us",
             h->value, p->value, res_derived_num(p, "launch_ratio"), res_derived_num(h, "staged_pair"),
             res_derived_num(p, "staged_pair"), res_derived_num(h, "pair_fused"),
-            res_derived_num(p, "pair_fused"), res_derived_num(h, "extra_us"), fs_val(r, "copy_floor"),
+            res_derived_num(p, "pair_fused"), res_derived_num(h, "extra_us"), fs_val(r, FS_D_COPY_FLOOR),
             res_derived_num(p, "extra_bytes"), res_derived_num(h, "bytes_us"));
     if (!isnan(grid_us))
         fprintf(f, "; an empty kernel on the same\n  grid of %s blocks takes %.1f us (on one block "
@@ -148,9 +159,9 @@ static int fs_sweep_has_cold(const results *r)
     size_t i;
     char prefix[48];
     for (i = 0; i < r->nd; i++) {
-        if (!fs_is(&r->d[i], "sweep.n=")) continue;
-        snprintf(prefix, sizeof prefix, "n=%.0f.", res_derived_num(&r->d[i], "n"));
-        if (fs_m(r, prefix, "staged", ".cold") || fs_m(r, prefix, "fused", ".cold")) return 1;
+        if (!fs_is(&r->d[i], FS_D_SWEEP_N)) continue;
+        fs_sweep_pre(prefix, res_derived_num(&r->d[i], "n"));
+        if (fs_m(r, prefix, "staged", FS_COLD) || fs_m(r, prefix, "fused", FS_COLD)) return 1;
     }
     return 0;
 }
@@ -177,9 +188,9 @@ static void fs_sweep_row(FILE *f, const results *r, const res_derived *d, int co
             res_derived_num(d, "floor_gbs"), res_derived_num(d, "best_over_floor"));
     if (cold) {
         const res_meas *sc, *fc;
-        snprintf(prefix, sizeof prefix, "n=%.0f.", n);
-        sc = fs_m(r, prefix, "staged", ".cold");
-        fc = fs_m(r, prefix, "fused", ".cold");
+        fs_sweep_pre(prefix, n);
+        sc = fs_m(r, prefix, "staged", FS_COLD);
+        fc = fs_m(r, prefix, "fused", FS_COLD);
         tb_num(f, 10, 4, sc ? sc->stats.median : NAN);
         tb_num(f, 10, 4, fc ? fc->stats.median : NAN);
     }
@@ -189,7 +200,7 @@ static void fs_sweep_row(FILE *f, const results *r, const res_derived *d, int co
 /* Where the ratio settles, from the stored sweep.within. */
 static void fs_print_within(FILE *f, const results *r, const res_derived *p)
 {
-    const res_derived *w = fs_d(r, "sweep.within");
+    const res_derived *w = fs_d(r, FS_D_WITHIN);
     double tol = 100.0 * res_derived_num(w, "tolerance");
     if (!w) return;
     if (!isnan(w->value))
@@ -202,9 +213,11 @@ static void fs_print_within(FILE *f, const results *r, const res_derived *p)
                 res_derived_num(w, "last_ratio"), res_derived_num(w, "last_staged_gbs"),
                 res_derived_num(w, "last_fused_gbs"), res_derived_num(p, "staged_kernels"));
     {
-        char key[48];
+        char key[48], n[32];
+        const char *part = n;
         const res_derived *first;
-        snprintf(key, sizeof key, "sweep.n=%.0f", res_derived_num(w, "first_n"));
+        snprintf(n, sizeof n, "%.0f", res_derived_num(w, "first_n"));
+        sch_fill(key, sizeof key, NULL, FS_D_SWEEP_N, &part, 1);
         first = fs_d(r, key);
         fprintf(f, "  At n = %.0f the ratio is %.2f against the launch ratio %.0f; the reading there: "
                 "%s.\n", res_derived_num(w, "first_n"), res_derived_num(w, "first_ratio"),
@@ -219,10 +232,10 @@ static void fs_print_sweep(FILE *f, const results *r, const res_derived *p)
     size_t i;
     fs_sweep_header(f, cold);
     for (i = 0; i < r->nd; i++)
-        if (fs_is(&r->d[i], "sweep.n=")) fs_sweep_row(f, r, &r->d[i], cold);
+        if (fs_is(&r->d[i], FS_D_SWEEP_N)) fs_sweep_row(f, r, &r->d[i], cold);
     for (i = 0; i < r->nd; i++) {
         char n[32];
-        if (fs_is(&r->d[i], "shared.n="))
+        if (fs_is(&r->d[i], FS_D_SHARED_N))
             fprintf(f, "  At n = %s the rows are the main size's samples (the same versions at the "
                     "same n), not timed again.\n", sec_commas(n, sizeof n, r->d[i].value));
     }
@@ -232,7 +245,8 @@ static void fs_print_sweep(FILE *f, const results *r, const res_derived *p)
 /* Each fused-wide<K>: what the compiler gave it and how fast it ran. */
 static void fs_print_widths(FILE *f, const results *r)
 {
-    static const char *const what[4] = { "regs", "local", "blocks", "occupancy" };
+    static const char *const what[4] = { FS_WIDTH_REGS, FS_WIDTH_LOCAL, FS_WIDTH_BLOCKS,
+                                          FS_WIDTH_OCCUPANCY };
     static const int width[4] = { 5, 8, 10, 10 }, prec[4] = { 0, 0, 0, 2 };
     size_t i;
     int q;
@@ -242,14 +256,16 @@ static void fs_print_widths(FILE *f, const results *r)
         const res_derived *d = &r->d[i];
         double K = res_derived_num(d, "width");
         const res_meas *m;
-        char key[64];
-        if (!fs_is(d, "version.") || !(K > 0)) continue;
+        char key[64], k[32];
+        const char *part = k;
+        if (!fs_is(d, FS_D_VERSION) || !(K > 0)) continue;
+        snprintf(k, sizeof k, "%.0f", K);
         fprintf(f, "  %-16s", d->name);
         for (q = 0; q < 4; q++) {
-            snprintf(key, sizeof key, "width.%.0f.%s", K, what[q]);
+            sch_fill(key, sizeof key, NULL, what[q], &part, 1);
             tb_num(f, width[q], prec[q], tb_med(r, FS, key));
         }
-        m = fs_m(r, "main.", d->key + strlen("version."), "");
+        m = fs_m(r, FS_MAIN_PRE, d->key + FS_HEAD(FS_D_VERSION), "");
         tb_num(f, 9, 4, m ? m->stats.median : NAN);
         tb_num(f, 9, 1, sec_gbs(m));
         fprintf(f, "\n");
@@ -262,14 +278,14 @@ static void fs_print_bitwise(FILE *f, const results *r)
     fprintf(f, "\n  correctness at n = %s: see the checks; staged and fused differ bitwise in %.0f "
             "elements,\n  by at most %.3g (counted, not asserted: the same arithmetic in the same order,"
             " so differences\n  come from how the compiler contracted it)\n",
-            sec_commas(n, sizeof n, fs_num(r, "sizes", "check_n")), tb_med(r, FS, "bitwise.count"),
-            tb_med(r, FS, "bitwise.max"));
+            sec_commas(n, sizeof n, fs_num(r, FS_D_SIZES, "check_n")), tb_med(r, FS, FS_BITWISE_COUNT),
+            tb_med(r, FS, FS_BITWISE_MAX));
 }
 
 void fs_print(FILE *f, const results *r)
 {
-    const res_derived *p = fs_d(r, "predictions");
-    if (!p || !res_find(r, FS, "main.fused")) return;
+    const res_derived *p = fs_d(r, FS_D_PREDICTIONS);
+    if (!p || !fs_m(r, FS_MAIN_PRE, "fused", "")) return;
     fs_print_predictions(f, p);
     fs_print_main(f, r);
     fs_print_floor(f, r);

@@ -25,6 +25,7 @@
 #include "run/section.h"
 #include "run/section_child.h"
 #include "run/section_vec.h"
+#include "sections/jit/jit.h"
 
 #define JT "jit"
 #define JT_OPT_N 16777216u
@@ -32,13 +33,112 @@
  * module JITs in about 25 ms on the H200, the 100-kernel one in 300). */
 #define JT_DRIVER_K 10
 
+/* The region of a compile jt_compile_jobs times: <how> "to PTX", "to
+ * cubin" or "to cubin, <option>"; an option set without an option shares
+ * vector.cu's own row, JT_SHARED after it. */
+#define JT_COMPILE_REGION "host clock around nvrtcCompileProgram (<how>), interleaved with the " \
+    "section's other compiles, after one untimed round"
+#define JT_SHARED "; the samples of <key>: the same compile, not made again"
+
+/* Child jit-first's figures (after JT_NVRTC_PRE in the parent). */
+enum { JT_F_DLOPEN, JT_F_FIRST, JT_F_SECOND, JT_NFIRST };
+static const sch_key jt_first_keys[JT_NFIRST] = {
+    { JT_FIRST_DLOPEN, "ms", RES_PROCESS, "loading NVRTC (dlopen)", "host clock around dlopen of libnvrtc" },
+    { JT_FIRST_FIRST, "ms", RES_PROCESS, "first compile in the process",
+      "host clock around nvrtcCompileProgram, the source to PTX, the process's first" },
+    { JT_FIRST_SECOND, "ms", RES_PROCESS, "second compile in the process",
+      "host clock around nvrtcCompileProgram, the same source again" },
+};
+
+/* Child jit-load's figures (after a cache state's prefix): the built-in
+ * module's are load, jit, get, launch and launch_sync; a --source's load,
+ * jit, func_load and functions. */
+enum { JT_L_LOAD, JT_L_JIT, JT_L_GET, JT_L_LAUNCH, JT_L_LAUNCH_SYNC, JT_L_FUNC_LOAD,
+       JT_L_FUNCTIONS, JT_NLOAD };
+static const sch_key jt_load_keys[JT_NLOAD] = {
+    { JT_LOAD, "ms", RES_PROCESS, "module load (cuModuleLoadDataEx)", "host clock around it" },
+    { JT_JIT, "ms", RES_PROCESS, "driver JIT inside the load", "CU_JIT_WALL_TIME" },
+    { JT_GET, "ms", RES_PROCESS, "first cuModuleGetFunction", "host clock around it" },
+    { JT_LAUNCH, "ms", RES_PROCESS, "first launch, enqueue", "host clock around the first cuLaunchKernel" },
+    { JT_LAUNCH_SYNC, "ms", RES_PROCESS, "first launch, enqueue + sync",
+      "host clock from before cuLaunchKernel to the sync returning" },
+    { JT_FUNC_LOAD, "ms", RES_PROCESS, "cuFuncLoad of every function not loaded",
+      "host clock summed over each cuFuncLoad" },
+    { JT_FUNCTIONS, "functions", RES_PROCESS, "functions in the module", "cuModuleGetFunctionCount" },
+};
+
+/* Children order-init and order-compile's figures (after one of jt_orders). */
+enum { JT_O_LIBCUDA, JT_O_INIT, JT_O_NVRTC, JT_O_COMPILE, JT_NORDER };
+static const sch_key jt_order_keys[JT_NORDER] = {
+    { JT_ORDER_LIBCUDA, "ms", RES_PROCESS, "loading libcuda", "host clock around dlopen + cuGetProcAddress" },
+    { JT_ORDER_CUINIT, "ms", RES_PROCESS, "cuInit", "host clock around it" },
+    { JT_ORDER_NVRTC, "ms", RES_PROCESS, "loading NVRTC", "host clock around dlopen" },
+    { JT_ORDER_COMPILE_STEP, "ms", RES_PROCESS, "first NVRTC compile",
+      "host clock around nvrtcCompileProgram, " JT_VECTOR " to cubin" },
+};
+static const char *const jt_orders[4] = { JT_ORDER_INIT, JT_ORDER_COMPILE, JT_ORDER_INIT_NOPRELOAD,
+                                          JT_ORDER_COMPILE_NOPRELOAD };
+
+/* Child jit-opt's figures (after JT_JITOPT_PRE in the parent). */
+enum { JT_P_LOAD, JT_P_JIT, JT_P_WARM, JT_NOPT };
+static const sch_key jt_opt_keys[JT_NOPT] = {
+    { JT_OPT_LOAD, "ms", RES_PROCESS, "module load, CU_JIT_OPTIMIZATION_LEVEL <N>",
+      "host clock around cuModuleLoadDataEx, JIT cache disabled" },
+    { JT_OPT_JIT, "ms", RES_PROCESS, "driver JIT, level <N>", "CU_JIT_WALL_TIME" },
+    { JT_OPT_WARM, "ms", RES_WARM, "vectorAdd over <n> floats, JIT level <N>",
+      "events around one launch after warm-up" },
+};
+
+/* NVRTC in the parent: the built-in sources, the option sets (key and label
+ * from jt_sets), the phases; each --source's (after JT_SRC_PRE). */
+enum { JT_K_COMPILE_PTX, JT_K_COMPILE_CUBIN, JT_K_SYNTH_PTX, JT_K_SYNTH_CUBIN, JT_K_SET,
+       JT_K_PHASES, JT_K_SRC_PTX, JT_K_SRC_CUBIN, JT_K_SRC_SET, JT_K_SRC_PHASES, JT_NKEYS };
+#define JT_PHASES_REGION "NVRTC's own --time report for one compile, one sample per compile (--rounds)"
+static const sch_key jt_keys[JT_NKEYS] = {
+    { JT_COMPILE_PTX, "ms", RES_WARM, "NVRTC, <file> to PTX", JT_COMPILE_REGION },
+    { JT_COMPILE_CUBIN, "ms", RES_WARM, "NVRTC, <file> to cubin", JT_COMPILE_REGION },
+    { JT_SYNTH_PTX, "ms", RES_WARM, "NVRTC, <N> kernels to PTX", JT_COMPILE_REGION },
+    { JT_SYNTH_CUBIN, "ms", RES_WARM, "NVRTC, <N> kernels to cubin", JT_COMPILE_REGION },
+    { "<word>", "ms", RES_WARM, "NVRTC, " JT_VECTOR ", <set>", JT_COMPILE_REGION },
+    { JT_PHASES_VECTOR "<word>", "ms", RES_WARM, "NVRTC phase: <word> (<file>)", JT_PHASES_REGION },
+    { JT_SRC_PTX, "ms", RES_WARM, "NVRTC, --source <i>, to PTX", JT_COMPILE_REGION },
+    { JT_SRC_CUBIN, "ms", RES_WARM, "NVRTC, --source <i>, to cubin", JT_COMPILE_REGION },
+    { "<word>", "ms", RES_WARM, "NVRTC, --source <i>, <set>", JT_COMPILE_REGION },
+    { JT_PHASES "<word>", "ms", RES_WARM, "NVRTC phase: <word> (<file>)", JT_PHASES_REGION },
+};
+
+/* The derived entries the section writes. */
+enum { JT_DK_SRC, JT_DK_NVRTC, JT_DK_DRIVER, JT_NDKEYS };
+static const sch_key jt_derived[JT_NDKEYS] = {
+    { JT_D_SRC, "bytes", RES_WARM, "<file>", "its --nvrtc-option values, space-separated" },
+    { AN_PREFIX JT_ANSWER_NVRTC, "ms", RES_WARM, "NVRTC",
+      "vector.cu (or the first --source) to cubin, and NVRTC's first compile in a fresh process" },
+    { AN_PREFIX JT_ANSWER_DRIVER, "ms", RES_WARM, "driver JIT",
+      "the driver's JIT of the K-kernel PTX module (or the first --source's) with the cache "
+      "disabled, and its load from a warm cache" },
+};
+
+void jt_src_key(char *buf, size_t len, size_t i, const char *suffix)
+{
+    char n[32];
+    const char *part = n;
+    snprintf(n, sizeof n, "%zu", i);
+    sch_fill(buf, len, JT_SRC_PRE, suffix, &part, 1);
+}
+
+/* A number as a pattern's part, into buf (32 bytes). */
+static const char *jt_num(char *buf, long v)
+{
+    snprintf(buf, 32, "%ld", v);
+    return buf;
+}
+
 /* ------------------------------------------------------------ children --- */
 
-/* Store one single-valued figure in a child's results. */
-static int jt_one(results *r, const char *key, const char *name, const char *region,
-                  res_state state, double v)
+/* Store one single-valued figure of declaration k in a child's results. */
+static int jt_put(results *r, const sch_key *k, double v)
 {
-    return res_add(r, JT, key, name, region, state, "ms", &v, 1) ? 0 : -1;
+    return res_add(r, JT, k->key, k->name, k->desc, k->state, k->unit, &v, 1) ? 0 : -1;
 }
 
 /* Compile a source and report failure with NVRTC's log. Each compile is a
@@ -114,9 +214,9 @@ static const char *jt_child_arch(const cli_opts *o)
 static int jt_child_first(const cli_opts *o, results *r)
 {
     char why[512];
-    const char *name = o->nsources ? o->sources[0] : "vector.cu";
+    const char *name = o->nsources ? o->sources[0] : JT_VECTOR;
     char *src = o->nsources ? jt_read_source(o->sources[0], why, sizeof why)
-                            : kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+                            : kn_source(JT_VECTOR, o->kernels_dir, why, sizeof why);
     rtc_out a, b;
     double t0 = clk_now_ms(), load;
     int rc = -1;
@@ -135,12 +235,8 @@ static int jt_child_first(const cli_opts *o, results *r)
     if (jt_compile(src, name, jt_child_arch(o), RTC_PTX, o->nvrtc_opts, (int)o->nnvrtc_opts, &a) != 0 ||
         jt_compile(src, name, jt_child_arch(o), RTC_PTX, o->nvrtc_opts, (int)o->nnvrtc_opts, &b) != 0)
         goto out;
-    if (jt_one(r, "dlopen", "loading NVRTC (dlopen)", "host clock around dlopen of libnvrtc",
-               RES_PROCESS, load) ||
-        jt_one(r, "first", "first compile in the process", "host clock around "
-               "nvrtcCompileProgram, the source to PTX, the process's first", RES_PROCESS, a.ms) ||
-        jt_one(r, "second", "second compile in the process", "host clock around "
-               "nvrtcCompileProgram, the same source again", RES_PROCESS, b.ms))
+    if (jt_put(r, &jt_first_keys[JT_F_DLOPEN], load) || jt_put(r, &jt_first_keys[JT_F_FIRST], a.ms) ||
+        jt_put(r, &jt_first_keys[JT_F_SECOND], b.ms))
         goto out;
     rc = 0;
 out:
@@ -239,13 +335,9 @@ static int jt_child_source_load(const cli_opts *o, results *r)
     CK(drv.cuModuleEnumerateFunctions(fn, n, mod));
     if (sec_load_rest(fn, n, &fload) != 0) goto out;
     nf = n;
-    if (jt_one(r, "load", "module load (cuModuleLoadDataEx)", "host clock around it",
-               RES_PROCESS, load) ||
-        jt_one(r, "jit", "driver JIT inside the load", "CU_JIT_WALL_TIME", RES_PROCESS, jit) ||
-        jt_one(r, "func_load", "cuFuncLoad of every function not loaded", "host clock summed "
-               "over each cuFuncLoad", RES_PROCESS, fload) ||
-        !res_add(r, JT, "functions", "functions in the module", "cuModuleGetFunctionCount",
-                 RES_PROCESS, "functions", &nf, 1))
+    if (jt_put(r, &jt_load_keys[JT_L_LOAD], load) || jt_put(r, &jt_load_keys[JT_L_JIT], jit) ||
+        jt_put(r, &jt_load_keys[JT_L_FUNC_LOAD], fload) ||
+        jt_put(r, &jt_load_keys[JT_L_FUNCTIONS], nf))
         goto out;
     rc = 0;
 out:
@@ -302,14 +394,9 @@ static int jt_child_load(const cli_opts *o, results *r)
     CK(drv.cuMemcpyDtoH(hout, b.out, (size_t)b.n * sizeof *h));
     kn_check_synth(0, h, hout, (size_t)b.n, &bad);
     sec_check_elems(&c, JT, "driver JIT child: synth0 vs CPU, all elements", (size_t)b.n, &bad);
-    if (jt_one(r, "load", "module load (cuModuleLoadDataEx)", "host clock around it",
-               RES_PROCESS, load) ||
-        jt_one(r, "jit", "driver JIT inside the load", "CU_JIT_WALL_TIME", RES_PROCESS, jit) ||
-        jt_one(r, "get", "first cuModuleGetFunction", "host clock around it", RES_PROCESS, get) ||
-        jt_one(r, "launch", "first launch, enqueue", "host clock around the first cuLaunchKernel",
-               RES_PROCESS, enq) ||
-        jt_one(r, "launch_sync", "first launch, enqueue + sync",
-               "host clock from before cuLaunchKernel to the sync returning", RES_PROCESS, sync))
+    if (jt_put(r, &jt_load_keys[JT_L_LOAD], load) || jt_put(r, &jt_load_keys[JT_L_JIT], jit) ||
+        jt_put(r, &jt_load_keys[JT_L_GET], get) || jt_put(r, &jt_load_keys[JT_L_LAUNCH], enq) ||
+        jt_put(r, &jt_load_keys[JT_L_LAUNCH_SYNC], sync))
         goto out;
     rc = bad.count ? -1 : 0;
 out:
@@ -330,15 +417,17 @@ fail:
 /* One JIT at a level: its load and JIT times, one more sample of each. */
 static int jt_opt_store(results *r, int level, double load, double jit)
 {
-    char key[32], name[96];
-    snprintf(key, sizeof key, "O%d.load", level);
-    snprintf(name, sizeof name, "module load, CU_JIT_OPTIMIZATION_LEVEL %d", level);
-    if (!res_append(r, JT, key, name, "host clock around cuModuleLoadDataEx, JIT cache disabled",
-                    RES_PROCESS, "ms", load))
-        return -1;
-    snprintf(key, sizeof key, "O%d.jit", level);
-    snprintf(name, sizeof name, "driver JIT, level %d", level);
-    return res_append(r, JT, key, name, "CU_JIT_WALL_TIME", RES_PROCESS, "ms", jit) ? 0 : -1;
+    const double v[2] = { load, jit };
+    char key[32], name[96], n[32];
+    const char *part = jt_num(n, level);
+    int i;
+    for (i = JT_P_LOAD; i <= JT_P_JIT; i++) {
+        const sch_key *k = &jt_opt_keys[i];
+        sch_fill(key, sizeof key, NULL, k->key, &part, 1);
+        sch_fill(name, sizeof name, NULL, k->name, &part, 1);
+        if (!res_append(r, JT, key, name, k->desc, k->state, k->unit, v[i - JT_P_LOAD])) return -1;
+    }
+    return 0;
 }
 
 /* CU_JIT_OPTIMIZATION_LEVEL 0..4: JIT time against vectorAdd's warm time,
@@ -360,8 +449,8 @@ static int jt_child_opt(const cli_opts *o, results *r)
     memset(&v, 0, sizeof v);
     c.o = o;
     c.r = r;
-    src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
-    if ((rc = jt_child_ptx(&c, src, "vector.cu", why, NULL, 0, &code)) != 0) goto out;
+    src = kn_source(JT_VECTOR, o->kernels_dir, why, sizeof why);
+    if ((rc = jt_child_ptx(&c, src, JT_VECTOR, why, NULL, 0, &code)) != 0) goto out;
     rc = -1;
     if (sec_vec_alloc(&c, JT, &v, JT_OPT_N, NULL) != 0) goto out;
     /* One untimed JIT first: the process's first pays a start-up of its own. */
@@ -374,7 +463,9 @@ static int jt_child_opt(const cli_opts *o, results *r)
     for (level = 0; level <= 4; level++) {
         CUmodule mod = NULL;
         double load, jit;
-        char key[32], name[96], what[96], n[32];
+        char key[32], name[96], what[96], n[32], lv[32];
+        const sch_key *k = &jt_opt_keys[JT_P_WARM];
+        const char *parts[2];
         tm_work w;
         res_meas *m;
         if (drv_load_image(code.code, level, &mod, &load, &jit) != 0) goto out;
@@ -400,11 +491,11 @@ static int jt_child_opt(const cli_opts *o, results *r)
             tm_work_free(&w);
             goto out;
         }
-        snprintf(key, sizeof key, "O%d.warm", level);
-        snprintf(name, sizeof name, "vectorAdd over %s floats, JIT level %d",
-                 sec_commas(n, sizeof n, JT_OPT_N), level);
-        m = res_add(r, JT, key, name, "events around one launch after warm-up", RES_WARM, "ms",
-                    w.samples, w.n);
+        parts[0] = sec_commas(n, sizeof n, JT_OPT_N);
+        parts[1] = jt_num(lv, level);
+        sch_fill(key, sizeof key, NULL, k->key, &parts[1], 1);
+        sch_fill(name, sizeof name, NULL, k->name, parts, 2);
+        m = res_add(r, JT, key, name, k->desc, k->state, k->unit, w.samples, w.n);
         tm_work_free(&w);
         if (!m) goto out;
         m->batch = w.batch;
@@ -436,7 +527,7 @@ out:
 static int jt_child_order(const cli_opts *o, results *r, int init_first)
 {
     char why[512];
-    char *src = kn_source("vector.cu", o->kernels_dir, why, sizeof why);
+    char *src = kn_source(JT_VECTOR, o->kernels_dir, why, sizeof why);
     double t0, t_lib = 0, t_init = 0, t_rtc = 0, t_comp = 0;
     rtc_out out;
     int step, rc = -1, dr;
@@ -469,16 +560,12 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
                 goto out;
             }
             t_rtc = clk_now_ms() - t0;
-            if (jt_compile(src, "vector.cu", jt_child_arch(o), RTC_CUBIN, NULL, 0, &out) != 0) goto out;
+            if (jt_compile(src, JT_VECTOR, jt_child_arch(o), RTC_CUBIN, NULL, 0, &out) != 0) goto out;
             t_comp = out.ms;
         }
     }
-    if (jt_one(r, "libcuda", "loading libcuda", "host clock around dlopen + cuGetProcAddress",
-               RES_PROCESS, t_lib) ||
-        jt_one(r, "init", "cuInit", "host clock around it", RES_PROCESS, t_init) ||
-        jt_one(r, "nvrtc", "loading NVRTC", "host clock around dlopen", RES_PROCESS, t_rtc) ||
-        jt_one(r, "compile", "first NVRTC compile", "host clock around nvrtcCompileProgram, "
-               "vector.cu to cubin", RES_PROCESS, t_comp))
+    if (jt_put(r, &jt_order_keys[JT_O_LIBCUDA], t_lib) || jt_put(r, &jt_order_keys[JT_O_INIT], t_init) ||
+        jt_put(r, &jt_order_keys[JT_O_NVRTC], t_rtc) || jt_put(r, &jt_order_keys[JT_O_COMPILE], t_comp))
         goto out;
     rc = 0;
 out:
@@ -529,6 +616,16 @@ typedef struct jt_job {
     double code_bytes;
 } jt_job;
 
+/* The region of a compile to target, with option opt (NULL: none). */
+static void jt_compile_region(char *buf, size_t len, rtc_target t, const char *opt)
+{
+    char how[160];
+    const char *part = how;
+    snprintf(how, sizeof how, "%s%s%s", t == RTC_PTX ? "to PTX" : "to cubin", opt ? ", " : "",
+             opt ? opt : "");
+    sch_fill(buf, len, NULL, JT_COMPILE_REGION, &part, 1);
+}
+
 /* Time every job's compiles interleaved, A B C A B C: the host's speed
  * drifts over seconds (seen on the H200's virtual machine: the same compile
  * from 35 ms to 10 ms within two seconds), and a comparison measured all A
@@ -560,13 +657,11 @@ static int jt_compile_jobs(sec_ctx *c, jt_job *jobs, size_t njobs)
         }
     }
     for (j = 0; j < njobs; j++) {
+        const sch_key *k = &jt_keys[JT_K_COMPILE_PTX];      /* every compile's unit and state */
         char region[200];
         res_meas *m;
-        snprintf(region, sizeof region, "host clock around nvrtcCompileProgram (%s%s%s), "
-                 "interleaved with the section's other compiles, after one untimed round",
-                 jobs[j].target == RTC_PTX ? "to PTX" : "to cubin", jobs[j].opt ? ", " : "",
-                 jobs[j].opt ? jobs[j].opt : "");
-        m = res_add(c->r, JT, jobs[j].key, jobs[j].name, region, RES_WARM, "ms", jobs[j].s,
+        jt_compile_region(region, sizeof region, jobs[j].target, jobs[j].opt);
+        m = res_add(c->r, JT, jobs[j].key, jobs[j].name, region, k->state, k->unit, jobs[j].s,
                     (size_t)jobs[j].reps);
         if (!m) return -1;
         m->n = (long)strlen(jobs[j].src);
@@ -575,9 +670,11 @@ static int jt_compile_jobs(sec_ctx *c, jt_job *jobs, size_t njobs)
     return 0;
 }
 
-/* NVRTC's own phase times for one compile, from --time=FILE. */
-static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char *src,
-                     rtc_target t, const char *const *xopts, int nxopts)
+/* NVRTC's own phase times for one compile, from --time=FILE: each phase's
+ * figure of declaration k (its <word> the phase, its name's <file> label),
+ * after prefix. */
+static int jt_phases(sec_ctx *c, const char *prefix, const sch_key *k, const char *label,
+                     const char *src, rtc_target t, const char *const *xopts, int nxopts)
 {
     char dir[512], path[600], why[512], opt[640], names[16][RTC_PHASE_NAME];
     const char *opts[CLI_MAX_NVRTC_OPTS + 1];
@@ -605,11 +702,12 @@ static int jt_phases(sec_ctx *c, const char *keyp, const char *label, const char
         remove(path);                      /* NVRTC appends; each compile reads its own */
         for (i = 0; i < n; i++) {
             char key[160], name[160];
-            snprintf(key, sizeof key, "%.60s.%.60s", keyp, names[i]);
-            snprintf(name, sizeof name, "NVRTC phase: %.60s (%.80s)", names[i], label);
-            if (!res_append(c->r, JT, key, name, "NVRTC's own --time report for one compile, "
-                            "one sample per compile (--rounds)", RES_WARM, "ms", ms[i]))
-                goto out;
+            const char *parts[2];
+            parts[0] = names[i];
+            parts[1] = label;
+            sch_fill(key, sizeof key, prefix, k->key, parts, 1);
+            sch_fill(name, sizeof name, NULL, k->name, parts, 2);
+            if (!res_append(c->r, JT, key, name, k->desc, k->state, k->unit, ms[i])) goto out;
         }
     }
     rc = 0;
@@ -620,15 +718,36 @@ out:
 
 /* The option sets every source is compiled with (one extra option each). */
 static const struct { const char *key, *label, *opt; rtc_target t; } jt_sets[] = {
-    { "opt.compute", "-arch=compute_XY (PTX)", NULL, RTC_PTX },
-    { "opt.base", "-arch=sm_XY (cubin)", NULL, RTC_CUBIN },
-    { "opt.fast_math", "--use_fast_math", "--use_fast_math", RTC_CUBIN },
-    { "opt.lineinfo", "-lineinfo", "-lineinfo", RTC_CUBIN },
-    { "opt.G", "-G (device debug)", "-G", RTC_CUBIN },
-    { "opt.edv", "--extra-device-vectorization", "--extra-device-vectorization", RTC_CUBIN },
-    { "opt.dopt", "-dopt=on", "-dopt=on", RTC_CUBIN },
+    { JT_SET_COMPUTE, "-arch=compute_XY (PTX)", NULL, RTC_PTX },
+    { JT_SET_BASE, "-arch=sm_XY (cubin)", NULL, RTC_CUBIN },
+    { JT_SET_FAST_MATH, "--use_fast_math", "--use_fast_math", RTC_CUBIN },
+    { JT_SET_LINEINFO, "-lineinfo", "-lineinfo", RTC_CUBIN },
+    { JT_SET_G, "-G (device debug)", "-G", RTC_CUBIN },
+    { JT_SET_EDV, "--extra-device-vectorization", "--extra-device-vectorization", RTC_CUBIN },
+    { JT_SET_DOPT, "-dopt=on", "-dopt=on", RTC_CUBIN },
 };
 #define JT_NSETS (sizeof jt_sets / sizeof jt_sets[0])
+
+/* The key of vector.cu's own row compiled to t, into buf. */
+static void jt_vector_key(char *buf, size_t len, rtc_target t)
+{
+    const char *part = JT_VECTOR;
+    sch_fill(buf, len, NULL, jt_keys[t == RTC_PTX ? JT_K_COMPILE_PTX : JT_K_COMPILE_CUBIN].key, &part, 1);
+}
+
+/* The region of option set i: its compile's, and for a set without an
+ * option, JT_SHARED after it (shared: 1). */
+static void jt_set_region(char *buf, size_t len, size_t i, int shared)
+{
+    char from[64];
+    const char *part = from;
+    size_t at;
+    jt_compile_region(buf, len, jt_sets[i].t, jt_sets[i].opt);
+    if (!shared || jt_sets[i].opt) return;
+    at = strlen(buf);
+    jt_vector_key(from, sizeof from, jt_sets[i].t);
+    sch_fill(buf + at, len - at, NULL, JT_SHARED, &part, 1);
+}
 
 /* The option sets without an option (-arch=compute_XY to PTX, sm_XY to
  * cubin) are vector.cu's rows compile.vector.cu.ptx and .cubin: the same
@@ -638,13 +757,13 @@ static int jt_opt_shared(sec_ctx *c)
 {
     size_t i;
     for (i = 0; i < JT_NSETS; i++) {
-        const char *from = jt_sets[i].t == RTC_PTX ? "compile.vector.cu.ptx" : "compile.vector.cu.cubin";
-        const res_meas *m = res_find(c->r, JT, from);
-        char name[160], region[256];
+        char from[64], name[160], region[320];
+        const res_meas *m;
+        jt_vector_key(from, sizeof from, jt_sets[i].t);
+        m = res_find(c->r, JT, from);
         if (jt_sets[i].opt || !m) continue;
-        snprintf(name, sizeof name, "NVRTC, vector.cu, %s", jt_sets[i].label);
-        snprintf(region, sizeof region, "%s; the samples of %s: the same compile, not made again",
-                 m->region, from);
+        sch_fill(name, sizeof name, NULL, jt_keys[JT_K_SET].name, &jt_sets[i].label, 1);
+        jt_set_region(region, sizeof region, i, 1);
         if (!res_add_copy(c->r, m, JT, jt_sets[i].key, name, region)) return -1;
     }
     return 0;
@@ -664,11 +783,12 @@ static int jt_nvrtc(sec_ctx *c)
     for (i = 0; i < kn_nfiles; i++) {
         for (t = 0; t < 2; t++, nj++) {
             jt_job *jb = &jobs[nj];
+            const sch_key *k = &jt_keys[t ? JT_K_COMPILE_CUBIN : JT_K_COMPILE_PTX];
             jb->src = kn_source(kn_files[i], c->o->kernels_dir, why, sizeof why);
             if (!jb->src) goto nosrc;
             jb->target = t ? RTC_CUBIN : RTC_PTX;
-            snprintf(jb->key, sizeof jb->key, "compile.%s.%s", kn_files[i], t ? "cubin" : "ptx");
-            snprintf(jb->name, sizeof jb->name, "NVRTC, %s to %s", kn_files[i], t ? "cubin" : "PTX");
+            sch_fill(jb->key, sizeof jb->key, NULL, k->key, &kn_files[i], 1);
+            sch_fill(jb->name, sizeof jb->name, NULL, k->name, &kn_files[i], 1);
             snprintf(jb->label, sizeof jb->label, "%s", kn_files[i]);
             jb->reps = reps;
         }
@@ -680,24 +800,27 @@ static int jt_nvrtc(sec_ctx *c)
         jt_job *jb = &jobs[nj];
         if (!jt_sets[i].opt) continue;
         nj++;
-        jb->src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
+        jb->src = kn_source(JT_VECTOR, c->o->kernels_dir, why, sizeof why);
         if (!jb->src) goto nosrc;
         jb->target = jt_sets[i].t;
         jb->opt = jt_sets[i].opt;
         snprintf(jb->key, sizeof jb->key, "%s", jt_sets[i].key);
-        snprintf(jb->name, sizeof jb->name, "NVRTC, vector.cu, %s", jt_sets[i].label);
-        snprintf(jb->label, sizeof jb->label, "vector.cu");
+        sch_fill(jb->name, sizeof jb->name, NULL, jt_keys[JT_K_SET].name, &jt_sets[i].label, 1);
+        snprintf(jb->label, sizeof jb->label, JT_VECTOR);
         jb->reps = reps;
     }
     for (i = 0; i < c->o->nsynth; i++) {
         long k = c->o->synth[i];
         for (t = 0; t < 2; t++, nj++) {
             jt_job *jb = &jobs[nj];
+            const sch_key *d = &jt_keys[t ? JT_K_SYNTH_CUBIN : JT_K_SYNTH_PTX];
+            char n[32];
+            const char *part = jt_num(n, k);
             jb->src = kn_synth_source(k, why, sizeof why);
             if (!jb->src) goto nosrc;
             jb->target = t ? RTC_CUBIN : RTC_PTX;
-            snprintf(jb->key, sizeof jb->key, "synth.%ld.%s", k, t ? "cubin" : "ptx");
-            snprintf(jb->name, sizeof jb->name, "NVRTC, %ld kernels to %s", k, t ? "cubin" : "PTX");
+            sch_fill(jb->key, sizeof jb->key, NULL, d->key, &part, 1);
+            sch_fill(jb->name, sizeof jb->name, NULL, d->name, &part, 1);
             snprintf(jb->label, sizeof jb->label, "synth%ld", k);
             /* A thousand kernels compile for seconds: three samples. */
             jb->reps = k >= 1000 && reps > 3 ? 3 : reps;
@@ -709,8 +832,9 @@ static int jt_nvrtc(sec_ctx *c)
     }
     if (jt_compile_jobs(c, jobs, nj) != 0) goto out;
     if (!c->o->quick && jt_opt_shared(c) != 0) goto out;
-    src = kn_source("vector.cu", c->o->kernels_dir, why, sizeof why);
-    if (!src || jt_phases(c, "phases.vector.cubin", "vector.cu", src, RTC_CUBIN, NULL, 0) != 0) goto out;
+    src = kn_source(JT_VECTOR, c->o->kernels_dir, why, sizeof why);
+    if (!src || jt_phases(c, NULL, &jt_keys[JT_K_PHASES], JT_VECTOR, src, RTC_CUBIN, NULL, 0) != 0)
+        goto out;
     rc = 0;
     goto out;
 nosrc:
@@ -817,15 +941,15 @@ static int jt_driver(sec_ctx *c)
     /* Cache states: disabled; an empty private cache, then the same warm. */
     for (round = 0; round < c->o->rounds; round++) {
         env[0] = "CUDA_CACHE_DISABLE=1";
-        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.disabled.", env, 1, "eager", k, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, JT_CACHE_DISABLED, env, 1, "eager", k, 1)) < 0)
             return -1;
         failed |= r;
         if (sec_private_cache(JT, "jit-cache", dir, sizeof dir, pathvar, sizeof pathvar, env) != 0)
             return -1;
-        r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.empty.", env, 2, "eager", k, 1);
+        r = jt_children(c, CLI_CHILD_JIT_LOAD, JT_CACHE_EMPTY, env, 2, "eager", k, 1);
         if (r >= 0) {
             failed |= r;
-            r = jt_children(c, CLI_CHILD_JIT_LOAD, "cache.warm.", env, 2, "eager", k, 1);
+            r = jt_children(c, CLI_CHILD_JIT_LOAD, JT_CACHE_WARM, env, 2, "eager", k, 1);
         }
         if (pr_rmtree(dir) != 0)
             fprintf(stderr, "harness: " JT ": could not remove %s\n", dir);
@@ -833,24 +957,24 @@ static int jt_driver(sec_ctx *c)
         failed |= r;
         /* Does lazy loading defer the JIT? The same PTX, cache disabled, lazy. */
         env[0] = "CUDA_CACHE_DISABLE=1";
-        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, "lazy.disabled.", env, 1, "lazy", k, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_JIT_LOAD, JT_LAZY_DISABLED, env, 1, "lazy", k, 1)) < 0)
             return -1;
         failed |= r;
         /* Which of cuInit and the first compile pays what they share (not in
          * --quick: four more children for a question of its own). */
         if (c->o->quick) continue;
         env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES";
-        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.", env, 1, NULL, 0, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, jt_orders[0], env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
-        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.", env, 1, NULL, 0, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, jt_orders[1], env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
         env[0] = "CUDA_FORCE_PRELOAD_LIBRARIES=0";
-        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, "order.init_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_ORDER_INIT, jt_orders[2], env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
-        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, "order.compile_first.nopreload.", env, 1, NULL, 0, 1)) < 0)
+        if ((r = jt_children(c, CLI_CHILD_ORDER_COMPILE, jt_orders[3], env, 1, NULL, 0, 1)) < 0)
             return -1;
         failed |= r;
     }
@@ -877,7 +1001,7 @@ static int jt_driver(sec_ctx *c)
             const res_meas *m = &child.m[i];
             char key[96];
             res_meas *d;
-            snprintf(key, sizeof key, "jitopt.%s", m->key);
+            snprintf(key, sizeof key, JT_JITOPT_PRE "%s", m->key);
             d = res_add(c->r, JT, key, m->name, m->region, m->state, m->unit, m->samples, m->nsamples);
             if (!d) {
                 res_free(&child);
@@ -926,25 +1050,33 @@ static int jt_sources_nvrtc(sec_ctx *c)
             if (!(jb->src = strdup(src))) goto out;
             jb->target = nj == 0 ? RTC_PTX : nj == 1 ? RTC_CUBIN : jt_sets[nj - 2].t;
             jb->opt = nj < 2 ? NULL : jt_sets[nj - 2].opt;
+            const sch_key *k = &jt_keys[nj == 0 ? JT_K_SRC_PTX : nj == 1 ? JT_K_SRC_CUBIN : JT_K_SRC_SET];
+            const char *parts[2];
+            char n[32];
+            parts[0] = jt_num(n, (long)i);
+            parts[1] = nj < 2 ? NULL : jt_sets[nj - 2].label;
             jb->xopts = c->o->nvrtc_opts;
             jb->nxopts = (int)c->o->nnvrtc_opts;
-            if (nj < 2) snprintf(jb->key, sizeof jb->key, "src.%zu.%s", i, nj ? "cubin" : "ptx");
-            else snprintf(jb->key, sizeof jb->key, "src.%zu.%s", i, jt_sets[nj - 2].key);
-            snprintf(jb->name, sizeof jb->name, "NVRTC, --source %zu, %s", i,
-                     nj == 0 ? "to PTX" : nj == 1 ? "to cubin" : jt_sets[nj - 2].label);
+            jt_src_key(jb->key, sizeof jb->key, i, nj < 2 ? k->key : jt_sets[nj - 2].key);
+            sch_fill(jb->name, sizeof jb->name, NULL, k->name, parts, nj < 2 ? 1 : 2);
             snprintf(jb->label, sizeof jb->label, "%s", c->o->sources[i]);
             jb->reps = c->o->reps;
             if (!(jb->s = calloc((size_t)jb->reps, sizeof *jb->s))) goto out;
         }
         r = jt_compile_jobs(c, jobs, nj);
-        snprintf(key, sizeof key, "src.%zu.phases", i);
-        if (r == 0) r = jt_phases(c, key, c->o->sources[i], src, RTC_CUBIN, c->o->nvrtc_opts,
-                                  (int)c->o->nnvrtc_opts);
+        jt_src_key(key, sizeof key, i, "");
+        if (r == 0) r = jt_phases(c, key, &jt_keys[JT_K_SRC_PHASES], c->o->sources[i], src, RTC_CUBIN,
+                                  c->o->nvrtc_opts, (int)c->o->nnvrtc_opts);
         opts[0] = '\0';
         for (q = 0; q < c->o->nnvrtc_opts && at < sizeof opts; q++)
             at += (size_t)snprintf(opts + at, sizeof opts - at, "%s%s", q ? " " : "", c->o->nvrtc_opts[q]);
-        snprintf(key, sizeof key, "src.%zu", i);
-        d = r == 0 ? res_derive(c->r, JT, key, c->o->sources[i], (double)strlen(src), "bytes", opts) : NULL;
+        {
+            char n[32];
+            const char *part = jt_num(n, (long)i);
+            sch_fill(key, sizeof key, NULL, jt_derived[JT_DK_SRC].key, &part, 1);
+        }
+        d = r == 0 ? res_derive(c->r, JT, key, c->o->sources[i], (double)strlen(src),
+                                jt_derived[JT_DK_SRC].unit, opts) : NULL;
         free(src);
         src = NULL;
         for (j = 0; j < nj; j++) {
@@ -953,7 +1085,7 @@ static int jt_sources_nvrtc(sec_ctx *c)
         }
         memset(jobs, 0, sizeof jobs);
         if (r != 0 || !d) return SEC_FAILED;
-        snprintf(key, sizeof key, "src.%zu.nvrtc.", i);
+        jt_src_key(key, sizeof key, i, JT_NVRTC_PRE);
         r = jt_children_of(c, CLI_CHILD_JIT_FIRST, key, NULL, 0, NULL, 0, c->o->rounds, c->o->sources[i]);
         if (r != 0) return SEC_FAILED;
     }
@@ -983,23 +1115,23 @@ static int jt_sources_driver(sec_ctx *c)
         for (round = 0; round < c->o->rounds; round++) {
             const char *src = c->o->sources[i];
             env[0] = "CUDA_CACHE_DISABLE=1";
-            snprintf(pre, sizeof pre, "src.%zu.cache.disabled.", i);
+            jt_src_key(pre, sizeof pre, i, JT_CACHE_DISABLED);
             if ((r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 1, "eager", 0, 1, src)) < 0) return -1;
             failed |= r;
             if (sec_private_cache(JT, "jit-cache", dir, sizeof dir, pathvar, sizeof pathvar, env) != 0)
                 return -1;
-            snprintf(pre, sizeof pre, "src.%zu.cache.empty.", i);
+            jt_src_key(pre, sizeof pre, i, JT_CACHE_EMPTY);
             r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 2, "eager", 0, 1, src);
             if (r >= 0) {
                 failed |= r;
-                snprintf(pre, sizeof pre, "src.%zu.cache.warm.", i);
+                jt_src_key(pre, sizeof pre, i, JT_CACHE_WARM);
                 r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 2, "eager", 0, 1, src);
             }
             if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " JT ": could not remove %s\n", dir);
             if (r < 0) return -1;
             failed |= r;
             env[0] = "CUDA_CACHE_DISABLE=1";
-            snprintf(pre, sizeof pre, "src.%zu.lazy.disabled.", i);
+            jt_src_key(pre, sizeof pre, i, JT_LAZY_DISABLED);
             if ((r = jt_children_of(c, CLI_CHILD_JIT_LOAD, pre, env, 1, "lazy", 0, 1, src)) < 0) return -1;
             failed |= r;
         }
@@ -1038,7 +1170,7 @@ int sec_jit(sec_ctx *c)
     }
     /* NVRTC's first compile in a process, in children (no GPU needed). */
     {
-        int r = jt_children(c, CLI_CHILD_JIT_FIRST, "nvrtc.", NULL, 0, NULL, 0, c->o->rounds);
+        int r = jt_children(c, CLI_CHILD_JIT_FIRST, JT_NVRTC_PRE, NULL, 0, NULL, 0, c->o->rounds);
         if (r < 0) return SEC_FAILED;
         if (r > 0) failed = 1;
     }
@@ -1063,27 +1195,39 @@ int sec_jit(sec_ctx *c)
  * warm cache. */
 void jt_answers(results *r)
 {
-    const res_meas *c = res_find(r, JT, "compile.vector.cu.cubin"), *first, *dis, *warm;
-    const char *what = "vector.cu";
-    const res_derived *src = res_derived_find(r, JT, "src.0");
-    char a[32], b[32], d[32], e[32];
+    const sch_key *kn = &jt_derived[JT_DK_NVRTC], *kd = &jt_derived[JT_DK_DRIVER];
+    const res_meas *c, *first, *dis, *warm;
+    const char *what = JT_VECTOR, *zero = "0";
+    const res_derived *src;
+    char a[32], b[32], d[32], e[32], pre[32] = "", key[128];
 
-    if (!c && src && (c = res_find(r, JT, "src.0.cubin"))) what = src->name;
-    first = res_find(r, JT, src ? "src.0.nvrtc.first" : "nvrtc.first");
+    sch_fill(key, sizeof key, NULL, jt_derived[JT_DK_SRC].key, &zero, 1);
+    src = res_derived_find(r, JT, key);
+    jt_vector_key(key, sizeof key, RTC_CUBIN);
+    c = res_find(r, JT, key);
+    if (src) jt_src_key(pre, sizeof pre, 0, "");
+    if (!c && src) {
+        snprintf(key, sizeof key, "%s%s", pre, jt_keys[JT_K_SRC_CUBIN].key);
+        if ((c = res_find(r, JT, key))) what = src->name;
+    }
+    snprintf(key, sizeof key, "%s" JT_NVRTC_PRE "%s", pre, jt_first_keys[JT_F_FIRST].key);
+    first = res_find(r, JT, key);
     if (c)
-        an_store(r, JT, "nvrtc", "NVRTC", c->stats.median, "ms",
+        an_store(r, JT, JT_ANSWER_NVRTC, kn->name, c->stats.median, kn->unit,
                  "%s to cubin %s ms [%s, %s], %s ms the first in a process", what,
                  an_num(a, sizeof a, c->stats.median), an_num(b, sizeof b, c->stats.ci_low),
                  an_num(d, sizeof d, c->stats.ci_high),
                  an_num(e, sizeof e, first ? first->stats.median : NAN));
-    dis = res_find(r, JT, src ? "src.0.cache.disabled.load" : "cache.disabled.load");
-    warm = res_find(r, JT, src ? "src.0.cache.warm.load" : "cache.warm.load");
+    snprintf(key, sizeof key, "%s" JT_CACHE_DISABLED "%s", pre, jt_load_keys[JT_L_LOAD].key);
+    dis = res_find(r, JT, key);
+    snprintf(key, sizeof key, "%s" JT_CACHE_WARM "%s", pre, jt_load_keys[JT_L_LOAD].key);
+    warm = res_find(r, JT, key);
     if (dis) {
         const res_kv *k = res_env_get(r, "jit_cache_k");
         char mod[64];
         if (src) snprintf(mod, sizeof mod, "%s", what);
         else snprintf(mod, sizeof mod, "%.0f kernels", k && k->kind == RES_NUM ? k->num : NAN);
-        an_store(r, JT, "driver_jit", "driver JIT", dis->stats.median, "ms",
+        an_store(r, JT, JT_ANSWER_DRIVER, kd->name, dis->stats.median, kd->unit,
                  "PTX of %s loaded in %s ms [%s, %s], %s ms from a warm cache", mod,
                  an_num(a, sizeof a, dis->stats.median),
                  an_num(b, sizeof b, dis->stats.ci_low), an_num(d, sizeof d, dis->stats.ci_high),
@@ -1093,256 +1237,81 @@ void jt_answers(results *r)
 
 /* ------------------------------------------------------------ schema --- */
 
-/* The keys the section writes: unit, state, name and region. */
-static const sch_key jt_keys[] = {
-    { "compile.<file>.ptx", "ms", RES_WARM,
-      "NVRTC, <file> to PTX",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round" },
-    { "compile.<file>.cubin", "ms", RES_WARM,
-      "NVRTC, <file> to cubin",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "opt.fast_math", "ms", RES_WARM,
-      "NVRTC, vector.cu, --use_fast_math",
-      "host clock around nvrtcCompileProgram (to cubin, --use_fast_math), interleaved "
-      "with the section's other compiles, after one untimed round" },
-    { "opt.lineinfo", "ms", RES_WARM,
-      "NVRTC, vector.cu, -lineinfo",
-      "host clock around nvrtcCompileProgram (to cubin, -lineinfo), interleaved with "
-      "the section's other compiles, after one untimed round" },
-    { "opt.G", "ms", RES_WARM,
-      "NVRTC, vector.cu, -G (device debug)",
-      "host clock around nvrtcCompileProgram (to cubin, -G), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "opt.edv", "ms", RES_WARM,
-      "NVRTC, vector.cu, --extra-device-vectorization",
-      "host clock around nvrtcCompileProgram (to cubin, --extra-device-vectorization), "
-      "interleaved with the section's other compiles, after one untimed round" },
-    { "opt.dopt", "ms", RES_WARM,
-      "NVRTC, vector.cu, -dopt=on",
-      "host clock around nvrtcCompileProgram (to cubin, -dopt=on), interleaved with "
-      "the section's other compiles, after one untimed round" },
-    { "synth.1.ptx", "ms", RES_WARM,
-      "NVRTC, 1 kernels to PTX",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round" },
-    { "synth.1.cubin", "ms", RES_WARM,
-      "NVRTC, 1 kernels to cubin",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "synth.10.ptx", "ms", RES_WARM,
-      "NVRTC, 10 kernels to PTX",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round" },
-    { "synth.10.cubin", "ms", RES_WARM,
-      "NVRTC, 10 kernels to cubin",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "synth.100.ptx", "ms", RES_WARM,
-      "NVRTC, 100 kernels to PTX",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round" },
-    { "synth.100.cubin", "ms", RES_WARM,
-      "NVRTC, 100 kernels to cubin",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "opt.compute", "ms", RES_WARM,
-      "NVRTC, vector.cu, -arch=compute_XY (PTX)",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round; the samples of compile.vector.cu.ptx: "
-      "the same compile, not made again" },
-    { "opt.base", "ms", RES_WARM,
-      "NVRTC, vector.cu, -arch=sm_XY (cubin)",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round; the samples of "
-      "compile.vector.cu.cubin: the same compile, not made again" },
-    { "phases.<word>.<word>.<word>", "ms", RES_WARM,
-      "NVRTC phase: <word> (<word>.cu)",
-      "NVRTC's own --time report for one compile, one sample per compile (--rounds)" },
-    { "nvrtc.dlopen", "ms", RES_PROCESS,
-      "loading NVRTC (dlopen)",
-      "host clock around dlopen of libnvrtc" },
-    { "nvrtc.first", "ms", RES_PROCESS,
-      "first compile in the process",
-      "host clock around nvrtcCompileProgram, the source to PTX, the process's first" },
-    { "nvrtc.second", "ms", RES_PROCESS,
-      "second compile in the process",
-      "host clock around nvrtcCompileProgram, the same source again" },
-    { "cache.disabled.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "cache.disabled.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "cache.disabled.get", "ms", RES_PROCESS,
-      "first cuModuleGetFunction",
-      "host clock around it" },
-    { "cache.disabled.launch", "ms", RES_PROCESS,
-      "first launch, enqueue",
-      "host clock around the first cuLaunchKernel" },
-    { "cache.disabled.launch_sync", "ms", RES_PROCESS,
-      "first launch, enqueue + sync",
-      "host clock from before cuLaunchKernel to the sync returning" },
-    { "cache.empty.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "cache.empty.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "cache.empty.get", "ms", RES_PROCESS,
-      "first cuModuleGetFunction",
-      "host clock around it" },
-    { "cache.empty.launch", "ms", RES_PROCESS,
-      "first launch, enqueue",
-      "host clock around the first cuLaunchKernel" },
-    { "cache.empty.launch_sync", "ms", RES_PROCESS,
-      "first launch, enqueue + sync",
-      "host clock from before cuLaunchKernel to the sync returning" },
-    { "cache.warm.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "cache.warm.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "cache.warm.get", "ms", RES_PROCESS,
-      "first cuModuleGetFunction",
-      "host clock around it" },
-    { "cache.warm.launch", "ms", RES_PROCESS,
-      "first launch, enqueue",
-      "host clock around the first cuLaunchKernel" },
-    { "cache.warm.launch_sync", "ms", RES_PROCESS,
-      "first launch, enqueue + sync",
-      "host clock from before cuLaunchKernel to the sync returning" },
-    { "lazy.disabled.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "lazy.disabled.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "lazy.disabled.get", "ms", RES_PROCESS,
-      "first cuModuleGetFunction",
-      "host clock around it" },
-    { "lazy.disabled.launch", "ms", RES_PROCESS,
-      "first launch, enqueue",
-      "host clock around the first cuLaunchKernel" },
-    { "lazy.disabled.launch_sync", "ms", RES_PROCESS,
-      "first launch, enqueue + sync",
-      "host clock from before cuLaunchKernel to the sync returning" },
-    { "order.init_first.libcuda", "ms", RES_PROCESS,
-      "loading libcuda",
-      "host clock around dlopen + cuGetProcAddress" },
-    { "order.init_first.init", "ms", RES_PROCESS,
-      "cuInit",
-      "host clock around it" },
-    { "order.init_first.nvrtc", "ms", RES_PROCESS,
-      "loading NVRTC",
-      "host clock around dlopen" },
-    { "order.init_first.compile", "ms", RES_PROCESS,
-      "first NVRTC compile",
-      "host clock around nvrtcCompileProgram, vector.cu to cubin" },
-    { "order.compile_first.libcuda", "ms", RES_PROCESS,
-      "loading libcuda",
-      "host clock around dlopen + cuGetProcAddress" },
-    { "order.compile_first.init", "ms", RES_PROCESS,
-      "cuInit",
-      "host clock around it" },
-    { "order.compile_first.nvrtc", "ms", RES_PROCESS,
-      "loading NVRTC",
-      "host clock around dlopen" },
-    { "order.compile_first.compile", "ms", RES_PROCESS,
-      "first NVRTC compile",
-      "host clock around nvrtcCompileProgram, vector.cu to cubin" },
-    { "order.init_first.nopreload.libcuda", "ms", RES_PROCESS,
-      "loading libcuda",
-      "host clock around dlopen + cuGetProcAddress" },
-    { "order.init_first.nopreload.init", "ms", RES_PROCESS,
-      "cuInit",
-      "host clock around it" },
-    { "order.init_first.nopreload.nvrtc", "ms", RES_PROCESS,
-      "loading NVRTC",
-      "host clock around dlopen" },
-    { "order.init_first.nopreload.compile", "ms", RES_PROCESS,
-      "first NVRTC compile",
-      "host clock around nvrtcCompileProgram, vector.cu to cubin" },
-    { "order.compile_first.nopreload.libcuda", "ms", RES_PROCESS,
-      "loading libcuda",
-      "host clock around dlopen + cuGetProcAddress" },
-    { "order.compile_first.nopreload.init", "ms", RES_PROCESS,
-      "cuInit",
-      "host clock around it" },
-    { "order.compile_first.nopreload.nvrtc", "ms", RES_PROCESS,
-      "loading NVRTC",
-      "host clock around dlopen" },
-    { "order.compile_first.nopreload.compile", "ms", RES_PROCESS,
-      "first NVRTC compile",
-      "host clock around nvrtcCompileProgram, vector.cu to cubin" },
-    { "jitopt.O<N>.load", "ms", RES_PROCESS,
-      "module load, CU_JIT_OPTIMIZATION_LEVEL <N>",
-      "host clock around cuModuleLoadDataEx, JIT cache disabled" },
-    { "jitopt.O<N>.jit", "ms", RES_PROCESS,
-      "driver JIT, level <N>",
-      "CU_JIT_WALL_TIME" },
-    { "jitopt.O<N>.warm", "ms", RES_WARM,
-      "vectorAdd over <n> floats, JIT level <N>",
-      "events around one launch after warm-up" },
-};
+/* Write k after prefix, with key, name and desc in its place where not NULL. */
+static void jt_put_as(sch_out *o, const char *prefix, const sch_key *k, const char *key,
+                      const char *name, const char *desc)
+{
+    sch_key d = *k;
+    if (key) d.key = key;
+    if (name) d.name = name;
+    sch_put(o, prefix, &d, desc);
+}
 
-/* The keys of each --source, after "src.<i>.": unit, state, name and region. */
-static const sch_key jt_src_keys[] = {
-    { "ptx", "ms", RES_WARM,
-      "NVRTC, --source <i>, to PTX",
-      "host clock around nvrtcCompileProgram (to PTX), interleaved with the section's "
-      "other compiles, after one untimed round" },
-    { "cubin", "ms", RES_WARM,
-      "NVRTC, --source <i>, to cubin",
-      "host clock around nvrtcCompileProgram (to cubin), interleaved with the "
-      "section's other compiles, after one untimed round" },
-    { "opt.<word>", "ms", RES_WARM,
-      "NVRTC, --source <i>, <the set's options>",
-      "host clock around nvrtcCompileProgram (to cubin, <the set's options>), interleaved "
-      "with the section's other compiles, after one untimed round" },
-    { "phases.<word>", "ms", RES_WARM,
-      "NVRTC phase: <word> (<file>)",
-      "NVRTC's own --time report for one compile, one sample per compile (--rounds)" },
-    { "nvrtc.dlopen", "ms", RES_PROCESS,
-      "loading NVRTC (dlopen)",
-      "host clock around dlopen of libnvrtc" },
-    { "nvrtc.first", "ms", RES_PROCESS,
-      "first compile in the process",
-      "host clock around nvrtcCompileProgram, the source to PTX, the process's first" },
-    { "nvrtc.second", "ms", RES_PROCESS,
-      "second compile in the process",
-      "host clock around nvrtcCompileProgram, the same source again" },
-    { "cache.<word>.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "cache.<word>.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "cache.<word>.func_load", "ms", RES_PROCESS,
-      "cuFuncLoad of every function not loaded",
-      "host clock summed over each cuFuncLoad" },
-    { "cache.<word>.functions", "functions", RES_PROCESS,
-      "functions in the module",
-      "cuModuleGetFunctionCount" },
-    { "lazy.disabled.load", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "host clock around it" },
-    { "lazy.disabled.jit", "ms", RES_PROCESS,
-      "driver JIT inside the load",
-      "CU_JIT_WALL_TIME" },
-    { "lazy.disabled.func_load", "ms", RES_PROCESS,
-      "cuFuncLoad of every function not loaded",
-      "host clock summed over each cuFuncLoad" },
-    { "lazy.disabled.functions", "functions", RES_PROCESS,
-      "functions in the module",
-      "cuModuleGetFunctionCount" },
-};
+/* The option sets after prefix ("" or JT_SRC_PRE), as k names them: a
+ * built-in set without an option shares vector.cu's row (shared 1). */
+static void jt_put_sets(sch_out *o, const char *prefix, const sch_key *k, int shared)
+{
+    char name[160], desc[320];
+    const char *parts[2];
+    size_t i;
+    for (i = 0; i < JT_NSETS; i++) {
+        parts[0] = shared ? jt_sets[i].label : "<i>";
+        parts[1] = jt_sets[i].label;
+        sch_fill(name, sizeof name, NULL, k->name, parts, shared ? 1 : 2);
+        jt_set_region(desc, sizeof desc, i, shared);
+        jt_put_as(o, prefix, k, jt_sets[i].key, name, desc);
+    }
+}
 
+/* The child figures of jit-load after prefix + each cache state's: load[n] of jt_load_keys. */
+static void jt_put_states(sch_out *o, const char *prefix, const int *load, size_t n)
+{
+    static const char *const states[2] = { JT_CACHE_PRE, JT_LAZY_DISABLED };
+    char pre[64];
+    size_t s, i;
+    for (s = 0; s < 2; s++) {
+        snprintf(pre, sizeof pre, "%s%s", prefix, states[s]);
+        for (i = 0; i < n; i++) sch_put(o, pre, &jt_load_keys[load[i]], NULL);
+    }
+}
 
+/* The built-in keys, then each --source's (after JT_SRC_PRE), then the
+ * derived entries. */
 void jt_schema(sch_out *o)
 {
-    sch_put_table(o, NULL, jt_keys, sizeof jt_keys / sizeof jt_keys[0]);
-    sch_put_table(o, "src.<i>.", jt_src_keys, sizeof jt_src_keys / sizeof jt_src_keys[0]);
+    static const int builtin[] = { JT_L_LOAD, JT_L_JIT, JT_L_GET, JT_L_LAUNCH, JT_L_LAUNCH_SYNC };
+    static const int source[] = { JT_L_LOAD, JT_L_JIT, JT_L_FUNC_LOAD, JT_L_FUNCTIONS };
+    char desc[320], name[160], n[32];
+    const char *parts[2];
+    size_t i;
+    int k;
+
+    for (k = JT_K_COMPILE_PTX; k <= JT_K_SYNTH_CUBIN; k++) {
+        jt_compile_region(desc, sizeof desc, k == JT_K_COMPILE_PTX || k == JT_K_SYNTH_PTX ? RTC_PTX
+                          : RTC_CUBIN, NULL);
+        sch_put(o, NULL, &jt_keys[k], desc);
+    }
+    jt_put_sets(o, NULL, &jt_keys[JT_K_SET], 1);
+    sch_put(o, NULL, &jt_keys[JT_K_PHASES], NULL);
+    sch_put_table(o, JT_NVRTC_PRE, jt_first_keys, JT_NFIRST);
+    jt_put_states(o, "", builtin, sizeof builtin / sizeof builtin[0]);
+    for (i = 0; i < sizeof jt_orders / sizeof jt_orders[0]; i++)
+        sch_put_table(o, jt_orders[i], jt_order_keys, JT_NORDER);
+    sch_put_table(o, JT_JITOPT_PRE, jt_opt_keys, JT_P_WARM);
+    parts[0] = sec_commas(n, sizeof n, JT_OPT_N);
+    parts[1] = "<N>";
+    sch_fill(name, sizeof name, NULL, jt_opt_keys[JT_P_WARM].name, parts, 2);
+    jt_put_as(o, JT_JITOPT_PRE, &jt_opt_keys[JT_P_WARM], NULL, name, NULL);
+
+    for (k = JT_K_SRC_PTX; k <= JT_K_SRC_CUBIN; k++) {
+        jt_compile_region(desc, sizeof desc, k == JT_K_SRC_PTX ? RTC_PTX : RTC_CUBIN, NULL);
+        sch_put(o, JT_SRC_PRE, &jt_keys[k], desc);
+    }
+    jt_put_sets(o, JT_SRC_PRE, &jt_keys[JT_K_SRC_SET], 0);
+    sch_put(o, JT_SRC_PRE, &jt_keys[JT_K_SRC_PHASES], NULL);
+    sch_put_table(o, JT_SRC_PRE JT_NVRTC_PRE, jt_first_keys, JT_NFIRST);
+    jt_put_states(o, JT_SRC_PRE, source, sizeof source / sizeof source[0]);
+
+    sch_derived(o);
+    sch_put_table(o, NULL, jt_derived, JT_NDKEYS);
 }

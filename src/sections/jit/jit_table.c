@@ -7,21 +7,38 @@
 
 #include "run/section.h"
 #include "run/table.h"
+#include "sections/jit/jit.h"
+
+#define JT "jit"
 
 /* The NVRTC option sets (key suffix, the option) and the driver JIT's cache
  * states (key prefix, words), in the order printed: for the built-in
  * sources and for --source alike. */
 static const char *const sets[][2] = {
-    { "opt.compute", "-arch=compute_XY (PTX)" }, { "opt.base", "-arch=sm_XY (cubin)" },
-    { "opt.fast_math", "--use_fast_math" }, { "opt.lineinfo", "-lineinfo" },
-    { "opt.G", "-G" }, { "opt.edv", "--extra-device-vectorization" }, { "opt.dopt", "-dopt=on" },
+    { JT_SET_COMPUTE, "-arch=compute_XY (PTX)" }, { JT_SET_BASE, "-arch=sm_XY (cubin)" },
+    { JT_SET_FAST_MATH, "--use_fast_math" }, { JT_SET_LINEINFO, "-lineinfo" },
+    { JT_SET_G, "-G" }, { JT_SET_EDV, "--extra-device-vectorization" }, { JT_SET_DOPT, "-dopt=on" },
 };
 static const char *const states[][2] = {
-    { "cache.disabled.", "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
-    { "cache.empty.", "EAGER, empty private cache" },
-    { "cache.warm.", "EAGER, the same cache, warm" },
-    { "lazy.disabled.", "LAZY, cache disabled" },
+    { JT_CACHE_DISABLED, "EAGER, cache disabled (CUDA_CACHE_DISABLE=1)" },
+    { JT_CACHE_EMPTY, "EAGER, empty private cache" },
+    { JT_CACHE_WARM, "EAGER, the same cache, warm" },
+    { JT_LAZY_DISABLED, "LAZY, cache disabled" },
 };
+
+/* The key prefix + infix + step (any of them "") into buf. */
+static const char *jt_key(char *buf, size_t len, const char *prefix, const char *infix, const char *step)
+{
+    snprintf(buf, len, "%s%s%s", prefix, infix, step);
+    return buf;
+}
+
+/* The key of a pattern with one <word>, filled with part, into buf. */
+static const char *jt_fill(char *buf, size_t len, const char *prefix, const char *pattern, const char *part)
+{
+    sch_fill(buf, len, prefix, pattern, &part, 1);
+    return buf;
+}
 
 /* --source: each file's NVRTC figures, its first compile in a process and
  * the driver's JIT of its PTX by cache state. */
@@ -32,51 +49,48 @@ static void jt_print_sources(FILE *f, const results *r)
     const res_derived *d;
 
     for (i = 0;; i++) {
-        snprintf(key, sizeof key, "src.%zu", i);
-        if (!(d = res_derived_find(r, "jit", key))) break;
-        snprintf(pre, sizeof pre, "src.%zu.", i);
+        char n[32];
+        snprintf(n, sizeof n, "%zu", i);
+        jt_fill(key, sizeof key, NULL, JT_D_SRC, n);
+        if (!(d = res_derived_find(r, JT, key))) break;
+        jt_fill(pre, sizeof pre, JT_SRC_PRE, "", n);
         fprintf(f, "\njit --source %zu: %s (%.0f bytes), NVRTC options: %s; arch %s, medians in ms\n", i,
                 d->name, d->value, d->text[0] ? d->text : "none", tb_env_str(r, "jit_arch", "?"));
-        snprintf(key, sizeof key, "%sptx", pre);
         fprintf(f, "  to PTX");
-        tb_num(f, 10, 2, tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "%scubin", pre);
+        tb_num(f, 10, 2, tb_med(r, JT, jt_key(key, sizeof key, pre, "", JT_SRC_PTX)));
         fprintf(f, "   to cubin");
-        tb_num(f, 10, 2, tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "%snvrtc.first", pre);
-        fprintf(f, "\n  first compile in a fresh process %.2f", tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "%snvrtc.second", pre);
-        fprintf(f, ", the second %.2f", tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "%snvrtc.dlopen", pre);
-        fprintf(f, " (loading NVRTC %.2f); children\n", tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "%sopt.base", pre);
-        if (res_find(r, "jit", key)) {
+        tb_num(f, 10, 2, tb_med(r, JT, jt_key(key, sizeof key, pre, "", JT_SRC_CUBIN)));
+        fprintf(f, "\n  first compile in a fresh process %.2f",
+                tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_FIRST)));
+        fprintf(f, ", the second %.2f", tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_SECOND)));
+        fprintf(f, " (loading NVRTC %.2f); children\n",
+                tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_DLOPEN)));
+        if (res_find(r, JT, jt_key(key, sizeof key, pre, "", JT_SET_BASE))) {
             fprintf(f, "  options (each after the --nvrtc-option list)\n");
             for (q = 0; q < sizeof sets / sizeof sets[0]; q++) {
-                snprintf(key, sizeof key, "%s%s", pre, sets[q][0]);
                 fprintf(f, "  %-34s", sets[q][1]);
-                tb_num(f, 9, 2, tb_med(r, "jit", key));
+                tb_num(f, 9, 2, tb_med(r, JT, jt_key(key, sizeof key, pre, "", sets[q][0])));
                 fprintf(f, "\n");
             }
         }
-        snprintf(key, sizeof key, "%sphases.", pre);
+        jt_key(key, sizeof key, pre, JT_PHASES, "");
         fprintf(f, "  NVRTC's own phases (--time), to cubin:");
         for (q = 0; q < r->nm; q++)
-            if (strcmp(r->m[q].section, "jit") == 0 && strncmp(r->m[q].key, key, strlen(key)) == 0)
+            if (strcmp(r->m[q].section, JT) == 0 && strncmp(r->m[q].key, key, strlen(key)) == 0)
                 fprintf(f, " %s %.0f;", r->m[q].key + strlen(key), r->m[q].stats.median);
         fprintf(f, "\n");
-        snprintf(key, sizeof key, "%scache.disabled.load", pre);
-        if (!res_find(r, "jit", key)) continue;
+        jt_key(key, sizeof key, pre, JT_CACHE_DISABLED, JT_LOAD);
+        if (!res_find(r, JT, key)) continue;
         fprintf(f, "  driver JIT of its PTX, child processes, median of %zu:\n",
-                res_find(r, "jit", key)->stats.n);
+                res_find(r, JT, key)->stats.n);
         fprintf(f, "  %-48s %9s %9s %11s %9s\n", "", "load", "JIT wall", "cuFuncLoad", "functions");
         for (q = 0; q < sizeof states / sizeof states[0]; q++) {
-            static const char *const st[4] = { "load", "jit", "func_load", "functions" };
+            static const char *const st[4] = { JT_LOAD, JT_JIT, JT_FUNC_LOAD, JT_FUNCTIONS };
             int k;
             fprintf(f, "  %-48s", states[q][1]);
             for (k = 0; k < 4; k++) {
-                snprintf(key, sizeof key, "%s%s%s", pre, states[q][0], st[k]);
-                tb_num(f, k == 2 ? 11 : 9, k == 3 ? 0 : 3, tb_med(r, "jit", key));
+                jt_key(key, sizeof key, pre, states[q][0], st[k]);
+                tb_num(f, k == 2 ? 11 : 9, k == 3 ? 0 : 3, tb_med(r, JT, key));
             }
             fprintf(f, "\n");
         }
@@ -86,78 +100,81 @@ static void jt_print_sources(FILE *f, const results *r)
 void jt_print(FILE *f, const results *r)
 {
     static const char *const orders[][2] = {
-        { "order.init_first.", "cuInit first" },
-        { "order.compile_first.", "first compile first" },
-        { "order.init_first.nopreload.", "cuInit first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
-        { "order.compile_first.nopreload.", "compile first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+        { JT_ORDER_INIT, "cuInit first" },
+        { JT_ORDER_COMPILE, "first compile first" },
+        { JT_ORDER_INIT_NOPRELOAD, "cuInit first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+        { JT_ORDER_COMPILE_NOPRELOAD, "compile first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
     };
     size_t i;
-    char key[128];
+    char key[128], k2[128];
     int any = 0;
 
     for (i = 0; i < r->nm; i++)
-        if (strcmp(r->m[i].section, "jit") == 0) any = 1;
+        if (strcmp(r->m[i].section, JT) == 0) any = 1;
     if (!any) return;
     jt_print_sources(f, r);
-    if (!res_find(r, "jit", "compile.vector.cu.ptx")) return;     /* --source alone */
+    if (!res_find(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_PTX, JT_VECTOR)))
+        return;     /* --source alone */
     fprintf(f, "\njit: what compiling at run time costs (arch %s); NVRTC in this process, medians in ms\n",
             tb_env_str(r, "jit_arch", "?"));
     fprintf(f, "  %-22s %10s %10s\n", "source", "to PTX", "to cubin");
     for (i = 0; i < kn_nfiles; i++) {
         fprintf(f, "  %-22s", kn_files[i]);
-        snprintf(key, sizeof key, "compile.%s.ptx", kn_files[i]);
-        tb_num(f, 10, 2, tb_med(r, "jit", key));
-        snprintf(key, sizeof key, "compile.%s.cubin", kn_files[i]);
-        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        tb_num(f, 10, 2, tb_med(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_PTX, kn_files[i])));
+        tb_num(f, 10, 2, tb_med(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_CUBIN, kn_files[i])));
         fprintf(f, "\n");
     }
     fprintf(f, "  first compile in a fresh process %.2f, the second %.2f (loading NVRTC %.2f); "
-            "children, median of %zu\n", tb_med(r, "jit", "nvrtc.first"),
-            tb_med(r, "jit", "nvrtc.second"), tb_med(r, "jit", "nvrtc.dlopen"),
-            res_find(r, "jit", "nvrtc.first") ? res_find(r, "jit", "nvrtc.first")->stats.n : (size_t)0);
+            "children, median of %zu\n", tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST),
+            tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_SECOND), tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_DLOPEN),
+            res_find(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST) ? res_find(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST)->stats.n
+                                                        : (size_t)0);
     fprintf(f, "\n");
-    if (res_find(r, "jit", "opt.base")) {              /* not in --quick */
+    if (res_find(r, JT, JT_SET_BASE)) {              /* not in --quick */
         fprintf(f, "  options, vector.cu\n");
         for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
             fprintf(f, "  %-34s", sets[i][1]);
-            tb_num(f, 9, 2, tb_med(r, "jit", sets[i][0]));
+            tb_num(f, 9, 2, tb_med(r, JT, sets[i][0]));
             fprintf(f, "\n");
         }
     }
     fprintf(f, "  NVRTC's own phases (--time), vector.cu to cubin:");
     for (i = 0; i < r->nm; i++)
-        if (strcmp(r->m[i].section, "jit") == 0 && strncmp(r->m[i].key, "phases.vector.cubin.", 20) == 0)
-            fprintf(f, " %s %.0f;", r->m[i].key + 20, r->m[i].stats.median);
+        if (strcmp(r->m[i].section, JT) == 0 &&
+            strncmp(r->m[i].key, JT_PHASES_VECTOR, strlen(JT_PHASES_VECTOR)) == 0)
+            fprintf(f, " %s %.0f;", r->m[i].key + strlen(JT_PHASES_VECTOR), r->m[i].stats.median);
     fprintf(f, "\n\n  %-10s %12s %10s %10s\n", "kernels K", "source B", "to PTX", "to cubin");
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         long k;
-        if (strcmp(m->section, "jit") != 0 || strncmp(m->key, "synth.", 6) != 0) continue;
+        size_t head = strcspn(JT_SYNTH_PTX, "<");
+        char n[32];
+        if (strcmp(m->section, JT) != 0 || strncmp(m->key, JT_SYNTH_PTX, head) != 0) continue;
         if (!strstr(m->key, ".ptx")) continue;
-        k = strtol(m->key + 6, NULL, 10);
-        snprintf(key, sizeof key, "synth.%ld.cubin", k);
+        k = strtol(m->key + head, NULL, 10);
+        snprintf(n, sizeof n, "%ld", k);
         fprintf(f, "  %-10ld %12ld %10.2f", k, m->n, m->stats.median);
-        tb_num(f, 10, 2, tb_med(r, "jit", key));
+        tb_num(f, 10, 2, tb_med(r, JT, jt_fill(key, sizeof key, NULL, JT_SYNTH_CUBIN, n)));
         fprintf(f, "\n");
     }
-    if (res_find(r, "jit", "cache.disabled.load")) {
+    if (res_find(r, JT, jt_key(k2, sizeof k2, "", JT_CACHE_DISABLED, JT_LOAD))) {
         fprintf(f, "\n  driver JIT of the %.0f-kernel PTX module, child processes, median of %zu:\n",
-                tb_env_num(r, "jit_cache_k"), res_find(r, "jit", "cache.disabled.load")->stats.n);
+                tb_env_num(r, "jit_cache_k"), res_find(r, JT, k2)->stats.n);
         fprintf(f, "  %-48s %9s %9s %9s %11s\n", "", "load", "JIT wall", "get 1st", "1st launch");
         for (i = 0; i < sizeof states / sizeof states[0]; i++) {
-            static const char *const st[4] = { "load", "jit", "get", "launch" };
+            static const char *const st[4] = { JT_LOAD, JT_JIT, JT_GET, JT_LAUNCH };
             int q;
             fprintf(f, "  %-48s", states[i][1]);
             for (q = 0; q < 4; q++) {
-                snprintf(key, sizeof key, "%s%s", states[i][0], st[q]);
-                tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, "jit", key));
+                jt_key(key, sizeof key, "", states[i][0], st[q]);
+                tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, JT, key));
             }
             fprintf(f, "\n");
         }
         {
-            double dis = tb_med(r, "jit", "cache.disabled.load"), warm = tb_med(r, "jit", "cache.warm.load");
-            double ej = tb_med(r, "jit", "cache.disabled.jit"), lj = tb_med(r, "jit", "lazy.disabled.jit");
-            double ll = tb_med(r, "jit", "lazy.disabled.load"), la = tb_med(r, "jit", "lazy.disabled.launch");
+            double dis = tb_med(r, JT, JT_CACHE_DISABLED JT_LOAD), warm = tb_med(r, JT, JT_CACHE_WARM JT_LOAD);
+            double ej = tb_med(r, JT, JT_CACHE_DISABLED JT_JIT), lj = tb_med(r, JT, JT_LAZY_DISABLED JT_JIT);
+            double ll = tb_med(r, JT, JT_LAZY_DISABLED JT_LOAD), la = tb_med(r, JT, JT_LAZY_DISABLED JT_LAUNCH);
             fprintf(f, "  The warm cache saves %.3f ms of the %.3f ms load.\n", dis - warm, dis);
             if (!isnan(lj) && !isnan(ej) && ej > 0)
                 fprintf(f, "  Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside the load "
@@ -165,38 +182,39 @@ void jt_print(FILE *f, const results *r)
                         lj >= 0.5 * ej ? "is not deferred" : "is deferred", lj, ej, ll, la);
         }
     }
-    if (res_find(r, "jit", "jitopt.O0.load")) {
+    if (res_find(r, JT, jt_fill(k2, sizeof k2, JT_JITOPT_PRE, JT_OPT_LOAD, "0"))) {
         fprintf(f, "\n  CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled): %9s %9s %12s\n",
                 "load", "JIT wall", "vectorAdd");
         for (i = 0; i <= 4; i++) {
+            char n[32];
+            snprintf(n, sizeof n, "%zu", i);
             fprintf(f, "  %-56s", "");
-            snprintf(key, sizeof key, "jitopt.O%zu.load", i);
             fprintf(f, "%zu", i);
-            tb_num(f, 8, 3, tb_med(r, "jit", key));
-            snprintf(key, sizeof key, "jitopt.O%zu.jit", i);
-            tb_num(f, 9, 3, tb_med(r, "jit", key));
-            snprintf(key, sizeof key, "jitopt.O%zu.warm", i);
-            tb_num(f, 12, 4, tb_med(r, "jit", key));
+            tb_num(f, 8, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, n)));
+            tb_num(f, 9, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_JIT, n)));
+            tb_num(f, 12, 4, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_WARM, n)));
             fprintf(f, "\n");
         }
     }
-    if (res_find(r, "jit", "order.init_first.init")) {
+    if (res_find(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT)) {
         fprintf(f, "\n  who pays what cuInit and NVRTC share (children):  %9s %9s %9s %9s\n",
                 "libcuda", "cuInit", "NVRTC", "compile");
         for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
-            static const char *const st[4] = { "libcuda", "init", "nvrtc", "compile" };
+            static const char *const st[4] = { JT_ORDER_LIBCUDA, JT_ORDER_CUINIT, JT_ORDER_NVRTC,
+                                               JT_ORDER_COMPILE_STEP };
             int q;
             fprintf(f, "  %-49s", orders[i][1]);
             for (q = 0; q < 4; q++) {
-                snprintf(key, sizeof key, "%s%s", orders[i][0], st[q]);
-                tb_num(f, 9, 2, tb_med(r, "jit", key));
+                tb_num(f, 9, 2, tb_med(r, JT, jt_key(key, sizeof key, orders[i][0], "", st[q])));
             }
             fprintf(f, "\n");
         }
         {
-            double ci = tb_med(r, "jit", "order.init_first.init"), cc = tb_med(r, "jit", "order.compile_first.init");
-            double pi = tb_med(r, "jit", "order.init_first.compile"), pc = tb_med(r, "jit", "order.compile_first.compile");
-            double lc = tb_med(r, "jit", "order.compile_first.libcuda");
+            double ci = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT);
+            double cc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_CUINIT);
+            double pi = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_COMPILE_STEP);
+            double pc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_COMPILE_STEP);
+            double lc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_LIBCUDA);
             fprintf(f, "  Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and adds %.2f ms to "
                     "the first compile\n  (%.2f -> %.2f)%s\n", ci - cc, ci, cc, pc - pi, pi, pc,
                     lc < 0.1 ? "; libcuda was already loaded when the harness asked for it: NVRTC's "

@@ -535,6 +535,14 @@ fail:
 
 /* "answer.launch": an empty launch of 1 block of 1 thread: the submit on
  * the host (with its interval), back to back on a stream, on the device. */
+/* The section's answer, declared (an_store puts AN_PREFIX before its word). */
+#define LA_ANSWER "launch"
+static const sch_key la_answer = {
+    AN_PREFIX LA_ANSWER, "us", RES_WARM, "empty launch",
+    "the median host cost of one cuLaunchKernel, 1 block of 1 thread (submit.1x1); text: its "
+    "interval, back to back (stream.1x1) and on the device (device.1x1)"
+};
+
 void la_answers(results *r)
 {
     const res_meas *s = res_find(r, LA, "submit.1x1"), *q = res_find(r, LA, "stream.1x1");
@@ -542,7 +550,7 @@ void la_answers(results *r)
     char a[32], b[32], c[32], e[32], g[32];
 
     if (!s) return;
-    an_store(r, LA, "launch", "empty launch", s->stats.median, "us",
+    an_store(r, LA, LA_ANSWER, la_answer.name, s->stats.median, la_answer.unit,
              "submit %s us [%s, %s], back to back %s us, device %s us",
              an_num(a, sizeof a, s->stats.median), an_num(b, sizeof b, s->stats.ci_low),
              an_num(c, sizeof c, s->stats.ci_high), an_num(e, sizeof e, q ? q->stats.median : NAN),
@@ -552,4 +560,6 @@ void la_answers(results *r)
 void la_schema(sch_out *o)
 {
     sch_put_table(o, NULL, la_keys, LA_NKEYS);
+    sch_derived(o);
+    sch_put(o, NULL, &la_answer, NULL);
 }

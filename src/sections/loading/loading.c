@@ -26,6 +26,26 @@
 #define LD_N 65536          /* elements each first launch works on */
 #define MIB (1024.0 * 1024.0)
 
+/* The derived entries the section writes (--module's: lm_schema_derived):
+ * where each module's functions were loaded, the verdicts of
+ * --compare-loading (vd_compare_one, verdict.h, builds their keys), the
+ * answer. */
+enum { LD_DK_LOADED_BY, LD_DK_COMPARE, LD_DK_ANSWER, LD_NDKEYS };
+#define LD_ANSWER "load"                    /* answer.load (an_store) */
+#define LD_ANSWER_NAME "module load"
+#define LD_ANSWER_COMPARE_NAME "EAGER vs LAZY"
+static const sch_key ld_derived[LD_NDKEYS] = {
+    { "loaded_by.<pre><module>.<word>", "functions", RES_PROCESS,
+      "where the functions of <pre><module> (<word>) were loaded: loaded after the module load",
+      "\"the module load\", \"partly the module load\", \"cuModuleGetFunction\", \"the first "
+      "launch\", \"not the first launch\" or \"differs between children\"" },
+    { "compare.<module>.<word>.<word>", "", RES_PROCESS,
+      "eager against lazy, <step> (<module>, <word>): the U test's p", "the verdict" },
+    { AN_PREFIX LD_ANSWER, "ms", RES_PROCESS,
+      LD_ANSWER_NAME "; with --compare-loading, " LD_ANSWER_COMPARE_NAME,
+      "the largest module's load and total (cubin), or the verdict on its total, EAGER against LAZY" },
+};
+
 /* One module under test: its source, label and function names. */
 typedef struct ld_mod {
     char label[32];         /* "harness", "synth100" */
@@ -74,16 +94,50 @@ fail:
     return -1;
 }
 
-/* Store one single-valued figure under "<label>.<fmt>.<step>". */
-static int ld_one(sec_ctx *c, const char *label, const char *fmt, const char *step,
-                  const char *name, const char *region, const char *unit, double v)
+/* Is k one of the library path's figures? */
+static int ld_is_lib(int k)
 {
-    char key[96], full[160];
-    res_meas *m;
-    snprintf(key, sizeof key, "%s.%s.%s", label, fmt, step);
-    snprintf(full, sizeof full, "%s (%s, %s)", name, label, fmt);
-    m = res_add(c->r, LD, key, full, region, RES_FIRST_LAUNCH, unit, &v, 1);
-    return m ? 0 : -1;
+    return k >= LD_K_LIB_LOAD && k <= LD_K_LIB_LAUNCH_EVENTS;
+}
+
+void ld_key(char *buf, size_t len, const char *pre, int k, const char *label, const char *fmt)
+{
+    const char *parts[3];
+    parts[0] = pre ? pre : "";
+    parts[1] = label;
+    parts[2] = fmt;
+    if (ld_is_lib(k)) {
+        parts[1] = fmt;
+        sch_fill(buf, len, NULL, ld_keys[k].key, parts, 2);
+    } else {
+        sch_fill(buf, len, NULL, ld_keys[k].key, parts, 3);
+    }
+}
+
+const char *ld_step(int k)
+{
+    return ld_keys[k].key + strlen(ld_is_lib(k) ? LD_LIB_PRE : LD_MOD_PRE);
+}
+
+/* The name of figure k for label and fmt, into buf. */
+static void ld_name(char *buf, size_t len, int k, const char *label, const char *fmt)
+{
+    const char *parts[2];
+    parts[0] = label;
+    parts[1] = fmt;
+    if (ld_is_lib(k)) sch_fill(buf, len, NULL, ld_keys[k].name, &parts[1], 1);
+    else sch_fill(buf, len, NULL, ld_keys[k].name, parts, 2);
+}
+
+/* Store one single-valued figure k (LD_K_) of module label in format fmt:
+ * in the child, a first launch's (the parent gathers it as a process's). */
+static int ld_one(sec_ctx *c, int k, const char *label, const char *fmt, double v)
+{
+    char key[96], name[160];
+    ld_key(key, sizeof key, NULL, k, label, fmt);
+    ld_name(name, sizeof name, k, label, fmt);
+    return res_add(c->r, LD, key, name, ld_keys[k].desc, RES_FIRST_LAUNCH, ld_keys[k].unit, &v, 1)
+           ? 0 : -1;
 }
 
 /* Count the loaded functions among fn[0..n-1] (sec_count_loaded, as a long). */
@@ -171,44 +225,27 @@ static int ld_module(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B)
     {
         char key[96];
         res_meas *wm;
-        if (ld_one(c, m->label, fmt, "load", "module load", "host clock around cuModuleLoadDataEx", "ms", load_ms) ||
-            (target == RTC_PTX && ld_one(c, m->label, fmt, "jit", "driver JIT inside the load",
-                                         "CU_JIT_WALL_TIME reported by cuModuleLoadDataEx", "ms", jit_ms)) ||
-            ld_one(c, m->label, fmt, "get_first", "first cuModuleGetFunction", "host clock around it", "ms", get_first) ||
-            ld_one(c, m->label, fmt, "launch_host", "first launch, host",
-                   "host clock around the first cuLaunchKernel of the first function", "ms", host_enq) ||
-            ld_one(c, m->label, fmt, "launch_events", "first launch, events",
-                   "event before to event after the first launch", "ms", ev_ms) ||
-            ld_one(c, m->label, fmt, "get_others", "cuModuleGetFunction of the others",
-                   "host clock around getting functions 2..K", "ms", get_others) ||
-            ld_one(c, m->label, fmt, "func_load", "cuFuncLoad of the unloaded",
-                   "host clock summed over cuFuncLoad of every function not yet loaded", "ms", fload) ||
-            ld_one(c, m->label, fmt, "total", "load to all loaded, host",
-                   "sum of load, first get, first launch (host), the other gets, cuFuncLoad", "ms",
-                   load_ms + get_first + host_enq + get_others + fload) ||
-            ld_one(c, m->label, fmt, "mem_load", "device memory used after load",
-                   "cuMemGetInfo free before the load minus free after it", "MiB",
-                   ((double)f0 - (double)f1) / MIB) ||
-            ld_one(c, m->label, fmt, "mem_all", "device memory used, all functions loaded",
-                   "cuMemGetInfo free before the load minus free after every function is loaded",
-                   "MiB", ((double)f0 - (double)f2) / MIB) ||
-            ld_one(c, m->label, fmt, "k", "functions in the module", "count", "functions", (double)m->k) ||
-            ld_one(c, m->label, fmt, "loaded_load", "loaded after the module load",
-                   "cuFuncIsLoaded of every handle cuModuleEnumerateFunctions gives, before any get",
-                   "functions", (double)after_modload) ||
-            ld_one(c, m->label, fmt, "loaded_get", "loaded after the first get",
-                   "cuFuncIsLoaded of the first function", "functions", (double)after_get) ||
-            ld_one(c, m->label, fmt, "loaded_launch", "loaded after the first launch",
-                   "cuFuncIsLoaded of the first function", "functions", (double)after_launch) ||
-            ld_one(c, m->label, fmt, "loaded_others", "loaded after getting all",
-                   "cuFuncIsLoaded over all K functions", "functions", (double)after_others) ||
-            ld_one(c, m->label, fmt, "loaded_all", "loaded after cuFuncLoad",
-                   "cuFuncIsLoaded over all K functions", "functions", (double)after_load))
+        const char *l = m->label;
+        if (ld_one(c, LD_K_LOAD, l, fmt, load_ms) ||
+            (target == RTC_PTX && ld_one(c, LD_K_JIT, l, fmt, jit_ms)) ||
+            ld_one(c, LD_K_GET_FIRST, l, fmt, get_first) ||
+            ld_one(c, LD_K_LAUNCH_HOST, l, fmt, host_enq) ||
+            ld_one(c, LD_K_LAUNCH_EVENTS, l, fmt, ev_ms) ||
+            ld_one(c, LD_K_GET_OTHERS, l, fmt, get_others) ||
+            ld_one(c, LD_K_FUNC_LOAD, l, fmt, fload) ||
+            ld_one(c, LD_K_TOTAL, l, fmt, load_ms + get_first + host_enq + get_others + fload) ||
+            ld_one(c, LD_K_MEM_LOAD, l, fmt, ((double)f0 - (double)f1) / MIB) ||
+            ld_one(c, LD_K_MEM_ALL, l, fmt, ((double)f0 - (double)f2) / MIB) ||
+            ld_one(c, LD_K_K, l, fmt, (double)m->k) ||
+            ld_one(c, LD_K_LOADED_LOAD, l, fmt, (double)after_modload) ||
+            ld_one(c, LD_K_LOADED_GET, l, fmt, (double)after_get) ||
+            ld_one(c, LD_K_LOADED_LAUNCH, l, fmt, (double)after_launch) ||
+            ld_one(c, LD_K_LOADED_OTHERS, l, fmt, (double)after_others) ||
+            ld_one(c, LD_K_LOADED_ALL, l, fmt, (double)after_load))
             goto out;
-        snprintf(key, sizeof key, "%.31s.%s.warm", m->label, fmt);
-        snprintf(what, sizeof what, "warm launch (%.31s, %s)", m->label, fmt);
-        wm = sec_store_work(c, LD, key, what, "events around one launch of the first function, "
-                            "after warm-up", RES_WARM, &w);
+        ld_key(key, sizeof key, NULL, LD_K_WARM, l, fmt);
+        ld_name(what, sizeof what, LD_K_WARM, l, fmt);
+        wm = sec_store_work(c, LD, key, what, ld_keys[LD_K_WARM].desc, RES_WARM, &w);
         if (!wm) goto out;
     }
     snprintf(what, sizeof what, "%.31s (%s): every function loaded after cuFuncLoad", m->label, fmt);
@@ -259,13 +296,10 @@ static int ld_library(sec_ctx *c, const ld_mod *m, rtc_target target, ld_bufs *B
     snprintf(what, sizeof what, "library path (%s): first launch of vectorAdd, all elements vs CPU", fmt);
     if (ld_verify(c, B, what) != 1) rc = 1;
     else rc = 0;
-    if (ld_one(c, "library", fmt, "load", "cuLibraryLoadData", "host clock around it", "ms", lib_ms) ||
-        ld_one(c, "library", fmt, "get_kernel", "cuLibraryGetKernel", "host clock around it", "ms", getk) ||
-        ld_one(c, "library", fmt, "get_function", "cuKernelGetFunction", "host clock around it", "ms", getf) ||
-        ld_one(c, "library", fmt, "launch_host", "first launch, host",
-               "host clock around the first cuLaunchKernel", "ms", enq) ||
-        ld_one(c, "library", fmt, "launch_events", "first launch, events",
-               "event before to event after the first launch", "ms", ev_ms))
+    if (ld_one(c, LD_K_LIB_LOAD, NULL, fmt, lib_ms) || ld_one(c, LD_K_LIB_GET_KERNEL, NULL, fmt, getk) ||
+        ld_one(c, LD_K_LIB_GET_FUNCTION, NULL, fmt, getf) ||
+        ld_one(c, LD_K_LIB_LAUNCH_HOST, NULL, fmt, enq) ||
+        ld_one(c, LD_K_LIB_LAUNCH_EVENTS, NULL, fmt, ev_ms))
         rc = -1;
 out:
     if (lib) drv.cuLibraryUnload(lib);
@@ -509,8 +543,8 @@ static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char
 int ld_loaded_by(results *r)
 {
     static const char *const fmts[2] = { "cubin", "ptx" };
-    static const char *const steps[] = { "k", "loaded_load", "loaded_get", "loaded_launch",
-                                         "loaded_others", "loaded_all" };
+    static const int steps[] = { LD_K_K, LD_K_LOADED_LOAD, LD_K_LOADED_GET, LD_K_LOADED_LAUNCH,
+                                 LD_K_LOADED_OTHERS, LD_K_LOADED_ALL };
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
     size_t n = ld_labels(r, "", labels, LD_MAX_LABELS), i, j;
     int t;
@@ -520,10 +554,11 @@ int ld_loaded_by(results *r)
             double v[6];
             const char *by;
             char key[96], name[160];
+            const char *parts[3];
             res_derived *d;
             for (j = 0; j < 6; j++) {
                 const res_meas *m;
-                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmts[t], steps[j]);
+                ld_key(key, sizeof key, NULL, steps[j], labels[i], fmts[t]);
                 m = res_find(r, LD, key);
                 v[j] = m && m->stats.min == m->stats.max ? m->stats.median : NAN;
                 if (!m) v[j] = INFINITY;            /* not measured */
@@ -534,10 +569,12 @@ int ld_loaded_by(results *r)
                : v[1] > 0 ? "partly the module load"
                : v[2] >= 1 ? "cuModuleGetFunction"
                : v[3] >= 1 ? "the first launch" : "not the first launch";
+            parts[0] = "";                  /* the label holds the mode's prefix, if any */
+            parts[1] = labels[i];
+            parts[2] = fmts[t];
             ld_loaded_by_key(key, sizeof key, labels[i], fmts[t]);
-            snprintf(name, sizeof name, "where the functions of %s (%s) were loaded: loaded after "
-                     "the module load", labels[i], fmts[t]);
-            d = res_derive(r, LD, key, name, v[1], "functions", by);
+            sch_fill(name, sizeof name, NULL, ld_derived[LD_DK_LOADED_BY].name, parts, 3);
+            d = res_derive(r, LD, key, name, v[1], ld_derived[LD_DK_LOADED_BY].unit, by);
             if (!d || res_derived_field(d, "k", v[0]) != 0 ||
                 res_derived_field(d, "loaded_get", v[2]) != 0 ||
                 res_derived_field(d, "loaded_launch", v[3]) != 0 ||
@@ -550,7 +587,11 @@ int ld_loaded_by(results *r)
 
 void ld_loaded_by_key(char *buf, size_t len, const char *label, const char *fmt)
 {
-    snprintf(buf, len, "loaded_by.%s.%s", label, fmt);
+    const char *parts[3];
+    parts[0] = "";                          /* the label holds the mode's prefix, if any */
+    parts[1] = label;
+    parts[2] = fmt;
+    sch_fill(buf, len, NULL, ld_derived[LD_DK_LOADED_BY].key, parts, 3);
 }
 
 /* The default run: the section in --rounds children, one after the other,
@@ -597,8 +638,9 @@ size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN],
     return n;
 }
 
-const char *const ld_compare_steps[LD_COMPARE_NSTEPS] = {
-    "load", "jit", "get_first", "launch_host", "get_others", "func_load", "total", "mem_all"
+const int ld_compare_steps[LD_COMPARE_NSTEPS] = {
+    LD_K_LOAD, LD_K_JIT, LD_K_GET_FIRST, LD_K_LAUNCH_HOST, LD_K_GET_OTHERS, LD_K_FUNC_LOAD,
+    LD_K_TOTAL, LD_K_MEM_ALL
 };
 
 int ld_compare_verdicts(results *r)
@@ -612,7 +654,7 @@ int ld_compare_verdicts(results *r)
     for (t = 0; t < 2; t++)
         for (i = 0; i < n; i++)
             for (j = 0; j < LD_COMPARE_NSTEPS; j++)
-                if (vd_compare_one(r, LD, labels[i], fmts[t], ld_compare_steps[j], pct) != 0)
+                if (vd_compare_one(r, LD, labels[i], fmts[t], ld_step(ld_compare_steps[j]), pct) != 0)
                     return -1;
     return 0;
 }
@@ -625,7 +667,7 @@ static int ld_compare_rounds(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
-    static const char *const prefix[2] = { "eager.", "lazy." };
+    static const char *const prefix[2] = { LD_EAGER, LD_LAZY };
     int round, mi, r, failed = 0;
 
     for (round = 0; round < c->o->compare_rounds; round++)
@@ -693,7 +735,7 @@ static const char *ld_largest(const results *r, const char *pre, char *label, si
     const res_meas *m;
 
     for (i = 0; i < n; i++) {
-        snprintf(key, sizeof key, "%s%s.cubin.k", pre, labels[i]);
+        ld_key(key, sizeof key, pre, LD_K_K, labels[i], "cubin");
         if ((m = res_find(r, LD, key)) && m->stats.median > best) {
             best = m->stats.median;
             snprintf(label, len, "%s", labels[i]);
@@ -707,31 +749,32 @@ static const char *ld_largest(const results *r, const char *pre, char *label, si
  * LAZY; else that module's load and total in the mode in effect. */
 void ld_answers(results *r)
 {
+    const sch_key *ka = &ld_derived[LD_DK_ANSWER];
     char label[LD_LABEL_LEN], key[128], a[64], b[32], c[32], e[32];
     const res_kv *mode = res_env_get(r, "module_loading_effective");
     const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "?";
     const res_derived *d;
     const res_meas *k, *load, *total;
 
-    if (ld_largest(r, "eager.", label, sizeof label)) {
-        vd_key(key, sizeof key, label, "cubin", "total");
-        snprintf(a, sizeof a, "eager.%s.cubin.k", label);
+    if (ld_largest(r, LD_EAGER, label, sizeof label)) {
+        vd_key(key, sizeof key, label, "cubin", ld_step(LD_K_TOTAL));
+        ld_key(a, sizeof a, LD_EAGER, LD_K_K, label, "cubin");
         if (!(d = res_derived_find(r, LD, key)) || !(k = res_find(r, LD, a))) return;
-        an_store(r, LD, "load", "EAGER vs LAZY", res_derived_num(d, "diff"), "ms",
+        an_store(r, LD, LD_ANSWER, LD_ANSWER_COMPARE_NAME, res_derived_num(d, "diff"), ka->unit,
                  "%s (%.0f kernels) all loaded: EAGER %s ms, LAZY %s ms: %s", label,
                  k->stats.median, an_num(a, sizeof a, res_derived_num(d, "eager_median")),
                  an_num(b, sizeof b, res_derived_num(d, "lazy_median")), d->text);
         return;
     }
     if (!ld_largest(r, "", label, sizeof label)) return;
-    snprintf(key, sizeof key, "%s.cubin.k", label);
+    ld_key(key, sizeof key, NULL, LD_K_K, label, "cubin");
     k = res_find(r, LD, key);
-    snprintf(key, sizeof key, "%s.cubin.load", label);
+    ld_key(key, sizeof key, NULL, LD_K_LOAD, label, "cubin");
     load = res_find(r, LD, key);
-    snprintf(key, sizeof key, "%s.cubin.total", label);
+    ld_key(key, sizeof key, NULL, LD_K_TOTAL, label, "cubin");
     total = res_find(r, LD, key);
     if (!k || !load || !total) return;
-    an_store(r, LD, "load", "module load", total->stats.median, "ms",
+    an_store(r, LD, LD_ANSWER, LD_ANSWER_NAME, total->stats.median, ka->unit,
              "%s (%.0f kernels, %s): load %s ms, all loaded %s [%s, %s]", label,
              k->stats.median, mname, an_num(a, sizeof a, load->stats.median),
              an_num(b, sizeof b, total->stats.median), an_num(c, sizeof c, total->stats.ci_low),
@@ -740,78 +783,83 @@ void ld_answers(results *r)
 
 /* ------------------------------------------------------------ schema --- */
 
-/* The keys the section writes: unit, state, name and region. */
-static const sch_key ld_keys[] = {
-    { "<module>.<word>.load", "ms", RES_PROCESS,
+/* The keys the section writes: unit, state (the parent's, which gathers
+ * each child's figures as one sample of a process), name and region, in
+ * the order of the LD_K_ enum (loading.h). */
+const sch_key ld_keys[LD_NKEYS] = {
+    { LD_MOD_PRE "load", "ms", RES_PROCESS,
       "module load (<module>, <word>)",
       "host clock around cuModuleLoadDataEx" },
-    { "<module>.<word>.get_first", "ms", RES_PROCESS,
+    { LD_MOD_PRE "get_first", "ms", RES_PROCESS,
       "first cuModuleGetFunction (<module>, <word>)",
       "host clock around it" },
-    { "<module>.<word>.launch_host", "ms", RES_PROCESS,
+    { LD_MOD_PRE "launch_host", "ms", RES_PROCESS,
       "first launch, host (<module>, <word>)",
       "host clock around the first cuLaunchKernel of the first function" },
-    { "<module>.<word>.launch_events", "ms", RES_PROCESS,
+    { LD_MOD_PRE "launch_events", "ms", RES_PROCESS,
       "first launch, events (<module>, <word>)",
       "event before to event after the first launch" },
-    { "<module>.<word>.get_others", "ms", RES_PROCESS,
+    { LD_MOD_PRE "get_others", "ms", RES_PROCESS,
       "cuModuleGetFunction of the others (<module>, <word>)",
       "host clock around getting functions 2..K" },
-    { "<module>.<word>.func_load", "ms", RES_PROCESS,
+    { LD_MOD_PRE "func_load", "ms", RES_PROCESS,
       "cuFuncLoad of the unloaded (<module>, <word>)",
       "host clock summed over cuFuncLoad of every function not yet loaded" },
-    { "<module>.<word>.total", "ms", RES_PROCESS,
+    { LD_MOD_PRE "total", "ms", RES_PROCESS,
       "load to all loaded, host (<module>, <word>)",
       "sum of load, first get, first launch (host), the other gets, cuFuncLoad" },
-    { "<module>.<word>.mem_load", "MiB", RES_PROCESS,
+    { LD_MOD_PRE "mem_load", "MiB", RES_PROCESS,
       "device memory used after load (<module>, <word>)",
       "cuMemGetInfo free before the load minus free after it" },
-    { "<module>.<word>.mem_all", "MiB", RES_PROCESS,
+    { LD_MOD_PRE "mem_all", "MiB", RES_PROCESS,
       "device memory used, all functions loaded (<module>, <word>)",
       "cuMemGetInfo free before the load minus free after every function is loaded" },
-    { "<module>.<word>.k", "functions", RES_PROCESS,
+    { LD_MOD_PRE "k", "functions", RES_PROCESS,
       "functions in the module (<module>, <word>)",
       "count" },
-    { "<module>.<word>.loaded_load", "functions", RES_PROCESS,
+    { LD_MOD_PRE "loaded_load", "functions", RES_PROCESS,
       "loaded after the module load (<module>, <word>)",
       "cuFuncIsLoaded of every handle cuModuleEnumerateFunctions gives, before any get" },
-    { "<module>.<word>.loaded_get", "functions", RES_PROCESS,
+    { LD_MOD_PRE "loaded_get", "functions", RES_PROCESS,
       "loaded after the first get (<module>, <word>)",
       "cuFuncIsLoaded of the first function" },
-    { "<module>.<word>.loaded_launch", "functions", RES_PROCESS,
+    { LD_MOD_PRE "loaded_launch", "functions", RES_PROCESS,
       "loaded after the first launch (<module>, <word>)",
       "cuFuncIsLoaded of the first function" },
-    { "<module>.<word>.loaded_others", "functions", RES_PROCESS,
+    { LD_MOD_PRE "loaded_others", "functions", RES_PROCESS,
       "loaded after getting all (<module>, <word>)",
       "cuFuncIsLoaded over all K functions" },
-    { "<module>.<word>.loaded_all", "functions", RES_PROCESS,
+    { LD_MOD_PRE "loaded_all", "functions", RES_PROCESS,
       "loaded after cuFuncLoad (<module>, <word>)",
       "cuFuncIsLoaded over all K functions" },
-    { "<module>.<word>.warm", "ms", RES_PROCESS,
+    { LD_MOD_PRE "warm", "ms", RES_PROCESS,
       "warm launch (<module>, <word>)",
       "events around one launch of the first function, after warm-up" },
-    { "library.<word>.load", "ms", RES_PROCESS,
+    { LD_LIB_PRE "load", "ms", RES_PROCESS,
       "cuLibraryLoadData (library, <word>)",
       "host clock around it" },
-    { "library.<word>.get_kernel", "ms", RES_PROCESS,
+    { LD_LIB_PRE "get_kernel", "ms", RES_PROCESS,
       "cuLibraryGetKernel (library, <word>)",
       "host clock around it" },
-    { "library.<word>.get_function", "ms", RES_PROCESS,
+    { LD_LIB_PRE "get_function", "ms", RES_PROCESS,
       "cuKernelGetFunction (library, <word>)",
       "host clock around it" },
-    { "library.<word>.launch_host", "ms", RES_PROCESS,
+    { LD_LIB_PRE "launch_host", "ms", RES_PROCESS,
       "first launch, host (library, <word>)",
       "host clock around the first cuLaunchKernel" },
-    { "library.<word>.launch_events", "ms", RES_PROCESS,
+    { LD_LIB_PRE "launch_events", "ms", RES_PROCESS,
       "first launch, events (library, <word>)",
       "event before to event after the first launch" },
-    { "<module>.<word>.jit", "ms", RES_PROCESS,
+    { LD_MOD_PRE "jit", "ms", RES_PROCESS,
       "driver JIT inside the load (<module>, <word>)",
       "CU_JIT_WALL_TIME reported by cuModuleLoadDataEx" },
 };
 
 void ld_schema(sch_out *o)
 {
-    sch_put_table(o, NULL, ld_keys, sizeof ld_keys / sizeof ld_keys[0]);
+    sch_put_table(o, NULL, ld_keys, LD_NKEYS);
     lm_schema(o);
+    sch_derived(o);
+    sch_put_table(o, NULL, ld_derived, LD_NDKEYS);
+    lm_schema_derived(o);
 }

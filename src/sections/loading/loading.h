@@ -11,6 +11,28 @@
 #include "core/verdict.h"
 #include "run/section_ctx.h"
 
+/* The section's figures (ld_keys, loading.c: key, unit, state, name,
+ * region): a module's, "<module>.<word>.<step>" (its label and format), the
+ * library path's, "library.<word>.<step>"; under --compare-loading after
+ * LD_EAGER or LD_LAZY. */
+enum { LD_K_LOAD, LD_K_GET_FIRST, LD_K_LAUNCH_HOST, LD_K_LAUNCH_EVENTS, LD_K_GET_OTHERS,
+       LD_K_FUNC_LOAD, LD_K_TOTAL, LD_K_MEM_LOAD, LD_K_MEM_ALL, LD_K_K, LD_K_LOADED_LOAD,
+       LD_K_LOADED_GET, LD_K_LOADED_LAUNCH, LD_K_LOADED_OTHERS, LD_K_LOADED_ALL, LD_K_WARM,
+       LD_K_LIB_LOAD, LD_K_LIB_GET_KERNEL, LD_K_LIB_GET_FUNCTION, LD_K_LIB_LAUNCH_HOST,
+       LD_K_LIB_LAUNCH_EVENTS, LD_K_JIT, LD_NKEYS };
+extern const sch_key ld_keys[LD_NKEYS];
+#define LD_MOD_PRE "<pre><module>.<word>."
+#define LD_LIB_PRE "<pre>library.<word>."
+#define LD_EAGER "eager."
+#define LD_LAZY "lazy."
+
+/* The key of figure k (LD_K_) of module label in format fmt (label
+ * unused for the library path's), after pre (NULL: none), into buf. */
+void ld_key(char *buf, size_t len, const char *pre, int k, const char *label, const char *fmt);
+
+/* The step of figure k: its key after the module's or library's part ("load"). */
+const char *ld_step(int k);
+
 /* Module labels: at most LD_MAX_LABELS of fewer than LD_LABEL_LEN bytes. */
 #define LD_MAX_LABELS 32
 #define LD_LABEL_LEN 32
@@ -23,7 +45,7 @@ size_t ld_labels(const results *r, const char *pre, char labels[][LD_LABEL_LEN],
 
 /* The steps --compare-loading gives a verdict on, in the table's order. */
 #define LD_COMPARE_NSTEPS 8
-extern const char *const ld_compare_steps[LD_COMPARE_NSTEPS];
+extern const int ld_compare_steps[LD_COMPARE_NSTEPS];     /* LD_K_ */
 
 /* The verdicts of --compare-loading (verdict.h, vd_compare_one): for every
  * module, format ("cubin", "ptx") and compare step where both modes have
@@ -122,8 +144,42 @@ int lm_run(sec_ctx *c);
 int lm_conclude(results *r);
 
 /* The keys of --module (schema.h): "module.<i>.read", and the children's
- * figures, "[<mode>.]module.<i>.<api>.<step>". */
+ * figures, "[<mode>.]module.<i>.<api>.<step>"; lm_schema_derived, its
+ * derived entries (in section loading's derived list, after sch_derived). */
 void lm_schema(sch_out *o);
+void lm_schema_derived(sch_out *o);
+
+/* --module's keys: "<pre>module.<mi>." then suffix (NULL: "<pre>module.<mi>"), into buf. The API
+ * passes and the steps after them, as the children store them (lm_figs). */
+void lm_key(char *buf, size_t len, const char *pre, size_t mi, const char *suffix);
+#define LM_MODULE "module.<i>"
+#define LM_MOD "mod"             /* cuModuleLoadDataEx */
+#define LM_LIB "lib"             /* cuLibraryLoadData */
+#define LM_CACHE_EMPTY "cache.empty."
+#define LM_CACHE_WARM "cache.warm."
+#define LM_LOADED "loaded"
+#define LM_REFUSED_NOBIN "refused_nobin"
+#define LM_REFUSED_PTX "refused_ptx"
+#define LM_REFUSED_OTHER "refused_other"
+#define LM_SKIPPED "skipped"
+#define LM_LOAD "load"
+#define LM_JIT "jit"
+#define LM_JIT_IMAGES "jit_images"
+#define LM_FUNCTIONS "functions"
+#define LM_GET "get"
+#define LM_LOADED_GET "loaded_get"
+#define LM_FUNC_LOAD "func_load"
+#define LM_LOADED_ALL "loaded_all"
+#define LM_MEM_LOAD "mem_load"
+#define LM_MEM_ALL "mem_all"
+#define LM_RSS_BASE "rss_base"
+#define LM_RSS_LOAD "rss_load"
+#define LM_RSS_ALL "rss_all"
+#define LM_LATER "later"
+/* Derived entries after "module.<i>." */
+#define LM_D_WHERE "where"
+#define LM_D_REFUSED "refused"
+#define LM_D_SKIPPED "skipped"
 
 #define LM_COMPARE_NSTEPS 7
 extern const char *const lm_compare_steps[LM_COMPARE_NSTEPS];

@@ -32,9 +32,9 @@ static const sch_key lm_read = { "read", "ms", RES_PROCESS, "reading the module 
 /* The child's other figures of a module, after "module.<i>.": later and
  * fb.<i>.refused after "<api>.", fb.<i>.load after "mod.", rss_peak as it
  * is. */
-enum { LM_LATER, LM_REFUSED, LM_IMAGE_LOAD, LM_RSS_PEAK, LM_NMORE };
-static const sch_key lm_more[LM_NMORE] = {
-    { "later", "ms", RES_PROCESS, "later: getting and loading every function", "get + func_load" },
+enum { LM_M_LATER, LM_M_REFUSED, LM_M_IMAGE_LOAD, LM_M_RSS_PEAK, LM_M_NMORE };
+static const sch_key lm_more[LM_M_NMORE] = {
+    { LM_LATER, "ms", RES_PROCESS, "later: getting and loading every function", "get + func_load" },
     { "fb.<i>.refused", "CUresult", RES_PROCESS, "the CUresult the driver refused this image with",
       "the load call's return" },
     { "fb.<i>.load", "ms", RES_PROCESS, "load of one image (cuModuleLoadDataEx)",
@@ -42,6 +42,69 @@ static const sch_key lm_more[LM_NMORE] = {
     { "rss_peak", "MiB", RES_PROCESS, "the child's peak host memory (VmHWM)",
       "/proc/self/status at the child's end: the module file's bytes, the driver, both passes" },
 };
+
+/* The derived entries --module writes (in section loading's derived list). */
+enum { LM_DK_MODULE, LM_DK_FATBIN, LM_DK_RELFATBIN, LM_DK_ARCH, LM_DK_SKIPPED, LM_DK_REFUSED,
+       LM_DK_SLOWEST, LM_DK_WHERE, LM_DK_COMPARE, LM_NDKEYS };
+#define LM_SLOWEST 10        /* the slowest images named, per module and mode */
+#define LM_STR_(x) #x
+#define LM_STR(x) LM_STR_(x)
+static const sch_key lm_derived[LM_NDKEYS] = {
+    { LM_MODULE, "images", RES_PROCESS, "<file>",
+      "its kind (\"host ELF\", \"cubin for sm_90\", \"PTX 9.0 for sm_90\", \"fatbin\")" },
+    { LM_MODULE ".fatbin.<i>", "bytes", RES_PROCESS, "fatbin <i> of module <i>: its entries",
+      "its entries (\"ELF sm_90 5,536; PTX compute_90 zstd 400 (1,422)\")" },
+    { LM_MODULE ".relfatbin.<i>", "bytes", RES_PROCESS,
+      "relocatable fatbin (listed, not loaded) <i> of module <i>: its entries", "its entries" },
+    { LM_MODULE ".arch.<word>", "entries", RES_PROCESS, "<kind> entries for <word>",
+      "\"ELF\" or \"PTX\"" },
+    { LM_MODULE "." LM_D_SKIPPED, "images", RES_PROCESS,
+      "images left out: each killed a child loading it", "what happened to each" },
+    { LM_MODULE "." LM_D_REFUSED, "images", RES_PROCESS,
+      "images the driver refused by another error",
+      "each image and its CUresult (\"image 3: CUDA_ERROR_INVALID_IMAGE (200)\")" },
+    { "<pre>" LM_MODULE ".slowest.<i>", "ms", RES_PROCESS,
+      "slowest image <i> by median load time",
+      "the " LM_STR(LM_SLOWEST) " slowest images, fields fatbin and share_pct" },
+    { LM_MODULE "." LM_D_WHERE, "ms", RES_PROCESS, "where the cost of loading went",
+      "a sentence on the mode's or both modes' load, later function loads and memory" },
+    { "compare." LM_MODULE ".<api>.<word>", "", RES_PROCESS,
+      "eager against lazy, <step> (module.<i>, <api>): the U test's p", "the verdict" },
+};
+
+void lm_key(char *buf, size_t len, const char *pre, size_t mi, const char *suffix)
+{
+    char n[32], pattern[128];
+    const char *part = n;
+    snprintf(n, sizeof n, "%zu", mi);
+    snprintf(pattern, sizeof pattern, LM_MODULE "%s%s", suffix ? "." : "", suffix ? suffix : "");
+    sch_fill(buf, len, pre, pattern, &part, 1);
+}
+
+/* The key of derived entry k into key (96 bytes): its <pre> (where it
+ * has one) pre, its module's <i> mi, a last <i> or <word> last. */
+static void lm_dkey(char *key, int k, const char *pre, size_t mi, const char *last)
+{
+    char a[32];
+    const char *parts[3], *p;
+    size_t n = 0, want = 0;
+    for (p = lm_derived[k].key; (p = strchr(p, '<')) != NULL; p++) want++;
+    snprintf(a, sizeof a, "%zu", mi);
+    if (strncmp(lm_derived[k].key, "<pre>", 5) == 0) parts[n++] = pre;
+    parts[n++] = a;
+    if (n < want) parts[n++] = last;
+    sch_fill(key, 96, NULL, lm_derived[k].key, parts, n);
+}
+
+/* Store derived entry k under key, its name the declaration's filled in
+ * with nn parts; NULL on out of memory. */
+static res_derived *lm_derive(results *r, int k, const char *key, const char *const *nparts,
+                              size_t nn, double value, const char *text)
+{
+    char name[192];
+    sch_fill(name, sizeof name, NULL, lm_derived[k].name, nparts, nn);
+    return res_derive(r, LD, key, name, value, lm_derived[k].unit, text);
+}
 
 /* ---------------------------------------------------------- inventory --- */
 
@@ -87,14 +150,18 @@ static int lm_store_fatbins(results *r, size_t mi, const mf_module *m, int major
     size_t j, nrel = 0;
     for (j = 0; j < m->nfatbins; j++) {
         const mf_fatbin *fb = &m->fatbins[j];
-        char key[96], name[160], text[1024];
+        char key[96], text[1024], a[32], b[32];
+        const char *parts[2];
         res_derived *d;
         size_t idx = fb->relocatable ? nrel++ : j;
-        snprintf(key, sizeof key, "module.%zu.%s.%zu", mi, fb->relocatable ? "relfatbin" : "fatbin", idx);
-        snprintf(name, sizeof name, "%s %zu of module %zu: its entries", fb->relocatable
-                 ? "relocatable fatbin (listed, not loaded)" : "fatbin", idx, mi);
+        int k = fb->relocatable ? LM_DK_RELFATBIN : LM_DK_FATBIN;
+        snprintf(a, sizeof a, "%zu", idx);
+        snprintf(b, sizeof b, "%zu", mi);
+        parts[0] = a;
+        parts[1] = b;
+        lm_dkey(key, k, NULL, mi, a);
         lm_entries_text(m, j, text, sizeof text);
-        d = res_derive(r, LD, key, name, (double)fb->bytes, "bytes", text);
+        d = lm_derive(r, k, key, parts, 2, (double)fb->bytes, text);
         if (!d || res_derived_field(d, "offset", (double)fb->offset) ||
             res_derived_field(d, "entries", (double)fb->n) ||
             res_derived_field(d, "use", fb->relocatable ? 0 : (double)mf_image_use(m, j, major, minor)))
@@ -117,20 +184,22 @@ static int lm_store_archs(results *r, size_t mi, const mf_module *m)
     whole.stored_bytes = whole.raw_bytes = m->data_bytes;
     for (j = 0; j < count; j++) {
         const mf_entry *e = m->kind == MF_CUBIN || m->kind == MF_PTX ? &whole : &m->entries[j];
-        char key[96], name[96], arch[24], kind[24];
+        char key[96], arch[24], kind[24];
+        const char *parts[2];
         const res_derived *old;
         res_derived *d;
         double n = 1, stored = (double)e->stored_bytes, raw = (double)e->raw_bytes;
         double comp = e->comp != MF_COMP_NONE;
-        snprintf(key, sizeof key, "module.%zu.arch.%s", mi, mf_arch_name(e, arch, sizeof arch));
+        lm_dkey(key, LM_DK_ARCH, NULL, mi, mf_arch_name(e, arch, sizeof arch));
         if ((old = res_derived_find(r, LD, key)) != NULL) {
             n += old->value;
             stored += res_derived_num(old, "stored_bytes");
             raw += res_derived_num(old, "raw_bytes");
             comp += res_derived_num(old, "compressed");
         }
-        snprintf(name, sizeof name, "%s entries for %s", mf_entry_kind(e, kind, sizeof kind), arch);
-        d = res_derive(r, LD, key, name, n, "entries", mf_entry_kind(e, kind, sizeof kind));
+        parts[0] = mf_entry_kind(e, kind, sizeof kind);
+        parts[1] = arch;
+        d = lm_derive(r, LM_DK_ARCH, key, parts, 2, n, parts[0]);
         if (!d || res_derived_field(d, "stored_bytes", stored) ||
             res_derived_field(d, "raw_bytes", raw) || res_derived_field(d, "compressed", comp))
             return -1;
@@ -143,7 +212,8 @@ static int lm_store_module(results *r, size_t mi, const mf_module *m, int major,
 {
     double elf = 0, ptx = 0, comp = 0, nocode = 0, ptxonly = 0;
     size_t j, nimg = mf_nimages(m);
-    char key[48], text[160];
+    char key[96], text[160];
+    const char *path = m->path;
     res_derived *d;
 
     for (j = 0; j < m->nloadable_entries; j++) {
@@ -161,8 +231,8 @@ static int lm_store_module(results *r, size_t mi, const mf_module *m, int major,
         snprintf(text, sizeof text, "PTX %u.%u for sm_%u%s", m->ptx_major, m->ptx_minor, m->arch,
                  m->variant == 'a' ? "a" : m->variant == 'f' ? "f" : "");
     else snprintf(text, sizeof text, "%s", mf_kind_name(m->kind));
-    snprintf(key, sizeof key, "module.%zu", mi);
-    d = res_derive(r, LD, key, m->path, (double)nimg, "images", text);
+    lm_dkey(key, LM_DK_MODULE, NULL, mi, NULL);
+    d = lm_derive(r, LM_DK_MODULE, key, &path, 1, (double)nimg, text);
     if (!d || res_derived_field(d, "file_bytes", (double)m->file_bytes) ||
         res_derived_field(d, "fatbins", (double)m->nloadable) ||
         res_derived_field(d, "entries", (double)m->nloadable_entries) ||
@@ -199,7 +269,7 @@ int lm_inventory(sec_ctx *c)
         {
             char key[48];
             double ms = clk_now_ms() - t0;
-            snprintf(key, sizeof key, "module.%zu.read", i);
+            lm_key(key, sizeof key, NULL, i, lm_read.key);
             res_add(c->r, LD, key, lm_read.name, lm_read.desc, lm_read.state, lm_read.unit, &ms, 1);
         }
         /* The archs before the fatbins: each arch entry is looked up again
@@ -388,7 +458,7 @@ static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
             continue;
         }
         if (!img) goto out;
-        lm_progress("mod", (long)j);
+        lm_progress(LM_MOD, (long)j);
         t0 = clk_now_ms();
         DRV_CALL(r, drv.cuModuleLoadDataEx(&mods[j], img, 1, opt, val));
         ms = clk_now_ms() - t0;
@@ -404,12 +474,12 @@ static int lm_module_pass(sec_ctx *c, const mf_module *m, lm_pass *p)
             p->jit_ms += wall;
             p->jit_images++;
         }
-        snprintf(key, sizeof key, "mod.fb.%zu.load", j);
-        if (!res_add(c->r, LD, key, lm_more[LM_IMAGE_LOAD].name, lm_more[LM_IMAGE_LOAD].desc,
-                     lm_more[LM_IMAGE_LOAD].state, lm_more[LM_IMAGE_LOAD].unit, &ms, 1))
+        snprintf(key, sizeof key, LM_MOD ".fb.%zu." LM_LOAD, j);
+        if (!res_add(c->r, LD, key, lm_more[LM_M_IMAGE_LOAD].name, lm_more[LM_M_IMAGE_LOAD].desc,
+                     lm_more[LM_M_IMAGE_LOAD].state, lm_more[LM_M_IMAGE_LOAD].unit, &ms, 1))
             goto out;
     }
-    lm_progress("mod", -1);
+    lm_progress(LM_MOD, -1);
     if (lm_after_load(p, free0) != 0) goto out;
     {   /* every function: counted, then enumerated, the two passes timed */
         unsigned cnt;
@@ -527,34 +597,34 @@ static const struct lm_fig {
     size_t off;         /* its figure in lm_pass */
 } lm_figs[] = {
 #define LMF(s, n, rg, u, m) { { s, u, RES_PROCESS, n, rg }, offsetof(lm_pass, m) }
-    LMF("loaded", "images loaded", "count", "images", loaded),
-    LMF("refused_nobin", "images refused: no code for this GPU",
+    LMF(LM_LOADED, "images loaded", "count", "images", loaded),
+    LMF(LM_REFUSED_NOBIN, "images refused: no code for this GPU",
         "count of CUDA_ERROR_NO_BINARY_FOR_GPU", "images", nobin),
-    LMF("refused_ptx", "images refused: PTX newer than the driver",
+    LMF(LM_REFUSED_PTX, "images refused: PTX newer than the driver",
         "count of CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "images", ptxver),
-    LMF("refused_other", "images refused by another error (named: <api>.fb.<j>.refused)",
+    LMF(LM_REFUSED_OTHER, "images refused by another error (named: <api>.fb.<j>.refused)",
         "count", "images", other),
-    LMF("skipped", "images left out: each killed an earlier child loading it", "count", "images",
+    LMF(LM_SKIPPED, "images left out: each killed an earlier child loading it", "count", "images",
         skipped),
-    LMF("load", "load of every image", "host clock summed over each image's load call", "ms", load_ms),
-    LMF("jit", "driver JIT of the images with only PTX for this GPU",
+    LMF(LM_LOAD, "load of every image", "host clock summed over each image's load call", "ms", load_ms),
+    LMF(LM_JIT, "driver JIT of the images with only PTX for this GPU",
         "CU_JIT_WALL_TIME summed over those images' loads", "ms", jit_ms),
-    LMF("jit_images", "images with only PTX for this GPU", "count", "images", jit_images),
-    LMF("functions", "functions", "count (enumerated)", "functions", functions),
-    LMF("get", "getting every function", "host clock around the count and enumerate calls "
+    LMF(LM_JIT_IMAGES, "images with only PTX for this GPU", "count", "images", jit_images),
+    LMF(LM_FUNCTIONS, "functions", "count (enumerated)", "functions", functions),
+    LMF(LM_GET, "getting every function", "host clock around the count and enumerate calls "
         "(and cuKernelGetFunction of each kernel)", "ms", get_ms),
-    LMF("loaded_get", "functions loaded once got", "cuFuncIsLoaded over all", "functions", loaded_get),
-    LMF("func_load", "cuFuncLoad of every function not loaded",
+    LMF(LM_LOADED_GET, "functions loaded once got", "cuFuncIsLoaded over all", "functions", loaded_get),
+    LMF(LM_FUNC_LOAD, "cuFuncLoad of every function not loaded",
         "host clock summed over each cuFuncLoad", "ms", func_load_ms),
-    LMF("loaded_all", "functions loaded after cuFuncLoad", "cuFuncIsLoaded over all", "functions",
+    LMF(LM_LOADED_ALL, "functions loaded after cuFuncLoad", "cuFuncIsLoaded over all", "functions",
         loaded_all),
-    LMF("mem_load", "device memory used after the load", "cuMemGetInfo free before the first "
+    LMF(LM_MEM_LOAD, "device memory used after the load", "cuMemGetInfo free before the first "
         "load minus free after the last", "MiB", mem_load),
-    LMF("mem_all", "device memory used, every function loaded", "cuMemGetInfo free before the "
+    LMF(LM_MEM_ALL, "device memory used, every function loaded", "cuMemGetInfo free before the "
         "first load minus free after the last cuFuncLoad", "MiB", mem_all),
-    LMF("rss_base", "host memory (VmRSS) before the first load", "/proc/self/status", "MiB", rss_base),
-    LMF("rss_load", "host memory (VmRSS) after the load", "/proc/self/status", "MiB", rss_load),
-    LMF("rss_all", "host memory (VmRSS), every function loaded", "/proc/self/status", "MiB", rss_all),
+    LMF(LM_RSS_BASE, "host memory (VmRSS) before the first load", "/proc/self/status", "MiB", rss_base),
+    LMF(LM_RSS_LOAD, "host memory (VmRSS) after the load", "/proc/self/status", "MiB", rss_load),
+    LMF(LM_RSS_ALL, "host memory (VmRSS), every function loaded", "/proc/self/status", "MiB", rss_all),
 #undef LMF
 };
 #define LM_NFIGS (sizeof lm_figs / sizeof lm_figs[0])
@@ -570,9 +640,9 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n
         char key[64], name[160];
         double v = *(const double *)(const void *)((const char *)p + lm_figs[i].off);
         /* cuLibraryLoadData takes no JIT options: no JIT figure of its own. */
-        if (strcmp(api, "lib") == 0 && strncmp(k->key, "jit", 3) == 0) continue;
+        if (strcmp(api, LM_LIB) == 0 && strncmp(k->key, LM_JIT, strlen(LM_JIT)) == 0) continue;
         snprintf(key, sizeof key, "%s.%s", api, k->key);
-        snprintf(name, sizeof name, "%s (%s)", k->name, strcmp(api, "mod") == 0
+        snprintf(name, sizeof name, "%s (%s)", k->name, strcmp(api, LM_MOD) == 0
                  ? "cuModuleLoadDataEx" : "cuLibraryLoadData");
         if (!res_add(r, LD, key, name, k->desc, k->state, k->unit, &v, 1)) return -1;
     }
@@ -580,8 +650,8 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n
         char key[64];
         double later = p->get_ms + p->func_load_ms;
         snprintf(key, sizeof key, "%s.later", api);
-        if (!res_add(r, LD, key, lm_more[LM_LATER].name, lm_more[LM_LATER].desc,
-                     lm_more[LM_LATER].state, lm_more[LM_LATER].unit, &later, 1))
+        if (!res_add(r, LD, key, lm_more[LM_M_LATER].name, lm_more[LM_M_LATER].desc,
+                     lm_more[LM_M_LATER].state, lm_more[LM_M_LATER].unit, &later, 1))
             return -1;
     }
     for (i = 0; i < n; i++) {
@@ -589,8 +659,8 @@ static int lm_store_pass(results *r, const char *api, const lm_pass *p, size_t n
         double code = p->refused_code[i];
         if (!p->refused_code[i]) continue;
         snprintf(key, sizeof key, "%s.fb.%zu.refused", api, i);
-        if (!res_add(r, LD, key, lm_more[LM_REFUSED].name, lm_more[LM_REFUSED].desc,
-                     lm_more[LM_REFUSED].state, lm_more[LM_REFUSED].unit, &code, 1))
+        if (!res_add(r, LD, key, lm_more[LM_M_REFUSED].name, lm_more[LM_M_REFUSED].desc,
+                     lm_more[LM_M_REFUSED].state, lm_more[LM_M_REFUSED].unit, &code, 1))
             return -1;
     }
     return 0;
@@ -657,17 +727,17 @@ int lm_measure(sec_ctx *c)
             failed = 1;
     }
     if (!failed && (lm_module_pass(c, &m, &p[0]) != 0 ||
-                    lm_store_pass(c->r, "mod", &p[0], mf_nimages(&m)) != 0 ||
+                    lm_store_pass(c->r, LM_MOD, &p[0], mf_nimages(&m)) != 0 ||
                     lm_library_pass(c, &m, &p[1]) != 0 ||
-                    lm_store_pass(c->r, "lib", &p[1], mf_nimages(&m)) != 0))
+                    lm_store_pass(c->r, LM_LIB, &p[1], mf_nimages(&m)) != 0))
         failed = 1;
     if (!failed) {
-        lm_check_pass(c, &m, "mod", &p[0]);
-        lm_check_pass(c, &m, "lib", &p[1]);
+        lm_check_pass(c, &m, LM_MOD, &p[0]);
+        lm_check_pass(c, &m, LM_LIB, &p[1]);
     }
     peak = lm_proc_mib("VmHWM");
-    if (!res_add(c->r, LD, lm_more[LM_RSS_PEAK].key, lm_more[LM_RSS_PEAK].name,
-                 lm_more[LM_RSS_PEAK].desc, lm_more[LM_RSS_PEAK].state, lm_more[LM_RSS_PEAK].unit,
+    if (!res_add(c->r, LD, lm_more[LM_M_RSS_PEAK].key, lm_more[LM_M_RSS_PEAK].name,
+                 lm_more[LM_M_RSS_PEAK].desc, lm_more[LM_M_RSS_PEAK].state, lm_more[LM_M_RSS_PEAK].unit,
                  &peak, 1))
         failed = 1;
     for (i = 0; i < 2; i++) {
@@ -802,7 +872,7 @@ static int lm_child_env(sec_ctx *c, lm_state *st, size_t mi, const char *mode, c
         failed = 1;
     }
     again = !ok && lm_after_death(c, st, mi, detail);
-    snprintf(pre, sizeof pre, "%smodule.%zu.", prefix, mi);
+    lm_key(pre, sizeof pre, prefix, mi, "");
     if (ok && sec_accumulate(c->r, LD, pre, &child) != 0) {
         res_free(&child);
         return -1;
@@ -829,22 +899,22 @@ static int lm_child_env(sec_ctx *c, lm_state *st, size_t mi, const char *mode, c
  * themselves ran with the cache disabled). Returns 0, 1 or -1. */
 static int lm_cache_states(sec_ctx *c, lm_state *st)
 {
-    char key[48], dir[512], pathvar[600];
+    char key[96], dir[512], pathvar[600];
     const char *env[2];
     size_t i;
     int round, r, failed = 0;
 
     for (i = 0; i < c->o->nmodules; i++) {
-        snprintf(key, sizeof key, "module.%zu", i);
+        lm_dkey(key, LM_DK_MODULE, NULL, i, NULL);
         if (!(res_derived_num(res_derived_find(c->r, LD, key), "ptx_only") > 0)) continue;
         for (round = 0; round < c->o->rounds; round++) {
             if (sec_private_cache(LD, "module-cache", dir, sizeof dir, pathvar, sizeof pathvar,
                                   env) != 0)
                 return -1;
-            r = lm_child_env(c, st, i, "eager", "EAGER", "cache.empty.", round, env, 2);
+            r = lm_child_env(c, st, i, "eager", "EAGER", LM_CACHE_EMPTY, round, env, 2);
             if (r >= 0) {
                 failed |= r;
-                r = lm_child_env(c, st, i, "eager", "EAGER", "cache.warm.", round, env, 2);
+                r = lm_child_env(c, st, i, "eager", "EAGER", LM_CACHE_WARM, round, env, 2);
             }
             if (pr_rmtree(dir) != 0) fprintf(stderr, "harness: " LD ": could not remove %s\n", dir);
             if (r < 0) return -1;
@@ -858,7 +928,7 @@ static int lm_cache_states(sec_ctx *c, lm_state *st)
  * it takes: the path, how many, the driver's CUDA version. */
 static void lm_say_ptx_refused(const sec_ctx *c)
 {
-    static const char *const pre[3] = { "", "eager.", "lazy." };
+    static const char *const pre[3] = { "", LD_EAGER, LD_LAZY };
     size_t i;
     int p;
     for (i = 0; i < c->o->nmodules; i++) {
@@ -866,7 +936,7 @@ static void lm_say_ptx_refused(const sec_ctx *c)
         for (p = 0; p < 3; p++) {
             char key[96];
             const res_meas *m;
-            snprintf(key, sizeof key, "%smodule.%zu.mod.refused_ptx", pre[p], i);
+            lm_key(key, sizeof key, pre[p], i, LM_MOD "." LM_REFUSED_PTX);
             if ((m = res_find(c->r, LD, key)) && m->stats.max > n) n = m->stats.max;
         }
         if (n > 0)
@@ -885,13 +955,12 @@ static int lm_store_skipped(sec_ctx *c, const lm_state *st)
 {
     size_t mi, k, at;
     for (mi = 0; mi < c->o->nmodules; mi++) {
-        char key[48], text[LM_MAX_SKIP * 610];
+        char key[96], text[LM_MAX_SKIP * 610];
         if (!st->nskip[mi]) continue;
         for (text[0] = '\0', at = 0, k = 0; k < st->nskip[mi] && at < sizeof text; k++)
             at += (size_t)snprintf(text + at, sizeof text - at, "%s%s", k ? "; " : "", st->died[mi][k]);
-        snprintf(key, sizeof key, "module.%zu.skipped", mi);
-        if (!res_derive(c->r, LD, key, "images left out: each killed a child loading it",
-                        (double)st->nskip[mi], "images", text))
+        lm_dkey(key, LM_DK_SKIPPED, NULL, mi, NULL);
+        if (!lm_derive(c->r, LM_DK_SKIPPED, key, NULL, 0, (double)st->nskip[mi], text))
             return -1;
     }
     return 0;
@@ -907,9 +976,9 @@ static int lm_say_refused(sec_ctx *c)
     size_t mi;
     int any = 0;
     for (mi = 0; mi < c->o->nmodules; mi++) {
-        char key[48], what[200];
+        char key[96], what[200];
         const res_derived *d;
-        snprintf(key, sizeof key, "module.%zu.refused", mi);
+        lm_dkey(key, LM_DK_REFUSED, NULL, mi, NULL);
         if (!(d = res_derived_find(c->r, LD, key)) || !(d->value > 0)) continue;
         fprintf(stderr, "harness: " LD ": --module=%s: %.0f image%s refused by the driver: %s; the "
                 "other images measured\n", c->o->modules[mi], d->value, d->value == 1 ? "" : "s", d->text);
@@ -925,7 +994,7 @@ int lm_run(sec_ctx *c)
 {
     static const char *const modes[2] = { "eager", "lazy" };
     static const char *const effective[2] = { "EAGER", "LAZY" };
-    static const char *const prefix[2] = { "eager.", "lazy." };
+    static const char *const prefix[2] = { LD_EAGER, LD_LAZY };
     size_t i;
     int rc, round, mi, r = 0, failed = 0;
     int rounds = c->o->compare_loading ? c->o->compare_rounds : c->o->rounds;
@@ -986,7 +1055,7 @@ out:
 /* ---------------------------------------------------- conclusions --- */
 
 const char *const lm_compare_steps[LM_COMPARE_NSTEPS] = {
-    "load", "jit", "get", "func_load", "later", "mem_load", "mem_all"
+    LM_LOAD, LM_JIT, LM_GET, LM_FUNC_LOAD, LM_LATER, LM_MEM_LOAD, LM_MEM_ALL
 };
 
 typedef struct lm_slow { double ms; size_t fatbin; } lm_slow;
@@ -997,7 +1066,7 @@ static int lm_slow_cmp(const void *a, const void *b)
     return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : (x->fatbin > y->fatbin) - (x->fatbin < y->fatbin);
 }
 
-/* The ten slowest images of module mi under prefix pre. */
+/* The LM_SLOWEST slowest images of module mi under prefix pre. */
 static int lm_slowest(results *r, size_t mi, const char *pre)
 {
     char head[64], key[96];
@@ -1005,8 +1074,8 @@ static int lm_slowest(results *r, size_t mi, const char *pre)
     lm_slow *s;
     double total;
 
-    snprintf(head, sizeof head, "%smodule.%zu.mod.fb.", pre, mi);
-    snprintf(key, sizeof key, "%smodule.%zu.mod.load", pre, mi);
+    lm_key(head, sizeof head, pre, mi, LM_MOD ".fb.");
+    lm_key(key, sizeof key, pre, mi, LM_MOD "." LM_LOAD);
     total = tb_med(r, LD, key);
     hl = strlen(head);
     if (!(s = calloc(r->nm ? r->nm : 1, sizeof *s))) return -1;
@@ -1022,12 +1091,13 @@ static int lm_slowest(results *r, size_t mi, const char *pre)
         n++;
     }
     qsort(s, n, sizeof *s, lm_slow_cmp);
-    for (i = 0; i < n && i < 10; i++) {
-        char name[96];
+    for (i = 0; i < n && i < LM_SLOWEST; i++) {
+        char rank[32];
+        const char *part = rank;
         res_derived *d;
-        snprintf(key, sizeof key, "%smodule.%zu.slowest.%zu", pre, mi, i + 1);
-        snprintf(name, sizeof name, "slowest image %zu by median load time", i + 1);
-        d = res_derive(r, LD, key, name, s[i].ms, "ms", "");
+        snprintf(rank, sizeof rank, "%zu", i + 1);
+        lm_dkey(key, LM_DK_SLOWEST, pre, mi, rank);
+        d = lm_derive(r, LM_DK_SLOWEST, key, &part, 1, s[i].ms, "");
         if (!d || res_derived_field(d, "fatbin", (double)s[i].fatbin) ||
             res_derived_field(d, "share_pct", total > 0 ? 100.0 * s[i].ms / total : NAN)) {
             free(s);
@@ -1042,7 +1112,7 @@ static int lm_slowest(results *r, size_t mi, const char *pre)
 static double lm_med(const results *r, const char *pre, size_t mi, const char *step)
 {
     char key[96];
-    snprintf(key, sizeof key, "%smodule.%zu.%s", pre, mi, step);
+    lm_key(key, sizeof key, pre, mi, step);
     return tb_med(r, LD, key);
 }
 
@@ -1051,16 +1121,16 @@ static double lm_med(const results *r, const char *pre, size_t mi, const char *s
 static int lm_where(results *r, size_t mi)
 {
     const char *mode = tb_env_str(r, "module_loading_effective", "this run's mode");
-    int both = !isnan(lm_med(r, "eager.", mi, "mod.load")) && !isnan(lm_med(r, "lazy.", mi, "mod.load"));
-    const char *pe = both ? "eager." : "", *pl = both ? "lazy." : "";
-    double el = lm_med(r, pe, mi, "mod.load"), ell = lm_med(r, pe, mi, "mod.later");
-    double ll = lm_med(r, pl, mi, "mod.load"), lll = lm_med(r, pl, mi, "mod.later");
-    double em = lm_med(r, pe, mi, "mod.mem_load"), lm = lm_med(r, pl, mi, "mod.mem_load");
-    double ema = lm_med(r, pe, mi, "mod.mem_all"), lma = lm_med(r, pl, mi, "mod.mem_all");
-    double img = lm_med(r, pe, mi, "mod.loaded") + lm_med(r, pe, mi, "mod.refused_nobin") +
-                 lm_med(r, pe, mi, "mod.refused_ptx") + lm_med(r, pe, mi, "mod.refused_other");
-    double nobin = lm_med(r, pe, mi, "mod.refused_nobin");
-    char text[600], key[48];
+    int both = !isnan(lm_med(r, LD_EAGER, mi, LM_MOD "." LM_LOAD)) && !isnan(lm_med(r, LD_LAZY, mi, LM_MOD "." LM_LOAD));
+    const char *pe = both ? LD_EAGER : "", *pl = both ? LD_LAZY : "";
+    double el = lm_med(r, pe, mi, LM_MOD "." LM_LOAD), ell = lm_med(r, pe, mi, LM_MOD "." LM_LATER);
+    double ll = lm_med(r, pl, mi, LM_MOD "." LM_LOAD), lll = lm_med(r, pl, mi, LM_MOD "." LM_LATER);
+    double em = lm_med(r, pe, mi, LM_MOD "." LM_MEM_LOAD), lm = lm_med(r, pl, mi, LM_MOD "." LM_MEM_LOAD);
+    double ema = lm_med(r, pe, mi, LM_MOD "." LM_MEM_ALL), lma = lm_med(r, pl, mi, LM_MOD "." LM_MEM_ALL);
+    double img = lm_med(r, pe, mi, LM_MOD "." LM_LOADED) + lm_med(r, pe, mi, LM_MOD "." LM_REFUSED_NOBIN) +
+                 lm_med(r, pe, mi, LM_MOD "." LM_REFUSED_PTX) + lm_med(r, pe, mi, LM_MOD "." LM_REFUSED_OTHER);
+    double nobin = lm_med(r, pe, mi, LM_MOD "." LM_REFUSED_NOBIN);
+    char text[600], key[96];
     res_derived *d;
 
     if (isnan(el)) return 0;
@@ -1076,8 +1146,8 @@ static int lm_where(results *r, size_t mi)
         snprintf(text, sizeof text, "%s: %.1f ms at load, %.1f ms later to get and load every "
                  "function; %.0f MiB of device memory after load, %.0f MiB with every function; "
                  "%.0f of %.0f images hold no code for this GPU", mode, el, ell, em, ema, nobin, img);
-    snprintf(key, sizeof key, "module.%zu.where", mi);
-    d = res_derive(r, LD, key, "where the cost of loading went", both ? ll - el : el, "ms", text);
+    lm_dkey(key, LM_DK_WHERE, NULL, mi, NULL);
+    d = lm_derive(r, LM_DK_WHERE, key, NULL, 0, both ? ll - el : el, text);
     if (!d || res_derived_field(d, "eager_load", both ? el : NAN) ||
         res_derived_field(d, "eager_later", both ? ell : NAN) ||
         res_derived_field(d, "lazy_load", both ? ll : NAN) ||
@@ -1097,13 +1167,13 @@ static int lm_where(results *r, size_t mi)
  * -1 on out of memory. */
 static int lm_refused(results *r, size_t mi)
 {
-    static const char *const pre[3] = { "", "eager.", "lazy." };
-    char head[3][64], key[48], text[2048];
+    static const char *const pre[3] = { "", LD_EAGER, LD_LAZY };
+    char head[3][64], key[96], text[2048];
     size_t i, hl, at = 0, n = 0, seen[64];
     int p;
 
     text[0] = '\0';
-    for (p = 0; p < 3; p++) snprintf(head[p], sizeof head[p], "%smodule.%zu.", pre[p], mi);
+    for (p = 0; p < 3; p++) lm_key(head[p], sizeof head[p], pre[p], mi, "");
     for (i = 0; i < r->nm; i++) {
         const char *k = r->m[i].key, *api;
         char *end;
@@ -1114,7 +1184,7 @@ static int lm_refused(results *r, size_t mi)
         if (p == 3) continue;
         hl = strlen(head[p]);
         api = k + hl;
-        if (strncmp(api, "mod.fb.", 7) != 0 && strncmp(api, "lib.fb.", 7) != 0) continue;
+        if (strncmp(api, LM_MOD ".fb.", 7) != 0 && strncmp(api, LM_LIB ".fb.", 7) != 0) continue;
         j = strtoul(api + 7, &end, 10);
         if (strcmp(end, ".refused") != 0) continue;
         for (q = 0; q < n && seen[q] != j; q++) {}
@@ -1126,21 +1196,20 @@ static int lm_refused(results *r, size_t mi)
                                    r->m[i].stats.median);
     }
     if (n == 0) return 0;
-    snprintf(key, sizeof key, "module.%zu.refused", mi);
-    return res_derive(r, LD, key, "images the driver refused by another error", (double)n, "images",
-                      text) ? 0 : -1;
+    lm_dkey(key, LM_DK_REFUSED, NULL, mi, NULL);
+    return lm_derive(r, LM_DK_REFUSED, key, NULL, 0, (double)n, text) ? 0 : -1;
 }
 
 int lm_conclude(results *r)
 {
-    static const char *const pre[3] = { "", "eager.", "lazy." };
-    static const char *const fmts[2] = { "mod", "lib" };
+    static const char *const pre[3] = { "", LD_EAGER, LD_LAZY };
+    static const char *const fmts[2] = { LM_MOD, LM_LIB };
     double pct = vd_threshold(r);
     size_t mi, p, f, s;
-    char key[48];
+    char key[96];
 
     for (mi = 0;; mi++) {
-        snprintf(key, sizeof key, "module.%zu", mi);
+        lm_dkey(key, LM_DK_MODULE, NULL, mi, NULL);
         if (!res_derived_find(r, LD, key)) break;
         for (p = 0; p < 3; p++)
             if (lm_slowest(r, mi, pre[p]) != 0) return -1;
@@ -1156,19 +1225,24 @@ void lm_schema(sch_out *o)
 {
     size_t i;
 
-    sch_put(o, "module.<i>.", &lm_read, NULL);
+    sch_put(o, LM_MODULE ".", &lm_read, NULL);
     for (i = 0; i < LM_NFIGS; i++) {
         sch_key k = lm_figs[i].k;
         char name[160];
         /* cuLibraryLoadData takes no JIT options: the JIT figures are mod's. */
-        int mod = strncmp(k.key, "jit", 3) == 0;
+        int mod = strncmp(k.key, LM_JIT, strlen(LM_JIT)) == 0;
         snprintf(name, sizeof name, "%s (%s)", k.name,
                  mod ? "cuModuleLoadDataEx" : "cuModuleLoadDataEx or cuLibraryLoadData");
         k.name = name;
-        sch_put(o, mod ? "<pre>module.<i>.mod." : "<pre>module.<i>.<api>.", &k, NULL);
+        sch_put(o, mod ? "<modpre>" LM_MODULE "." LM_MOD "." : "<modpre>" LM_MODULE ".<api>.", &k, NULL);
     }
-    sch_put(o, "<pre>module.<i>.<api>.", &lm_more[LM_LATER], NULL);
-    sch_put(o, "<pre>module.<i>.<api>.", &lm_more[LM_REFUSED], NULL);
-    sch_put(o, "<pre>module.<i>.mod.", &lm_more[LM_IMAGE_LOAD], NULL);
-    sch_put(o, "<pre>module.<i>.", &lm_more[LM_RSS_PEAK], NULL);
+    sch_put(o, "<modpre>" LM_MODULE ".<api>.", &lm_more[LM_M_LATER], NULL);
+    sch_put(o, "<modpre>" LM_MODULE ".<api>.", &lm_more[LM_M_REFUSED], NULL);
+    sch_put(o, "<modpre>" LM_MODULE "." LM_MOD ".", &lm_more[LM_M_IMAGE_LOAD], NULL);
+    sch_put(o, "<modpre>" LM_MODULE ".", &lm_more[LM_M_RSS_PEAK], NULL);
+}
+
+void lm_schema_derived(sch_out *o)
+{
+    sch_put_table(o, NULL, lm_derived, LM_NDKEYS);
 }

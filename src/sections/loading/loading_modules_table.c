@@ -46,7 +46,7 @@ static void lm_print_inventory(FILE *f, const results *r, size_t mi, const res_d
                 lm_b(a, sizeof a, res_derived_num(md, "rel_bytes")));
     {   /* by architecture */
         size_t i, klen;
-        snprintf(key, sizeof key, "module.%zu.arch.", mi);
+        lm_key(key, sizeof key, NULL, mi, "arch.");
         klen = strlen(key);
         for (i = 0; i < r->nd; i++) {
             const res_derived *d = &r->d[i];
@@ -61,7 +61,11 @@ static void lm_print_inventory(FILE *f, const results *r, size_t mi, const res_d
         const res_derived *d;
         int rel = j >= nf;
         if (nf > LM_LIST_MAX && !rel) continue;
-        snprintf(key, sizeof key, "module.%zu.%s.%zu", mi, rel ? "relfatbin" : "fatbin", rel ? j - nf : j);
+        {
+            char sub[48];
+            snprintf(sub, sizeof sub, "%s.%zu", rel ? "relfatbin" : "fatbin", rel ? j - nf : j);
+            lm_key(key, sizeof key, NULL, mi, sub);
+        }
         if (!(d = res_derived_find(r, LD, key))) continue;
         if (nrel > LM_LIST_MAX && rel) break;
         fprintf(f, "    %-6s %4zu  offset %12s  %10s B  %-14s %s\n", rel ? "rel" : "fatbin",
@@ -77,30 +81,32 @@ static void lm_print_inventory(FILE *f, const results *r, size_t mi, const res_d
 /* The steps of one API for module mi, a column per prefix present. */
 static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api)
 {
-    static const char *const pre[3] = { "", "eager.", "lazy." };
+    static const char *const pre[3] = { "", LD_EAGER, LD_LAZY };
     static const struct { const char *step, *label; int prec; } rows[] = {
-        { "loaded", "images loaded", 0 }, { "refused_nobin", "refused: no code for this GPU", 0 },
-        { "refused_ptx", "refused: PTX newer than the driver", 0 },
-        { "refused_other", "refused: another error", 0 },
-        { "skipped", "left out: killed a child loading it", 0 },
-        { "load", "load, every image (ms)", 3 }, { "jit", "  of it driver JIT, PTX-only images (ms)", 3 },
-        { "functions", "functions", 0 }, { "get", "get every function (ms)", 3 },
-        { "loaded_get", "  loaded once got (cuFuncIsLoaded)", 0 },
-        { "func_load", "cuFuncLoad of the rest (ms)", 3 },
-        { "loaded_all", "  loaded after cuFuncLoad", 0 }, { "later", "later: get + cuFuncLoad (ms)", 3 },
-        { "mem_load", "device MiB after load", 0 }, { "mem_all", "device MiB, every function", 0 },
-        { "rss_base", "host MiB (VmRSS) before the load", 0 }, { "rss_all", "host MiB, every function", 0 },
+        { LM_LOADED, "images loaded", 0 }, { LM_REFUSED_NOBIN, "refused: no code for this GPU", 0 },
+        { LM_REFUSED_PTX, "refused: PTX newer than the driver", 0 },
+        { LM_REFUSED_OTHER, "refused: another error", 0 },
+        { LM_SKIPPED, "left out: killed a child loading it", 0 },
+        { LM_LOAD, "load, every image (ms)", 3 }, { LM_JIT, "  of it driver JIT, PTX-only images (ms)", 3 },
+        { LM_FUNCTIONS, "functions", 0 }, { LM_GET, "get every function (ms)", 3 },
+        { LM_LOADED_GET, "  loaded once got (cuFuncIsLoaded)", 0 },
+        { LM_FUNC_LOAD, "cuFuncLoad of the rest (ms)", 3 },
+        { LM_LOADED_ALL, "  loaded after cuFuncLoad", 0 }, { LM_LATER, "later: get + cuFuncLoad (ms)", 3 },
+        { LM_MEM_LOAD, "device MiB after load", 0 }, { LM_MEM_ALL, "device MiB, every function", 0 },
+        { LM_RSS_BASE, "host MiB (VmRSS) before the load", 0 }, { LM_RSS_ALL, "host MiB, every function", 0 },
     };
     int have[3], p;
     size_t i;
     char key[96];
 
     for (p = 0; p < 3; p++) {
-        snprintf(key, sizeof key, "%smodule.%zu.%s.load", pre[p], mi, api);
+        char sub[32];
+        snprintf(sub, sizeof sub, "%s." LM_LOAD, api);
+        lm_key(key, sizeof key, pre[p], mi, sub);
         have[p] = res_find(r, LD, key) != NULL;
     }
     if (!have[0] && !have[1] && !have[2]) return;
-    fprintf(f, "\n    %-40s", strcmp(api, "mod") == 0 ? "cuModuleLoadDataEx, per image"
+    fprintf(f, "\n    %-40s", strcmp(api, LM_MOD) == 0 ? "cuModuleLoadDataEx, per image"
             : "cuLibraryLoadData, per image");
     for (p = 0; p < 3; p++)
         if (have[p]) fprintf(f, " %26s", p == 0 ? tb_env_str(r, "module_loading_effective", "this mode")
@@ -111,7 +117,9 @@ static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api
         for (p = 0; p < 3; p++) {
             const res_meas *m;
             if (!have[p]) continue;
-            snprintf(key, sizeof key, "%smodule.%zu.%s.%s", pre[p], mi, api, rows[i].step);
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s.%s", api, rows[i].step);
+            lm_key(key, sizeof key, pre[p], mi, sub);
             m = res_find(r, LD, key);
             if (!m) fprintf(f, " %26s", "-");
             else if (rows[i].prec == 0) fprintf(f, " %26.0f", m->stats.median);
@@ -119,9 +127,9 @@ static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api
         }
         fprintf(f, "\n");
         /* Which images, as the conclusions name them. */
-        if (strcmp(rows[i].step, "refused_other") == 0 || strcmp(rows[i].step, "skipped") == 0) {
+        if (strcmp(rows[i].step, LM_REFUSED_OTHER) == 0 || strcmp(rows[i].step, LM_SKIPPED) == 0) {
             const res_derived *d;
-            snprintf(key, sizeof key, "module.%zu.%s", mi, rows[i].step[0] == 'r' ? "refused" : "skipped");
+            lm_key(key, sizeof key, NULL, mi, rows[i].step[0] == 'r' ? LM_D_REFUSED : LM_D_SKIPPED);
             if ((d = res_derived_find(r, LD, key)) && d->value > 0) fprintf(f, "      %s\n", d->text);
         }
     }
@@ -130,21 +138,23 @@ static void lm_print_steps(FILE *f, const results *r, size_t mi, const char *api
 /* The ten slowest images per prefix, with their entries. */
 static void lm_print_slowest(FILE *f, const results *r, size_t mi)
 {
-    static const char *const pre[3] = { "", "eager.", "lazy." };
-    char key[96], fk[96], a[32];
+    static const char *const pre[3] = { "", LD_EAGER, LD_LAZY };
+    char key[96], fk[96], a[32], sub[48];
     int p;
     size_t k;
     for (p = 0; p < 3; p++) {
         const res_derived *d;
-        snprintf(key, sizeof key, "%smodule.%zu.slowest.1", pre[p], mi);
+        lm_key(key, sizeof key, pre[p], mi, "slowest.1");
         if (!(d = res_derived_find(r, LD, key))) continue;
         fprintf(f, "\n    slowest images to load%s%s (median ms, share of the load):\n", p ? ", " : "",
                 p == 1 ? "EAGER" : p == 2 ? "LAZY" : "");
         for (k = 1; k <= 10; k++) {
             const res_derived *fb;
-            snprintf(key, sizeof key, "%smodule.%zu.slowest.%zu", pre[p], mi, k);
+            snprintf(sub, sizeof sub, "slowest.%zu", k);
+            lm_key(key, sizeof key, pre[p], mi, sub);
             if (!(d = res_derived_find(r, LD, key))) break;
-            snprintf(fk, sizeof fk, "module.%zu.fatbin.%.0f", mi, res_derived_num(d, "fatbin"));
+            snprintf(sub, sizeof sub, "fatbin.%.0f", res_derived_num(d, "fatbin"));
+            lm_key(fk, sizeof fk, NULL, mi, sub);
             fb = res_derived_find(r, LD, fk);
             fprintf(f, "    %2zu. image %5.0f %9.3f ms %5.1f%%  %s B: %s\n", k, res_derived_num(d, "fatbin"),
                     d->value, res_derived_num(d, "share_pct"), fb ? lm_b(a, sizeof a, fb->value) : "?",
@@ -156,11 +166,13 @@ static void lm_print_slowest(FILE *f, const results *r, size_t mi)
 /* The PTX-only images' JIT by cache state (disabled: the rounds). */
 static void lm_print_cache(FILE *f, const results *r, size_t mi)
 {
-    static const char *const pre[2] = { "cache.empty.", "cache.warm." };
-    const char *dis = res_find(r, LD, "eager.module.0.mod.load") ? "eager." : "";
+    static const char *const pre[2] = { LM_CACHE_EMPTY, LM_CACHE_WARM };
+    const char *dis;
     char key[96];
     int p;
-    snprintf(key, sizeof key, "cache.empty.module.%zu.mod.load", mi);
+    lm_key(key, sizeof key, LD_EAGER, 0, LM_MOD "." LM_LOAD);
+    dis = res_find(r, LD, key) ? LD_EAGER : "";
+    lm_key(key, sizeof key, LM_CACHE_EMPTY, mi, LM_MOD "." LM_LOAD);
     if (!res_find(r, LD, key)) return;
     fprintf(f, "\n    the images with only PTX for this GPU, by JIT cache (median ms)\n"
             "    %-44s %10s %10s %10s\n", "", "load", "JIT", "images");
@@ -171,11 +183,11 @@ static void lm_print_cache(FILE *f, const results *r, size_t mi)
                  "module_loading_effective", "this mode")) : "EAGER", p < 0 ? "cache disabled (the rounds)"
                  : p == 0 ? "an empty private cache" : "the same cache, warm");
         fprintf(f, "    %-44s", label);
-        snprintf(key, sizeof key, "%smodule.%zu.mod.load", pp, mi);
+        lm_key(key, sizeof key, pp, mi, LM_MOD "." LM_LOAD);
         tb_num(f, 11, 3, tb_med(r, LD, key));
-        snprintf(key, sizeof key, "%smodule.%zu.mod.jit", pp, mi);
+        lm_key(key, sizeof key, pp, mi, LM_MOD "." LM_JIT);
         tb_num(f, 11, 3, tb_med(r, LD, key));
-        snprintf(key, sizeof key, "%smodule.%zu.mod.jit_images", pp, mi);
+        lm_key(key, sizeof key, pp, mi, LM_MOD "." LM_JIT_IMAGES);
         tb_num(f, 11, 0, tb_med(r, LD, key));
         fprintf(f, "\n");
     }
@@ -184,11 +196,11 @@ static void lm_print_cache(FILE *f, const results *r, size_t mi)
 /* Eager against lazy: the stored verdicts. */
 static void lm_print_verdicts(FILE *f, const results *r, size_t mi)
 {
-    static const char *const fmts[2] = { "mod", "lib" };
+    static const char *const fmts[2] = { LM_MOD, LM_LIB };
     char mod[48], key[96];
     int t, shown = 0;
     size_t s;
-    snprintf(mod, sizeof mod, "module.%zu", mi);
+    lm_key(mod, sizeof mod, NULL, mi, NULL);
     for (t = 0; t < 2; t++)
         for (s = 0; s < LM_COMPARE_NSTEPS; s++) {
             const res_derived *d;
@@ -210,14 +222,14 @@ void lm_print(FILE *f, const results *r)
     size_t mi;
     const res_derived *md;
 
-    snprintf(key, sizeof key, "module.0");
+    lm_key(key, sizeof key, NULL, 0, NULL);
     if (!res_derived_find(r, LD, key)) return;
     fprintf(f, "\nloading --module: each file's device code, read from disk (no driver), for %s "
             "(--arch, else sm_90);\nwhere children ran, every image loaded in each, JIT cache "
             "disabled; medians of the children\n", tb_env_str(r, "module_target_arch", "sm_90"));
     for (mi = 0;; mi++) {
         const res_derived *w;
-        snprintf(key, sizeof key, "module.%zu", mi);
+        lm_key(key, sizeof key, NULL, mi, NULL);
         if (!(md = res_derived_find(r, LD, key))) break;
         lm_print_inventory(f, r, mi, md);
         lm_print_steps(f, r, mi, "mod");
@@ -225,13 +237,14 @@ void lm_print(FILE *f, const results *r)
         lm_print_cache(f, r, mi);
         lm_print_slowest(f, r, mi);
         lm_print_verdicts(f, r, mi);
-        snprintf(key, sizeof key, "module.%zu.where", mi);
+        lm_key(key, sizeof key, NULL, mi, LM_D_WHERE);
         if ((w = res_derived_find(r, LD, key))) fprintf(f, "\n    where the cost went: %s\n", w->text);
     }
     {
-        char k2[48];
-        snprintf(k2, sizeof k2, "module.0.mod.load");
-        if (res_find(r, LD, k2) || res_find(r, LD, "eager.module.0.mod.load"))
+        char k2[48], k3[48];
+        lm_key(k2, sizeof k2, NULL, 0, LM_MOD "." LM_LOAD);
+        lm_key(k3, sizeof k3, LD_EAGER, 0, LM_MOD "." LM_LOAD);
+        if (res_find(r, LD, k2) || res_find(r, LD, k3))
             fprintf(f, "  Each image (a fatbin, or the cubin or PTX file) is loaded as it is; 'later' is what a "
                     "first use of\n  every function pays on top (get and cuFuncLoad). The library path "
                     "runs in the same child\n  after every module is unloaded. Memory: cuMemGetInfo's "

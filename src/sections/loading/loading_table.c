@@ -36,15 +36,15 @@ static void ld_print_loaded_by(FILE *f, const results *r, char labels[][LD_LABEL
         tb_wrap(f, "  ", "  ", 100, "%s: loaded by: %s", fmt, text);
 }
 
-static const char *const ld_steps[] = { "load", "jit", "get_first", "launch_host",
-                                           "launch_events", "warm", "get_others", "func_load",
-                                           "total", "mem_load", "mem_all" };
+static const int ld_steps[] = { LD_K_LOAD, LD_K_JIT, LD_K_GET_FIRST, LD_K_LAUNCH_HOST,
+                                 LD_K_LAUNCH_EVENTS, LD_K_WARM, LD_K_GET_OTHERS, LD_K_FUNC_LOAD,
+                                 LD_K_TOTAL, LD_K_MEM_LOAD, LD_K_MEM_ALL };
 
-/* The median of "<label>.<fmt>.<step>", NaN when absent. */
-static double ld_step(const results *r, const char *label, const char *fmt, const char *step)
+/* The median of figure k (LD_K_) of label in format fmt, NaN when absent. */
+static double ld_med(const results *r, int k, const char *label, const char *fmt)
 {
     char key[96];
-    snprintf(key, sizeof key, "%s.%s.%s", label, fmt, step);
+    ld_key(key, sizeof key, NULL, k, label, fmt);
     return tb_med(r, "loading", key);
 }
 
@@ -80,15 +80,10 @@ static void ld_print_here(FILE *f, const results *r)
                 "K", "load", "JIT", "get 1st", "1st launch", "events", "get rest", "cuFuncLoad",
                 "total");
         for (i = 0; i < n; i++) {
-            char key[96];
             double v[11];
-            for (j = 0; j < 11; j++) {
-                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld_steps[j]);
-                v[j] = tb_med(r, "loading", key);
-            }
-            snprintf(key, sizeof key, "%s.%s.k", labels[i], fmt);
+            for (j = 0; j < 11; j++) v[j] = ld_med(r, ld_steps[j], labels[i], fmt);
             fprintf(f, "  %*s  %-8s %4.0f", (int)strlen(fmt), "", labels[i],
-                    tb_med(r, "loading", key));
+                    ld_med(r, LD_K_K, labels[i], fmt));
             tb_num(f, 9, 3, v[0]);
             tb_num(f, 9, 3, v[1]);
             tb_num(f, 9, 3, v[2]);
@@ -102,34 +97,31 @@ static void ld_print_here(FILE *f, const results *r)
         /* A line a module: the warm launch, the memory, and cuFuncIsLoaded's
          * counts after each step. */
         for (i = 0; i < n; i++) {
-            static const char *const ld[5] = { "loaded_load", "loaded_get", "loaded_launch",
-                                               "loaded_others", "loaded_all" };
-            char key[96];
+            static const int ld[5] = { LD_K_LOADED_LOAD, LD_K_LOADED_GET, LD_K_LOADED_LAUNCH,
+                                       LD_K_LOADED_OTHERS, LD_K_LOADED_ALL };
             int q;
             fprintf(f, "  %*s  %s: warm launch %.4f ms; %.1f MiB after the load, %.1f all loaded; "
                     "loaded after each step ", (int)strlen(fmt), "", labels[i],
-                    ld_step(r, labels[i], fmt, "warm"), ld_step(r, labels[i], fmt, "mem_load"),
-                    ld_step(r, labels[i], fmt, "mem_all"));
-            for (q = 0; q < 5; q++) {
-                snprintf(key, sizeof key, "%s.%s.%s", labels[i], fmt, ld[q]);
-                fprintf(f, "%s%.0f", q ? "/" : "", tb_med(r, "loading", key));
-            }
+                    ld_med(r, LD_K_WARM, labels[i], fmt), ld_med(r, LD_K_MEM_LOAD, labels[i], fmt),
+                    ld_med(r, LD_K_MEM_ALL, labels[i], fmt));
+            for (q = 0; q < 5; q++)
+                fprintf(f, "%s%.0f", q ? "/" : "", ld_med(r, ld[q], labels[i], fmt));
             fprintf(f, "\n");
         }
         ld_print_loaded_by(f, r, labels, n, fmt);
         /* The library path (cuLibraryLoadData), per mode where the run has both. */
         {
-            static const char *const pre[] = { "", "eager.", "lazy." };
-            static const char *const step[] = { "load", "get_kernel", "get_function", "launch_host",
-                                                "launch_events" };
+            static const char *const pre[] = { "", LD_EAGER, LD_LAZY };
+            static const int step[] = { LD_K_LIB_LOAD, LD_K_LIB_GET_KERNEL, LD_K_LIB_GET_FUNCTION,
+                                        LD_K_LIB_LAUNCH_HOST, LD_K_LIB_LAUNCH_EVENTS };
             size_t p, q;
             for (p = 0; p < 3; p++) {
                 char key[96], label[32];
                 double v[5];
-                snprintf(key, sizeof key, "%slibrary.%s.load", pre[p], fmt);
+                ld_key(key, sizeof key, pre[p], LD_K_LIB_LOAD, NULL, fmt);
                 if (!res_find(r, "loading", key)) continue;
                 for (q = 0; q < 5; q++) {
-                    snprintf(key, sizeof key, "%slibrary.%s.%s", pre[p], fmt, step[q]);
+                    ld_key(key, sizeof key, pre[p], step[q], NULL, fmt);
                     v[q] = tb_med(r, "loading", key);
                 }
                 snprintf(label, sizeof label, "%slibrary path:", pre[p]);
@@ -154,7 +146,7 @@ static void ld_print_here(FILE *f, const results *r)
 static void ld_print_compare(FILE *f, const results *r)
 {
     char labels[LD_MAX_LABELS][LD_LABEL_LEN];
-    size_t n = ld_labels(r, "eager.", labels, LD_MAX_LABELS), i, j;
+    size_t n = ld_labels(r, LD_EAGER, labels, LD_MAX_LABELS), i, j;
     double pct = vd_threshold(r);
     int t;
     if (n == 0) return;
@@ -167,12 +159,12 @@ static void ld_print_compare(FILE *f, const results *r)
         for (i = 0; i < n; i++) {
             int named = 0;     /* the module's label on its first row */
             for (j = 0; j < LD_COMPARE_NSTEPS; j++) {
-                const char *step = ld_compare_steps[j];
+                const char *step = ld_step(ld_compare_steps[j]);
                 char ke[96], kl[96], kd[96], mod[48];
                 const res_meas *e, *l;
                 const res_derived *d;
-                snprintf(ke, sizeof ke, "eager.%s.%s.%s", labels[i], fmt, step);
-                snprintf(kl, sizeof kl, "lazy.%s.%s.%s", labels[i], fmt, step);
+                ld_key(ke, sizeof ke, LD_EAGER, ld_compare_steps[j], labels[i], fmt);
+                ld_key(kl, sizeof kl, LD_LAZY, ld_compare_steps[j], labels[i], fmt);
                 vd_key(kd, sizeof kd, labels[i], fmt, step);
                 e = res_find(r, "loading", ke);
                 l = res_find(r, "loading", kl);

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "sections/node/node.h"
+#include "core/schema.h"
 #include "core/trace.h"
 #include "os/phase.h"
 #include "os/proc.h"
 #include "os/sig.h"
+#include "run/section.h"
 #include "run/section_child.h"
 #include "run/table.h"
 
@@ -279,6 +281,32 @@ static int nd_outlier(double mid, double lo, double hi, double thr)
 /* Store the conclusion of one figure; counts each outlier in per[] (by
  * position in r->dev). Returns 1 when it names an outlier, 0 when not, -1
  * on out of memory. */
+/* The node run's derived entries: one a figure across the devices
+ * ("<section>/<key>", ND_FIG_KEY), and the summary. */
+#define ND_FIG_KEY "<word>/<file>"
+enum { ND_D_FIG, ND_D_SUMMARY, ND_NDERIVED };
+static const sch_key nd_derived[ND_NDERIVED] = {
+    [ND_D_FIG] = { ND_FIG_KEY, "", RES_WARM, "the figure across the node's devices",
+                   "the median of the devices' medians; text: the devices off it; fields devices, min, "
+                   "max, spread_pct, outliers, worst_ordinal, worst_pct" },
+    [ND_D_SUMMARY] = { "summary", "", RES_WARM, "figures with a device off the node's median",
+                       "text: each device off in some figure; fields figures, devices, threshold_pct, "
+                       "dev<i>_outliers" },
+};
+
+void nd_schema(sch_out *o)
+{
+    sch_derived(o);
+    sch_put_table(o, NULL, nd_derived, ND_NDERIVED);
+}
+
+/* The key of section's figure key across the devices, into buf. */
+static void nd_fig_key(char *buf, size_t len, const char *section, const char *key)
+{
+    const char *const parts[2] = { section, key };
+    sch_fill(buf, len, NULL, nd_derived[ND_D_FIG].key, parts, 2);
+}
+
 static int nd_figure(results *r, const char *section, const char *key, const nd_fig *g,
                      double thr, size_t *per)
 {
@@ -305,9 +333,8 @@ static int nd_figure(results *r, const char *section, const char *key, const nd_
             at += (size_t)snprintf(text + at, sizeof text - at, "%sdevice %d (%s) %+.1f%%",
                                    at ? "; " : "", g->ordinal[i], g->bus[i], dev);
     }
-    snprintf(dkey, sizeof dkey, "%s/%s", section, key);
-    d = res_derive(r, ND_SECTION, dkey, "the figure across the node's devices", mid,
-                   "", text);
+    nd_fig_key(dkey, sizeof dkey, section, key);
+    d = sch_derive(r, ND_SECTION, &nd_derived[ND_D_FIG], dkey, NULL, mid, text);
     if (!d || res_derived_field(d, "devices", (double)g->n) || res_derived_field(d, "min", lo) ||
         res_derived_field(d, "max", hi) ||
         res_derived_field(d, "spread_pct", mid != 0 ? (hi - lo) / fabs(mid) * 100.0 : NAN) ||
@@ -331,8 +358,7 @@ static int nd_overall(results *r, size_t figures, size_t flagged, const size_t *
             at += (size_t)snprintf(text + at, sizeof text - at, "%sdevice %d (%s) is off in %zu of "
                                    "%zu figures", at ? "; " : "", r->dev[j].ordinal,
                                    r->dev[j].pci_bus_id, per[j], figures);
-    d = res_derive(r, ND_SECTION, "summary", "figures with a device off the node's median",
-                   (double)flagged, "", text);
+    d = sch_derive(r, ND_SECTION, &nd_derived[ND_D_SUMMARY], NULL, NULL, (double)flagged, text);
     if (!d || res_derived_field(d, "figures", (double)figures) ||
         res_derived_field(d, "devices", (double)r->ndev) ||
         res_derived_field(d, "threshold_pct", thr))
@@ -349,7 +375,7 @@ static int nd_overall(results *r, size_t figures, size_t flagged, const size_t *
 static int nd_done(const results *r, const char *section, const char *key)
 {
     char dkey[300];
-    snprintf(dkey, sizeof dkey, "%s/%s", section, key);
+    nd_fig_key(dkey, sizeof dkey, section, key);
     return res_derived_find(r, ND_SECTION, dkey) != NULL;
 }
 
@@ -388,7 +414,7 @@ fail:
 
 static void nd_print_summary(FILE *f, const results *r)
 {
-    const res_derived *s = res_derived_find(r, ND_SECTION, "summary");
+    const res_derived *s = res_derived_find(r, ND_SECTION, nd_derived[ND_D_SUMMARY].key);
     size_t i, rows = 0, flagged;
 
     if (!s || r->ndev == 0) return;
@@ -412,7 +438,7 @@ static void nd_print_summary(FILE *f, const results *r)
             "devices named");
     for (i = 0; i < r->nd && rows < ND_MAX_ROWS; i++) {
         const res_derived *d = &r->d[i];
-        if (strcmp(d->section, ND_SECTION) != 0 || !d->text[0] || strcmp(d->key, "summary") == 0)
+        if (strcmp(d->section, ND_SECTION) != 0 || !d->text[0] || strcmp(d->key, nd_derived[ND_D_SUMMARY].key) == 0)
             continue;
         fprintf(f, "  %-44.44s %12.4g %7.1f%%  %s\n", d->key, d->value,
                 res_derived_num(d, "spread_pct"), d->text);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sections/program/program.h"
+#include "core/answer.h"
 #include "core/trace.h"
 #include "core/verdict.h"
 #include "cuda/cudadrv.h"
@@ -87,6 +88,44 @@ const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
     { "concurrent", "count", "first uses beside busy streams",
       "first uses after the first kernel, in processes under LAZY, that began while another "
       "stream of the program had work in flight (cuStreamQuery, inside the process)" },
+};
+
+const sch_key pg_derived[PG_NDERIVED] = {
+    [PG_D_COLD_START] = { AN_PREFIX "cold_start", "ms", RES_PROCESS, "where the cold start went",
+                          "the second setting's median first kernel inside the process less the first's" },
+    [PG_D_WALL] = { AN_PREFIX "wall", "ms", RES_PROCESS, "the whole process",
+                    "the second setting's median whole process less the first's" },
+    [PG_D_JIT] = { AN_PREFIX "jit", "", RES_PROCESS, "what the JIT cache changes",
+                   "the PTX images compiled (--jit-cache)" },
+    [PG_D_READY] = { AN_PREFIX "ready", "", RES_PROCESS, "first uses after the program was ready", "" },
+    [PG_D_HEADROOM] = { AN_PREFIX "headroom", "MiB", RES_PROCESS,
+                        "the device memory free at the tightest load", "" },
+    [PG_D_AUTOTUNE] = { AN_PREFIX "autotune", "", RES_PROCESS, "first launches many times the later ones",
+                        "the kernels named" },
+    [PG_D_CONCURRENT] = { AN_PREFIX "concurrent", "", RES_PROCESS,
+                          "first uses while other streams were busy", "" },
+    [PG_D_ROUNDS] = { AN_PREFIX "rounds", "rounds", RES_PROCESS, "the runs the answer took", "" },
+    [PG_D_LOADS] = { AN_PREFIX "loads", "ms", RES_PROCESS, "the loads",
+                     "LAZY's median time inside module and library loads less EAGER's" },
+    [PG_D_MEMORY] = { AN_PREFIX "memory", "MiB", RES_PROCESS, "what each mode costs in device memory",
+                      "EAGER's median device memory peak less LAZY's" },
+    [PG_D_LATER] = { AN_PREFIX "later", "ms", RES_PROCESS, "what LAZY pays later",
+                     "LAZY's median time inside cuKernelGetFunction plus its first launches'" },
+    [PG_D_MODE] = { AN_PREFIX "mode.<side>", "", RES_PROCESS, "the loading mode in effect",
+                    "the CUDA processes where the other mode was in effect" },
+    [PG_D_PROBE_COST_ANSWER] = { AN_PREFIX "probe_cost", "", RES_PROCESS, "what the measurement added",
+                                 "" },
+    [PG_D_CUDA] = { AN_PREFIX "cuda", "", RES_PROCESS, "whether the program used CUDA",
+                    "1: NVML saw it on a device without a record; 0: no CUDA process" },
+    [PG_D_CUPTI] = { AN_PREFIX "cupti", "", RES_PROCESS, "whether CUPTI answered inside",
+                     "the CUDA processes where it did not" },
+    [PG_D_FAILED] = { AN_PREFIX "failed", "", RES_PROCESS, "runs that failed", "" },
+    [PG_D_SLOWEST] = { "slowest.<side>.<i>", "ms", RES_PROCESS,
+                       "a slowest first use, by rank: the kernel's symbol",
+                       "get + first launch, host time; median over the runs it was in" },
+    [PG_D_READY_RANK] = { "ready.<side>.<i>", "ms", RES_PROCESS,
+                          "a first use after ready, in order: the kernel's symbol",
+                          "from ready to the use; median over the runs it was in" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -1413,9 +1452,12 @@ static int pg_look(pg_state *s, double alpha)
 /* The probe's own cost per mode: bare against probed, on the whole
  * process and the device memory peak; pct_of_bare the difference as a
  * share of the bare median. */
+static const char *const pg_cost_figs[3] = { "wall", "cpu", "mem.peak" };
+#define PG_COST_PREFIX "probe_cost."
+
 static void pg_probe_cost(pg_state *s)
 {
-    static const char *const figs[3] = { "wall", "cpu", "mem.peak" };
+    const char *const *figs = pg_cost_figs;
     results *r = s->c->r;
     size_t i, f;
 
@@ -1432,7 +1474,7 @@ static void pg_probe_cost(pg_state *s)
             if (!(b = res_find(r, PG, kb)) || !(p = res_find(r, PG, kp))) continue;
             vd_judge(b->samples, b->nsamples, p->samples, p->nsamples, "bare", "probed",
                      0.0, 0.0, &v);
-            snprintf(key, sizeof key, "probe_cost.%s.%s", sd->key, figs[f]);
+            snprintf(key, sizeof key, PG_COST_PREFIX "%s.%s", sd->key, figs[f]);
             snprintf(name, sizeof name, "the probe's cost, %s, %s: probed median less bare", sd->label,
                      figs[f]);
             if ((d = vd_store(r, PG, key, name, &v, "bare", "probed", 0.0))) {
@@ -1449,12 +1491,21 @@ static int pg_kernel_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len)
+{
+    char rank[24];
+    const char *const parts[2] = { side, rank };
+    snprintf(rank, sizeof rank, "%zu", k);
+    sch_fill(buf, len, NULL, pg_derived[what].key, parts, 2);
+}
+
 /* Side si's kernels kern[0..n) ranked by their median ms over the runs
- * they were in, slowest first: the first max as derived "<what>.<side
- * key>.<rank>" (name the symbol, text the name demangled, value the
- * median), with fields runs and, where named, get_field and launch_field
- * (the medians of each kernel's get and launch samples). */
-static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, const char *what,
+ * they were in, slowest first: the first max as derived entries of
+ * declaration what ("<what>.<side key>.<rank>": name the symbol, text the
+ * name demangled, value the median), with fields runs and, where named,
+ * get_field and launch_field (the medians of each kernel's get and
+ * launch samples). */
+static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enum pg_derived_id what,
                     size_t max, const char *get_field, const char *launch_field)
 {
     double order[PG_MAX_KERNELS][2];
@@ -1468,9 +1519,9 @@ static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, con
         const pg_kernel *kn = &kern[(size_t)order[k][1]];
         char key[96], full[4096];
         res_derived *d;
-        snprintf(key, sizeof key, "%s.%s.%zu", what, s->side[si].key, k + 1);
+        pg_rank_key(what, s->side[si].key, k + 1, key, sizeof key);
         dm_demangle(kn->name, full, sizeof full);
-        d = res_derive(s->c->r, PG, key, kn->name, order[k][0], "ms", full);
+        d = sch_derive(s->c->r, PG, &pg_derived[what], key, kn->name, order[k][0], full);
         if (!d) continue;
         res_derived_field(d, "runs", (double)kn->n);
         if (get_field) res_derived_field(d, get_field, st_median(kn->get, kn->n));
@@ -1484,7 +1535,7 @@ static void pg_slowest(pg_state *s)
 {
     size_t si;
     for (si = 0; si < s->nsides; si++)
-        pg_rank(s, si, s->kern[si], s->nkern[si], "slowest", PRC_SLOWEST, "get_ms", "launch_ms");
+        pg_rank(s, si, s->kern[si], s->nkern[si], PG_D_SLOWEST, PRC_SLOWEST, "get_ms", "launch_ms");
 }
 
 /* The median of "<side>.<fig>", NaN when absent. */
@@ -1507,11 +1558,11 @@ static const char *pg_verdict(const results *r, const char *fig)
     return d ? d->text : "";
 }
 
-static void pg_answer(pg_state *s, const char *key, const char *name, double value,
-                      const char *unit, const char *text)
+/* Store answer id (key the pattern filled in, or NULL for the declared key). */
+static void pg_answer(pg_state *s, enum pg_derived_id id, const char *key, double value,
+                      const char *text)
 {
-    if (!res_derive(s->c->r, PG, key, name, value, unit, text))
-        fprintf(stderr, "harness: " PG ": out of memory storing %s\n", key);
+    sch_derive(s->c->r, PG, &pg_derived[id], key, NULL, value, text);
 }
 
 /* A figure's medians over the settings, "LAZY 360 ms, EAGER 3800 ms", into t. */
@@ -1573,16 +1624,16 @@ static void pg_answer_headline(pg_state *s)
         snprintf(t, sizeof t, "Before the first kernel, inside the process (from cuInit, where the "
                  "setting acts): %s (medians; %s).%s From the spawn, which adds the program's own "
                  "start: %s (%s).", med, v, who, med2, v2);
-        pg_answer(s, "answer.cold_start", "where the cold start went",
+        pg_answer(s, PG_D_COLD_START, NULL,
                   pg_med(s->c->r, s->side[1].key, "in.first_kernel") -
-                  pg_med(s->c->r, s->side[0].key, "in.first_kernel"), "ms", t);
+                  pg_med(s->c->r, s->side[0].key, "in.first_kernel"), t);
     }
     if (s->c->o->compare == CLI_CMP_COMMANDS || isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
         pg_medians(s, "wall", "ms", med, sizeof med);
         pg_verdicts(s, "wall", v, sizeof v);
         snprintf(t, sizeof t, "The whole process, from the spawn to its exit: %s (medians; %s).", med, v);
-        pg_answer(s, "answer.wall", "the whole process", pg_med(s->c->r, s->side[1].key, "wall") -
-                  pg_med(s->c->r, s->side[0].key, "wall"), "ms", t);
+        pg_answer(s, PG_D_WALL, NULL, pg_med(s->c->r, s->side[1].key, "wall") -
+                  pg_med(s->c->r, s->side[0].key, "wall"), t);
     }
 }
 
@@ -1600,7 +1651,7 @@ static void pg_answer_jit(pg_state *s)
     }
     for (i = 0; i < PG_NCACHES; i++) any |= s->cache_written[i];
     if (ptx == 0 && !any) {
-        pg_answer(s, "answer.jit", "what the JIT cache changes", 0, "", "No PTX was compiled and no "
+        pg_answer(s, PG_D_JIT, NULL, 0, "No PTX was compiled and no "
                   "cache was written: the cache cannot matter for this program.");
         return;
     }
@@ -1629,7 +1680,7 @@ static void pg_answer_jit(pg_state *s)
                                         s->side[s->nsettings - 1].key, k)));
     }
     if (at < sizeof t) snprintf(t + at, sizeof t - at, " (the largest median after a run).");
-    pg_answer(s, "answer.jit", "what the JIT cache changes", ptx, "", t);
+    pg_answer(s, PG_D_JIT, NULL, ptx, t);
 }
 
 /* The first uses after ready per probed side: each kernel's median stall
@@ -1641,7 +1692,7 @@ static void pg_ready_list(pg_state *s)
 {
     size_t si;
     for (si = 0; si < s->nsides; si++)
-        pg_rank(s, si, s->ready_kern[si], s->nready[si], "ready", PG_READY_LIST, "after_ms", NULL);
+        pg_rank(s, si, s->ready_kern[si], s->nready[si], PG_D_READY_RANK, PG_READY_LIST, "after_ms", NULL);
 }
 
 /* The first uses after ready in words, per probed side. */
@@ -1675,7 +1726,7 @@ static void pg_answer_ready(pg_state *s)
         const res_derived *d;
         double u = pg_med(s->c->r, sd->key, "ready.uses"), st = pg_med(s->c->r, sd->key, "ready.stall");
         if (!sd->probed || isnan(u)) continue;
-        snprintf(key, sizeof key, "ready.%s.1", sd->key);
+        pg_rank_key(PG_D_READY_RANK, sd->key, 1, key, sizeof key);
         d = res_derived_find(s->c->r, PG, key);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.1f ms of "
                                "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s", st);
@@ -1686,7 +1737,7 @@ static void pg_answer_ready(pg_state *s)
         }
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
-    pg_answer(s, "answer.ready", "first uses after the program was ready", NAN, "", t);
+    pg_answer(s, PG_D_READY, NULL, NAN, t);
 }
 
 /* The tightest load after the first kernel, per probed side. */
@@ -1706,7 +1757,7 @@ static void pg_answer_headroom(pg_state *s)
     }
     if (at && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, "answer.headroom", "the device memory free at the tightest load", NAN, "MiB", t);
+        pg_answer(s, PG_D_HEADROOM, NULL, NAN, t);
     }
 }
 
@@ -1734,7 +1785,7 @@ static void pg_answer_tune(pg_state *s)
     if (shown && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ": a timer around a first launch times the load (preload the "
                  "kernel, or time it after one launch).");
-        pg_answer(s, "answer.autotune", "first launches many times the later ones", (double)shown, "", t);
+        pg_answer(s, PG_D_AUTOTUNE, NULL, (double)shown, t);
     }
 }
 
@@ -1764,7 +1815,7 @@ static void pg_answer_concurrent(pg_state *s)
         snprintf(t + at, sizeof t - at, ". Under LAZY a first use loads its kernel, and a load can "
                  "make the context wait: kernels meant to run at the same time can serialize, or "
                  "deadlock where one waits for the other (preload them, or use EAGER).");
-        pg_answer(s, "answer.concurrent", "first uses while other streams were busy", NAN, "", t);
+        pg_answer(s, PG_D_CONCURRENT, NULL, NAN, t);
     }
 }
 
@@ -1782,7 +1833,7 @@ static int pg_emit_preload(FILE *f, const void *arg)
         for (k = 1; k <= PG_READY_LIST; k++) {
             char key[96];
             const res_derived *d;
-            snprintf(key, sizeof key, "ready.%s.%zu", s->side[i].key, k);
+            pg_rank_key(PG_D_READY_RANK, s->side[i].key, k, key, sizeof key);
             if (!(d = res_derived_find(s->c->r, PG, key))) break;
             if (d->name[0] == '(') continue;    /* a load: nothing to preload by name */
             fprintf(f, "%.3f\t%s\t%s\t%s\n", d->value, s->side[i].key, d->name, d->text);
@@ -1821,7 +1872,7 @@ static void pg_answer_rounds(pg_state *s)
                  "rounds %d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s",
                  s->runs, o->rounds, o->max_rounds, s->stop, s->alpha, VD_ALPHA, s->looks.looks,
                  s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
-    pg_answer(s, "answer.rounds", "the runs the answer took", s->round, "rounds", t);
+    pg_answer(s, PG_D_ROUNDS, NULL, s->round, t);
 }
 
 /* The sentences of a comparison of the modes: where the cold start went,
@@ -1839,7 +1890,7 @@ static void pg_answers_modes(pg_state *s)
     if (!isnan(be) && !isnan(bl)) {
         snprintf(t, sizeof t, "Module and library loads took %.0f ms under EAGER and %.0f ms "
                  "under LAZY (host time inside the calls, medians).", be, bl);
-        pg_answer(s, "answer.loads", "the loads", bl - be, "ms", t);
+        pg_answer(s, PG_D_LOADS, NULL, bl - be, t);
     }
     if (!isnan(pe) && !isnan(pl)) {
         snprintf(t, sizeof t, "Device memory: EAGER %.0f MiB at its peak, LAZY %.0f MiB (%s)%s%s.",
@@ -1848,7 +1899,7 @@ static void pg_answers_modes(pg_state *s)
         if (!isnan(me) && !isnan(ml))
             snprintf(t + strlen(t) - 1, sizeof t - strlen(t) + 1, "EAGER %.0f MiB, LAZY %.0f MiB (%s).",
                      me, ml, pg_verdict(r, "mem.first_kernel"));
-        pg_answer(s, "answer.memory", "what each mode costs in device memory", pe - pl, "MiB", t);
+        pg_answer(s, PG_D_MEMORY, NULL, pe - pl, t);
     }
     if (!isnan(gl) || !isnan(fl)) {
         static const char *const later[][2] = {
@@ -1868,7 +1919,7 @@ static void pg_answers_modes(pg_state *s)
         for (k = 1; k <= 3 && at < sizeof t; k++) {
             char key[64];
             const res_derived *d;
-            snprintf(key, sizeof key, "slowest.lazy.%zu", k);
+            pg_rank_key(PG_D_SLOWEST, "lazy", k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             char name[64];
             dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
@@ -1876,8 +1927,7 @@ static void pg_answers_modes(pg_state *s)
                                    "first uses under LAZY: " : ", ", name, d->value);
         }
         if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, "answer.later", "what LAZY pays later", (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl),
-                  "ms", t);
+        pg_answer(s, PG_D_LATER, NULL, (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl), t);
     }
 }
 
@@ -1892,7 +1942,8 @@ static void pg_answer_mode(pg_state *s)
         char key[64], t[400];
         if (!sd->probed || want < 0 || seen == 0) continue;
         other = s->mode_seen[i][1 - want];
-        snprintf(key, sizeof key, "answer.mode.%s", sd->key);
+        const char *side = sd->key;
+        sch_fill(key, sizeof key, NULL, pg_derived[PG_D_MODE].key, &side, 1);
         if (other)
             snprintf(t, sizeof t, "%s was requested, but %s was in effect in %d of %d CUDA processes "
                      "(cuModuleGetLoadingMode, read inside each).", sd->mode, want ? "LAZY" : "EAGER",
@@ -1901,7 +1952,7 @@ static void pg_answer_mode(pg_state *s)
             snprintf(t, sizeof t, "%s was in effect in every CUDA process that launched a kernel "
                      "(%d of %d read it; cuModuleGetLoadingMode, inside each).", sd->mode,
                      s->mode_seen[i][want], seen);
-        pg_answer(s, key, "the loading mode in effect", (double)other, "", t);
+        pg_answer(s, PG_D_MODE, key, (double)other, t);
     }
 }
 
@@ -1914,8 +1965,8 @@ static void pg_answer_cost(pg_state *s)
         char kw[96], km[96];
         const res_derived *w, *m;
         if (!s->side[i].probed) continue;
-        snprintf(kw, sizeof kw, "probe_cost.%s.wall", s->side[i].key);
-        snprintf(km, sizeof km, "probe_cost.%s.mem.peak", s->side[i].key);
+        snprintf(kw, sizeof kw, PG_COST_PREFIX "%s.%s", s->side[i].key, pg_cost_figs[0]);
+        snprintf(km, sizeof km, PG_COST_PREFIX "%s.%s", s->side[i].key, pg_cost_figs[2]);
         if (!(w = res_derived_find(s->c->r, PG, kw))) continue;
         m = res_derived_find(s->c->r, PG, km);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s%s: %+.1f%% of the whole process (%+.0f ms; %s)",
@@ -1927,7 +1978,7 @@ static void pg_answer_cost(pg_state *s)
     }
     if (at && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, "answer.probe_cost", "what the measurement added", NAN, "", t);
+        pg_answer(s, PG_D_PROBE_COST_ANSWER, NULL, NAN, t);
     }
 }
 
@@ -1965,23 +2016,23 @@ static void pg_conclude(pg_state *s)
                  "the probe could not load (its stderr says why). Only the whole-process time, host "
                  "memory and NVML's device memory are measured.", s->nvml_runs,
                  s->nvml_runs == 1 ? "" : "s");
-        pg_answer(s, "answer.cuda", "whether the program used CUDA", 1, "", t);
+        pg_answer(s, PG_D_CUDA, NULL, 1, t);
     } else if (s->probe[0] && s->with_record == 0 && s->runs > s->failed) {
         snprintf(t, sizeof t, "No CUDA process: in no probed run did the driver load the probe (the "
                  "program never called cuInit, or no CUDA driver is there); only its whole-process "
                  "time and host memory are measured.");
-        pg_answer(s, "answer.cuda", "whether the program used CUDA", 0, "", t);
+        pg_answer(s, PG_D_CUDA, NULL, 0, t);
     }
     if (s->no_cupti) {
         snprintf(t, sizeof t, "CUPTI did not answer inside %d of %d CUDA processes (the first said: "
                  "%s): their records hold what is measured without callbacks (the probe's load, "
                  "exit, host memory).", s->no_cupti, s->records, s->cupti_why);
-        pg_answer(s, "answer.cupti", "whether CUPTI answered inside", s->no_cupti, "", t);
+        pg_answer(s, PG_D_CUPTI, NULL, s->no_cupti, t);
     }
     if (s->failed && s->runs) {
         snprintf(t, sizeof t, "%d of %d runs failed (their figures are left out; the rest are "
                  "compared).", s->failed, s->runs);
-        pg_answer(s, "answer.failed", "runs that failed", s->failed, "", t);
+        pg_answer(s, PG_D_FAILED, NULL, s->failed, t);
     }
 }
 
@@ -2300,6 +2351,48 @@ static void pg_schema_fig(sch_out *o, const char *prefix, const char *key, const
     sch_put(o, prefix, &k, NULL);
 }
 
+/* A verdict over figure key: its declaration under prefix (the U test's
+ * p; unit none). */
+static void pg_schema_verdict(sch_out *o, const char *prefix, const char *key, const char *who)
+{
+    char name[160];
+    const sch_key k = { key, "", RES_PROCESS, name, "the U test's p over the runs of the two sides; "
+                        "text: the verdict" };
+    snprintf(name, sizeof name, "%s, %s: the U test's p", who, key);
+    sch_put(o, prefix, &k, NULL);
+}
+
+/* The derived entries: the verdicts over every figure (two settings,
+ * probed: "compare.<fig>"; bare sides, or more settings:
+ * "compare.<side>.<fig>"; per process: "compare.proc<i>.<fig>"), the
+ * probe's cost and the declared ones (pg_derived). */
+static void pg_schema_derived(sch_out *o)
+{
+    size_t i;
+    char key[64];
+
+    sch_derived(o);
+    for (i = 0; i < PG_NRUNFIGS + PRC_NFIGS; i++) {
+        const char *fk = i < PG_NRUNFIGS ? pg_runfigs[i].key : prc_figs[i - PG_NRUNFIGS].key;
+        pg_schema_verdict(o, "compare.", fk, "the second setting against the first");
+        pg_schema_verdict(o, "compare.<side>.", fk, "side <side> against the first of its group");
+    }
+    for (i = 0; i < PRC_NFIGS; i++)
+        pg_schema_verdict(o, "compare.proc<i>.", prc_figs[i].key, "process <i>, the second setting "
+                          "against the first");
+    pg_schema_verdict(o, "compare.proc<i>.", "mem.peak", "process <i>, the second setting against "
+                      "the first");
+    for (i = 0; i < sizeof pg_cost_figs / sizeof pg_cost_figs[0]; i++) {
+        const sch_key k = { key, "", RES_PROCESS,
+                            "the probe's cost: probed median less bare, in the figure's unit",
+                            "the U test over the bare and probed runs; fields pct_of_bare" };
+        snprintf(key, sizeof key, PG_COST_PREFIX "<side>.%s", pg_cost_figs[i]);
+        sch_put(o, NULL, &k, NULL);
+    }
+    sch_put_table(o, NULL, pg_derived, PG_NDERIVED);
+    pgs_schema(o);
+}
+
 void pg_schema(sch_out *o)
 {
     size_t i;
@@ -2316,4 +2409,5 @@ void pg_schema(sch_out *o)
     pg_schema_fig(o, "proc<i>.<side>.", "mem.peak", pg_runfig_of("mem.peak")->unit,
                   pg_runfig_of("mem.peak")->name,
                   PG_PROC_PEAK_REGION);
+    pg_schema_derived(o);
 }

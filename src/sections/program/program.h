@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "core/results.h"
+#include "core/schema.h"
 #include "run/section.h"
 
 #define PG "program"
@@ -32,6 +33,24 @@ typedef struct pg_runfig {
     const char *key, *unit, *name, *region;
 } pg_runfig;
 extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
+
+/* The section's derived entries whose key is fixed or a pattern of its
+ * own, declared once: pg_schema prints them, the code stores through them
+ * (sch_derive). The verdicts over the figures ("compare.<fig>",
+ * "compare.<side>.<fig>", "compare.proc<i>.<fig>") are declared from the
+ * figures' tables instead, --squeeze's in program_squeeze.c (pgs_schema). */
+enum pg_derived_id {
+    PG_D_COLD_START, PG_D_WALL, PG_D_JIT, PG_D_READY, PG_D_HEADROOM, PG_D_AUTOTUNE,
+    PG_D_CONCURRENT, PG_D_ROUNDS, PG_D_LOADS, PG_D_MEMORY, PG_D_LATER, PG_D_MODE,
+    PG_D_PROBE_COST_ANSWER, PG_D_CUDA, PG_D_CUPTI, PG_D_FAILED, PG_D_SLOWEST, PG_D_READY_RANK,
+    PG_NDERIVED
+};
+extern const sch_key pg_derived[PG_NDERIVED];
+
+/* The key of rank k of side key side in the ranked list what
+ * (PG_D_SLOWEST "slowest.<side>.<i>", PG_D_READY_RANK "ready.<side>.<i>"),
+ * its declaration filled in, into buf. */
+void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len);
 
 /* The run-level figure of key; the first (wall) for a key it does not know. */
 const pg_runfig *pg_runfig_of(const char *key);

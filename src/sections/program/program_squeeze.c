@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/answer.h"
 #include "cuda/demangle.h"
 #include "run/table.h"
 
@@ -177,12 +178,55 @@ void pgs_note_run(pgs_state *q, size_t si, double margin, const sq_held *held, i
 
 /* ---------------------------------------------------------- the words --- */
 
-/* Store an answer; out of memory is said. */
-static void pgs_answer(results *r, const char *key, const char *name, double value, const char *unit,
-                       const char *text)
+/* --squeeze's derived entries, declared once (pgs_schema prints them). */
+enum pgs_derived_id {
+    PGS_D_ANSWER, PGS_D_FAIL_ANSWER, PGS_D_MORE, PGS_D_FAIL, PGS_D_SIDE, PGS_D_RAN, PGS_D_TRY,
+    PGS_NDERIVED
+};
+static const sch_key pgs_derived[PGS_NDERIVED] = {
+    [PGS_D_ANSWER] = { AN_PREFIX "squeeze", "MiB", RES_PROCESS, "the program under --squeeze",
+                       "the margin (--squeeze=MiB), none with auto" },
+    [PGS_D_FAIL_ANSWER] = { AN_PREFIX "squeeze_fail.<i>", "MiB", RES_PROCESS,
+                                   "a failure under --squeeze",
+                                   "the device memory free at the failed call, none for a run" },
+    [PGS_D_MORE] = { AN_PREFIX "squeeze_more", "", RES_PROCESS, "failed calls not said", "" },
+    [PGS_D_FAIL] = { "squeeze_fail.<i>", "MiB", RES_PROCESS,
+                            "a first use or load that failed under --squeeze: what was loaded",
+                            "the device memory free at the call" },
+    [PGS_D_SIDE] = { "squeeze.<side>", "MiB", RES_PROCESS,
+                            "the smallest margin it ran at (--squeeze=auto)", "" },
+    [PGS_D_RAN] = { "squeeze.<side>.ran", "count", RES_PROCESS,
+                           "runs that exited 0 under --squeeze", "" },
+    [PGS_D_TRY] = { "squeeze.<side>.try<i>", "MiB", RES_PROCESS,
+                           "a run at a margin (--squeeze=auto)", "" },
+};
+
+void pgs_schema(sch_out *o)
 {
-    if (!res_derive(r, PG, key, name, value, unit, text))
-        fprintf(stderr, "harness: " PG ": out of memory storing %s\n", key);
+    sch_put_table(o, NULL, pgs_derived, PGS_NDERIVED);
+}
+
+/* Store derived entry id (key: its pattern filled in, or NULL; name: NULL
+ * for the declared one); out of memory is said. */
+static res_derived *pgs_derive(results *r, enum pgs_derived_id id, const char *key, const char *name,
+                               double value, const char *text)
+{
+    return sch_derive(r, PG, &pgs_derived[id], key, name, value, text);
+}
+
+/* The key of declaration id, its placeholders filled with side (NULL:
+ * none) and then the number k (0: none), into buf. */
+static void pgs_key(char *buf, size_t len, enum pgs_derived_id id, const char *side, size_t k)
+{
+    char num[24];
+    const char *parts[2];
+    size_t n = 0;
+    if (side) parts[n++] = side;
+    if (k) {
+        snprintf(num, sizeof num, "%zu", k);
+        parts[n++] = num;
+    }
+    sch_fill(buf, len, NULL, pgs_derived[id].key, parts, n);
 }
 
 /* Side j's result at margin m, in words ("ran in 3 of 3 runs", "failed
@@ -273,8 +317,8 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
         const pgs_fail *f = &q->fail[k];
         res_derived *d;
         pgs_fail_words(q, f, t, sizeof t);
-        snprintf(key, sizeof key, "squeeze_fail.%zu", k + 1);
-        if ((d = res_derive(r, PG, key, f->name, f->free_mib, "MiB", t))) {
+        pgs_key(key, sizeof key, PGS_D_FAIL, NULL, k + 1);
+        if ((d = pgs_derive(r, PGS_D_FAIL, key, f->name, f->free_mib, t))) {
             res_derived_field(d, "margin_mib", f->margin);
             res_derived_field(d, "error", f->error);
             res_derived_field(d, "runs", f->runs);
@@ -284,8 +328,9 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             more++;
             continue;
         }
-        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
-        pgs_answer(r, key, "a first use or load that failed under --squeeze", f->free_mib, "MiB", t);
+        pgs_key(key, sizeof key, PGS_D_FAIL_ANSWER, NULL, ++said);
+        pgs_derive(r, PGS_D_FAIL_ANSWER, key, "a first use or load that failed under --squeeze",
+                   f->free_mib, t);
     }
     for (i = 0; i < q->nsettings && probed; i++) {
         const pgs_side *sd = &q->side[i];
@@ -298,13 +343,13 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
             continue;
         }
         pgs_no_fail_words(q, i, m, q->automatic ? tr->outcome : sd->failed_how, t, sizeof t);
-        snprintf(key, sizeof key, "answer.squeeze_fail.%zu", ++said);
-        pgs_answer(r, key, "a run that failed under --squeeze", NAN, "", t);
+        pgs_key(key, sizeof key, PGS_D_FAIL_ANSWER, NULL, ++said);
+        pgs_derive(r, PGS_D_FAIL_ANSWER, key, "a run that failed under --squeeze", NAN, t);
     }
     if (more) {
         snprintf(t, sizeof t, "%zu more failed call%s under --squeeze %s in the JSON (squeeze_fail.*).",
                  more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
-        pgs_answer(r, "answer.squeeze_more", "failed calls not said", (double)more, "", t);
+        pgs_derive(r, PGS_D_MORE, NULL, NULL, (double)more, t);
     }
 }
 
@@ -326,9 +371,8 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
         hmax = fmax(hmax, sd->held_max);
         lmin = fmin(lmin, sd->left_min);
         lmax = fmax(lmax, sd->left_max);
-        snprintf(key, sizeof key, "squeeze.%s", sd->key);
-        if ((d = res_derive(r, PG, key, "runs that exited 0 under --squeeze", sd->ran, "count",
-                            sd->failed_how))) {
+        pgs_key(key, sizeof key, PGS_D_RAN, sd->key, 0);
+        if ((d = pgs_derive(r, PGS_D_RAN, key, NULL, sd->ran, sd->failed_how))) {
             res_derived_field(d, "runs", sd->runs);
             res_derived_field(d, "held_min_mib", sd->held_min);
             res_derived_field(d, "held_max_mib", sd->held_max);
@@ -351,7 +395,7 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
     if (lost && at < sizeof t)
         snprintf(t + at, sizeof t - at, " %d run%s not counted: the holder ended during %s (said above).",
                  lost, lost == 1 ? "" : "s", lost == 1 ? "it" : "them");
-    pgs_answer(r, "answer.squeeze", "the program under --squeeze", q->margin, "MiB", t);
+    pgs_derive(r, PGS_D_ANSWER, NULL, NULL, q->margin, t);
 }
 
 /* --squeeze=auto in words and figures: each side's smallest margin, what
@@ -370,9 +414,8 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         const pgs_side *sd = &q->side[i];
         double low = sd->lo < 0 ? 0 : sd->lo;
         res_derived *d;
-        snprintf(key, sizeof key, "squeeze.%s", sd->key);
-        d = res_derive(r, PG, key, "the smallest margin it ran at (--squeeze=auto)",
-                       sd->hi < 0 ? NAN : sd->hi, "MiB", sd->broken);
+        pgs_key(key, sizeof key, PGS_D_SIDE, sd->key, 0);
+        d = pgs_derive(r, PGS_D_SIDE, key, NULL, sd->hi < 0 ? NAN : sd->hi, sd->broken);
         if (d) {
             res_derived_field(d, "failed_at_mib", sd->lo < 0 ? NAN : sd->lo);
             res_derived_field(d, "step_mib", sd->hi < 0 ? NAN : sd->hi - low);
@@ -380,9 +423,8 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         }
         for (k = 0; k < sd->ntries; k++) {
             const pgs_try *tr = &sd->tries[k];
-            snprintf(key, sizeof key, "squeeze.%s.try%zu", sd->key, k + 1);
-            if ((d = res_derive(r, PG, key, "a run at a margin (--squeeze=auto)", tr->margin, "MiB",
-                                tr->outcome))) {
+            pgs_key(key, sizeof key, PGS_D_TRY, sd->key, k + 1);
+            if ((d = pgs_derive(r, PGS_D_TRY, key, NULL, tr->margin, tr->outcome))) {
                 res_derived_field(d, "held_mib", tr->held);
                 res_derived_field(d, "left_mib", tr->left);
                 res_derived_field(d, "ran", tr->ran);
@@ -409,7 +451,7 @@ static int pgs_auto_answer(const pgs_state *q, results *r)
         }
     }
     if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
-    pgs_answer(r, "answer.squeeze", "the smallest margin each side ran at", NAN, "MiB", t);
+    pgs_derive(r, PGS_D_ANSWER, NULL, "the smallest margin each side ran at", NAN, t);
     return broken;
 }
 

@@ -107,4 +107,8 @@ int pgs_conclude(const pgs_state *q, results *r);
  * was held, or each side's tries. Nothing when --squeeze was not given. */
 void pgs_print(FILE *f, const results *r);
 
+/* --squeeze's derived entries (squeeze.<side>, squeeze_fail.<i> and its
+ * answers), declared for --schema. */
+void pgs_schema(sch_out *o);
+
 #endif

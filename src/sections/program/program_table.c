@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/answer.h"
 #include "cuda/demangle.h"
 #include "probe/precord.h"
 #include "run/table.h"
@@ -172,7 +173,7 @@ static void ptb_slowest(FILE *f, const results *r, const char **side, const char
         for (k = 1; k <= PRC_SLOWEST; k++) {
             char key[64], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
-            snprintf(key, sizeof key, "slowest.%s.%zu", side[i], k);
+            pg_rank_key(PG_D_SLOWEST, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
                                 "median over the runs it was in)\n", label[i]);
@@ -192,7 +193,7 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
         for (k = 1; k <= 10; k++) {
             char key[96], name[PTB_NAME_WIDTH + 1];
             const res_derived *d;
-            snprintf(key, sizeof key, "ready.%s.%zu", side[i], k);
+            pg_rank_key(PG_D_READY_RANK, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
                                 "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
@@ -258,7 +259,7 @@ void pg_print(FILE *f, const results *r)
     pgs_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
-        if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, "answer.", 7) == 0)
+        if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, AN_PREFIX, strlen(AN_PREFIX)) == 0)
             tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
     tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
             : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");

@@ -27,6 +27,74 @@ const char *const fl_parts[FL_NPARTS] = {
     "fresh"
 };
 
+/* One launch's three figures (firstlaunch.h): events around call, the host
+ * clock around it, the host clock from before `from` to the sync. */
+#define FL_LAUNCH(key, name, call, from)                                                      \
+    { key, "ms", RES_PROCESS, name, "event recorded before " call " to event after it" },     \
+    { key FL_ENQUEUE, "ms", RES_PROCESS, name ", host clock around the call",                 \
+      "host clock around " call " alone" },                                                   \
+    { key FL_SYNC, "ms", RES_PROCESS, name ", host clock to the sync",                        \
+      "host clock from before " from " to cuStreamSynchronize returning" }
+#define FL_LAUNCH1(key, name) FL_LAUNCH(key, name, "cuLaunchKernel", "cuLaunchKernel")
+/* A warm figure: launches queued back to back (tm_events, row 4's way). */
+#define FL_WARM(key, name)                                                                    \
+    { key, "ms", RES_PROCESS, name, "event before to event after one launch, after warm-up; "  \
+      "launches queued back to back" }
+
+/* A child's figures, as the parent keeps them: one sample a child, state
+ * process (the child stores each in the state it ran in). */
+const sch_key fl_keys[FL_NKEYS] = {
+    { "load", "ms", RES_PROCESS, "module 1 load", "host clock around cuModuleLoadDataEx" },
+    { "get", "ms", RES_PROCESS, "cuModuleGetFunction of vectorAdd", "host clock around it" },
+    { "loaded_get", "functions", RES_PROCESS, "vectorAdd loaded after its get", "cuFuncIsLoaded" },
+    FL_LAUNCH1("first", "vectorAdd, first launch in the process"),
+    { "loaded_launch", "functions", RES_PROCESS, "vectorAdd loaded after its first launch",
+      "cuFuncIsLoaded" },
+    FL_WARM("warm", "vectorAdd, after warm-up"),
+    FL_LAUNCH1("once", "vectorAdd, warm, one launch on an idle stream"),
+    { "module2_get", "ms", RES_PROCESS, "cuModuleGetFunction of vectorAdd, module 2",
+      "host clock around it" },
+    FL_LAUNCH1("module2", "vectorAdd, first launch from a second module"),
+    { "functions", "functions", RES_PROCESS, "functions in vector.cu's module",
+      "cuModuleGetFunctionCount" },
+    { "loaded_load", "functions", RES_PROCESS, "functions loaded after a module load (module 3)",
+      "cuFuncIsLoaded of each handle cuModuleEnumerateFunctions gives, right after the load" },
+    { "unloaded_loaded", "functions", RES_PROCESS,
+      "vectorAdd (module 3, no get) loaded before its launch", "cuFuncIsLoaded" },
+    FL_LAUNCH1("unloaded", "vectorAdd, first launch, handle from cuModuleEnumerateFunctions"),
+    { "funcload_ms", "ms", RES_PROCESS, "cuFuncLoad of vectorAdd (module 4)",
+      "host clock around it" },
+    { "funcload_loaded", "functions", RES_PROCESS, "vectorAdd (module 4) loaded before cuFuncLoad",
+      "cuFuncIsLoaded" },
+    FL_LAUNCH1("funcload", "vectorAdd, first launch after cuFuncLoad"),
+    FL_LAUNCH("runtime", "vectorAdd, cuModuleGetFunction + first launch",
+              "cuModuleGetFunction and cuLaunchKernel", "cuModuleGetFunction"),
+    { "runtime_get", "ms", RES_PROCESS, "cuModuleGetFunction inside the timed launch (module 5)",
+      "host clock around it, inside the events" },
+    FL_LAUNCH1("second", "vectorScale, first launch (module 1's second kernel)"),
+    FL_WARM("second_warm", "vectorScale, after warm-up"),
+    FL_LAUNCH1("second_once", "vectorScale, warm, one launch on an idle stream"),
+    FL_LAUNCH1("fresh", "vectorAdd, warm, once, into a freshly allocated output"),
+};
+
+char *fl_key(char *buf, size_t len, int mode, const char *what)
+{
+    snprintf(buf, len, FL_FIRST "%s.%s", fl_modes[mode], what);
+    return buf;
+}
+
+char *fl_part_key(char *buf, size_t len, int mode, int part)
+{
+    snprintf(buf, len, FL_FIRST "%s." FL_PART "%s", fl_modes[mode], fl_parts[part]);
+    return buf;
+}
+
+char *fl_where_key(char *buf, size_t len, const char *what)
+{
+    snprintf(buf, len, FL_FIRST FL_WHERE ".%s", what);
+    return buf;
+}
+
 /* -------------------------------------------------------------- child --- */
 
 /* The child's state: every handle it holds, released by fl_release. */
@@ -75,11 +143,12 @@ fail:
     return -1;
 }
 
-/* Store one single-valued figure. Returns 0, or -1 on out of memory. */
-static int fl_one(fl_state *S, const char *key, const char *name, const char *region,
-                  res_state state, const char *unit, double v)
+/* Store one single-valued figure i (fl_keys) in the state the child took
+ * it in. Returns 0, or -1 on out of memory. */
+static int fl_one(fl_state *S, int i, res_state state, double v)
 {
-    return res_add(&S->r, SW, key, name, region, state, unit, &v, 1) ? 0 : -1;
+    const sch_key *k = &fl_keys[i];
+    return res_add(&S->r, SW, k->key, k->name, k->desc, state, k->unit, &v, 1) ? 0 : -1;
 }
 
 /* 1 in *loaded when f is loaded (cuFuncIsLoaded), else 0. */
@@ -121,39 +190,28 @@ fail:
 
 /* One launch of L between an event pair, on the host clock too (tm_once),
  * its output first written by cuMemsetD32 unless it is fresh: stores
- * <key> (events), <key>.enqueue and <key>.sync, then checks the output. */
-static int fl_time(fl_state *S, fl_launch *L, const char *key, const char *name, res_state state,
-                   int poison)
+ * figure i (events), i + 1 (FL_ENQUEUE) and i + 2 (FL_SYNC), then checks
+ * the output. */
+static int fl_time(fl_state *S, fl_launch *L, int i, res_state state, int poison)
 {
     CUstream s = S->c.gpu.stream;
-    char k[64], n[160], region[256];
     double ev, enq, sync;
 
     if (poison) CK(drv.cuMemsetD32Async(L->out, FL_NAN_BITS, SW_N, s));
     if (tm_once(s, fl_launch_fn, L, &ev, &enq, &sync) != 0) return -1;
-    snprintf(region, sizeof region, "event recorded before %s to event after it",
-             L->get_from ? "cuModuleGetFunction and cuLaunchKernel" : "cuLaunchKernel");
-    if (fl_one(S, key, name, region, state, "ms", ev) != 0) return -1;
+    if (fl_one(S, i, state, ev) != 0) return -1;
     S->r.m[S->r.nm - 1].n = SW_N;
-    snprintf(k, sizeof k, "%s.enqueue", key);
-    snprintf(n, sizeof n, "%s, host clock around the call", name);
-    snprintf(region, sizeof region, "host clock around %s alone",
-             L->get_from ? "cuModuleGetFunction and cuLaunchKernel" : "cuLaunchKernel");
-    if (fl_one(S, k, n, region, state, "ms", enq) != 0) return -1;
-    snprintf(k, sizeof k, "%s.sync", key);
-    snprintf(n, sizeof n, "%s, host clock to the sync", name);
-    snprintf(region, sizeof region, "host clock from before %s to cuStreamSynchronize returning",
-             L->get_from ? "cuModuleGetFunction" : "cuLaunchKernel");
-    if (fl_one(S, k, n, region, state, "ms", sync) != 0) return -1;
-    return fl_verify(S, L, name);
+    if (fl_one(S, i + 1, state, enq) != 0 || fl_one(S, i + 2, state, sync) != 0) return -1;
+    return fl_verify(S, L, fl_keys[i].name);
 fail:
     return -1;
 }
 
 /* L warm: launches queued back to back after warm-up (tm_events, row 4's
- * way), stored as <key>; then the output checked. */
-static int fl_warm_of(fl_state *S, fl_launch *L, const char *key, const char *name)
+ * way), stored as figure i; then the output checked. */
+static int fl_warm_of(fl_state *S, fl_launch *L, int i)
 {
+    const sch_key *k = &fl_keys[i];
     tm_work w;
     res_meas *m;
 
@@ -162,12 +220,11 @@ static int fl_warm_of(fl_state *S, fl_launch *L, const char *key, const char *na
     if (tm_work_init(&w, fl_launch_fn, L, 0) != 0 ||
         tm_events(S->c.gpu.stream, &w, 1, S->c.o->warmup) != 0)
         goto fail;
-    m = sec_store_work(&S->c, SW, key, name, "event before to event after one launch, after "
-                       "warm-up; launches queued back to back", RES_WARM, &w);
+    m = sec_store_work(&S->c, SW, k->key, k->name, k->desc, RES_WARM, &w);
     tm_work_free(&w);
     if (!m) return -1;
     m->n = SW_N;
-    return fl_verify(S, L, name);
+    return fl_verify(S, L, k->name);
 fail:
     tm_work_free(&w);
     return -1;
@@ -258,12 +315,9 @@ static int fl_setup(fl_state *S)
     CK(drv.cuModuleGetFunction(&S->add, S->mod[0], "vectorAdd"));
     get_ms = clk_now_ms() - t0;
     if (fl_loaded(S->add, &st) != 0) return -1;
-    if (fl_one(S, "load", "module 1 load", "host clock around cuModuleLoadDataEx", RES_FIRST_LAUNCH,
-               "ms", load_ms) != 0 ||
-        fl_one(S, "get", "cuModuleGetFunction of vectorAdd", "host clock around it",
-               RES_FIRST_LAUNCH, "ms", get_ms) != 0 ||
-        fl_one(S, "loaded_get", "vectorAdd loaded after its get", "cuFuncIsLoaded", RES_FIRST_LAUNCH,
-               "functions", st) != 0)
+    if (fl_one(S, FL_K_LOAD, RES_FIRST_LAUNCH, load_ms) != 0 ||
+        fl_one(S, FL_K_GET, RES_FIRST_LAUNCH, get_ms) != 0 ||
+        fl_one(S, FL_K_LOADED_GET, RES_FIRST_LAUNCH, st) != 0)
         return -1;
     CK(drv.cuModuleGetFunction(&S->scale, S->mod[0], "vectorScale"));
     CK(drv.cuMemAlloc(&S->a, bytes));
@@ -296,13 +350,10 @@ static int fl_first(fl_state *S)
     fl_launch L = { S, S->add, NULL, 0, S->out, 0 };
     double st;
 
-    if (fl_time(S, &L, "first", "vectorAdd, first launch in the process", RES_FIRST_LAUNCH, 0) != 0 ||
-        fl_loaded(S->add, &st) != 0 ||
-        fl_one(S, "loaded_launch", "vectorAdd loaded after its first launch", "cuFuncIsLoaded",
-               RES_FIRST_LAUNCH, "functions", st) != 0 ||
-        fl_warm_of(S, &L, "warm", "vectorAdd, after warm-up") != 0)
+    if (fl_time(S, &L, FL_K_FIRST, RES_FIRST_LAUNCH, 0) != 0 || fl_loaded(S->add, &st) != 0 ||
+        fl_one(S, FL_K_LOADED_LAUNCH, RES_FIRST_LAUNCH, st) != 0 || fl_warm_of(S, &L, FL_K_WARM) != 0)
         return -1;
-    return fl_time(S, &L, "once", "vectorAdd, warm, one launch on an idle stream", RES_WARM, 1);
+    return fl_time(S, &L, FL_K_ONCE, RES_WARM, 1);
 }
 
 /* vectorAdd's first launch from a second module, got before. */
@@ -314,11 +365,8 @@ static int fl_module2(fl_state *S)
     if (fl_load(S, 1, &load_ms) != 0) return -1;
     t0 = clk_now_ms();
     CK(drv.cuModuleGetFunction(&L.f, S->mod[1], "vectorAdd"));
-    if (fl_one(S, "module2_get", "cuModuleGetFunction of vectorAdd, module 2", "host clock around it",
-               RES_FIRST_LAUNCH, "ms", clk_now_ms() - t0) != 0)
-        return -1;
-    return fl_time(S, &L, "module2", "vectorAdd, first launch from a second module",
-                   RES_FIRST_LAUNCH, 1);
+    if (fl_one(S, FL_K_MODULE2_GET, RES_FIRST_LAUNCH, clk_now_ms() - t0) != 0) return -1;
+    return fl_time(S, &L, FL_K_MODULE2, RES_FIRST_LAUNCH, 1);
 fail:
     return -1;
 }
@@ -333,16 +381,11 @@ static int fl_unloaded(fl_state *S)
     if (fl_load(S, 2, &load_ms) != 0 || fl_enumerate(S, 2, &count, &loaded, &L.f) != 0 ||
         fl_loaded(L.f, &st) != 0)
         return -1;
-    if (fl_one(S, "functions", "functions in vector.cu's module", "cuModuleGetFunctionCount",
-               RES_FIRST_LAUNCH, "functions", count) != 0 ||
-        fl_one(S, "loaded_load", "functions loaded after a module load (module 3)",
-               "cuFuncIsLoaded of each handle cuModuleEnumerateFunctions gives, right after the load",
-               RES_FIRST_LAUNCH, "functions", loaded) != 0 ||
-        fl_one(S, "unloaded_loaded", "vectorAdd (module 3, no get) loaded before its launch",
-               "cuFuncIsLoaded", RES_FIRST_LAUNCH, "functions", st) != 0)
+    if (fl_one(S, FL_K_FUNCTIONS, RES_FIRST_LAUNCH, count) != 0 ||
+        fl_one(S, FL_K_LOADED_LOAD, RES_FIRST_LAUNCH, loaded) != 0 ||
+        fl_one(S, FL_K_UNLOADED_LOADED, RES_FIRST_LAUNCH, st) != 0)
         return -1;
-    return fl_time(S, &L, "unloaded", "vectorAdd, first launch, handle from "
-                   "cuModuleEnumerateFunctions", RES_FIRST_LAUNCH, 1);
+    return fl_time(S, &L, FL_K_UNLOADED, RES_FIRST_LAUNCH, 1);
 }
 
 /* From a fourth module, the same handle after cuFuncLoad. */
@@ -356,12 +399,10 @@ static int fl_funcload(fl_state *S)
         return -1;
     t0 = clk_now_ms();
     CK(drv.cuFuncLoad(L.f));
-    if (fl_one(S, "funcload_ms", "cuFuncLoad of vectorAdd (module 4)", "host clock around it",
-               RES_FIRST_LAUNCH, "ms", clk_now_ms() - t0) != 0 ||
-        fl_one(S, "funcload_loaded", "vectorAdd (module 4) loaded before cuFuncLoad",
-               "cuFuncIsLoaded", RES_FIRST_LAUNCH, "functions", st) != 0)
+    if (fl_one(S, FL_K_FUNCLOAD_MS, RES_FIRST_LAUNCH, clk_now_ms() - t0) != 0 ||
+        fl_one(S, FL_K_FUNCLOAD_LOADED, RES_FIRST_LAUNCH, st) != 0)
         return -1;
-    return fl_time(S, &L, "funcload", "vectorAdd, first launch after cuFuncLoad", RES_FIRST_LAUNCH, 1);
+    return fl_time(S, &L, FL_K_FUNCLOAD, RES_FIRST_LAUNCH, 1);
 fail:
     return -1;
 }
@@ -374,11 +415,8 @@ static int fl_runtime(fl_state *S)
 
     if (fl_load(S, 4, &load_ms) != 0) return -1;
     L.get_from = S->mod[4];
-    if (fl_time(S, &L, "runtime", "vectorAdd, cuModuleGetFunction + first launch", RES_FIRST_LAUNCH, 1)
-        != 0)
-        return -1;
-    return fl_one(S, "runtime_get", "cuModuleGetFunction inside the timed launch (module 5)",
-                  "host clock around it, inside the events", RES_FIRST_LAUNCH, "ms", L.get_ms);
+    if (fl_time(S, &L, FL_K_RUNTIME, RES_FIRST_LAUNCH, 1) != 0) return -1;
+    return fl_one(S, FL_K_RUNTIME_GET, RES_FIRST_LAUNCH, L.get_ms);
 }
 
 /* vectorScale, module 1's second kernel, never launched: its first
@@ -387,11 +425,10 @@ static int fl_second(fl_state *S)
 {
     fl_launch L = { S, S->scale, NULL, 1, S->out, 0 };
 
-    if (fl_time(S, &L, "second", "vectorScale, first launch (module 1's second kernel)",
-                RES_FIRST_LAUNCH, 1) != 0 ||
-        fl_warm_of(S, &L, "second_warm", "vectorScale, after warm-up") != 0)
+    if (fl_time(S, &L, FL_K_SECOND, RES_FIRST_LAUNCH, 1) != 0 ||
+        fl_warm_of(S, &L, FL_K_SECOND_WARM) != 0)
         return -1;
-    return fl_time(S, &L, "second_once", "vectorScale, warm, one launch on an idle stream", RES_WARM, 1);
+    return fl_time(S, &L, FL_K_SECOND_ONCE, RES_WARM, 1);
 }
 
 /* vectorAdd warm, once, into an output allocated just now and never
@@ -402,8 +439,7 @@ static int fl_fresh(fl_state *S)
 
     CK(drv.cuMemAlloc(&S->fresh, SW_N * sizeof(float)));
     L.out = S->fresh;
-    return fl_time(S, &L, "fresh", "vectorAdd, warm, once, into a freshly allocated output",
-                   RES_WARM, 0);
+    return fl_time(S, &L, FL_K_FRESH, RES_WARM, 0);
 fail:
     return -1;
 }
@@ -506,7 +542,7 @@ static int fl_child_run(sec_ctx *c, int mi, int round)
         fprintf(stderr, "harness: " SW ": %s: %s\n", what, detail);
         failed = 1;
     }
-    snprintf(prefix, sizeof prefix, "first.%s.", fl_modes[mi]);
+    fl_key(prefix, sizeof prefix, mi, "");
     if (ok && sec_accumulate(c->r, SW, prefix, &child) != 0) {
         res_free(&child);
         return -1;
@@ -541,9 +577,35 @@ int fl_rounds(sec_ctx *c)
 
 /* -------------------------------------------------------- conclusions --- */
 
-/* A part: the signed sum of the mode's step figures, child by child. */
+/* The conclusions' names: a part's (its fl_defs name, the mode), where
+ * vectorAdd was loaded (the mode), a first.where entry's (what). */
+#define FL_PART_NAME "%s (%s): median of the children's differences"
+#define FL_LOADING_NAME "where vectorAdd was loaded (%s): functions loaded after a module load"
+#define FL_WHERE_NAME "%s, EAGER against LAZY: the medians' difference"
+
+/* The conclusions (firstlaunch.h), their keys' last part and their units;
+ * fl_schema declares them with their names, which the run fills in. */
+enum { FL_D_PART, FL_D_LOADING, FL_D_WHERE, FL_ND };
+static const sch_key fl_derived[FL_ND] = {
+    { FL_PART, "ms", RES_PROCESS, FL_PART_NAME,
+      "\"above zero\", \"below zero\" or \"spans zero\" (its interval), \"one child\" (no "
+      "interval)" },
+    { FL_LOADING, "functions", RES_PROCESS, FL_LOADING_NAME,
+      "\"the module load\", \"cuModuleGetFunction\", \"the first launch\", \"not loaded\" or "
+      "\"differs between children\"" },
+    { FL_WHERE ".", "ms", RES_PROCESS, FL_WHERE_NAME,
+      "\"EAGER higher\", \"LAZY higher\" (the two intervals apart), \"intervals overlap\" or "
+      "\"one child a mode\"" },
+};
+
+/* The steps first.where compares besides the surplus (fl_keys). */
+#define FL_NWHERE_STEPS 2
+static const int fl_where_steps[FL_NWHERE_STEPS] = { FL_K_LOAD, FL_K_GET };
+
+/* A part: the signed sum of the mode's step figures (fl_keys), child by
+ * child; a term of sign 0 ends the list. */
 typedef struct fl_term {
-    const char *key;
+    int key;
     int sign;
 } fl_term;
 
@@ -553,44 +615,45 @@ static const struct {
     fl_term t[FL_MAX_TERMS];
 } fl_defs[FL_NPARTS] = {
     { "the first launch over a warm one",
-      { { "first", 1 }, { "warm", -1 } } },
+      { { FL_K_FIRST, 1 }, { FL_K_WARM, -1 } } },
     { "a launch on its own: its events hold its enqueue",
-      { { "once", 1 }, { "warm", -1 } } },
+      { { FL_K_ONCE, 1 }, { FL_K_WARM, -1 } } },
     { "the process's first launch, against a second module's",
-      { { "first", 1 }, { "module2", -1 } } },
+      { { FL_K_FIRST, 1 }, { FL_K_MODULE2, -1 } } },
     { "loading the function before the launch (cuFuncLoad) against the get's loading",
-      { { "module2", 1 }, { "funcload", -1 } } },
+      { { FL_K_MODULE2, 1 }, { FL_K_FUNCLOAD, -1 } } },
     { "the module's first launch, beyond a second kernel's",
-      { { "funcload", 1 }, { "once", -1 }, { "second", -1 }, { "second_once", 1 } } },
+      { { FL_K_FUNCLOAD, 1 }, { FL_K_ONCE, -1 }, { FL_K_SECOND, -1 }, { FL_K_SECOND_ONCE, 1 } } },
     { "left unexplained: a loaded, never-launched kernel's first launch over its lone warm launch",
-      { { "second", 1 }, { "second_once", -1 } } },
+      { { FL_K_SECOND, 1 }, { FL_K_SECOND_ONCE, -1 } } },
     { "the function's load inside the launch (a handle not loaded before)",
-      { { "unloaded", 1 }, { "funcload", -1 } } },
+      { { FL_K_UNLOADED, 1 }, { FL_K_FUNCLOAD, -1 } } },
     { "cuModuleGetFunction inside the timed launch",
-      { { "runtime", 1 }, { "module2", -1 } } },
+      { { FL_K_RUNTIME, 1 }, { FL_K_MODULE2, -1 } } },
     { "an output never written before, against one cuMemsetD32 wrote",
-      { { "fresh", 1 }, { "once", -1 } } },
+      { { FL_K_FRESH, 1 }, { FL_K_ONCE, -1 } } },
 };
 
-/* The measurement "first.<mode>.<key><suffix>", or NULL. */
-static const res_meas *fl_m(const results *r, const char *mode, const char *key, const char *suffix)
+/* The measurement "first.<mode>.<key><suffix>" of figure key (fl_keys),
+ * or NULL. */
+static const res_meas *fl_m(const results *r, int mode, int key, const char *suffix)
 {
-    char k[96];
-    snprintf(k, sizeof k, "first.%s.%s%s", mode, key, suffix);
-    return res_find(r, SW, k);
+    char k[96], w[64];
+    snprintf(w, sizeof w, "%s%s", fl_keys[key].key, suffix);
+    return res_find(r, SW, fl_key(k, sizeof k, mode, w));
 }
 
-/* The per-child values of part p in mode (suffix "" events, ".enqueue",
- * ".sync") into v (room for cap); returns how many (0 when a term is
+/* The per-child values of part p in mode (suffix "" events, FL_ENQUEUE,
+ * FL_SYNC) into v (room for cap); returns how many (0 when a term is
  * missing). */
-static size_t fl_values(const results *r, const char *mode, int p, const char *suffix, double *v,
+static size_t fl_values(const results *r, int mode, int p, const char *suffix, double *v,
                         size_t cap)
 {
     const res_meas *m[FL_MAX_TERMS];
     size_t n = cap, i;
     int t, nt = 0;
 
-    for (t = 0; t < FL_MAX_TERMS && fl_defs[p].t[t].key; t++, nt++) {
+    for (t = 0; t < FL_MAX_TERMS && fl_defs[p].t[t].sign; t++, nt++) {
         m[t] = fl_m(r, mode, fl_defs[p].t[t].key, suffix);
         if (!m[t]) return 0;
         if (m[t]->nsamples < n) n = m[t]->nsamples;
@@ -613,7 +676,7 @@ static const char *fl_sign(const st_summary *s)
 
 /* The median of the mode's per-child host figures of part p; NaN where a
  * term has none. */
-static double fl_host(const results *r, const char *mode, int p, const char *suffix, double *v,
+static double fl_host(const results *r, int mode, int p, const char *suffix, double *v,
                       size_t cap)
 {
     size_t n = fl_values(r, mode, p, suffix, v, cap);
@@ -622,7 +685,7 @@ static double fl_host(const results *r, const char *mode, int p, const char *suf
 
 /* first.<mode>.part.<p>; surplus: the surplus's median (for the share),
  * NaN for the surplus itself. Nothing when the mode lacks a figure. */
-static int fl_part(results *r, const char *mode, int p, double surplus, double *median)
+static int fl_part(results *r, int mode, int p, double surplus, double *median)
 {
     char key[96], name[192];
     double *v;
@@ -639,14 +702,13 @@ static int fl_part(results *r, const char *mode, int p, double surplus, double *
         return 0;
     }
     s = st_summarize(v, n);
-    enq = fl_host(r, mode, p, ".enqueue", v, cap);
-    sync = fl_host(r, mode, p, ".sync", v, cap);
+    enq = fl_host(r, mode, p, FL_ENQUEUE, v, cap);
+    sync = fl_host(r, mode, p, FL_SYNC, v, cap);
     free(v);
     *median = s.median;
-    snprintf(key, sizeof key, "first.%s.part.%s", mode, fl_parts[p]);
-    snprintf(name, sizeof name, "%s (%s): median of the children's differences", fl_defs[p].name,
-             mode);
-    d = res_derive(r, SW, key, name, s.median, "ms", fl_sign(&s));
+    snprintf(name, sizeof name, FL_PART_NAME, fl_defs[p].name, fl_modes[mode]);
+    d = res_derive(r, SW, fl_part_key(key, sizeof key, mode, p), name, s.median,
+                   fl_derived[FL_D_PART].unit, fl_sign(&s));
     if (!d || res_derived_field(d, "ci_low", s.ci_low) != 0 ||
         res_derived_field(d, "ci_high", s.ci_high) != 0 ||
         res_derived_field(d, "ci_level", s.ci_level) != 0 ||
@@ -658,7 +720,7 @@ static int fl_part(results *r, const char *mode, int p, double surplus, double *
 }
 
 /* The median of "first.<mode>.<key>", NaN when absent. */
-static double fl_med(const results *r, const char *mode, const char *key)
+static double fl_med(const results *r, int mode, int key)
 {
     const res_meas *m = fl_m(r, mode, key, "");
     return m ? m->stats.median : NAN;
@@ -671,12 +733,12 @@ static int fl_same(const res_meas *m)
 }
 
 /* first.<mode>.loading: where module 1's vectorAdd was loaded. */
-static int fl_loading(results *r, const char *mode)
+static int fl_loading(results *r, int mode)
 {
-    static const char *const keys[] = { "functions", "loaded_load", "loaded_get", "loaded_launch",
-                                        "unloaded_loaded", "funcload_loaded" };
-    const res_meas *fn = fl_m(r, mode, "functions", ""), *ll = fl_m(r, mode, "loaded_load", "");
-    const res_meas *lg = fl_m(r, mode, "loaded_get", ""), *lf = fl_m(r, mode, "loaded_launch", "");
+    static const int keys[] = { FL_K_FUNCTIONS, FL_K_LOADED_LOAD, FL_K_LOADED_GET,
+                                FL_K_LOADED_LAUNCH, FL_K_UNLOADED_LOADED, FL_K_FUNCLOAD_LOADED };
+    const res_meas *fn = fl_m(r, mode, FL_K_FUNCTIONS, ""), *ll = fl_m(r, mode, FL_K_LOADED_LOAD, "");
+    const res_meas *lg = fl_m(r, mode, FL_K_LOADED_GET, ""), *lf = fl_m(r, mode, FL_K_LOADED_LAUNCH, "");
     const char *where;
     char key[64], name[128];
     res_derived *d;
@@ -693,15 +755,14 @@ static int fl_loading(results *r, const char *mode)
         where = "the first launch";
     else
         where = "not loaded";
-    snprintf(key, sizeof key, "first.%s.loading", mode);
-    snprintf(name, sizeof name, "where vectorAdd was loaded (%s): functions loaded after a module load",
-             mode);
-    d = res_derive(r, SW, key, name, ll->stats.median, "functions", where);
+    snprintf(name, sizeof name, FL_LOADING_NAME, fl_modes[mode]);
+    d = res_derive(r, SW, fl_key(key, sizeof key, mode, FL_LOADING), name, ll->stats.median,
+                   fl_derived[FL_D_LOADING].unit, where);
     if (!d) return -1;
     for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (res_derived_field(d, keys[i], fl_med(r, mode, keys[i])) != 0) return -1;
-    if (res_derived_field(d, "load_ms", fl_med(r, mode, "load")) != 0 ||
-        res_derived_field(d, "get_ms", fl_med(r, mode, "get")) != 0 ||
+        if (res_derived_field(d, fl_keys[keys[i]].key, fl_med(r, mode, keys[i])) != 0) return -1;
+    if (res_derived_field(d, "load_ms", fl_med(r, mode, FL_K_LOAD)) != 0 ||
+        res_derived_field(d, "get_ms", fl_med(r, mode, FL_K_GET)) != 0 ||
         res_derived_field(d, "n", (double)ll->nsamples) != 0)
         return -1;
     return 0;
@@ -718,9 +779,9 @@ static int fl_where(results *r, const char *what, const double *e, const double 
                      : "intervals overlap";
     res_derived *d;
 
-    snprintf(key, sizeof key, "first.where.%s", what);
-    snprintf(name, sizeof name, "%s, EAGER against LAZY: the medians' difference", what);
-    d = res_derive(r, SW, key, name, e[0] - l[0], "ms", text);
+    snprintf(name, sizeof name, FL_WHERE_NAME, what);
+    d = res_derive(r, SW, fl_where_key(key, sizeof key, what), name, e[0] - l[0],
+                   fl_derived[FL_D_WHERE].unit, text);
     return d && res_derived_field(d, "eager", e[0]) == 0 && res_derived_field(d, "lazy", l[0]) == 0 &&
            res_derived_field(d, "eager_low", e[1]) == 0 && res_derived_field(d, "eager_high", e[2]) == 0 &&
            res_derived_field(d, "lazy_low", l[1]) == 0 && res_derived_field(d, "lazy_high", l[2]) == 0
@@ -730,38 +791,38 @@ static int fl_where(results *r, const char *what, const double *e, const double 
 /* The three first.where entries, when both modes ran. */
 static int fl_where_all(results *r)
 {
-    static const char *const steps[2] = { "load", "get" };
     double x[FL_NMODES][3];
     size_t n[FL_NMODES];
     int i, k;
 
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < FL_NWHERE_STEPS; i++) {
         for (k = 0; k < FL_NMODES; k++) {
-            const res_meas *m = fl_m(r, fl_modes[k], steps[i], "");
+            const res_meas *m = fl_m(r, k, fl_where_steps[i], "");
             if (!m) return 0;
             x[k][0] = m->stats.median;
             x[k][1] = m->stats.ci_low;
             x[k][2] = m->stats.ci_high;
             n[k] = m->nsamples;
         }
-        if (fl_where(r, steps[i], x[1], x[0], n[1], n[0]) != 0) return -1;
+        if (fl_where(r, fl_keys[fl_where_steps[i]].key, x[FL_EAGER], x[FL_LAZY], n[FL_EAGER],
+                     n[FL_LAZY]) != 0)
+            return -1;
     }
     for (k = 0; k < FL_NMODES; k++) {
         char key[64];
         const res_derived *d;
-        snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[k]);
-        if (!(d = res_derived_find(r, SW, key))) return 0;
+        if (!(d = res_derived_find(r, SW, fl_part_key(key, sizeof key, k, FL_P_SURPLUS)))) return 0;
         x[k][0] = d->value;
         x[k][1] = res_derived_num(d, "ci_low");
         x[k][2] = res_derived_num(d, "ci_high");
         n[k] = (size_t)res_derived_num(d, "n");
     }
-    return fl_where(r, "surplus", x[1], x[0], n[1], n[0]);
+    return fl_where(r, fl_parts[FL_P_SURPLUS], x[FL_EAGER], x[FL_LAZY], n[FL_EAGER], n[FL_LAZY]);
 }
 
 /* The surplus entry's fields largest (the index in fl_parts of the part
  * of the surplus with the largest median) and largest_ms. */
-static int fl_largest(results *r, const char *mode, const double *med)
+static int fl_largest(results *r, int mode, const double *med)
 {
     char key[64];
     size_t i;
@@ -769,7 +830,7 @@ static int fl_largest(results *r, const char *mode, const double *med)
 
     for (p = 2; p <= FL_NSURPLUS; p++)
         if (med[p] > med[best]) best = p;
-    snprintf(key, sizeof key, "first.%s.part.surplus", mode);
+    fl_part_key(key, sizeof key, mode, FL_P_SURPLUS);
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, SW) == 0 && strcmp(r->d[i].key, key) == 0)
             return res_derived_field(&r->d[i], "largest", best) != 0 ||
@@ -785,10 +846,48 @@ int fl_conclude(results *r)
     for (k = 0; k < FL_NMODES; k++) {
         for (p = 0; p < FL_NPARTS; p++) {
             med[p] = NAN;
-            if (fl_part(r, fl_modes[k], p, med[0], &med[p]) != 0) return -1;
+            if (fl_part(r, k, p, med[0], &med[p]) != 0) return -1;
         }
-        if (!isnan(med[0]) && fl_largest(r, fl_modes[k], med) != 0) return -1;
-        if (fl_loading(r, fl_modes[k]) != 0) return -1;
+        if (!isnan(med[0]) && fl_largest(r, k, med) != 0) return -1;
+        if (fl_loading(r, k) != 0) return -1;
     }
     return fl_where_all(r);
+}
+
+/* ------------------------------------------------------------- schema --- */
+
+/* Conclusion i of fl_derived, its key prefix + its last part + what, its
+ * name as the run fills it in with a placeholder's words. */
+static void fl_put(sch_out *o, const char *prefix, int i, const char *what, const char *name)
+{
+    sch_key k = fl_derived[i];
+    char key[96];
+
+    snprintf(key, sizeof key, "%s%s", k.key, what);
+    k.key = key;
+    k.name = name;
+    sch_put(o, prefix, &k, NULL);
+}
+
+void fl_schema(sch_out *o)
+{
+    char name[256];
+    int p;
+
+    if (!o->derived) {
+        sch_put_table(o, FL_FIRST "<mode>.", fl_keys, FL_NKEYS);
+        return;
+    }
+    for (p = 0; p < FL_NPARTS; p++) {
+        snprintf(name, sizeof name, FL_PART_NAME, fl_defs[p].name, "<mode>");
+        fl_put(o, FL_FIRST "<mode>.", FL_D_PART, fl_parts[p], name);
+    }
+    snprintf(name, sizeof name, FL_LOADING_NAME, "<mode>");
+    fl_put(o, FL_FIRST "<mode>.", FL_D_LOADING, "", name);
+    for (p = 0; p <= FL_NWHERE_STEPS; p++) {
+        const char *what = p < FL_NWHERE_STEPS ? fl_keys[fl_where_steps[p]].key
+                                               : fl_parts[FL_P_SURPLUS];
+        snprintf(name, sizeof name, FL_WHERE_NAME, what);
+        fl_put(o, FL_FIRST, FL_D_WHERE, what, name);
+    }
 }

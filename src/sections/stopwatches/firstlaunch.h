@@ -73,6 +73,7 @@
 
 #include <stdio.h>
 #include "core/results.h"
+#include "core/schema.h"
 #include "run/cli.h"
 
 struct sec_ctx;
@@ -80,14 +81,58 @@ struct sec_ctx;
 /* The modes a round runs, in key form ("lazy", "eager"), with the names
  * the driver reports for them ("LAZY", "EAGER"). */
 #define FL_NMODES 2
+enum { FL_LAZY, FL_EAGER };
 extern const char *const fl_modes[FL_NMODES];
 extern const char *const fl_mode_names[FL_NMODES];
 
+/* The keys: a child's figure "<key>" is kept by the parent as
+ * FL_FIRST "<mode>.<key>"; the conclusions are FL_FIRST "<mode>." FL_PART
+ * "<part>", FL_FIRST "<mode>." FL_LOADING and FL_FIRST FL_WHERE ".<what>"
+ * (fl_key, fl_part_key, fl_where_key build them; fl_schema declares the
+ * patterns from the same constants). A launch's figures come in threes:
+ * "<step>", "<step>" FL_ENQUEUE, "<step>" FL_SYNC. */
+#define FL_FIRST "first."
+#define FL_PART "part."
+#define FL_LOADING "loading"
+#define FL_WHERE "where"
+#define FL_ENQUEUE ".enqueue"
+#define FL_SYNC ".sync"
+
+/* A child's figures (fl_keys), in the order it stores them; each launch's
+ * _ENQ and _SYNC follow its events figure. */
+enum {
+    FL_K_LOAD, FL_K_GET, FL_K_LOADED_GET,
+    FL_K_FIRST, FL_K_FIRST_ENQ, FL_K_FIRST_SYNC, FL_K_LOADED_LAUNCH, FL_K_WARM,
+    FL_K_ONCE, FL_K_ONCE_ENQ, FL_K_ONCE_SYNC,
+    FL_K_MODULE2_GET, FL_K_MODULE2, FL_K_MODULE2_ENQ, FL_K_MODULE2_SYNC,
+    FL_K_FUNCTIONS, FL_K_LOADED_LOAD, FL_K_UNLOADED_LOADED,
+    FL_K_UNLOADED, FL_K_UNLOADED_ENQ, FL_K_UNLOADED_SYNC,
+    FL_K_FUNCLOAD_MS, FL_K_FUNCLOAD_LOADED, FL_K_FUNCLOAD, FL_K_FUNCLOAD_ENQ, FL_K_FUNCLOAD_SYNC,
+    FL_K_RUNTIME, FL_K_RUNTIME_ENQ, FL_K_RUNTIME_SYNC, FL_K_RUNTIME_GET,
+    FL_K_SECOND, FL_K_SECOND_ENQ, FL_K_SECOND_SYNC, FL_K_SECOND_WARM,
+    FL_K_SECOND_ONCE, FL_K_SECOND_ONCE_ENQ, FL_K_SECOND_ONCE_SYNC,
+    FL_K_FRESH, FL_K_FRESH_ENQ, FL_K_FRESH_SYNC,
+    FL_NKEYS
+};
+extern const sch_key fl_keys[FL_NKEYS];
+
 /* The parts of first.<mode>.part.<part>, in the table's order: the first
- * FL_NSURPLUS after "surplus" are the parts of the surplus. */
+ * FL_NSURPLUS after "surplus" (FL_P_SURPLUS) are the parts of the surplus. */
 #define FL_NPARTS 9
 #define FL_NSURPLUS 5
+#define FL_P_SURPLUS 0
 extern const char *const fl_parts[FL_NPARTS];
+
+/* FL_FIRST "<mode>.<what>" (mode: fl_modes' index), FL_FIRST "<mode>."
+ * FL_PART "<part>" (fl_parts' index) and FL_FIRST FL_WHERE ".<what>", into
+ * buf of len bytes; each returns buf. */
+char *fl_key(char *buf, size_t len, int mode, const char *what);
+char *fl_part_key(char *buf, size_t len, int mode, int part);
+char *fl_where_key(char *buf, size_t len, const char *what);
+
+/* Declare the children's figures as the parent keeps them (FL_FIRST
+ * "<mode>."), or, after sch_derived, the conclusions above. */
+void fl_schema(sch_out *o);
 
 /* The child (--child=first-launch): the steps above in this process's
  * mode, its results printed as lines (res_write_lines). Returns 0 when

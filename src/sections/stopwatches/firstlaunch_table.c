@@ -11,21 +11,24 @@
 
 #define SW "stopwatches"
 
-/* The steps, in the order the child runs them, with their rows' labels. */
+/* The steps, in the order the child runs them: the figures (fl_keys) of
+ * the events and of the host clock around the call (-1: none), with their
+ * rows' labels. */
 static const struct {
-    const char *key, *label;
+    int key, enqueue;
+    const char *label;
 } fl_steps[] = {
-    { "first", "first launch in the process (got before: row 3's way)" },
-    { "warm", "the same, warm, queued back to back (row 4's way)" },
-    { "once", "the same, warm, one launch on an idle stream" },
-    { "module2", "first launch from a second module" },
-    { "unloaded", "first launch, handle from cuModuleEnumerateFunctions" },
-    { "funcload", "first launch after cuFuncLoad (fourth module)" },
-    { "runtime", "cuModuleGetFunction + first launch, timed together" },
-    { "second", "vectorScale's first launch (module 1, never launched)" },
-    { "second_warm", "vectorScale, warm, queued back to back" },
-    { "second_once", "vectorScale, warm, one launch on an idle stream" },
-    { "fresh", "vectorAdd, warm, once, into a fresh output" },
+    { FL_K_FIRST, FL_K_FIRST_ENQ, "first launch in the process (got before: row 3's way)" },
+    { FL_K_WARM, -1, "the same, warm, queued back to back (row 4's way)" },
+    { FL_K_ONCE, FL_K_ONCE_ENQ, "the same, warm, one launch on an idle stream" },
+    { FL_K_MODULE2, FL_K_MODULE2_ENQ, "first launch from a second module" },
+    { FL_K_UNLOADED, FL_K_UNLOADED_ENQ, "first launch, handle from cuModuleEnumerateFunctions" },
+    { FL_K_FUNCLOAD, FL_K_FUNCLOAD_ENQ, "first launch after cuFuncLoad (fourth module)" },
+    { FL_K_RUNTIME, FL_K_RUNTIME_ENQ, "cuModuleGetFunction + first launch, timed together" },
+    { FL_K_SECOND, FL_K_SECOND_ENQ, "vectorScale's first launch (module 1, never launched)" },
+    { FL_K_SECOND_WARM, -1, "vectorScale, warm, queued back to back" },
+    { FL_K_SECOND_ONCE, FL_K_SECOND_ONCE_ENQ, "vectorScale, warm, one launch on an idle stream" },
+    { FL_K_FRESH, FL_K_FRESH_ENQ, "vectorAdd, warm, once, into a fresh output" },
 };
 
 /* The parts' labels, in fl_parts order: what the experiment that removes
@@ -50,18 +53,18 @@ const char *fl_part_label(const char *part)
     return part;
 }
 
-static const res_meas *fl_m(const results *r, int mi, const char *key)
+/* Mode mi's figure key (fl_keys; -1: none), or NULL. */
+static const res_meas *fl_m(const results *r, int mi, int key)
 {
     char k[96];
-    snprintf(k, sizeof k, "first.%s.%s", fl_modes[mi], key);
-    return res_find(r, SW, k);
+    return key < 0 ? NULL : res_find(r, SW, fl_key(k, sizeof k, mi, fl_keys[key].key));
 }
 
-static const res_derived *fl_d(const results *r, const char *mode, const char *what)
+/* Mode mi's conclusion first.<mode>.part.<p> (fl_parts), or NULL. */
+static const res_derived *fl_dpart(const results *r, int mi, int p)
 {
     char k[96];
-    snprintf(k, sizeof k, "first.%s%s%s", mode, mode[0] ? "." : "", what);
-    return res_derived_find(r, SW, k);
+    return res_derived_find(r, SW, fl_part_key(k, sizeof k, mi, p));
 }
 
 /* A median and its interval, or dashes. */
@@ -79,7 +82,7 @@ static int fl_present(const results *r, int *has)
 {
     int k, n = 0;
     for (k = 0; k < FL_NMODES; k++) {
-        has[k] = fl_d(r, fl_modes[k], "part.surplus") != NULL;
+        has[k] = fl_dpart(r, k, FL_P_SURPLUS) != NULL;
         n += has[k];
     }
     return n;
@@ -99,14 +102,12 @@ static void fl_print_steps(FILE *f, const results *r, const int *has)
     }
     fprintf(f, "\n");
     for (i = 0; i < sizeof fl_steps / sizeof fl_steps[0]; i++) {
-        char enq[64];
         fprintf(f, "  %-56s", fl_steps[i].label);
         for (k = 0; k < FL_NMODES; k++) {
             const res_meas *m, *e;
             if (!has[k]) continue;
             m = fl_m(r, k, fl_steps[i].key);
-            snprintf(enq, sizeof enq, "%s.enqueue", fl_steps[i].key);
-            e = fl_m(r, k, enq);
+            e = fl_m(r, k, fl_steps[i].enqueue);
             fprintf(f, "     ");
             if (m) fl_interval(f, m->stats.median, m->stats.ci_low, m->stats.ci_high);
             else fl_interval(f, NAN, NAN, NAN);
@@ -141,7 +142,7 @@ static void fl_print_part(FILE *f, const res_derived *d, int p)
 /* One mode's surplus and its parts. */
 static void fl_print_parts(FILE *f, const results *r, int k)
 {
-    const res_derived *s = fl_d(r, fl_modes[k], "part.surplus");
+    const res_derived *s = fl_dpart(r, k, FL_P_SURPLUS);
     char head[64];
     int p;
 
@@ -149,10 +150,7 @@ static void fl_print_parts(FILE *f, const results *r, int k)
              res_derived_num(s, "n") == 1 ? "" : "ren");
     fprintf(f, "\n  %-50s %8s %-17s%7s%10s\n", head, "events", "[interval]", "share", "enqueue");
     for (p = 0; p < FL_NPARTS; p++) {
-        const res_derived *d;
-        char what[64];
-        snprintf(what, sizeof what, "part.%s", fl_parts[p]);
-        d = fl_d(r, fl_modes[k], what);
+        const res_derived *d = fl_dpart(r, k, p);
         if (p == FL_NSURPLUS + 1)
             fprintf(f, "    not in the surplus: what a first launch made another way adds\n");
         if (d) fl_print_part(f, d, p);
@@ -162,9 +160,15 @@ static void fl_print_parts(FILE *f, const results *r, int k)
 /* Where the cost went (the lesson's EAGER exercise), from both modes. */
 static void fl_print_where(FILE *f, const results *r)
 {
-    const res_derived *le = fl_d(r, "eager", "loading"), *ll = fl_d(r, "lazy", "loading");
-    const res_derived *wl = fl_d(r, "", "where.load"), *wg = fl_d(r, "", "where.get");
-    const res_derived *ws = fl_d(r, "", "where.surplus");
+    char k[5][96];
+    const res_derived *le = res_derived_find(r, SW, fl_key(k[0], sizeof k[0], FL_EAGER, FL_LOADING));
+    const res_derived *ll = res_derived_find(r, SW, fl_key(k[1], sizeof k[1], FL_LAZY, FL_LOADING));
+    const res_derived *wl = res_derived_find(r, SW, fl_where_key(k[2], sizeof k[2],
+                                                                 fl_keys[FL_K_LOAD].key));
+    const res_derived *wg = res_derived_find(r, SW, fl_where_key(k[3], sizeof k[3],
+                                                                 fl_keys[FL_K_GET].key));
+    const res_derived *ws = res_derived_find(r, SW, fl_where_key(k[4], sizeof k[4],
+                                                                 fl_parts[FL_P_SURPLUS]));
 
     if (!le || !ll || !wl || !wg || !ws) return;
     fprintf(f, "\n");
@@ -187,7 +191,7 @@ void fl_print(FILE *f, const results *r)
     char n[64], c[32];
 
     if (fl_present(r, has) == 0) return;
-    for (k = 0; k < FL_NMODES && !m; k++) m = fl_m(r, k, "first");
+    for (k = 0; k < FL_NMODES && !m; k++) m = fl_m(r, k, FL_K_FIRST);
     if (m && m->n > 0) snprintf(n, sizeof n, "over %s floats ", sec_commas(c, sizeof c, (double)m->n));
     else n[0] = '\0';
     fprintf(f, "\nThe first launch taken apart: vectorAdd %sin fresh child processes, the modes\n"

@@ -23,6 +23,13 @@
 
 #define SW "stopwatches"
 
+/* A part of row 1's waterfall, as the parent keeps it: the child's name
+ * of it (sw_child's lines) is both its name and, after SW_WF_REGION, its
+ * region. */
+#define SW_WF_REGION "child: "
+#define SW_WF(part, name) \
+    { SW_WATERFALL part, "ms", RES_PROCESS, name, SW_WF_REGION name }
+
 /* ------------------------------------------------------------- child --- */
 
 /* The child's waterfall: consecutive regions on one clock, from the
@@ -40,18 +47,47 @@ static FILE *sw_out;
 /* Runs inside exit(), after the handlers the driver and NVRTC registered
  * (those run first: they were registered later), so the child can name the
  * time its libraries' exit handlers took. stdio is flushed after this. */
-static void sw_at_exit(void)
+/* A part's line for the parent: its name in the waterfall (what follows
+ * SW_WATERFALL in its key), its name, its ms. */
+static void sw_part_line(FILE *out, const char *part, const char *name, double ms)
 {
-    fprintf(sw_out, "part\texit\texit handlers (atexit, library destructors)\t%.6f\n",
-            (double)(clk_now_ns() - sw_exit_from) / 1e6);
+    fprintf(out, "part\t%s\t%s\t%.6f\n", part, name, ms);
 }
 
-static void sw_part(sw_fall *w, const char *key, const char *name)
+/* Part i's name in the waterfall (sw_keys). */
+static const char *sw_part_of(int i)
+{
+    return sw_keys[i].key + strlen(SW_WATERFALL);
+}
+
+static void sw_at_exit(void)
+{
+    sw_part_line(sw_out, sw_part_of(SW_K_WF_EXIT), sw_keys[SW_K_WF_EXIT].name,
+                 (double)(clk_now_ns() - sw_exit_from) / 1e6);
+}
+
+/* Part i (sw_keys), named name (NULL: as declared), from the last part's
+ * end to now. */
+static void sw_part_as(sw_fall *w, int i, const char *name)
 {
     long long now = clk_now_ns();
-    fprintf(w->out, "part\t%s\t%s\t%.6f\n", key, name, (double)(now - w->last_ns) / 1e6);
+    sw_part_line(w->out, sw_part_of(i), name ? name : sw_keys[i].name,
+                 (double)(now - w->last_ns) / 1e6);
     w->last_ns = now;
 }
+
+static void sw_part(sw_fall *w, int i)
+{
+    sw_part_as(w, i, NULL);
+}
+
+/* Under --module-format=ptx: the compile's name, and the module load split
+ * at the driver's JIT (sw_child_module). The JIT's part is not among
+ * sw_keys. */
+#define SW_PTX_COMPILE "compile vector.cu to PTX (NVRTC)"
+#define SW_PTX_MODULE "module load, apart from the JIT (cuModuleLoadDataEx)"
+#define SW_PTX_JIT_PART "jit"
+#define SW_PTX_JIT "driver JIT of the PTX (CU_JIT_WALL_TIME)"
 
 /* Move the pipe to the parent from stdout to descriptor 0. At exit the
  * kernel closes descriptors in ascending order but releases them last-closed
@@ -133,13 +169,14 @@ static int sw_child_start(sw_child *C, const cli_opts *o, long long t_main_ns)
     kn_host_threads(1);
     if (atexit(sw_at_exit) != 0) return 1;
     /* exec to main: posix_spawn, exec, the dynamic linker, libc start. */
-    fprintf(C->w.out, "part\texec\texec to main\t%.6f\n", (double)(t_main_ns - C->w.last_ns) / 1e6);
+    sw_part_line(C->w.out, sw_part_of(SW_K_WF_EXEC), sw_keys[SW_K_WF_EXEC].name,
+                 (double)(t_main_ns - C->w.last_ns) / 1e6);
     C->w.last_ns = t_main_ns;
     if (drv_load(why, sizeof why) != 0) {
         fprintf(stderr, "harness: no CUDA driver: %s\n", why);
         return 3;
     }
-    sw_part(&C->w, "libcuda", "loading libcuda (dlopen + cuGetProcAddress)");
+    sw_part(&C->w, SW_K_WF_LIBCUDA);
     return 0;
 }
 
@@ -155,7 +192,7 @@ static int sw_child_context(sw_child *C)
     int count = 0, rc;
 
     if ((rc = drv_init(why, sizeof why)) != DRV_OK) goto no_device;
-    sw_part(&C->w, "init", "cuInit");
+    sw_part(&C->w, SW_K_WF_INIT);
     if ((rc = drv_device_count(&count, why, sizeof why)) != DRV_OK) goto no_device;
     if (C->o->device >= count) {
         fprintf(stderr, "harness: --device=%d: this machine has %d CUDA device%s (0..%d)\n",
@@ -165,7 +202,7 @@ static int sw_child_context(sw_child *C)
     CK(drv.cuDeviceGet(&C->dev, C->o->device));
     CK(drv.cuDevicePrimaryCtxRetain(&C->ctx, C->dev));
     CK(drv.cuCtxSetCurrent(C->ctx));
-    sw_part(&C->w, "context", "context (primary, retain + set current)");
+    sw_part(&C->w, SW_K_WF_CONTEXT);
     return 0;
 no_device:
     /* No usable GPU: exit 3 with the answer; a failed call was reported. */
@@ -183,7 +220,7 @@ static int sw_child_nvrtc(sw_child *C)
         fprintf(stderr, "harness: no NVRTC: %s\n", why);
         return 3;
     }
-    sw_part(&C->w, "libnvrtc", "loading NVRTC (dlopen)");
+    sw_part(&C->w, SW_K_WF_LIBNVRTC);
     return 0;
 }
 
@@ -213,8 +250,7 @@ static int sw_child_compile(sw_child *C)
                 C->code.log ? C->code.log : "");
         return 1;
     }
-    sw_part(&C->w, "compile", o->format == CLI_FMT_PTX ? "compile vector.cu to PTX (NVRTC)"
-                                                      : "compile vector.cu to cubin (NVRTC)");
+    sw_part_as(&C->w, SW_K_WF_COMPILE, o->format == CLI_FMT_PTX ? SW_PTX_COMPILE : NULL);
     return 0;
 fail:
     return 1;
@@ -230,16 +266,15 @@ static int sw_child_module(sw_child *C)
     if (C->o->format == CLI_FMT_PTX) {
         long long end = C->w.last_ns + (long long)((load_ms - jit_ms) * 1e6);
         long long now = clk_now_ns();
-        fprintf(C->w.out, "part\tmodule\tmodule load, apart from the JIT (cuModuleLoadDataEx)\t%.6f\n",
-                (double)(end - C->w.last_ns) / 1e6);
-        fprintf(C->w.out, "part\tjit\tdriver JIT of the PTX (CU_JIT_WALL_TIME)\t%.6f\n",
-                (double)(now - end) / 1e6);
+        sw_part_line(C->w.out, sw_part_of(SW_K_WF_MODULE), SW_PTX_MODULE,
+                     (double)(end - C->w.last_ns) / 1e6);
+        sw_part_line(C->w.out, SW_PTX_JIT_PART, SW_PTX_JIT, (double)(now - end) / 1e6);
         C->w.last_ns = now;
     } else {
-        sw_part(&C->w, "module", "module load (cuModuleLoadDataEx)");
+        sw_part(&C->w, SW_K_WF_MODULE);
     }
     CK(drv.cuModuleGetFunction(&C->fn, C->mod, "vectorAdd"));
-    sw_part(&C->w, "function", "get function (cuModuleGetFunction)");
+    sw_part(&C->w, SW_K_WF_FUNCTION);
     return 0;
 fail:
     return 1;
@@ -254,7 +289,7 @@ static int sw_child_buffers(sw_child *C)
     CK(drv.cuMemAlloc(&C->da, bytes));
     CK(drv.cuMemAlloc(&C->db, bytes));
     CK(drv.cuMemAlloc(&C->dout, bytes));
-    sw_part(&C->w, "alloc", "allocations (3 x cuMemAlloc)");
+    sw_part(&C->w, SW_K_WF_ALLOC);
     C->a = malloc(bytes);
     C->b = malloc(bytes);
     C->out = malloc(bytes);
@@ -265,7 +300,7 @@ static int sw_child_buffers(sw_child *C)
     kn_fill(C->a, SW_N, 1);
     kn_fill(C->b, SW_N, 2);
     kn_poison(C->out, SW_N);
-    sw_part(&C->w, "host", "host setup (malloc, fill inputs)");
+    sw_part(&C->w, SW_K_WF_HOST);
     return 0;
 fail:
     return 1;
@@ -282,18 +317,18 @@ static int sw_child_run(sw_child *C)
 
     CK(drv.cuMemcpyHtoD(C->da, C->a, bytes));
     CK(drv.cuMemcpyHtoD(C->db, C->b, bytes));
-    sw_part(&C->w, "copyin", "copies in (2 x cuMemcpyHtoD, pageable)");
+    sw_part(&C->w, SW_K_WF_COPYIN);
     params[0] = &C->da;
     params[1] = &C->db;
     params[2] = &C->dout;
     params[3] = &ni;
     CK(drv.cuLaunchKernel(C->fn, blocks, 1, 1, SEC_BLOCK, 1, 1, 0, NULL, params, NULL));
     CK(drv.cuStreamSynchronize(NULL));
-    sw_part(&C->w, "kernel", "kernel (first launch + cuStreamSynchronize)");
+    sw_part(&C->w, SW_K_WF_KERNEL);
     CK(drv.cuMemcpyDtoH(C->out, C->dout, bytes));
-    sw_part(&C->w, "copyout", "copy back (cuMemcpyDtoH, pageable)");
+    sw_part(&C->w, SW_K_WF_COPYOUT);
     kn_check_add(C->a, C->b, C->out, SW_N, &C->bad);
-    sw_part(&C->w, "check", "check all elements against the CPU");
+    sw_part(&C->w, SW_K_WF_CHECK);
     return 0;
 fail:
     return 1;
@@ -315,10 +350,10 @@ static int sw_child_teardown(sw_child *C)
     rtc_out_free(&C->code);
     free(C->src);
     C->src = NULL;
-    sw_part(&C->w, "teardown", "teardown (free, unload, release context)");
+    sw_part(&C->w, SW_K_WF_TEARDOWN);
     rtc_unload();
     drv_unload();
-    sw_part(&C->w, "dlclose", "unloading NVRTC and libcuda (dlclose)");
+    sw_part(&C->w, SW_K_WF_DLCLOSE);
     return 0;
 fail:
     return 1;
@@ -381,6 +416,14 @@ int sec_stopwatches_child(const cli_opts *o, long long t_main_ns)
 
 /* ------------------------------------------------------------ parent --- */
 
+/* Append v as one more sample of figure i (sw_keys); NULL on out of
+ * memory. */
+static res_meas *sw_append(sec_ctx *c, int i, double v)
+{
+    const sch_key *k = &sw_keys[i];
+    return res_append(c->r, SW, k->key, k->name, k->desc, k->state, k->unit, v);
+}
+
 /* Row 1, one round: run the child once, append its total and its waterfall
  * as one more sample of each (a cold figure is one sample per process). */
 static int sw_row1_once(sec_ctx *c, int round)
@@ -423,19 +466,15 @@ static int sw_row1_once(sec_ctx *c, int round)
     else
         snprintf(what, sizeof what, "whole-process child: vectorAdd vs CPU, all elements");
     total = pr.ms;
-    if (!res_append(c->r, SW, "row1", "wall clock, whole process",
-                    "parent: posix_spawn of the harness as a child that runs the whole "
-                    "program once, to waitpid returning; one sample per child", RES_PROCESS, "ms",
-                    total))
-        goto fail;
+    if (!sw_append(c, SW_K_ROW1, total)) goto fail;
     for (line = strtok_r(pr.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f1 = strtok(line, "\t"), *f2 = strtok(NULL, "\t"), *f3 = strtok(NULL, "\t");
         char *f4 = strtok(NULL, "\t");
         if (f1 && f2 && f3 && f4 && strcmp(f1, "part") == 0) {
             char key[64], region[256];
             double ms = atof(f4);
-            snprintf(key, sizeof key, "waterfall.%s", f2);
-            snprintf(region, sizeof region, "child: %s", f3);
+            snprintf(key, sizeof key, SW_WATERFALL "%s", f2);
+            snprintf(region, sizeof region, SW_WF_REGION "%s", f3);
             if (!res_append(c->r, SW, key, f3, region, RES_PROCESS, "ms", ms)) goto fail;
             sum += ms;
         } else if (f1 && f2 && strcmp(f1, "check") == 0) {
@@ -446,14 +485,7 @@ static int sw_row1_once(sec_ctx *c, int round)
     }
     {
         double kexit = pr.eof_ms - sum, reap = total - pr.eof_ms;
-        if (!res_append(c->r, SW, "waterfall.kexit", "process exit, until its last file closed",
-                        "parent: from the end of the child's last part to its pipe (descriptor "
-                        "0, released last) closing", RES_PROCESS, "ms", kexit) ||
-            !res_append(c->r, SW, "waterfall.reap", "process exit, driver state released, reaped",
-                        "parent: from the child's pipe closing to waitpid returning; the kernel "
-                        "releases what cuInit set up (a process that only calls cuInit pays it "
-                        "too)", RES_PROCESS, "ms", reap))
-            goto fail;
+        if (!sw_append(c, SW_K_WF_KEXIT, kexit) || !sw_append(c, SW_K_WF_REAP, reap)) goto fail;
     }
     /* Its check is its last line: a child that printed it did every step,
      * and exits 1 only because the check failed (recorded above). */
@@ -523,10 +555,27 @@ fail:
     return -1;
 }
 
-/* Check one containment: outer >= inner, by median. */
-static int sw_contains(sec_ctx *c, const char *outer, const char *inner, const char *what)
+/* Store n samples as figure i (sw_keys; its unit is sec_store's "ms");
+ * NULL on out of memory. */
+static res_meas *sw_keep(sec_ctx *c, int i, const double *samples, size_t n)
 {
-    const res_meas *o = res_find(c->r, SW, outer), *i = res_find(c->r, SW, inner);
+    const sch_key *k = &sw_keys[i];
+    return sec_store(c, SW, k->key, k->name, k->desc, k->state, samples, n, 1);
+}
+
+/* Store the timed work w as figure i (sw_keys); NULL on out of memory. */
+static res_meas *sw_keep_work(sec_ctx *c, int i, const tm_work *w)
+{
+    const sch_key *k = &sw_keys[i];
+    return sec_store_work(c, SW, k->key, k->name, k->desc, k->state, w);
+}
+
+/* Check one containment: figure outer >= figure inner (sw_keys), by
+ * median. */
+static int sw_contains(sec_ctx *c, int outer, int inner, const char *what)
+{
+    const res_meas *o = res_find(c->r, SW, sw_keys[outer].key);
+    const res_meas *i = res_find(c->r, SW, sw_keys[inner].key);
     char detail[256];
     int ok;
     if (!o || !i) return 1;
@@ -649,14 +698,8 @@ static int sw_first_launch(sw_rows *S)
 
     ph_set(SW ": first launch");
     if (tm_once(S->B.v.s, sec_vec_kernel, &S->B.v, &ev, &enq, &sync) != 0) return -1;
-    if (!sec_store(c, SW, "row2.first", "wall clock, around the launch (first launch)",
-                   "host clock around cuLaunchKernel alone: the enqueue", RES_FIRST_LAUNCH, &enq, 1, 1) ||
-        !sec_store(c, SW, "row2sync.first", "the same clock, plus a sync (first launch)",
-                   "host clock from before cuLaunchKernel to cuStreamSynchronize returning",
-                   RES_FIRST_LAUNCH, &sync, 1, 1) ||
-        !sec_store(c, SW, "row3", "events, kernel, first launch",
-                   "event recorded before the first cuLaunchKernel to event after it",
-                   RES_FIRST_LAUNCH, &ev, 1, 1))
+    if (!sw_keep(c, SW_K_ROW2_FIRST, &enq, 1) || !sw_keep(c, SW_K_ROW2SYNC_FIRST, &sync, 1) ||
+        !sw_keep(c, SW_K_ROW3, &ev, 1))
         return -1;
     if (sec_vec_verify(c, SW, "vectorAdd, first launch, all elements vs CPU", &S->B.v) != 1)
         S->failed = 1;
@@ -679,13 +722,7 @@ static int sw_warm_kernel(sw_rows *S)
     if ((states & 2) && tm_work_init(&S->w[k++], sec_vec_kernel, &S->B.v, 1) != 0) return -1;
     if (tm_events(S->B.v.s, S->w, k, c->o->warmup) != 0) return -1;
     for (j = 0; j < k; j++) {
-        res_meas *m = S->w[j].cold
-            ? sec_store_work(c, SW, "row4.cold", "events, kernel, L2 cold",
-                             "event before to event after one launch, the L2 written over "
-                             "before each", RES_L2_COLD, &S->w[j])
-            : sec_store_work(c, SW, "row4", "events, kernel, after warm-up",
-                             "event before to event after one launch, after warm-up; launches "
-                             "queued back to back", RES_WARM, &S->w[j]);
+        res_meas *m = sw_keep_work(c, S->w[j].cold ? SW_K_ROW4_COLD : SW_K_ROW4, &S->w[j]);
         if (!m) return -1;
         sw_model(m, "vectorAdd");
         tm_work_free(&S->w[j]);
@@ -712,12 +749,7 @@ static int sw_host_clock(sw_rows *S)
         CK(drv.cuStreamSynchronize(v->s));
         S->s2[i] = clk_now_ms() - a;
     }
-    if (!sec_store(c, SW, "row2", "wall clock, around the launch",
-                   "host clock around cuLaunchKernel alone, after warm-up", RES_WARM, S->s1,
-                   (size_t)reps, 1) ||
-        !sec_store(c, SW, "row2sync", "the same clock, plus a sync",
-                   "host clock from before cuLaunchKernel to cuStreamSynchronize returning, "
-                   "after warm-up", RES_WARM, S->s2, (size_t)reps, 1))
+    if (!sw_keep(c, SW_K_ROW2, S->s1, (size_t)reps) || !sw_keep(c, SW_K_ROW2SYNC, S->s2, (size_t)reps))
         return -1;
     return 0;
 fail:
@@ -738,12 +770,7 @@ static int sw_round_trip(sw_rows *S)
     if (tm_work_init(&S->w[0], sec_vec_round_pageable, v, 0) != 0 ||
         tm_work_init(&S->w[1], sec_vec_round_pinned, v, 0) != 0 ||
         tm_events(v->s, S->w, 2, c->o->warmup) != 0) return -1;
-    if (!sec_store_work(c, SW, "row5", "events, copies + kernel + copy back",
-                        "event before the two host-to-device copies to event after the copy back; "
-                        "pageable host memory", RES_WARM, &S->w[0]) ||
-        !sec_store_work(c, SW, "row5pinned", "the same, pinned host memory",
-                        "event before the two host-to-device copies to event after the copy back; "
-                        "pinned host memory (cuMemAllocHost)", RES_WARM, &S->w[1]))
+    if (!sw_keep_work(c, SW_K_ROW5, &S->w[0]) || !sw_keep_work(c, SW_K_ROW5PINNED, &S->w[1]))
         return -1;
     tm_work_free(&S->w[0]);
     tm_work_free(&S->w[1]);
@@ -766,10 +793,7 @@ static int sw_cpu(sw_rows *S)
     kn_poison(v->hout, v->n);
     if (tm_work_init(&S->w[0], sec_vec_cpu, v, 0) != 0 || tm_host(&S->w[0], c->o->warmup) != 0)
         return -1;
-    if ((m = sec_store_work(c, SW, "cpu", "CPU, same n, one thread",
-                            "host clock around one C loop over n floats (the compiler's -O2 code)",
-                            RES_WARM, &S->w[0])) == NULL)
-        return -1;
+    if ((m = sw_keep_work(c, SW_K_CPU, &S->w[0])) == NULL) return -1;
     m->host_only = 1;
     tm_work_free(&S->w[0]);
     kn_check_add(v->ha, v->hb, v->hout, v->n, &bad);
@@ -788,16 +812,12 @@ static int sw_second_kernel(sw_rows *S)
     ph_set(SW ": vectorScale");
     if (sec_vec_poison(v) != 0) return -1;
     if (tm_once(v->s, sw_scale, &S->B, &ev, &enq, &sync) != 0) return -1;
-    if (!sec_store(c, SW, "scale.first", "vectorScale, first launch",
-                   "event before the first cuLaunchKernel of vectorScale to event after it",
-                   RES_FIRST_LAUNCH, &ev, 1, 1))
-        return -1;
+    if (!sw_keep(c, SW_K_SCALE_FIRST, &ev, 1)) return -1;
     if (sw_verify_scale(c, "vectorScale, first launch, all elements vs CPU", v) != 1) S->failed = 1;
     if (sec_vec_poison(v) != 0) return -1;
     if (tm_work_init(&S->w[0], sw_scale, &S->B, 0) != 0 || tm_events(v->s, S->w, 1, c->o->warmup) != 0)
         return -1;
-    m = sec_store_work(c, SW, "scale.warm", "vectorScale, after warm-up",
-                       "event before to event after one launch, after warm-up", RES_WARM, &S->w[0]);
+    m = sw_keep_work(c, SW_K_SCALE_WARM, &S->w[0]);
     tm_work_free(&S->w[0]);
     if (!m) return -1;
     sw_model(m, "vectorScale");
@@ -810,9 +830,11 @@ static int sw_containment(sw_rows *S)
 {
     sec_ctx *c = S->c;
 
-    if (!sw_contains(c, "row1", "row5", "row 1 (whole process) >= row 5 (round trip)")) S->failed = 1;
-    if (!sw_contains(c, "row5", "row4", "row 5 (round trip, pageable) >= row 4 (kernel)")) S->failed = 1;
-    if (!sw_contains(c, "row5pinned", "row4", "row 5 (round trip, pinned) >= row 4 (kernel)"))
+    if (!sw_contains(c, SW_K_ROW1, SW_K_ROW5, "row 1 (whole process) >= row 5 (round trip)"))
+        S->failed = 1;
+    if (!sw_contains(c, SW_K_ROW5, SW_K_ROW4, "row 5 (round trip, pageable) >= row 4 (kernel)"))
+        S->failed = 1;
+    if (!sw_contains(c, SW_K_ROW5PINNED, SW_K_ROW4, "row 5 (round trip, pinned) >= row 4 (kernel)"))
         S->failed = 1;
     return 0;
 }
@@ -867,22 +889,24 @@ int sec_stopwatches(sec_ctx *c)
 
 /* -------------------------------------------------------- conclusions --- */
 
-/* The median of the section's measurement key, NaN when absent. */
-static double sw_med(const results *r, const char *key)
+/* The median of the section's figure i (sw_keys), NaN when absent. */
+static double sw_med(const results *r, int i)
 {
-    const res_meas *m = res_find(r, SW, key);
+    const res_meas *m = res_find(r, SW, sw_keys[i].key);
     return m ? m->stats.median : NAN;
 }
 
-/* Store entry key with the named fields; nothing when value is NaN. */
-static int sw_store(results *r, const char *key, const char *name, double value, const char *unit,
-                    const char *text, const char *const *names, const double *vals, size_t n)
+/* Store entry e (sw_derived: its key, name and unit) with the named
+ * fields; nothing when value is NaN. */
+static int sw_store(results *r, int e, double value, const char *text, const char *const *names,
+                    const double *vals, size_t n)
 {
+    const sch_key *k = &sw_derived[e];
     res_derived *d;
     size_t i;
 
     if (isnan(value)) return 0;
-    if (!(d = res_derive(r, SW, key, name, value, unit, text))) return -1;
+    if (!(d = res_derive(r, SW, k->key, k->name, value, k->unit, text))) return -1;
     for (i = 0; i < n; i++)
         if (res_derived_field(d, names[i], vals[i]) != 0) return -1;
     return 0;
@@ -892,10 +916,10 @@ static int sw_store(results *r, const char *key, const char *name, double value,
 static int sw_conclude_setup(results *r)
 {
     static const char *const names[] = { "n", "threads", "blocks", "buffer_bytes" };
-    const res_meas *m = res_find(r, SW, "row4");
+    const res_meas *m = res_find(r, SW, sw_keys[SW_K_ROW4].key);
     double n = m && m->n > 0 ? (double)m->n : NAN;
     double vals[] = { n, SEC_BLOCK, ceil(n / SEC_BLOCK), n * sizeof(float) };
-    return sw_store(r, "setup", "the vectorAdd the rows time", n, "elements", "", names, vals, 4);
+    return sw_store(r, SW_D_SETUP, n, "", names, vals, 4);
 }
 
 /* "row1": the three largest parts of the waterfall, by median. */
@@ -903,14 +927,15 @@ static int sw_conclude_row1(results *r)
 {
     static const char *const names[] = { "parts", "top1_pct", "top2_pct", "top3_pct" };
     const res_meas *top[3] = { NULL, NULL, NULL };
-    double row1 = sw_med(r, "row1"), vals[4] = { 0, NAN, NAN, NAN };
+    double row1 = sw_med(r, SW_K_ROW1), vals[4] = { 0, NAN, NAN, NAN };
     char text[512];
     size_t i, len = 0;
     int j, k;
 
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
-        if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
+        if (strcmp(m->section, SW) != 0 || strncmp(m->key, SW_WATERFALL, strlen(SW_WATERFALL)) != 0)
+            continue;
         vals[0]++;
         for (j = 0; j < 3; j++)
             if (!top[j] || m->stats.median > top[j]->stats.median) {
@@ -925,8 +950,7 @@ static int sw_conclude_row1(results *r)
         if (len < sizeof text)
             len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", j ? "; " : "", top[j]->name);
     }
-    return sw_store(r, "row1", "row 1, and the largest parts of its waterfall", row1, "ms", text,
-                    names, vals, 4);
+    return sw_store(r, SW_D_ROW1, row1, text, names, vals, 4);
 }
 
 /* "row2" to "row5": each row against the kernel (row 4); "row3" with the
@@ -937,32 +961,26 @@ static int sw_conclude_rows(results *r)
     static const char *const n3[] = { "first", "warm", "enqueue_first", "enqueue_warm", "experiment" };
     static const char *const n4[] = { "bytes", "ms" };
     static const char *const n5[] = { "pinned", "pageable_ms", "pinned_ms" };
-    const res_meas *m4 = res_find(r, SW, "row4");
+    const res_meas *m4 = res_find(r, SW, sw_keys[SW_K_ROW4].key);
     const res_kv *mode = res_env_get(r, "module_loading_effective");
     const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "";
-    double k = sw_med(r, "row4"), row3 = sw_med(r, "row3"), p = sw_med(r, "row5pinned");
+    double k = sw_med(r, SW_K_ROW4), row3 = sw_med(r, SW_K_ROW3), p = sw_med(r, SW_K_ROW5PINNED);
     double experiment = 0;
     char key[64];
     int i;
 
     for (i = 0; i < FL_NMODES; i++)
-        if (strcmp(mname, fl_mode_names[i]) == 0) {
-            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[i]);
-            experiment = res_derived_find(r, SW, key) != NULL;
-        }
+        if (strcmp(mname, fl_mode_names[i]) == 0)
+            experiment = res_derived_find(r, SW, fl_part_key(key, sizeof key, i, FL_P_SURPLUS)) != NULL;
     {
-        double v2[] = { sw_med(r, "row2"), sw_med(r, "row2sync"), k };
-        double v3[] = { row3, k, sw_med(r, "row2.first"), sw_med(r, "row2"), experiment };
+        double v2[] = { sw_med(r, SW_K_ROW2), sw_med(r, SW_K_ROW2SYNC), k };
+        double v3[] = { row3, k, sw_med(r, SW_K_ROW2_FIRST), sw_med(r, SW_K_ROW2), experiment };
         double v4[] = { m4 ? m4->bytes : NAN, k };
-        double v5[] = { p - k, sw_med(r, "row5"), p };
-        if (sw_store(r, "row2", "row 2 with the sync over row 4: the launch and the wait",
-                     v2[1] - k, "ms", "", n2, v2, 3) != 0 ||
-            sw_store(r, "row3", "row 3 over row 4: this process's first launch's surplus",
-                     row3 - k, "ms", mname, n3, v3, 5) != 0 ||
-            sw_store(r, "row4", "row 4's rate over its byte model", sec_gbs(m4), "GB/s", "", n4, v4,
-                     2) != 0 ||
-            sw_store(r, "row5", "row 5 over row 4: what the copies add", v5[1] - k, "ms", "", n5,
-                     v5, 3) != 0)
+        double v5[] = { p - k, sw_med(r, SW_K_ROW5), p };
+        if (sw_store(r, SW_D_ROW2, v2[1] - k, "", n2, v2, 3) != 0 ||
+            sw_store(r, SW_D_ROW3, row3 - k, mname, n3, v3, 5) != 0 ||
+            sw_store(r, SW_D_ROW4, sec_gbs(m4), "", n4, v4, 2) != 0 ||
+            sw_store(r, SW_D_ROW5, v5[1] - k, "", n5, v5, 3) != 0)
             return -1;
     }
     return 0;
@@ -982,241 +1000,100 @@ int sw_conclude(results *r)
  * surplus in this process's mode, from the children's experiment (its
  * interval and sign), else row 3 over row 4; "answer.lazy_eager": the
  * first.where verdicts, where both modes ran. */
+/* The answers, as --schema declares them (an_store prefixes AN_PREFIX to
+ * the key); the descriptions are the texts' words. */
+enum { SW_A_ROW1_ROW4, SW_A_FIRST_LAUNCH, SW_A_LAZY_EAGER, SW_NA };
+static const sch_key sw_answer_keys[SW_NA] = {
+    { "row1_row4", "x", RES_PROCESS, "row 1 / row 4",
+      "<ratio>x [<low>, <high>]: process <row 1> ms, kernel <row 4> ms" },
+    { "first_launch", "ms", RES_PROCESS, "first launch",
+      "+<surplus> ms [<low>, <high>] over a warm one (<mode>): <its verdict>; without the "
+      "first-launch experiment in this mode, +<row 3 - row 4> ms over a warm one (row 3 - row 4, "
+      "one sample, <mode>)" },
+    { "lazy_eager", "ms", RES_PROCESS, "EAGER - LAZY",
+      "load <EAGER - LAZY> ms (<verdict>), get <EAGER - LAZY> ms (<verdict>)" },
+};
+
+/* Store answer i (sw_answer_keys: its key, name, unit) of value, the text
+ * printf-formatted. */
+#define SW_ANSWER(r, i, value, ...)                                                           \
+    an_store(r, SW, sw_answer_keys[i].key, sw_answer_keys[i].name, value, sw_answer_keys[i].unit, \
+             __VA_ARGS__)
+
 void sw_answers(results *r)
 {
-    const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
+    const res_meas *m1 = res_find(r, SW, sw_keys[SW_K_ROW1].key);
+    const res_meas *m4 = res_find(r, SW, sw_keys[SW_K_ROW4].key);
     const res_kv *mode = res_env_get(r, "module_loading_effective");
     const char *mname = mode && mode->kind == RES_STR && mode->str ? mode->str : "";
-    const res_derived *d = NULL, *row3 = res_derived_find(r, SW, "row3");
-    char a[32], b[32], c[32], e[32], g[32];
+    const res_derived *d = NULL, *row3 = res_derived_find(r, SW, sw_derived[SW_D_ROW3].key);
+    char a[32], b[32], c[32], e[32], g[32], key[64];
     int i;
 
     if (m1 && m4 && m4->stats.median > 0) {
         double ratio = m1->stats.median / m4->stats.median;
-        an_store(r, SW, "row1_row4", "row 1 / row 4", ratio, "x",
-                 "%sx [%s, %s]: process %s ms, kernel %s ms", an_num(a, sizeof a, ratio),
+        SW_ANSWER(r, SW_A_ROW1_ROW4, ratio, "%sx [%s, %s]: process %s ms, kernel %s ms", an_num(a, sizeof a, ratio),
                  an_num(b, sizeof b, m1->stats.ci_low / m4->stats.ci_high),
                  an_num(c, sizeof c, m1->stats.ci_high / m4->stats.ci_low),
                  an_num(e, sizeof e, m1->stats.median), an_num(g, sizeof g, m4->stats.median));
     }
     for (i = 0; i < FL_NMODES; i++)
-        if (strcmp(mname, fl_mode_names[i]) == 0) {
-            char key[64];
-            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[i]);
-            d = res_derived_find(r, SW, key);
-        }
+        if (strcmp(mname, fl_mode_names[i]) == 0)
+            d = res_derived_find(r, SW, fl_part_key(key, sizeof key, i, FL_P_SURPLUS));
     if (d)
-        an_store(r, SW, "first_launch", "first launch", d->value, "ms",
-                 "+%s ms [%s, %s] over a warm one (%s): %s", an_num(a, sizeof a, d->value),
-                 an_num(b, sizeof b, res_derived_num(d, "ci_low")),
-                 an_num(c, sizeof c, res_derived_num(d, "ci_high")), mname, d->text);
+        SW_ANSWER(r, SW_A_FIRST_LAUNCH, d->value, "+%s ms [%s, %s] over a warm one (%s): %s",
+                  an_num(a, sizeof a, d->value), an_num(b, sizeof b, res_derived_num(d, "ci_low")),
+                  an_num(c, sizeof c, res_derived_num(d, "ci_high")), mname, d->text);
     else if (row3)
-        an_store(r, SW, "first_launch", "first launch", row3->value, "ms",
-                 "+%s ms over a warm one (row 3 - row 4, one sample, %s)",
+        SW_ANSWER(r, SW_A_FIRST_LAUNCH, row3->value,
+                  "+%s ms over a warm one (row 3 - row 4, one sample, %s)",
                  an_num(a, sizeof a, row3->value), mname);
     {
-        const res_derived *wl = res_derived_find(r, SW, "first.where.load");
-        const res_derived *wg = res_derived_find(r, SW, "first.where.get");
+        char kg[64];
+        const res_derived *wl = res_derived_find(r, SW, fl_where_key(key, sizeof key,
+                                                                     fl_keys[FL_K_LOAD].key));
+        const res_derived *wg = res_derived_find(r, SW, fl_where_key(kg, sizeof kg,
+                                                                     fl_keys[FL_K_GET].key));
         if (wl && wg)
-            an_store(r, SW, "lazy_eager", "EAGER - LAZY", wl->value, "ms",
-                     "load %+.3f ms (%s), get %+.3f ms (%s)", wl->value, wl->text, wg->value,
-                     wg->text);
+            SW_ANSWER(r, SW_A_LAZY_EAGER, wl->value, "load %+.3f ms (%s), get %+.3f ms (%s)",
+                      wl->value, wl->text, wg->value, wg->text);
     }
 }
 
 /* ------------------------------------------------------------ schema --- */
 
-/* The keys the section writes: unit, state, name and region. */
-static const sch_key sw_keys[] = {
+/* The keys the section writes (stopwatches.h): unit, state, name and
+ * region. */
+const sch_key sw_keys[SW_NKEYS] = {
     { "row1", "ms", RES_PROCESS,
       "wall clock, whole process",
       "parent: posix_spawn of the harness as a child that runs the whole program once, "
       "to waitpid returning; one sample per child" },
-    { "waterfall.exec", "ms", RES_PROCESS,
-      "exec to main",
-      "child: exec to main" },
-    { "waterfall.libcuda", "ms", RES_PROCESS,
-      "loading libcuda (dlopen + cuGetProcAddress)",
-      "child: loading libcuda (dlopen + cuGetProcAddress)" },
-    { "waterfall.init", "ms", RES_PROCESS,
-      "cuInit",
-      "child: cuInit" },
-    { "waterfall.context", "ms", RES_PROCESS,
-      "context (primary, retain + set current)",
-      "child: context (primary, retain + set current)" },
-    { "waterfall.libnvrtc", "ms", RES_PROCESS,
-      "loading NVRTC (dlopen)",
-      "child: loading NVRTC (dlopen)" },
-    { "waterfall.compile", "ms", RES_PROCESS,
-      "compile vector.cu to cubin (NVRTC)",
-      "child: compile vector.cu to cubin (NVRTC)" },
-    { "waterfall.module", "ms", RES_PROCESS,
-      "module load (cuModuleLoadDataEx)",
-      "child: module load (cuModuleLoadDataEx)" },
-    { "waterfall.function", "ms", RES_PROCESS,
-      "get function (cuModuleGetFunction)",
-      "child: get function (cuModuleGetFunction)" },
-    { "waterfall.alloc", "ms", RES_PROCESS,
-      "allocations (3 x cuMemAlloc)",
-      "child: allocations (3 x cuMemAlloc)" },
-    { "waterfall.host", "ms", RES_PROCESS,
-      "host setup (malloc, fill inputs)",
-      "child: host setup (malloc, fill inputs)" },
-    { "waterfall.copyin", "ms", RES_PROCESS,
-      "copies in (2 x cuMemcpyHtoD, pageable)",
-      "child: copies in (2 x cuMemcpyHtoD, pageable)" },
-    { "waterfall.kernel", "ms", RES_PROCESS,
-      "kernel (first launch + cuStreamSynchronize)",
-      "child: kernel (first launch + cuStreamSynchronize)" },
-    { "waterfall.copyout", "ms", RES_PROCESS,
-      "copy back (cuMemcpyDtoH, pageable)",
-      "child: copy back (cuMemcpyDtoH, pageable)" },
-    { "waterfall.check", "ms", RES_PROCESS,
-      "check all elements against the CPU",
-      "child: check all elements against the CPU" },
-    { "waterfall.teardown", "ms", RES_PROCESS,
-      "teardown (free, unload, release context)",
-      "child: teardown (free, unload, release context)" },
-    { "waterfall.dlclose", "ms", RES_PROCESS,
-      "unloading NVRTC and libcuda (dlclose)",
-      "child: unloading NVRTC and libcuda (dlclose)" },
-    { "waterfall.exit", "ms", RES_PROCESS,
-      "exit handlers (atexit, library destructors)",
-      "child: exit handlers (atexit, library destructors)" },
-    { "waterfall.kexit", "ms", RES_PROCESS,
+    SW_WF("exec", "exec to main"),
+    SW_WF("libcuda", "loading libcuda (dlopen + cuGetProcAddress)"),
+    SW_WF("init", "cuInit"),
+    SW_WF("context", "context (primary, retain + set current)"),
+    SW_WF("libnvrtc", "loading NVRTC (dlopen)"),
+    SW_WF("compile", "compile vector.cu to cubin (NVRTC)"),
+    SW_WF("module", "module load (cuModuleLoadDataEx)"),
+    SW_WF("function", "get function (cuModuleGetFunction)"),
+    SW_WF("alloc", "allocations (3 x cuMemAlloc)"),
+    SW_WF("host", "host setup (malloc, fill inputs)"),
+    SW_WF("copyin", "copies in (2 x cuMemcpyHtoD, pageable)"),
+    SW_WF("kernel", "kernel (first launch + cuStreamSynchronize)"),
+    SW_WF("copyout", "copy back (cuMemcpyDtoH, pageable)"),
+    SW_WF("check", "check all elements against the CPU"),
+    SW_WF("teardown", "teardown (free, unload, release context)"),
+    SW_WF("dlclose", "unloading NVRTC and libcuda (dlclose)"),
+    SW_WF("exit", "exit handlers (atexit, library destructors)"),
+    { SW_WATERFALL "kexit", "ms", RES_PROCESS,
       "process exit, until its last file closed",
       "parent: from the end of the child's last part to its pipe (descriptor 0, "
       "released last) closing" },
-    { "waterfall.reap", "ms", RES_PROCESS,
+    { SW_WATERFALL "reap", "ms", RES_PROCESS,
       "process exit, driver state released, reaped",
       "parent: from the child's pipe closing to waitpid returning; the kernel releases "
       "what cuInit set up (a process that only calls cuInit pays it too)" },
-    { "first.<mode>.load", "ms", RES_PROCESS,
-      "module 1 load",
-      "host clock around cuModuleLoadDataEx" },
-    { "first.<mode>.get", "ms", RES_PROCESS,
-      "cuModuleGetFunction of vectorAdd",
-      "host clock around it" },
-    { "first.<mode>.loaded_get", "functions", RES_PROCESS,
-      "vectorAdd loaded after its get",
-      "cuFuncIsLoaded" },
-    { "first.<mode>.first", "ms", RES_PROCESS,
-      "vectorAdd, first launch in the process",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.first.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, first launch in the process, host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.first.sync", "ms", RES_PROCESS,
-      "vectorAdd, first launch in the process, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.loaded_launch", "functions", RES_PROCESS,
-      "vectorAdd loaded after its first launch",
-      "cuFuncIsLoaded" },
-    { "first.<mode>.warm", "ms", RES_PROCESS,
-      "vectorAdd, after warm-up",
-      "event before to event after one launch, after warm-up; launches queued back to "
-      "back" },
-    { "first.<mode>.once", "ms", RES_PROCESS,
-      "vectorAdd, warm, one launch on an idle stream",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.once.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, warm, one launch on an idle stream, host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.once.sync", "ms", RES_PROCESS,
-      "vectorAdd, warm, one launch on an idle stream, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.module2_get", "ms", RES_PROCESS,
-      "cuModuleGetFunction of vectorAdd, module 2",
-      "host clock around it" },
-    { "first.<mode>.module2", "ms", RES_PROCESS,
-      "vectorAdd, first launch from a second module",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.module2.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, first launch from a second module, host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.module2.sync", "ms", RES_PROCESS,
-      "vectorAdd, first launch from a second module, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.functions", "functions", RES_PROCESS,
-      "functions in vector.cu's module",
-      "cuModuleGetFunctionCount" },
-    { "first.<mode>.loaded_load", "functions", RES_PROCESS,
-      "functions loaded after a module load (module 3)",
-      "cuFuncIsLoaded of each handle cuModuleEnumerateFunctions gives, right after the "
-      "load" },
-    { "first.<mode>.unloaded_loaded", "functions", RES_PROCESS,
-      "vectorAdd (module 3, no get) loaded before its launch",
-      "cuFuncIsLoaded" },
-    { "first.<mode>.unloaded", "ms", RES_PROCESS,
-      "vectorAdd, first launch, handle from cuModuleEnumerateFunctions",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.unloaded.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, first launch, handle from cuModuleEnumerateFunctions, host clock "
-      "around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.unloaded.sync", "ms", RES_PROCESS,
-      "vectorAdd, first launch, handle from cuModuleEnumerateFunctions, host clock to "
-      "the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.funcload_ms", "ms", RES_PROCESS,
-      "cuFuncLoad of vectorAdd (module 4)",
-      "host clock around it" },
-    { "first.<mode>.funcload_loaded", "functions", RES_PROCESS,
-      "vectorAdd (module 4) loaded before cuFuncLoad",
-      "cuFuncIsLoaded" },
-    { "first.<mode>.funcload", "ms", RES_PROCESS,
-      "vectorAdd, first launch after cuFuncLoad",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.funcload.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, first launch after cuFuncLoad, host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.funcload.sync", "ms", RES_PROCESS,
-      "vectorAdd, first launch after cuFuncLoad, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.runtime", "ms", RES_PROCESS,
-      "vectorAdd, cuModuleGetFunction + first launch",
-      "event recorded before cuModuleGetFunction and cuLaunchKernel to event after it" },
-    { "first.<mode>.runtime.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, cuModuleGetFunction + first launch, host clock around the call",
-      "host clock around cuModuleGetFunction and cuLaunchKernel alone" },
-    { "first.<mode>.runtime.sync", "ms", RES_PROCESS,
-      "vectorAdd, cuModuleGetFunction + first launch, host clock to the sync",
-      "host clock from before cuModuleGetFunction to cuStreamSynchronize returning" },
-    { "first.<mode>.runtime_get", "ms", RES_PROCESS,
-      "cuModuleGetFunction inside the timed launch (module 5)",
-      "host clock around it, inside the events" },
-    { "first.<mode>.second", "ms", RES_PROCESS,
-      "vectorScale, first launch (module 1's second kernel)",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.second.enqueue", "ms", RES_PROCESS,
-      "vectorScale, first launch (module 1's second kernel), host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.second.sync", "ms", RES_PROCESS,
-      "vectorScale, first launch (module 1's second kernel), host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.second_warm", "ms", RES_PROCESS,
-      "vectorScale, after warm-up",
-      "event before to event after one launch, after warm-up; launches queued back to "
-      "back" },
-    { "first.<mode>.second_once", "ms", RES_PROCESS,
-      "vectorScale, warm, one launch on an idle stream",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.second_once.enqueue", "ms", RES_PROCESS,
-      "vectorScale, warm, one launch on an idle stream, host clock around the call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.second_once.sync", "ms", RES_PROCESS,
-      "vectorScale, warm, one launch on an idle stream, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
-    { "first.<mode>.fresh", "ms", RES_PROCESS,
-      "vectorAdd, warm, once, into a freshly allocated output",
-      "event recorded before cuLaunchKernel to event after it" },
-    { "first.<mode>.fresh.enqueue", "ms", RES_PROCESS,
-      "vectorAdd, warm, once, into a freshly allocated output, host clock around the "
-      "call",
-      "host clock around cuLaunchKernel alone" },
-    { "first.<mode>.fresh.sync", "ms", RES_PROCESS,
-      "vectorAdd, warm, once, into a freshly allocated output, host clock to the sync",
-      "host clock from before cuLaunchKernel to cuStreamSynchronize returning" },
     { "row2.first", "ms", RES_FIRST_LAUNCH,
       "wall clock, around the launch (first launch)",
       "host clock around cuLaunchKernel alone: the enqueue" },
@@ -1259,7 +1136,25 @@ static const sch_key sw_keys[] = {
       "event before to event after one launch, after warm-up" },
 };
 
+/* The rows' conclusions (stopwatches.h); the descriptions are their texts. */
+const sch_key sw_derived[SW_ND] = {
+    { "setup", "elements", RES_PROCESS, "the vectorAdd the rows time", "" },
+    { "row1", "ms", RES_PROCESS, "row 1, and the largest parts of its waterfall",
+      "the names of its three largest waterfall parts, largest first, joined by \"; \"" },
+    { "row2", "ms", RES_PROCESS, "row 2 with the sync over row 4: the launch and the wait", "" },
+    { "row3", "ms", RES_PROCESS, "row 3 over row 4: this process's first launch's surplus",
+      "the loading mode this process ran in (\"LAZY\", \"EAGER\")" },
+    { "row4", "GB/s", RES_PROCESS, "row 4's rate over its byte model", "" },
+    { "row5", "ms", RES_PROCESS, "row 5 over row 4: what the copies add", "" },
+};
+
 void sw_schema(sch_out *o)
 {
-    sch_put_table(o, NULL, sw_keys, sizeof sw_keys / sizeof sw_keys[0]);
+    sch_put_table(o, NULL, sw_keys, SW_K_ROW2_FIRST);
+    fl_schema(o);
+    sch_put_table(o, NULL, sw_keys + SW_K_ROW2_FIRST, SW_NKEYS - SW_K_ROW2_FIRST);
+    sch_derived(o);
+    sch_put_table(o, NULL, sw_derived, SW_ND);
+    fl_schema(o);
+    sch_put_table(o, AN_PREFIX, sw_answer_keys, SW_NA);
 }

@@ -10,17 +10,25 @@
 #include "run/section.h"
 #include "run/table.h"
 #include "sections/stopwatches/firstlaunch.h"
+#include "sections/stopwatches/stopwatches.h"
 
 #define SW "stopwatches"
 
-static const res_derived *sw_d(const results *r, const char *key)
+/* The section's figure i (sw_keys), or NULL. */
+static const res_meas *sw_m(const results *r, int i)
 {
-    return res_derived_find(r, SW, key);
+    return res_find(r, SW, sw_keys[i].key);
+}
+
+/* The section's entry i (sw_derived), or NULL. */
+static const res_derived *sw_d(const results *r, int i)
+{
+    return res_derived_find(r, SW, sw_derived[i].key);
 }
 
 static void sw_print_header(FILE *f, const results *r)
 {
-    const res_derived *s = sw_d(r, "setup");
+    const res_derived *s = sw_d(r, SW_D_SETUP);
     char n[32], blocks[32];
 
     if (s)
@@ -34,21 +42,21 @@ static void sw_print_header(FILE *f, const results *r)
 
 static void sw_print_rows(FILE *f, const results *r)
 {
-    const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
-    const res_meas *m5 = res_find(r, SW, "row5"), *cpu = res_find(r, SW, "cpu");
+    const res_meas *m1 = sw_m(r, SW_K_ROW1), *m4 = sw_m(r, SW_K_ROW4);
+    const res_meas *m5 = sw_m(r, SW_K_ROW5), *cpu = sw_m(r, SW_K_CPU);
 
     fprintf(f, "Five ways to time one vector add                     median (ms)  state        "
             "95%% CI of the median\n");
     tb_row(f, "1", m1, "wall clock, whole process");
-    tb_row(f, "2", res_find(r, SW, "row2"), "wall clock, around the launch");
-    tb_row(f, "", res_find(r, SW, "row2sync"), "the same clock, plus a sync");
-    tb_row(f, "", res_find(r, SW, "row2.first"), "around the launch, first launch");
-    tb_row(f, "", res_find(r, SW, "row2sync.first"), "plus a sync, first launch");
-    tb_row(f, "3", res_find(r, SW, "row3"), "events, kernel, first launch");
+    tb_row(f, "2", sw_m(r, SW_K_ROW2), "wall clock, around the launch");
+    tb_row(f, "", sw_m(r, SW_K_ROW2SYNC), "the same clock, plus a sync");
+    tb_row(f, "", sw_m(r, SW_K_ROW2_FIRST), "around the launch, first launch");
+    tb_row(f, "", sw_m(r, SW_K_ROW2SYNC_FIRST), "plus a sync, first launch");
+    tb_row(f, "3", sw_m(r, SW_K_ROW3), "events, kernel, first launch");
     tb_row(f, "4", m4, "events, kernel, after warm-up");
-    tb_row(f, "", res_find(r, SW, "row4.cold"), "the same, L2 written over before each");
+    tb_row(f, "", sw_m(r, SW_K_ROW4_COLD), "the same, L2 written over before each");
     tb_row(f, "5", m5, "events, copies + kernel + copy back");
-    tb_row(f, "", res_find(r, SW, "row5pinned"), "the same, pinned host memory");
+    tb_row(f, "", sw_m(r, SW_K_ROW5PINNED), "the same, pinned host memory");
     tb_row(f, "", cpu, "CPU, same n, one thread");
     if (m1 && m4 && m4->stats.median > 0)
         fprintf(f, "\nRow 1 / row 4 = %.0f: what `time ./a.out` reports over what the kernel takes.\n",
@@ -57,8 +65,8 @@ static void sw_print_rows(FILE *f, const results *r)
         fprintf(f, "The kernel is %.1fx the CPU's speed; the whole round trip is %.2fx.\n",
                 cpu->stats.median / m4->stats.median, cpu->stats.median / m5->stats.median);
     fprintf(f, "\nA second kernel is cold too\n");
-    tb_row(f, "", res_find(r, SW, "scale.first"), "vectorScale, first launch");
-    tb_row(f, "", res_find(r, SW, "scale.warm"), "vectorScale, after warm-up");
+    tb_row(f, "", sw_m(r, SW_K_SCALE_FIRST), "vectorScale, first launch");
+    tb_row(f, "", sw_m(r, SW_K_SCALE_WARM), "vectorScale, after warm-up");
 }
 
 static void sw_print_waterfall(FILE *f, const results *r, const res_meas *m1)
@@ -73,7 +81,8 @@ static void sw_print_waterfall(FILE *f, const results *r, const res_meas *m1)
         fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
-        if (strcmp(m->section, SW) != 0 || strncmp(m->key, "waterfall.", 10) != 0) continue;
+        if (strcmp(m->section, SW) != 0 || strncmp(m->key, SW_WATERFALL, strlen(SW_WATERFALL)) != 0)
+            continue;
         fprintf(f, "  %-52s %10.3f %8.1f%%\n", m->name, m->stats.median,
                 100.0 * m->stats.median / m1->stats.median);
         sum += m->stats.median;
@@ -97,10 +106,8 @@ static void sw_print_row3(FILE *f, const results *r, const res_derived *d)
 
     for (k = 0; k < FL_NMODES && res_derived_num(d, "experiment") == 1; k++)
         if (strcmp(d->text, fl_mode_names[k]) == 0) {
-            snprintf(key, sizeof key, "first.%s.part.surplus", fl_modes[k]);
-            s = sw_d(r, key);
-            snprintf(key, sizeof key, "first.%s.loading", fl_modes[k]);
-            ld = sw_d(r, key);
+            s = res_derived_find(r, SW, fl_part_key(key, sizeof key, k, FL_P_SURPLUS));
+            ld = res_derived_find(r, SW, fl_key(key, sizeof key, k, FL_LOADING));
         }
     if (s && ld) {
         int p = (int)res_derived_num(s, "largest");
@@ -127,8 +134,8 @@ static void sw_print_row3(FILE *f, const results *r, const res_derived *d)
 /* What each row holds that the row below does not, from the run. */
 static void sw_print_holds(FILE *f, const results *r)
 {
-    const res_derived *d1 = sw_d(r, "row1"), *d2 = sw_d(r, "row2"), *d3 = sw_d(r, "row3");
-    const res_derived *d4 = sw_d(r, "row4"), *d5 = sw_d(r, "row5");
+    const res_derived *d1 = sw_d(r, SW_D_ROW1), *d2 = sw_d(r, SW_D_ROW2), *d3 = sw_d(r, SW_D_ROW3);
+    const res_derived *d4 = sw_d(r, SW_D_ROW4), *d5 = sw_d(r, SW_D_ROW5);
 
     if (!d1 && !d2 && !d3 && !d4 && !d5) return;
     fprintf(f, "\nWhat each row holds that the row below does not, in this run:\n");
@@ -154,7 +161,7 @@ static void sw_print_holds(FILE *f, const results *r)
 
 void sw_print(FILE *f, const results *r)
 {
-    const res_meas *m1 = res_find(r, SW, "row1"), *m4 = res_find(r, SW, "row4");
+    const res_meas *m1 = sw_m(r, SW_K_ROW1), *m4 = sw_m(r, SW_K_ROW4);
 
     if (!m1 && !m4) return;
     sw_print_header(f, r);

@@ -14,30 +14,22 @@
 #include "run/section_child.h"
 
 #define VI "visible"
-#define VI_NPARTS 5             /* load, init, count, ctx0, ctx_others */
 #define VI_CVD_MAX 4096         /* the longest CUDA_VISIBLE_DEVICES a child is given */
 
-/* The child's parts, in the order it times them. */
-static const struct {
-    const char *key, *name, *region;
-} vi_parts[VI_NPARTS] = {
-    { "load", "loading libcuda (dlopen + cuGetProcAddress)",
+/* The child's figures (visible.h): the parts, in the order it times them,
+ * then the figures besides them (vi_child_store). */
+const sch_key vi_keys[VI_NKEYS] = {
+    { "load", "ms", RES_PROCESS, "loading libcuda (dlopen + cuGetProcAddress)",
       "child's host clock from before dlopen of libcuda.so.1 to its last entry point resolved "
       "(cuGetProcAddress)" },
-    { "init", "cuInit", "child's host clock around cuInit(0)" },
-    { "count", "cuDeviceGetCount", "child's host clock around cuDeviceGetCount" },
-    { "ctx0", "the primary context on device 0",
+    { "init", "ms", RES_PROCESS, "cuInit", "child's host clock around cuInit(0)" },
+    { "count", "ms", RES_PROCESS, "cuDeviceGetCount", "child's host clock around cuDeviceGetCount" },
+    { "ctx0", "ms", RES_PROCESS, "the primary context on device 0",
       "child's host clock from before cuDeviceGet(0) to cuCtxSetCurrent returning: "
       "cuDeviceGet + cuDevicePrimaryCtxRetain + cuCtxSetCurrent" },
-    { "ctx_others", "the first contexts on devices 1..k-1",
+    { "ctx_others", "ms", RES_PROCESS, "the first contexts on devices 1..k-1",
       "child's host clock from before cuDeviceGet(1) to the last cuCtxSetCurrent returning: the "
       "same three calls on each of devices 1..k-1, one after another" },
-};
-
-enum { VI_READY, VI_TOTAL, VI_DEVICES, VI_NTOTALS };
-
-/* The figures of each count k besides the parts (vi_child_store). */
-static const sch_key vi_totals[VI_NTOTALS] = {
     { "ready", "ms", RES_PROCESS, "cold start to device 0's context",
       "child's host clock from before dlopen of libcuda.so.1 to device 0's context current: the "
       "cold start of a process that uses device 0 alone (process start not included)" },
@@ -47,6 +39,38 @@ static const sch_key vi_totals[VI_NTOTALS] = {
     { "devices", "devices", RES_PROCESS, "devices cuDeviceGetCount counted",
       "cuDeviceGetCount's answer in the child" },
 };
+
+/* The text of the entries devices and first_child: this process's own
+ * visibility (vi_own_words). */
+#define VI_OWN_WORDS "\"CUDA_VISIBLE_DEVICES=<this process's>\" or \"CUDA_VISIBLE_DEVICES unset\""
+/* The text of a saving (vi_verdict), or a sentence when there is none. */
+#define VI_SAVING_WORDS "\"intervals apart\", \"intervals overlap\" or \"one round\"; a " \
+    "sentence when N is 1 or a count has no figures"
+/* per_device's name, with k, k - 1, k - 1 (vi_per_device). */
+#define VI_PER_DEVICE_FMT "the first context per extra device, %d visible: contexts on devices " \
+    "1..%d over %d"
+
+/* The conclusions (visible.h); the state is not written for them. */
+const sch_key vi_derived[VI_ND] = {
+    { "devices", "devices", RES_PROCESS, "devices this process sees (the first child's count)",
+      VI_OWN_WORDS },
+    { "first_child", "ms", RES_PROCESS, "the first child's cold start, to the last context "
+      "current: one process, before the rounds", VI_OWN_WORDS },
+    { "per_device", "ms", RES_PROCESS, "the first context per extra device, <k> visible: "
+      "contexts on devices 1..<k - 1> over <k - 1>", "" },
+    { "saving_one_gpu", "ms", RES_PROCESS, "what restricting to one visible device saves a "
+      "process that uses device 0 alone: to its context current, N visible minus one",
+      VI_SAVING_WORDS },
+    { "saving", "ms", RES_PROCESS, "what restricting to one visible device saves a process that "
+      "makes a context on every device it sees: the total, N visible minus one",
+      VI_SAVING_WORDS },
+};
+
+char *vi_key(char *buf, size_t len, int k, const char *what)
+{
+    snprintf(buf, len, VI_KP "%d.%s", k, what);
+    return buf;
+}
 
 /* -------------------------------------------------------------- child --- */
 
@@ -169,13 +193,25 @@ fail:
     return 1;
 }
 
+/* Store one sample v of figure i (vi_keys), its name followed by seen
+ * when seen is not NULL. Returns 0, or -1 on out of memory. */
+static int vi_child_one(vi_child *C, int i, const char *seen, double v)
+{
+    const sch_key *k = &vi_keys[i];
+    char name[192];
+
+    snprintf(name, sizeof name, "%s, %s", k->name, seen ? seen : "");
+    return res_add(&C->r, VI, k->key, seen ? name : k->name, k->desc, k->state, k->unit, &v, 1)
+           ? 0 : -1;
+}
+
 /* Store one sample of every part that ended, of the cold start to device
  * 0's context (ready) once it is current, of the total when every part
  * did, and of the count when it was answered. Returns 0, or -1 on out of
  * memory. */
 static int vi_child_store(vi_child *C)
 {
-    char name[192], seen[64];
+    char seen[64];
     double v;
     int i, all = C->count > 0 && C->nmarks == (C->count > 1 ? VI_NPARTS + 1 : VI_NPARTS);
 
@@ -185,26 +221,14 @@ static int vi_child_store(vi_child *C)
         snprintf(seen, sizeof seen, "before the device count");
     for (i = 0; i + 1 < C->nmarks; i++) {
         v = (double)(C->mark[i + 1] - C->mark[i]) / 1e6;
-        snprintf(name, sizeof name, "%s, %s", vi_parts[i].name, seen);
-        if (!res_add(&C->r, VI, vi_parts[i].key, name, vi_parts[i].region, RES_PROCESS, "ms", &v, 1))
-            return -1;
+        if (vi_child_one(C, i, seen, v) != 0) return -1;
     }
     v = (double)(C->mark[VI_NPARTS - 1] - C->mark[0]) / 1e6;
-    snprintf(name, sizeof name, "%s, %s", vi_totals[VI_READY].name, seen);
-    if (C->nmarks >= VI_NPARTS &&
-        !res_add(&C->r, VI, vi_totals[VI_READY].key, name, vi_totals[VI_READY].desc,
-                 vi_totals[VI_READY].state, vi_totals[VI_READY].unit, &v, 1))
-        return -1;
+    if (C->nmarks >= VI_NPARTS && vi_child_one(C, VI_K_READY, seen, v) != 0) return -1;
     v = (double)(C->mark[C->nmarks - 1] - C->mark[0]) / 1e6;
-    snprintf(name, sizeof name, "%s, %s", vi_totals[VI_TOTAL].name, seen);
-    if (all && !res_add(&C->r, VI, vi_totals[VI_TOTAL].key, name, vi_totals[VI_TOTAL].desc,
-                        vi_totals[VI_TOTAL].state, vi_totals[VI_TOTAL].unit, &v, 1))
-        return -1;
+    if (all && vi_child_one(C, VI_K_TOTAL, seen, v) != 0) return -1;
     v = C->count;
-    if (C->count > 0 && !res_add(&C->r, VI, vi_totals[VI_DEVICES].key, vi_totals[VI_DEVICES].name,
-                                 vi_totals[VI_DEVICES].desc, vi_totals[VI_DEVICES].state,
-                                 vi_totals[VI_DEVICES].unit, &v, 1))
-        return -1;
+    if (C->count > 0 && vi_child_one(C, VI_K_DEVICES, NULL, v) != 0) return -1;
     return 0;
 }
 
@@ -301,6 +325,14 @@ int vi_visible_prefix(const char *parent, int k, char *buf, size_t len, const ch
 
 /* ------------------------------------------------------------- parent --- */
 
+/* Store the section's entry i of vi_derived (its key, name and unit), of
+ * value and text. Returns it, or NULL on out of memory. */
+static res_derived *vi_derive(results *r, int i, double value, const char *text)
+{
+    const sch_key *k = &vi_derived[i];
+    return res_derive(r, VI, k->key, k->name, value, k->unit, text);
+}
+
 /* The parent's rounds: what the first child found and the plan. */
 typedef struct vi_run {
     sec_ctx *c;
@@ -314,7 +346,7 @@ typedef struct vi_run {
 /* The count a child's results report, or -1 when they hold none. */
 static int vi_seen(const results *child)
 {
-    const res_meas *m = res_find(child, VI, "devices");
+    const res_meas *m = res_find(child, VI, vi_keys[VI_K_DEVICES].key);
     return m && m->nsamples == 1 && m->samples[0] >= 1 ? (int)m->samples[0] : -1;
 }
 
@@ -372,14 +404,13 @@ static int vi_parent_clean(vi_run *R)
  * measurement to compare. Returns 0, or -1 on out of memory. */
 static int vi_first_child(vi_run *R, const results *child)
 {
-    const res_meas *t = res_find(child, VI, "total");
+    const res_meas *t = res_find(child, VI, vi_keys[VI_K_TOTAL].key);
     char words[400];
     res_derived *d;
     size_t i;
 
-    d = res_derive(R->c->r, VI, "first_child", "the first child's cold start, to the last context "
-                   "current: one process, before the rounds", t ? t->stats.median : NAN, "ms",
-                   vi_own_words(R, words, sizeof words));
+    d = vi_derive(R->c->r, VI_D_FIRST_CHILD, t ? t->stats.median : NAN,
+                  vi_own_words(R, words, sizeof words));
     if (!d) return -1;
     for (i = 0; i < child->nm; i++) {
         const res_meas *m = &child->m[i];
@@ -431,8 +462,7 @@ static int vi_plan(vi_run *R)
     res_derived *d;
 
     R->nk = vi_counts(R->n, R->k, VI_MAX_COUNTS);
-    d = res_derive(R->c->r, VI, "devices", "devices this process sees (the first child's count)",
-                   R->n, "devices", vi_own_words(R, words, sizeof words));
+    d = vi_derive(R->c->r, VI_D_DEVICES, R->n, vi_own_words(R, words, sizeof words));
     if (!d || res_derived_field(d, "n", R->n) != 0 ||
         res_derived_field(d, "rounds", R->c->o->rounds) != 0 ||
         res_derived_field(d, "counts", (double)R->nk) != 0) {
@@ -481,7 +511,7 @@ static int vi_count_once(vi_run *R, int k, int round)
         snprintf(detail, sizeof detail, "it counted %d device%s, not %d: CUDA_VISIBLE_DEVICES not "
                  "honoured", seen, seen == 1 ? "" : "s", k);
     if (ok && seen == k) {
-        snprintf(prefix, sizeof prefix, "k%d.", k);
+        vi_key(prefix, sizeof prefix, k, "");
         snprintf(detail, sizeof detail, "it counted %d", k);
         res_check_add(R->c->r, VI, what, 1, detail);
         ok = sec_accumulate(R->c->r, VI, prefix, &child) == 0 ? 1 : -1;
@@ -548,12 +578,11 @@ int sec_visible(sec_ctx *c)
 
 /* -------------------------------------------------------- conclusions --- */
 
-/* The measurement "k<k>.<figure>", or NULL. */
-static const res_meas *vi_m(const results *r, int k, const char *figure)
+/* The measurement "k<k>.<figure>" (vi_keys), or NULL. */
+static const res_meas *vi_m(const results *r, int k, int figure)
 {
     char key[64];
-    snprintf(key, sizeof key, "k%d.%s", k, figure);
-    return res_find(r, VI, key);
+    return res_find(r, VI, vi_key(key, sizeof key, k, vi_keys[figure].key));
 }
 
 /* k<k>.per_device for each count k > 1 with its contexts measured. */
@@ -564,14 +593,14 @@ static int vi_per_device(results *r, const int *k, size_t nk)
     size_t i;
 
     for (i = 0; i < nk; i++) {
-        const res_meas *m = vi_m(r, k[i], "ctx_others");
+        const res_meas *m = vi_m(r, k[i], VI_K_CTX_OTHERS);
         if (k[i] < 2 || !m) continue;
-        snprintf(key, sizeof key, "k%d.per_device", k[i]);
-        snprintf(name, sizeof name, "the first context per extra device, %d visible: contexts on "
-                 "devices 1..%d over %d", k[i], k[i] - 1, k[i] - 1);
-        d = res_derive(r, VI, key, name, m->stats.median / (k[i] - 1), "ms", "");
+        vi_key(key, sizeof key, k[i], vi_derived[VI_D_PER_DEVICE].key);
+        snprintf(name, sizeof name, VI_PER_DEVICE_FMT, k[i], k[i] - 1, k[i] - 1);
+        d = res_derive(r, VI, key, name, m->stats.median / (k[i] - 1),
+                       vi_derived[VI_D_PER_DEVICE].unit, vi_derived[VI_D_PER_DEVICE].desc);
         if (!d || res_derived_field(d, "k", k[i]) != 0 ||
-            res_derived_field(d, "ctx_others", m->stats.median) != 0)
+            res_derived_field(d, vi_keys[VI_K_CTX_OTHERS].key, m->stats.median) != 0)
             return -1;
     }
     return 0;
@@ -589,12 +618,10 @@ static const char *vi_verdict(const st_summary *one, const st_summary *all)
  * current) and of one that makes a context on every device it sees (the
  * total). */
 static const struct {
-    const char *key, *figure, *name;
+    int entry, figure;          /* vi_derived's, vi_keys' */
 } vi_savings[2] = {
-    { "saving_one_gpu", "ready", "what restricting to one visible device saves a process that "
-      "uses device 0 alone: to its context current, N visible minus one" },
-    { "saving", "total", "what restricting to one visible device saves a process that makes a "
-      "context on every device it sees: the total, N visible minus one" },
+    { VI_D_SAVING_ONE_GPU, VI_K_READY },
+    { VI_D_SAVING, VI_K_TOTAL },
 };
 
 /* Saving i when N is 1, or a count of the two is not measured: a text. */
@@ -611,7 +638,7 @@ static int vi_saving_text(results *r, int n, int i)
     else
         snprintf(text, sizeof text, "No saving: %d visible has no figures (its children failed, "
                  "or did not count %d: see the checks).", missing, missing);
-    d = res_derive(r, VI, vi_savings[i].key, vi_savings[i].name, NAN, "ms", text);
+    d = vi_derive(r, vi_savings[i].entry, NAN, text);
     return d && res_derived_field(d, "n", n) == 0 ? 0 : -1;
 }
 
@@ -626,15 +653,14 @@ static int vi_field(res_derived *d, const char *figure, const char *suffix, doub
 /* Saving i: the figure's median with N visible minus with one. */
 static int vi_saving(results *r, int n, int i)
 {
-    const char *fig = vi_savings[i].figure;
-    const res_meas *one = vi_m(r, 1, fig), *all = vi_m(r, n, fig);
+    const char *fig = vi_keys[vi_savings[i].figure].key;
+    const res_meas *one = vi_m(r, 1, vi_savings[i].figure), *all = vi_m(r, n, vi_savings[i].figure);
     double save;
     res_derived *d;
 
     if (n == 1 || !one || !all) return vi_saving_text(r, n, i);
     save = all->stats.median - one->stats.median;
-    d = res_derive(r, VI, vi_savings[i].key, vi_savings[i].name, save, "ms",
-                   vi_verdict(&one->stats, &all->stats));
+    d = vi_derive(r, vi_savings[i].entry, save, vi_verdict(&one->stats, &all->stats));
     if (!d || res_derived_field(d, "n", n) != 0 ||
         res_derived_field(d, "pct", 100.0 * save / all->stats.median) != 0 ||
         vi_field(d, fig, "_1", one->stats.median) != 0 ||
@@ -649,7 +675,7 @@ static int vi_saving(results *r, int n, int i)
 
 int vi_conclude(results *r)
 {
-    const res_derived *dev = res_derived_find(r, VI, "devices");
+    const res_derived *dev = res_derived_find(r, VI, vi_derived[VI_D_DEVICES].key);
     int k[VI_MAX_COUNTS], n;
     size_t nk;
 
@@ -663,11 +689,8 @@ int vi_conclude(results *r)
 
 void vi_schema(sch_out *o)
 {
-    size_t i;
-    for (i = 0; i < VI_NPARTS; i++) {
-        const sch_key k = { vi_parts[i].key, "ms", RES_PROCESS, vi_parts[i].name,
-                            vi_parts[i].region };
-        sch_put(o, "k<i>.", &k, NULL);
-    }
-    sch_put_table(o, "k<i>.", vi_totals, VI_NTOTALS);
+    int i;
+    sch_put_table(o, VI_KP "<i>.", vi_keys, VI_NKEYS);
+    sch_derived(o);
+    for (i = 0; i < VI_ND; i++) sch_put(o, i == VI_D_PER_DEVICE ? VI_KP "<i>." : NULL, &vi_derived[i], NULL);
 }

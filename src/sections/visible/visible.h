@@ -71,6 +71,27 @@
 
 #include <stddef.h>
 #include "core/results.h"
+#include "core/schema.h"
+
+/* The figures of each count k above, in the order the child stores them
+ * (the parts first, in the order it times them), each kept by the parent
+ * as "k<k>.<key>" (vi_key); --schema declares them with the prefix
+ * VI_KP "<i>.". The printer reads them through this table too. */
+#define VI_KP "k"
+enum { VI_K_LOAD, VI_K_INIT, VI_K_COUNT, VI_K_CTX0, VI_K_CTX_OTHERS, VI_K_READY, VI_K_TOTAL,
+       VI_K_DEVICES, VI_NKEYS };
+#define VI_NPARTS (VI_K_CTX_OTHERS + 1)
+extern const sch_key vi_keys[VI_NKEYS];
+
+/* The entries above, declared as --schema prints them: per_device is one
+ * count's ("k<k>.per_device", declared with VI_KP "<i>."), the others the
+ * section's. */
+enum { VI_D_DEVICES, VI_D_FIRST_CHILD, VI_D_PER_DEVICE, VI_D_SAVING_ONE_GPU, VI_D_SAVING,
+       VI_ND };
+extern const sch_key vi_derived[VI_ND];
+
+/* Count k's key "k<k>.<what>" into buf of len bytes; returns buf. */
+char *vi_key(char *buf, size_t len, int k, const char *what);
 
 /* The most counts one plan holds (1, 2, 4, ... 2^30 and N). */
 #define VI_MAX_COUNTS 32

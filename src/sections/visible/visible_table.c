@@ -15,24 +15,26 @@
 #define VI_COL 12               /* a figure's column: the table fits 100 columns */
 #define VI_WIDTH 100            /* the sentences' lines */
 
-/* The columns: each figure's key and heading. */
+/* The columns: each figure (vi_keys) and its heading. */
 static const struct {
-    const char *key, *head;
+    int key;
+    const char *head;
 } vi_cols[VI_NCOLS] = {
-    { "load", "libcuda" }, { "init", "cuInit" }, { "count", "GetCount" },
-    { "ctx0", "context 0" }, { "ctx_others", "1..k-1" }, { "total", "total" },
+    { VI_K_LOAD, "libcuda" }, { VI_K_INIT, "cuInit" }, { VI_K_COUNT, "GetCount" },
+    { VI_K_CTX0, "context 0" }, { VI_K_CTX_OTHERS, "1..k-1" }, { VI_K_TOTAL, "total" },
 };
 
-static const res_meas *vi_m(const results *r, int k, const char *figure)
+/* Count k's figure (vi_keys), or NULL. */
+static const res_meas *vi_m(const results *r, int k, int figure)
 {
     char key[64];
-    snprintf(key, sizeof key, "k%d.%s", k, figure);
-    return res_find(r, VI, key);
+    return res_find(r, VI, vi_key(key, sizeof key, k, vi_keys[figure].key));
 }
 
-static const res_derived *vi_d(const results *r, const char *key)
+/* The section's entry i (vi_derived), or NULL. */
+static const res_derived *vi_d(const results *r, int i)
 {
-    return res_derived_find(r, VI, key);
+    return res_derived_find(r, VI, vi_derived[i].key);
 }
 
 static void vi_print_header(FILE *f, const res_derived *dev)
@@ -72,12 +74,11 @@ static void vi_interval(FILE *f, const res_meas *m)
 static void vi_print_row(FILE *f, const results *r, int k)
 {
     char key[64];
-    const res_meas *total = vi_m(r, k, "total");
+    const res_meas *total = vi_m(r, k, VI_K_TOTAL);
     const res_derived *per;
     int i, intervals = 0;
 
-    snprintf(key, sizeof key, "k%d.per_device", k);
-    per = vi_d(r, key);
+    per = res_derived_find(r, VI, vi_key(key, sizeof key, k, vi_derived[VI_D_PER_DEVICE].key));
     fprintf(f, "  %3d", k);
     for (i = 0; i < VI_NCOLS; i++) {
         const res_meas *m = vi_m(r, k, vi_cols[i].key);
@@ -96,7 +97,7 @@ static void vi_print_row(FILE *f, const results *r, int k)
 /* The first child's line: this process's own visibility. */
 static void vi_print_own(FILE *f, const results *r, const res_derived *dev)
 {
-    const res_derived *t = vi_d(r, "first_child");
+    const res_derived *t = vi_d(r, VI_D_FIRST_CHILD);
 
     if (!t || isnan(t->value)) return;
     tb_wrap(f, "  ", "  ", VI_WIDTH, "The first child, with this process's own visibility (%s), "
@@ -126,7 +127,7 @@ static const char *vi_saves(char *buf, size_t len, const res_derived *d, const c
 /* The savings, in words, from their entries. */
 static void vi_print_saving(FILE *f, const results *r)
 {
-    const res_derived *one = vi_d(r, "saving_one_gpu"), *all = vi_d(r, "saving");
+    const res_derived *one = vi_d(r, VI_D_SAVING_ONE_GPU), *all = vi_d(r, VI_D_SAVING);
     char a[256], b[256];
 
     if (!all) return;
@@ -137,12 +138,12 @@ static void vi_print_saving(FILE *f, const results *r)
     tb_wrap(f, "  ", "  ", VI_WIDTH, "Restricting CUDA_VISIBLE_DEVICES from %.0f devices to the "
             "one a process uses saves a process that uses only that device %s, and one that makes "
             "a context on every device it sees %s. Medians.", res_derived_num(all, "n"),
-            vi_saves(a, sizeof a, one, "ready", "to that device's context"),
-            vi_saves(b, sizeof b, all, "total", "total"));
+            vi_saves(a, sizeof a, one, vi_keys[VI_K_READY].key, "to that device's context"),
+            vi_saves(b, sizeof b, all, vi_keys[VI_K_TOTAL].key, "total"));
 }
 
 /* Figure key's region, from the first count that has it, as head's line. */
-static void vi_print_region(FILE *f, const results *r, const int *k, size_t nk, const char *key,
+static void vi_print_region(FILE *f, const results *r, const int *k, size_t nk, int key,
                             const char *head)
 {
     size_t j;
@@ -163,7 +164,7 @@ static void vi_print_regions(FILE *f, const results *r, const int *k, size_t nk)
 
     fprintf(f, "  regions (one fresh process each; parts follow one another on one clock):\n");
     for (i = 0; i < VI_NCOLS; i++) vi_print_region(f, r, k, nk, vi_cols[i].key, vi_cols[i].head);
-    vi_print_region(f, r, k, nk, "ready", "to context 0");
+    vi_print_region(f, r, k, nk, VI_K_READY, "to context 0");
     if (nk > 1)
         fprintf(f, "    %-16s the contexts on devices 1..k-1 over k-1 (their median's)\n",
                 "per extra");
@@ -171,7 +172,7 @@ static void vi_print_regions(FILE *f, const results *r, const int *k, size_t nk)
 
 void vi_print(FILE *f, const results *r)
 {
-    const res_derived *dev = vi_d(r, "devices");
+    const res_derived *dev = vi_d(r, VI_D_DEVICES);
     int k[VI_MAX_COUNTS];
     size_t nk, i;
 

@@ -44,7 +44,7 @@ def main(argv):
             print("%s: no --squeeze run in it (a usage error?): left out" % path)
             continue
         m = float(d["environment"]["program_squeeze"])
-        sweep[m] = {k: derived(d, "squeeze." + k) for k in MODES}
+        sweep[m] = {k: derived(d, "squeeze.%s.ran" % k) for k in MODES}
         sweep[m]["said"] = answers(d, "answer.squeeze_fail.")
     print("the sweep by hand (--squeeze=M, one run a mode): ran or failed")
     for m in sorted(sweep):
