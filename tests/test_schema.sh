@@ -76,6 +76,12 @@ check "stand-in driver, every section: measurements written" \
     sh -c "grep -q '\"section\": \"fusion\"' '$T/f.json' && grep -q '\"section\": \"visible\"' '$T/f.json'"
 check "stand-in driver, every section: every key declared, in its unit" \
     python3 tests/check_json.py "$T/f.json" --schema "$T/schema.json"
+# PTX: the stopwatches' waterfall splits the module load at the driver's JIT.
+HARNESS_LIBCUDA=$FAKE run_harness "$T/x.out" "$T/x.err" --section=stopwatches --module-format=ptx \
+    --reps=2 --rounds=1 --warmup=0 --json="$T/x.json"
+check "--module-format=ptx: the JIT's part of the waterfall written" grep -q '"waterfall.jit"' "$T/x.json"
+check "--module-format=ptx: every key declared, in its unit" \
+    python3 tests/check_json.py "$T/x.json" --schema "$T/schema.json"
 
 # --module on the stand-in driver, both modes: a toolkit library's images.
 LIB=${CUDA_HOME:-/usr/local/cuda}/lib64/libcurand.so.10

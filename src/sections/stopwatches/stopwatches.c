@@ -82,12 +82,9 @@ static void sw_part(sw_fall *w, int i)
 }
 
 /* Under --module-format=ptx: the compile's name, and the module load split
- * at the driver's JIT (sw_child_module). The JIT's part is not among
- * sw_keys. */
+ * at the driver's JIT (sw_child_module; the JIT's part is SW_K_WF_JIT). */
 #define SW_PTX_COMPILE "compile vector.cu to PTX (NVRTC)"
 #define SW_PTX_MODULE "module load, apart from the JIT (cuModuleLoadDataEx)"
-#define SW_PTX_JIT_PART "jit"
-#define SW_PTX_JIT "driver JIT of the PTX (CU_JIT_WALL_TIME)"
 
 /* Move the pipe to the parent from stdout to descriptor 0. At exit the
  * kernel closes descriptors in ascending order but releases them last-closed
@@ -268,7 +265,8 @@ static int sw_child_module(sw_child *C)
         long long now = clk_now_ns();
         sw_part_line(C->w.out, sw_part_of(SW_K_WF_MODULE), SW_PTX_MODULE,
                      (double)(end - C->w.last_ns) / 1e6);
-        sw_part_line(C->w.out, SW_PTX_JIT_PART, SW_PTX_JIT, (double)(now - end) / 1e6);
+        sw_part_line(C->w.out, sw_part_of(SW_K_WF_JIT), sw_keys[SW_K_WF_JIT].name,
+                     (double)(now - end) / 1e6);
         C->w.last_ns = now;
     } else {
         sw_part(&C->w, SW_K_WF_MODULE);
@@ -1076,6 +1074,7 @@ const sch_key sw_keys[SW_NKEYS] = {
     SW_WF("libnvrtc", "loading NVRTC (dlopen)"),
     SW_WF("compile", "compile vector.cu to cubin (NVRTC)"),
     SW_WF("module", "module load (cuModuleLoadDataEx)"),
+    SW_WF("jit", "driver JIT of the PTX (CU_JIT_WALL_TIME)"),     /* --module-format=ptx only */
     SW_WF("function", "get function (cuModuleGetFunction)"),
     SW_WF("alloc", "allocations (3 x cuMemAlloc)"),
     SW_WF("host", "host setup (malloc, fill inputs)"),
