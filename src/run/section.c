@@ -29,7 +29,7 @@ static const cli_section sec_child_owner[] = {
 _Static_assert(sizeof sec_child_owner / sizeof sec_child_owner[0] == CLI_NCHILDREN,
                "an owner for each child kind");
 
-int sec_no_plan(sec_ctx *c)
+sec_status sec_no_plan(sec_ctx *c)
 {
     (void)c;
     return SEC_OK;

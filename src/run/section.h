@@ -33,8 +33,8 @@ typedef enum sec_scope {
 /* The prototypes of every entry point in the list (sections/list.h), so
  * that each is compiled against it. */
 #define SEC_DECLARE(id, name, scope, plan, run, print, answer, child, schema) \
-    int plan(sec_ctx *c);                                               \
-    int run(sec_ctx *c);                                                \
+    sec_status plan(sec_ctx *c);                                        \
+    sec_status run(sec_ctx *c);                                         \
     void print(FILE *f, const results *r);                              \
     void answer(results *r);                                            \
     int child(const cli_opts *o, long long t_main_ns);                  \
@@ -47,8 +47,8 @@ SEC_LIST(SEC_DECLARE)
 typedef struct sec_def {
     const char *name;
     sec_scope scope;
-    int (*plan)(sec_ctx *c);            /* before any entry runs (SEC_ code) */
-    int (*run)(sec_ctx *c);             /* its measurement (SEC_ code) */
+    sec_status (*plan)(sec_ctx *c);     /* before any entry runs */
+    sec_status (*run)(sec_ctx *c);      /* its measurement */
     void (*print)(FILE *f, const results *r);   /* its tables, from the results
                                            alone; nothing when it stored
                                            nothing */
@@ -66,7 +66,7 @@ extern const sec_def sec_table[CLI_NENTRIES];
 /* What stands in the list where an entry has none: no plan (returns
  * SEC_OK), no printer (prints nothing), no answers, no child kinds (never
  * called: returns SEC_FAILED), no keys. */
-int sec_no_plan(sec_ctx *c);
+sec_status sec_no_plan(sec_ctx *c);
 void sec_no_print(FILE *f, const results *r);
 void sec_no_answer(results *r);
 int sec_no_child(const cli_opts *o, long long t_main_ns);

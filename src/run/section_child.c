@@ -76,9 +76,9 @@ static int sec_adopt_device(sec_ctx *c, const char *const *set_env, size_t nset,
     return res_env_str(c->r, "device_opened", "child processes");
 }
 
-int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
-                  const char *const *set_env, size_t nset, results *out,
-                  char *detail, size_t detaillen)
+sec_status sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
+                         const char *const *set_env, size_t nset, results *out,
+                         char *detail, size_t detaillen)
 {
     char why[512], kt[64];
     const char **all;
@@ -92,7 +92,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     all = calloc(nargs + 1, sizeof *all);
     if (!all) {
         fprintf(stderr, "harness: cannot start a child: out of memory\n");
-        return -1;
+        return SEC_ERROR;
     }
     for (i = 0; i < nargs; i++) all[i] = args[i];
     snprintf(kt, sizeof kt, "--kernel-timeout=%.0f", c->o->kernel_timeout);
@@ -101,7 +101,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     free(all);
     if (rc != 0) {
         fprintf(stderr, "harness: cannot start a child: %s\n", why);
-        return -1;
+        return SEC_ERROR;
     }
     tr_host(args[0], start, tr_now() - start);
     ok = sec_child_outcome(c, &pr, args[0], detail, detaillen);
@@ -110,7 +110,7 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
         else c->child_no_gpu = 1;
         c->r->incomplete = 1;
         free(pr.out);
-        return -1;
+        return SEC_ERROR;
     }
     /* A child that exited 1 (a failed check, a reported error) still printed
      * its results: read what reads back, for the caller to name the cause. */
@@ -131,9 +131,9 @@ int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     free(pr.out);
     if (sec_adopt_device(c, set_env, nset, out) != 0) {
         fprintf(stderr, "harness: out of memory storing the child's device\n");
-        return -1;
+        return SEC_ERROR;
     }
-    return ok;
+    return ok ? SEC_OK : SEC_FAILED;
 }
 
 int sec_child_end(const results *r, int rc)

@@ -26,21 +26,22 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
 /* Run this binary as a child with args (after argv[0]) and set_env
  * ("NAME=VALUE", or "NAME" to remove NAME), within --child-timeout, and read
  * the results it prints as lines (res_write_lines) into *out (initialised
- * here). Returns 1 when it exited 0 and its lines read back; 0 when not, with
- * what happened in detail (exit code, signal or timeout), and the run marked
- * incomplete (a child that exited 1 leaves in *out what of its lines read
- * back, such as the check that failed); -1 when it could not be started
- * (reported), or when it exited 2 or 3, a usage error or no usable GPU,
- * which it printed itself (c->child_usage or c->child_no_gpu set, the run
- * marked incomplete): the section starts no more children and stops.
+ * here). Returns SEC_OK when it exited 0 and its lines read back;
+ * SEC_FAILED when not, with what happened in detail (exit code, signal or
+ * timeout), and the run marked incomplete (a child that exited 1 leaves in
+ * *out what of its lines read back, such as the check that failed);
+ * SEC_ERROR when it could not be started (reported), or when it exited 2
+ * or 3, a usage error or no usable GPU, which it printed itself
+ * (c->child_usage or c->child_no_gpu set, the run marked incomplete): the
+ * section starts no more children and stops.
  * Where this process has opened no device, the child's (its name, ordinal,
  * PCI bus id, UUID, arch, compute capability, SMs, memory, driver version)
  * goes into c->r's environment, device_opened "child processes" (not for a
  * child with a CUDA_VISIBLE_DEVICES of its own, nor in a node run's parent);
  * sec_need_gpu's own, device_opened "this process", replaces it. */
-int sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
-                  const char *const *set_env, size_t nset, results *out,
-                  char *detail, size_t detaillen);
+sec_status sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
+                         const char *const *set_env, size_t nset, results *out,
+                         char *detail, size_t detaillen);
 
 /* The end of a child process (--child=KIND): r's lines on stdout
  * (res_write_lines) and flushed, for the parent to read back (sec_run_child);

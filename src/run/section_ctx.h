@@ -14,8 +14,13 @@
 #include "cuda/timing.h"
 #include "run/cli.h"
 
-/* What a section returns. */
-enum { SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3 };
+/* What a section, a step of one or a child's run returns: SEC_ERROR, it
+ * could not go on (said on stderr; start nothing more); SEC_OK; SEC_FAILED,
+ * a check or a child failed (recorded); SEC_USAGE and SEC_NO_GPU, the exit
+ * codes 2 and 3. */
+typedef enum sec_status {
+    SEC_ERROR = -1, SEC_OK = 0, SEC_FAILED = 1, SEC_USAGE = 2, SEC_NO_GPU = 3
+} sec_status;
 
 /* Where the GPU stands (sec_need_gpu). */
 typedef enum sec_gpu_state {

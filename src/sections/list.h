@@ -6,7 +6,7 @@
  * prototypes of every entry point (section.h, section.c) all come from it.
  *
  * Adding a section NAME takes a folder of its own and one line here:
- *   1. sections/NAME/NAME.c: int sec_NAME(sec_ctx *c), its measurement
+ *   1. sections/NAME/NAME.c: sec_status sec_NAME(sec_ctx *c), its measurement
  *      (returns a SEC_ code; it opens what it needs with sec_begin,
  *      run/section_ctx.h), and, where it answers, void xx_answers(results
  *      *r) (core/answer.h), and void xx_schema(sch_out *o), from the table
@@ -33,8 +33,8 @@
  *           device; NODE_LEVEL, a section that measures the node (once, in
  *           a node run's parent); NODE, the node run itself
  *           (--device=all|LIST); PROGRAM, the user's program (-- CMD)
- *   plan    int (sec_ctx *): before any entry runs; a SEC_ code
- *   run     int (sec_ctx *): the measurement; a SEC_ code
+ *   plan    sec_status (sec_ctx *): before any entry runs
+ *   run     sec_status (sec_ctx *): the measurement
  *   print   void (FILE *, const results *): its tables, from the results
  *   answer  void (results *): its answers (answer.h), after it ran
  *   child   int (const cli_opts *, long long t_main_ns): runs one of the

@@ -175,7 +175,7 @@ out:
     return rc;
 }
 
-int sec_crossover(sec_ctx *c)
+sec_status sec_crossover(sec_ctx *c)
 {
     CUmodule mod = NULL;
     CUfunction add;

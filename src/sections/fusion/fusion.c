@@ -746,7 +746,7 @@ static void fs_peak(sec_ctx *c)
     res_env_str(c->r, "fp32_peak_source", "SMs x FP32 lanes per SM x 2 x the device's clock rate");
 }
 
-int sec_fusion(sec_ctx *c)
+sec_status sec_fusion(sec_ctx *c)
 {
     const size_t *sweep = c->o->sizes_given ? c->o->sizes : fs_sweep;
     size_t nsweep = c->o->sizes_given ? c->o->nsizes : sizeof fs_sweep / sizeof fs_sweep[0];

@@ -901,8 +901,9 @@ static int jt_children_of(sec_ctx *c, cli_child kind, const char *prefix,
     for (round = 0; round < rounds; round++) {
         results child;
         char detail[512], what[160];
-        int ok = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
-        if (ok < 0) return -1;
+        sec_status cs = sec_run_child(c, args, nargs, env, nenv, &child, detail, sizeof detail);
+        int ok = cs == SEC_OK;
+        if (cs == SEC_ERROR) return -1;
         if (!ok) {
             snprintf(what, sizeof what, "child %s (%s) ran to the end", cli_child_name(kind), prefix);
             res_check_add(c->r, JT, what, 0, detail);
@@ -993,8 +994,9 @@ static int jt_driver(sec_ctx *c)
         snprintf(a[4], sizeof a[4], "--rounds=%d", c->o->rounds);
         snprintf(a[5], sizeof a[5], "--warmup=%d", c->o->warmup);
         for (i = 0; i < 6; i++) args[i] = a[i];
-        ok = sec_run_child(c, args, 6, e, 1, &child, detail, sizeof detail);
-        if (ok < 0) return -1;
+        sec_status cs = sec_run_child(c, args, 6, e, 1, &child, detail, sizeof detail);
+        if (cs == SEC_ERROR) return -1;
+        ok = cs == SEC_OK;
         res_check_add(c->r, JT, "child jit-opt ran to the end", ok, detail);
         if (!ok) failed = 1;
         for (i = 0; ok && i < child.nm; i++) {
@@ -1138,7 +1140,7 @@ static int jt_sources_driver(sec_ctx *c)
     return failed;
 }
 
-int sec_jit(sec_ctx *c)
+sec_status sec_jit(sec_ctx *c)
 {
     int rc, failed = 0;
 

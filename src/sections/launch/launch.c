@@ -320,8 +320,9 @@ static int la_sched(sec_ctx *c)
             snprintf(a[2], sizeof a[2], "--reps=%d", c->o->reps);
             snprintf(a[3], sizeof a[3], "--arch=%s", c->arch);
             for (k = 0; k < 4; k++) args[k] = a[k];
-            ok = sec_run_child(c, args, 4, NULL, 0, &child, detail, sizeof detail);
-            if (ok < 0) return -1;
+            sec_status cs = sec_run_child(c, args, 4, NULL, 0, &child, detail, sizeof detail);
+            if (cs == SEC_ERROR) return -1;
+            ok = cs == SEC_OK;
             if (!ok) {
                 res_check_add(c->r, LA, "scheduling-mode child ran to the end", 0, detail);
                 failed = 1;
@@ -400,7 +401,7 @@ fail:
     goto out;
 }
 
-int sec_launch(sec_ctx *c)
+sec_status sec_launch(sec_ctx *c)
 {
     static const struct { const char *key, *name; unsigned grid, threads; } shapes[] = {
         { "1x1", "1 block of 1 thread", 1, 1 },

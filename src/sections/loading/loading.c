@@ -502,8 +502,10 @@ static int ld_child(sec_ctx *c, const char *mode, const char *expect, const char
     nargs++;
     if (c->o->arch) snprintf(arg[nargs++], sizeof arg[0], "--arch=%s", c->o->arch);
     for (i = 0; i < nargs; i++) args[i] = arg[i];
-    ok = sec_run_child(c, args, nargs, env, ld_cache_env ? 2 : 1, &child, detail, sizeof detail);
-    if (ok < 0) return -1;
+    sec_status cs = sec_run_child(c, args, nargs, env, ld_cache_env ? 2 : 1, &child, detail,
+                                  sizeof detail);
+    if (cs == SEC_ERROR) return -1;
+    ok = cs == SEC_OK;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && expect &&
         (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
@@ -696,7 +698,7 @@ static int ld_compare(sec_ctx *c)
     return r != 0 ? SEC_FAILED : SEC_OK;
 }
 
-int sec_loading(sec_ctx *c)
+sec_status sec_loading(sec_ctx *c)
 {
     int rc;
     if (c->o->child != CLI_CHILD_RESULTS) {

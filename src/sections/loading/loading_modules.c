@@ -849,8 +849,9 @@ static int lm_child_env(sec_ctx *c, lm_state *st, size_t mi, const char *mode, c
         at += (size_t)snprintf(skipvar + at, sizeof skipvar - at, "%s%zu", k ? "," : "", st->skip[mi][k]);
     envs[i++] = skipvar;                /* "HARNESS_MODULE_SKIP" alone: none (removed) */
     unlink(st->progress);
-    ok = sec_run_child(c, args, nargs, envs, i, &child, detail, sizeof detail);
-    if (ok < 0) return -1;
+    sec_status cs = sec_run_child(c, args, nargs, envs, i, &child, detail, sizeof detail);
+    if (cs == SEC_ERROR) return -1;
+    ok = cs == SEC_OK;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && expect && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, expect) != 0)) {
         ok = 0;

@@ -102,7 +102,7 @@ static int nd_add(sec_ctx *c, const results *list, int k)
                           tb_env_str(list, ku, "?")) ? 0 : -1;
 }
 
-int nd_plan(sec_ctx *c)
+sec_status nd_plan(sec_ctx *c)
 {
     static const char *const args[] = { "--child=devices" };
     const cli_opts *o = c->o;
@@ -113,7 +113,7 @@ int nd_plan(sec_ctx *c)
 
     nd_asked(o, asked, sizeof asked);
     res_env_str(c->r, "devices_requested", asked);
-    if (sec_run_child(c, args, 1, NULL, 0, &list, detail, sizeof detail) != 1) {
+    if (sec_run_child(c, args, 1, NULL, 0, &list, detail, sizeof detail) != SEC_OK) {
         if (c->child_usage || c->child_no_gpu) rc = SEC_USAGE;
         else {
             fprintf(stderr, "harness: --device=%s: listing the devices failed: %s\n", asked, detail);
@@ -218,7 +218,7 @@ static void nd_run_device(sec_ctx *c, res_device *d, nd_tally *t)
     free(pr.out);
 }
 
-int nd_run(sec_ctx *c)
+sec_status nd_run(sec_ctx *c)
 {
     nd_tally t = { 0, 0, 0, 0 };
     size_t i;

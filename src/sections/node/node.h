@@ -31,7 +31,7 @@ int nd_devices_child(const cli_opts *o, long long t_main_ns);
  * ("--device=0,3: device 3 does not exist: this machine has 2 CUDA
  * devices (0..1)", or "--device=all: no CUDA device here: <why>") with the
  * skip recorded; SEC_FAILED when the listing child failed (named). */
-int nd_plan(sec_ctx *c);
+sec_status nd_plan(sec_ctx *c);
 
 /* Run the sections once per planned device, each in a child
  * (--child=device, the command line's words, --device=K), one after the
@@ -42,7 +42,7 @@ int nd_plan(sec_ctx *c);
  * the same for every device) stops the run. Then the node summary is
  * computed (nd_summarize). Returns SEC_OK, SEC_FAILED, SEC_USAGE or
  * SEC_NO_GPU (every device found no usable GPU). */
-int nd_run(sec_ctx *c);
+sec_status nd_run(sec_ctx *c);
 
 /* The node summary of r's devices, stored as conclusions of section node:
  * one per figure (section/key) measured on two or more devices (a figure

@@ -2304,7 +2304,7 @@ static int pg_runs(pg_state *s)
     return s->c->o->squeeze_auto ? pg_search(s) : pg_rounds(s);
 }
 
-int pg_run(sec_ctx *c)
+sec_status pg_run(sec_ctx *c)
 {
     static pg_state st;
     pg_state *s = &st;

@@ -78,7 +78,7 @@ int pg_claim_output(const cli_opts *o);
  *   env: program_* (the command, sides, rounds, probe, CUPTI, outputs).
  * Returns SEC_OK; SEC_FAILED when a run failed or a record was refused;
  * SEC_NO_GPU when no CUDA driver is there (the program still ran). */
-int pg_run(sec_ctx *c);
+sec_status pg_run(sec_ctx *c);
 
 /* The tables: each figure per side with its interval, the verdicts, the
  * probe's cost, per process, the slowest first uses, the sentences. */

@@ -527,8 +527,9 @@ static int fl_child_run(sec_ctx *c, int mi, int round)
     if (c->o->kernels_dir) snprintf(arg[nargs++], sizeof arg[0], "--kernels-dir=%s", c->o->kernels_dir);
     if (c->o->format == CLI_FMT_PTX) snprintf(arg[nargs++], sizeof arg[0], "--module-format=ptx");
     for (i = 0; i < nargs; i++) args[i] = arg[i];
-    ok = sec_run_child(c, args, nargs, NULL, 0, &child, detail, sizeof detail);
-    if (ok < 0) return -1;
+    sec_status cs = sec_run_child(c, args, nargs, NULL, 0, &child, detail, sizeof detail);
+    if (cs == SEC_ERROR) return -1;
+    ok = cs == SEC_OK;
     eff = res_env_get(&child, "module_loading_effective");
     if (ok && (!eff || eff->kind != RES_STR || !eff->str || strcmp(eff->str, fl_mode_names[mi]) != 0)) {
         ok = 0;

@@ -874,7 +874,7 @@ static int sw_measure(sec_ctx *c)
     return sw_rows_end(&S, i == n);
 }
 
-int sec_stopwatches(sec_ctx *c)
+sec_status sec_stopwatches(sec_ctx *c)
 {
     int rc = sw_measure(c);
 

@@ -351,21 +351,22 @@ static int vi_seen(const results *child)
 }
 
 /* Run one child: with CUDA_VISIBLE_DEVICES cvd, or this process's own
- * visibility when cvd is NULL. Returns as sec_run_child (1 ran, 0 did not:
- * detail says why, -1 the section stops); *seen the count it reported
- * (-1 none), even when it failed after counting. */
-static int vi_spawn(vi_run *R, const char *cvd, int *seen, results *child, char *detail,
+ * visibility when cvd is NULL. Returns as sec_run_child (SEC_OK ran,
+ * SEC_FAILED did not: detail says why, SEC_ERROR the section stops);
+ * *seen the count it reported (-1 none), even when it failed after
+ * counting. */
+static sec_status vi_spawn(vi_run *R, const char *cvd, int *seen, results *child, char *detail,
                     size_t detaillen)
 {
     char arg[64], env[VI_CVD_MAX + 32];
     const char *args[1] = { arg }, *set[1] = { env };
-    int ok;
+    sec_status st;
 
     snprintf(arg, sizeof arg, "--child=%s", cli_child_name(CLI_CHILD_VISIBLE));
     snprintf(env, sizeof env, "CUDA_VISIBLE_DEVICES=%s", cvd ? cvd : "");
-    ok = sec_run_child(R->c, args, 1, set, cvd ? 1 : 0, child, detail, detaillen);
-    *seen = ok < 0 ? -1 : vi_seen(child);
-    return ok;
+    st = sec_run_child(R->c, args, 1, set, cvd ? 1 : 0, child, detail, detaillen);
+    *seen = st == SEC_ERROR ? -1 : vi_seen(child);
+    return st;
 }
 
 /* "CUDA_VISIBLE_DEVICES=..." or "CUDA_VISIBLE_DEVICES unset", for this
@@ -427,9 +428,11 @@ static int vi_discover(vi_run *R)
 {
     char detail[512], what[512], words[400];
     results child;
+    sec_status st;
     int ok, seen;
 
-    ok = vi_spawn(R, NULL, &seen, &child, detail, sizeof detail);
+    st = vi_spawn(R, NULL, &seen, &child, detail, sizeof detail);
+    ok = st == SEC_ERROR ? -1 : st == SEC_OK;
     snprintf(what, sizeof what, "the first child, with this process's own visibility (%s), ran "
              "and counted its devices", vi_own_words(R, words, sizeof words));
     if (ok > 0 && seen < 1) {
@@ -490,6 +493,7 @@ static int vi_count_once(vi_run *R, int k, int round)
     char cvd[VI_CVD_MAX], what[512], detail[512], prefix[32];
     const char *why;
     results child;
+    sec_status st;
     int ok, seen;
 
     if (vi_visible_prefix(R->own, k, cvd, sizeof cvd, &why) != 0) {
@@ -502,7 +506,8 @@ static int vi_count_once(vi_run *R, int k, int round)
     }
     snprintf(what, sizeof what, "%d visible, round %d: the child with CUDA_VISIBLE_DEVICES=%.300s "
              "ran and counted %d", k, round + 1, cvd, k);
-    ok = vi_spawn(R, cvd, &seen, &child, detail, sizeof detail);
+    st = vi_spawn(R, cvd, &seen, &child, detail, sizeof detail);
+    ok = st == SEC_ERROR ? -1 : st == SEC_OK;
     if (ok < 0) {
         res_free(&child);
         return -1;
@@ -558,7 +563,7 @@ static int vi_measure(vi_run *R)
     return R->failed ? SEC_FAILED : SEC_OK;
 }
 
-int sec_visible(sec_ctx *c)
+sec_status sec_visible(sec_ctx *c)
 {
     vi_run R;
     int rc;
