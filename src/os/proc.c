@@ -189,67 +189,52 @@ static int pr_self_command(char *exe, const char *const *args, size_t nargs, siz
     return 0;
 }
 
-int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
-                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen)
+/* The spawn's file actions into *fa (stdout to pipefd[1], both ends of
+ * the pipe closed in the child) and attributes into *sa (the signal mask
+ * this process started with, not the one sg_install set: SIGINT and
+ * SIGTERM blocked); *fa_init and *sa_init set as each is initialised (for
+ * the caller to destroy). Returns 0, or -1 with why. */
+static int pr_spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *sa, const int pipefd[2],
+                          int *fa_init, int *sa_init, char *why, size_t whylen)
 {
-    char exe[PR_EXE], t0arg[64];
-    char **argv = NULL, **env = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t sa;
     sigset_t mask;
-    int sa_init = 0, fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
+    int err;
+
+    if ((err = posix_spawn_file_actions_init(fa)) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions_init: %s", strerror(err));
+        return -1;
+    }
+    *fa_init = 1;
+    if ((err = posix_spawn_file_actions_adddup2(fa, pipefd[1], STDOUT_FILENO)) != 0 ||
+        (err = posix_spawn_file_actions_addclose(fa, pipefd[0])) != 0 ||
+        (err = posix_spawn_file_actions_addclose(fa, pipefd[1])) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions: %s", strerror(err));
+        return -1;
+    }
+    sg_child_mask(&mask);
+    if ((err = posix_spawnattr_init(sa)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr_init: %s", strerror(err));
+        return -1;
+    }
+    *sa_init = 1;
+    if ((err = posix_spawnattr_setsigmask(sa, &mask)) != 0 ||
+        (err = posix_spawnattr_setflags(sa, POSIX_SPAWN_SETSIGMASK)) != 0) {
+        snprintf(why, whylen, "posix_spawnattr: %s", strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* Child pid's stdout, read from fd into res->out (grown as it comes) until
+ * its end (res->eof_ms), deadline (clk_now_ms; the child killed,
+ * res->timed_out), a pending signal or out of memory (the child killed). */
+static void pr_collect(pid_t pid, int fd, double deadline, pr_result *res)
+{
     size_t cap = 0;
     ssize_t len;
-    pid_t pid = -1;
-    double deadline;
 
-    memset(res, 0, sizeof *res);
-    if (pr_self_command(exe, args, nargs, 1, set_env, nset, &argv, &env, why, whylen) != 0)
-        goto out;
-    argv[nargs + 1] = t0arg;
-    if (pipe(pipefd) != 0) {
-        snprintf(why, whylen, "pipe: %s", strerror(errno));
-        goto out;
-    }
-    if ((err = posix_spawn_file_actions_init(&fa)) != 0) {
-        snprintf(why, whylen, "posix_spawn_file_actions_init: %s", strerror(err));
-        goto out;
-    }
-    fa_init = 1;
-    if ((err = posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO)) != 0 ||
-        (err = posix_spawn_file_actions_addclose(&fa, pipefd[0])) != 0 ||
-        (err = posix_spawn_file_actions_addclose(&fa, pipefd[1])) != 0) {
-        snprintf(why, whylen, "posix_spawn_file_actions: %s", strerror(err));
-        goto out;
-    }
-    /* The child starts with the signal mask this process started with, not
-     * the one sg_install set (SIGINT and SIGTERM blocked). */
-    sg_child_mask(&mask);
-    if ((err = posix_spawnattr_init(&sa)) != 0) {
-        snprintf(why, whylen, "posix_spawnattr_init: %s", strerror(err));
-        goto out;
-    }
-    sa_init = 1;
-    if ((err = posix_spawnattr_setsigmask(&sa, &mask)) != 0 ||
-        (err = posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGMASK)) != 0) {
-        snprintf(why, whylen, "posix_spawnattr: %s", strerror(err));
-        goto out;
-    }
-    fflush(NULL);
-    res->t0_ns = clk_now_ns();
-    snprintf(t0arg, sizeof t0arg, "--child-t0=%lld", res->t0_ns);
-    err = posix_spawn(&pid, exe, &fa, &sa, argv, env);
-    if (err != 0) {
-        snprintf(why, whylen, "posix_spawn %s: %s", exe, strerror(err));
-        pid = -1;
-        goto out;
-    }
-    atomic_store(&pr_child, (int)pid);
-    close(pipefd[1]);
-    pipefd[1] = -1;
-    deadline = clk_now_ms() + timeout_s * 1000.0;
     for (;;) {
-        struct pollfd pfd = { pipefd[0], POLLIN, 0 };
+        struct pollfd pfd = { fd, POLLIN, 0 };
         double left = deadline - clk_now_ms();
         int pr;
         if (sg_pending()) {
@@ -273,7 +258,7 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
             res->out = p;
             cap = cap ? cap * 2 : 8192;
         }
-        len = read(pipefd[0], res->out + res->outlen, cap - res->outlen - 1);
+        len = read(fd, res->out + res->outlen, cap - res->outlen - 1);
         if (len < 0 && errno == EINTR) continue;
         if (len <= 0) {
             res->eof_ms = (double)(clk_now_ns() - res->t0_ns) / 1e6;
@@ -281,6 +266,42 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
         }
         res->outlen += (size_t)len;
     }
+}
+
+int pr_run_self(const char *const *args, size_t nargs, const char *const *set_env,
+                size_t nset, double timeout_s, pr_result *res, char *why, size_t whylen)
+{
+    char exe[PR_EXE], t0arg[64];
+    char **argv = NULL, **env = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t sa;
+    int sa_init = 0, fa_init = 0, pipefd[2] = { -1, -1 }, status = 0, err, rc = -1;
+    pid_t pid = -1;
+    double deadline;
+
+    memset(res, 0, sizeof *res);
+    if (pr_self_command(exe, args, nargs, 1, set_env, nset, &argv, &env, why, whylen) != 0)
+        goto out;
+    argv[nargs + 1] = t0arg;
+    if (pipe(pipefd) != 0) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    if (pr_spawn_setup(&fa, &sa, pipefd, &fa_init, &sa_init, why, whylen) != 0) goto out;
+    fflush(NULL);
+    res->t0_ns = clk_now_ns();
+    snprintf(t0arg, sizeof t0arg, "--child-t0=%lld", res->t0_ns);
+    err = posix_spawn(&pid, exe, &fa, &sa, argv, env);
+    if (err != 0) {
+        snprintf(why, whylen, "posix_spawn %s: %s", exe, strerror(err));
+        pid = -1;
+        goto out;
+    }
+    atomic_store(&pr_child, (int)pid);
+    close(pipefd[1]);
+    pipefd[1] = -1;
+    deadline = clk_now_ms() + timeout_s * 1000.0;
+    pr_collect(pid, pipefd[0], deadline, res);
     status = pr_wait(pid, deadline, &res->timed_out);
     res->ms = (double)(clk_now_ns() - res->t0_ns) / 1e6;
     res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
