@@ -7,10 +7,10 @@
  *
  * Adding a section NAME takes a folder of its own and one line here:
  *   1. sections/NAME/NAME.c: sec_status sec_NAME(sec_ctx *c), its measurement
- *      (returns a SEC_ code; it opens what it needs with sec_begin,
- *      run/section_ctx.h), and, where it answers, void xx_answers(results
- *      *r) (core/answer.h), and void xx_schema(sch_out *o), from the table
- *      of the keys it writes (core/schema.h);
+ *      (it opens what it needs with sec_begin, run/section_ctx.h), and,
+ *      where it answers, void xx_answers(results *r) (core/answer.h), and
+ *      void xx_schema(sch_out *o), from the table of the keys it writes and,
+ *      after sch_derived, of its derived entries (core/schema.h);
  *   2. sections/NAME/NAME_table.c: void xx_print(FILE *f, const results
  *      *r), its tables from the results alone;
  *   3. a line in SEC_LIST below, in the place it runs (before node and
