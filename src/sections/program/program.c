@@ -110,7 +110,8 @@ const sch_key pg_derived[PG_NDERIVED] = {
     [PG_D_MEMORY] = { AN_PREFIX "memory", "MiB", RES_PROCESS, "what each mode costs in device memory",
                       "EAGER's median device memory peak less LAZY's" },
     [PG_D_LATER] = { AN_PREFIX "later", "ms", RES_PROCESS, "what LAZY pays later",
-                     "LAZY's median time inside cuKernelGetFunction plus its first launches'" },
+                     "LAZY's median time inside cuKernelGetFunction plus its median time inside "
+                     "first launches" },
     [PG_D_MODE] = { AN_PREFIX "mode.<side>", "", RES_PROCESS, "the loading mode in effect",
                     "the CUDA processes where the other mode was in effect" },
     [PG_D_PROBE_COST_ANSWER] = { AN_PREFIX "probe_cost", "", RES_PROCESS, "what the measurement added",
@@ -124,8 +125,9 @@ const sch_key pg_derived[PG_NDERIVED] = {
                        "a slowest first use, by rank: the kernel's symbol",
                        "get + first launch, host time; median over the runs it was in" },
     [PG_D_READY_RANK] = { "ready.<side>.<i>", "ms", RES_PROCESS,
-                          "a first use after ready, in order: the kernel's symbol",
-                          "from ready to the use; median over the runs it was in" },
+                          "a first use after ready, by rank: the kernel's symbol",
+                          "its stall (get + first launch, or a burst of loads' span), host time; "
+                          "median over the runs it was in; field after_ms, when after ready" },
 };
 
 /* The most spans kept from the traced run of each side. */
