@@ -46,25 +46,23 @@ check "results/h200-summary.json: every key declared, in its unit" \
     python3 tests/check_json.py results/h200-summary.json --schema "$T/schema.json"
 
 # The checker itself: a key no section declares, and a unit that differs.
-python3 -c "
+# spoil PART KEY OUT: the H200 run with PART's first entry keyed KEY and
+# its second in us, checked into OUT.out ($rc its exit).
+spoil() {
+    python3 -c "
 import json, sys
 d = json.load(open('results/h200-summary.json'))
-d['measurements'][0]['key'] = 'k1.undeclared'
-d['measurements'][1]['unit'] = 'us'
-json.dump(d, open(sys.argv[1], 'w'))" "$T/bad.json"
-python3 tests/check_json.py "$T/bad.json" --schema "$T/schema.json" >"$T/bad.out" 2>&1
-rc=$?
+d[sys.argv[1]][0]['key'] = sys.argv[2]
+d[sys.argv[1]][1]['unit'] = 'us'
+json.dump(d, open(sys.argv[3], 'w'))" "$1" "$2" "$3.json"
+    python3 tests/check_json.py "$3.json" --schema "$T/schema.json" >"$3.out" 2>&1
+    rc=$?
+}
+spoil measurements k1.undeclared "$T/bad"
 expect_exit "check_json.py --schema: a document with an undeclared key fails" 1
 expect_grep "check_json.py --schema: names the undeclared key" "visible key 'k1.undeclared' is not declared" "$T/bad.out"
 expect_grep "check_json.py --schema: names the unit that differs" "visible key 'k1.init' in 'us', declared 'ms'" "$T/bad.out"
-python3 -c "
-import json, sys
-d = json.load(open('results/h200-summary.json'))
-d['derived'][0]['key'] = 'undeclared.derived'
-d['derived'][1]['unit'] = 'us'
-json.dump(d, open(sys.argv[1], 'w'))" "$T/badd.json"
-python3 tests/check_json.py "$T/badd.json" --schema "$T/schema.json" >"$T/badd.out" 2>&1
-rc=$?
+spoil derived undeclared.derived "$T/badd"
 expect_exit "check_json.py --schema: a document with an undeclared derived key fails" 1
 expect_grep "check_json.py --schema: names the undeclared derived key" "derived\\[0\\]: visible key 'undeclared.derived' is not declared" "$T/badd.out"
 expect_grep "check_json.py --schema: names the derived unit that differs" "derived\\[1\\]: visible key 'devices' in 'us', declared 'devices'" "$T/badd.out"

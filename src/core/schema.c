@@ -88,6 +88,12 @@ void sch_derived(sch_out *o)
     o->nkeys = 0;
 }
 
+const char *sch_num(char *buf, long long v)
+{
+    snprintf(buf, SCH_NUM, "%lld", v);
+    return buf;
+}
+
 res_derived *sch_derive(results *r, const char *section, const sch_key *k, const char *key,
                         const char *name, double value, const char *text)
 {

@@ -48,6 +48,11 @@ void sch_derived(sch_out *o);
  * for none), and its description desc when not NULL, else k->desc. */
 void sch_put(sch_out *o, const char *prefix, const sch_key *k, const char *desc);
 
+/* The decimal digits of v as a pattern's part (sch_fill), into buf
+ * (SCH_NUM bytes). Returns buf. */
+#define SCH_NUM 32
+const char *sch_num(char *buf, long long v);
+
 /* Store derived entry k of section in r: its unit from k, its key k->key
  * (key instead when not NULL: a pattern of k's filled in by the caller),
  * its name k->name (name instead when not NULL). Returns the entry, or

@@ -711,7 +711,7 @@ static int fs_width_attrs(fs_ctx *F)
     sec_ctx *c = F->c;
     int maxthreads = 0, regs = 0, local = 0, blocks = 0, q;
     size_t v;
-    char key[64], k[16];
+    char key[64], k[SCH_NUM];
     const char *part = k;
     double vals[4];
 
@@ -725,7 +725,7 @@ static int fs_width_attrs(fs_ctx *F)
         vals[1] = local;
         vals[2] = blocks;
         vals[3] = maxthreads > 0 ? (double)blocks * FS_BLOCK / maxthreads : NAN;
-        snprintf(k, sizeof k, "%d", fs_v[v].arg);
+        sch_num(k, fs_v[v].arg);
         for (q = 0; q < 4; q++) {
             const sch_key *d = &fs_keys[FS_K_REGS + q];
             sch_fill(key, sizeof key, NULL, d->key, &part, 1);

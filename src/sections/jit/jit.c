@@ -120,17 +120,9 @@ static const sch_key jt_derived[JT_NDKEYS] = {
 
 void jt_src_key(char *buf, size_t len, size_t i, const char *suffix)
 {
-    char n[32];
-    const char *part = n;
-    snprintf(n, sizeof n, "%zu", i);
+    char n[SCH_NUM];
+    const char *part = sch_num(n, (long long)i);
     sch_fill(buf, len, JT_SRC_PRE, suffix, &part, 1);
-}
-
-/* A number as a pattern's part, into buf (32 bytes). */
-static const char *jt_num(char *buf, long v)
-{
-    snprintf(buf, 32, "%ld", v);
-    return buf;
 }
 
 /* ------------------------------------------------------------ children --- */
@@ -419,7 +411,7 @@ static int jt_opt_store(results *r, int level, double load, double jit)
 {
     const double v[2] = { load, jit };
     char key[32], name[96], n[32];
-    const char *part = jt_num(n, level);
+    const char *part = sch_num(n, level);
     int i;
     for (i = JT_P_LOAD; i <= JT_P_JIT; i++) {
         const sch_key *k = &jt_opt_keys[i];
@@ -463,7 +455,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
     for (level = 0; level <= 4; level++) {
         CUmodule mod = NULL;
         double load, jit;
-        char key[32], name[96], what[96], n[32], lv[32];
+        char key[32], name[96], what[96], n[SCH_NUM], lv[SCH_NUM];
         const sch_key *k = &jt_opt_keys[JT_P_WARM];
         const char *parts[2];
         tm_work w;
@@ -492,7 +484,7 @@ static int jt_child_opt(const cli_opts *o, results *r)
             goto out;
         }
         parts[0] = sec_commas(n, sizeof n, JT_OPT_N);
-        parts[1] = jt_num(lv, level);
+        parts[1] = sch_num(lv, level);
         sch_fill(key, sizeof key, NULL, k->key, &parts[1], 1);
         sch_fill(name, sizeof name, NULL, k->name, parts, 2);
         m = res_add(r, JT, key, name, k->desc, k->state, k->unit, w.samples, w.n);
@@ -814,8 +806,8 @@ static int jt_nvrtc(sec_ctx *c)
         for (t = 0; t < 2; t++, nj++) {
             jt_job *jb = &jobs[nj];
             const sch_key *d = &jt_keys[t ? JT_K_SYNTH_CUBIN : JT_K_SYNTH_PTX];
-            char n[32];
-            const char *part = jt_num(n, k);
+            char n[SCH_NUM];
+            const char *part = sch_num(n, k);
             jb->src = kn_synth_source(k, why, sizeof why);
             if (!jb->src) goto nosrc;
             jb->target = t ? RTC_CUBIN : RTC_PTX;
@@ -1054,8 +1046,8 @@ static int jt_sources_nvrtc(sec_ctx *c)
             jb->opt = nj < 2 ? NULL : jt_sets[nj - 2].opt;
             const sch_key *k = &jt_keys[nj == 0 ? JT_K_SRC_PTX : nj == 1 ? JT_K_SRC_CUBIN : JT_K_SRC_SET];
             const char *parts[2];
-            char n[32];
-            parts[0] = jt_num(n, (long)i);
+            char n[SCH_NUM];
+            parts[0] = sch_num(n, (long long)i);
             parts[1] = nj < 2 ? NULL : jt_sets[nj - 2].label;
             jb->xopts = c->o->nvrtc_opts;
             jb->nxopts = (int)c->o->nnvrtc_opts;
@@ -1073,8 +1065,8 @@ static int jt_sources_nvrtc(sec_ctx *c)
         for (q = 0; q < c->o->nnvrtc_opts && at < sizeof opts; q++)
             at += (size_t)snprintf(opts + at, sizeof opts - at, "%s%s", q ? " " : "", c->o->nvrtc_opts[q]);
         {
-            char n[32];
-            const char *part = jt_num(n, (long)i);
+            char n[SCH_NUM];
+            const char *part = sch_num(n, (long long)i);
             sch_fill(key, sizeof key, NULL, jt_derived[JT_DK_SRC].key, &part, 1);
         }
         d = r == 0 ? res_derive(c->r, JT, key, c->o->sources[i], (double)strlen(src),

@@ -74,9 +74,8 @@ static const sch_key lm_derived[LM_NDKEYS] = {
 
 void lm_key(char *buf, size_t len, const char *pre, size_t mi, const char *suffix)
 {
-    char n[32], pattern[128];
-    const char *part = n;
-    snprintf(n, sizeof n, "%zu", mi);
+    char n[SCH_NUM], pattern[128];
+    const char *part = sch_num(n, (long long)mi);
     snprintf(pattern, sizeof pattern, LM_MODULE "%s%s", suffix ? "." : "", suffix ? suffix : "");
     sch_fill(buf, len, pre, pattern, &part, 1);
 }
@@ -85,13 +84,12 @@ void lm_key(char *buf, size_t len, const char *pre, size_t mi, const char *suffi
  * has one) pre, its module's <i> mi, a last <i> or <word> last. */
 static void lm_dkey(char *key, int k, const char *pre, size_t mi, const char *last)
 {
-    char a[32];
+    char a[SCH_NUM];
     const char *parts[3], *p;
     size_t n = 0, want = 0;
     for (p = lm_derived[k].key; (p = strchr(p, '<')) != NULL; p++) want++;
-    snprintf(a, sizeof a, "%zu", mi);
     if (strncmp(lm_derived[k].key, "<pre>", 5) == 0) parts[n++] = pre;
-    parts[n++] = a;
+    parts[n++] = sch_num(a, (long long)mi);
     if (n < want) parts[n++] = last;
     sch_fill(key, 96, NULL, lm_derived[k].key, parts, n);
 }

@@ -1495,9 +1495,8 @@ static int pg_kernel_cmp(const void *a, const void *b)
 
 void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len)
 {
-    char rank[24];
-    const char *const parts[2] = { side, rank };
-    snprintf(rank, sizeof rank, "%zu", k);
+    char rank[SCH_NUM];
+    const char *const parts[2] = { side, sch_num(rank, (long long)k) };
     sch_fill(buf, len, NULL, pg_derived[what].key, parts, 2);
 }
 

@@ -218,14 +218,11 @@ static res_derived *pgs_derive(results *r, enum pgs_derived_id id, const char *k
  * none) and then the number k (0: none), into buf. */
 static void pgs_key(char *buf, size_t len, enum pgs_derived_id id, const char *side, size_t k)
 {
-    char num[24];
+    char num[SCH_NUM];
     const char *parts[2];
     size_t n = 0;
     if (side) parts[n++] = side;
-    if (k) {
-        snprintf(num, sizeof num, "%zu", k);
-        parts[n++] = num;
-    }
+    if (k) parts[n++] = sch_num(num, (long long)k);
     sch_fill(buf, len, NULL, pgs_derived[id].key, parts, n);
 }
 
