@@ -38,6 +38,8 @@ expect_exit "-- CMD --compare-loading: the program ran (exit 3 without a driver)
 # give p = 2/3432 = 0.00058; 6 a side only 2/924 = 0.0022, above 0.01/5).
 check "-- CMD: 7 rounds: the headline decided at the first look that can call it" \
     program_py "$T/c.json" "assert len(m('lazy.wall')[0]['samples']) == 7 and len(m('bare.eager.wall')[0]['samples']) == 5 and d['environment']['program_rounds_taken'] == 7"
+check "-- CMD: the table says the runs taken, the bare sides' 5 apart" \
+    grep -q "^  7 runs a side (the bare sides in the first 5), each a fresh process" "$T/c.out"
 check "-- CMD: the looks: from round 7, 4 planned, p < 0.0025" \
     program_py "$T/c.json" "e = d['environment']; assert e['program_looks_first'] == 7 and e['program_looks_planned'] == 4 and e['program_alpha'] == 0.0025 and e['program_looks'] == 3 and e['program_looks_calling'] == 1"
 check "-- CMD: the record's figures per run (before the first kernel, EAGER above 2,900 ms)" \

@@ -204,6 +204,21 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
         }
 }
 
+/* "N runs a side" into buf: the rounds taken where the run recorded them
+ * (sequential stopping can take more than --rounds), else --rounds; the bare
+ * sides run in the first --rounds only (the probe's cost), said so. */
+static void pg_runs_a_side(char *buf, size_t len, const results *r)
+{
+    double taken = tb_env_num(r, "program_rounds_taken"), rounds = tb_env_num(r, "program_rounds");
+    int bare = strstr(tb_env_str(r, "program_sides", ""), "bare") != NULL;
+
+    if (isnan(taken)) taken = rounds;
+    if (bare && taken > rounds)
+        snprintf(buf, len, "%.0f runs a side (the bare sides in the first %.0f)", taken, rounds);
+    else
+        snprintf(buf, len, "%.0f runs a side", taken);
+}
+
 void pg_print(FILE *f, const results *r)
 {
     const char *side[PG_MAX_SIDES], *label[PG_MAX_SIDES];
@@ -222,13 +237,16 @@ void pg_print(FILE *f, const results *r)
                 "memory: %s%s.", tb_env_str(r, "program_sides", "?"),
                 tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
                 strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
-    else
-        tb_wrap(f, "  ", "  ", 100, "%.0f runs a side, each a fresh process, the sides alternating (%s), "
+    else {
+        char runs[96];
+        pg_runs_a_side(runs, sizeof runs, r);
+        tb_wrap(f, "  ", "  ", 100, "%s, each a fresh process, the sides alternating (%s), "
                 "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
                 "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
-                tb_env_num(r, "program_rounds"), tb_env_str(r, "program_sides", "?"),
+                runs, tb_env_str(r, "program_sides", "?"),
                 tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
                 strncmp(nvml, "NVML", 4) == 0 ? "" : "NVML ", nvml);
+    }
     pgd_print(f, r);
     if (tb_env_str(r, "program_setting", NULL))
         fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));
