@@ -640,6 +640,44 @@ static void check_context_failure(const char *dir)
     pb_set_failure_driver_for_test(NULL, NULL);
 }
 
+/* A device allocation is kept when it fails, named by its size (worked
+ * out by hand: 64 MiB; 3 x 0.5 MiB = 1.5 MiB by pitch; 4096 bytes; an
+ * async one from a pool); one that succeeds is not counted anywhere. */
+static void check_alloc_failure(const char *dir)
+{
+    CUdeviceptr p = 0;
+    size_t pitch = 0;
+    CUmemGenericAllocationHandle h = 0;
+    cuMemAlloc_v2_params a = { &p, (size_t)64 << 20 };
+    cuMemAllocPitch_v2_params ap = { &p, &pitch, (size_t)512 << 10, 3, 4 };
+    cuMemAllocAsync_params aa = { &p, 4096, NULL };
+    cuMemCreate_params mc = { &h, (size_t)2 << 30, NULL, 0 };
+    results r;
+    char *text;
+
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    pb_set_failure_driver_for_test(fake_mem_info, fake_error_name);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &a, NULL, CUDA_SUCCESS, 3, 4);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &a, NULL, CUDA_ERROR_OUT_OF_MEMORY, 5, 6);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, &ap, NULL, CUDA_ERROR_OUT_OF_MEMORY, 7, 8);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync, &aa, NULL, CUDA_ERROR_OUT_OF_MEMORY, 9, 10);
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemCreate, &mc, NULL, CUDA_ERROR_OUT_OF_MEMORY, 11, 12);
+    text = read_record(dir, &r);
+    th_check("probe: failed device allocations written at once, each named by its size: 64 MiB, "
+             "1.5 MiB (pitch 512 KiB x 3), 4096 bytes, 2048 MiB (cuMemCreate), 300 MiB free; "
+             "the one that succeeded not kept nor counted",
+             text && strcmp(env(&r, "written"), "failure") == 0 &&
+             fail_is(&r, 1, "64 MiB", 5, "cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             fail_is(&r, 2, "1.5 MiB", 7, "cuMemAllocPitch_v2 CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             fail_is(&r, 3, "4096 bytes", 9, "cuMemAllocAsync CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             fail_is(&r, 4, "2048 MiB", 11, "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             !res_derived_find(&r, PRC_SECTION, "fail.5") && fig(&r, "module_load.n") == 0);
+    free(text);
+    res_free(&r);
+    pb_set_failure_driver_for_test(NULL, NULL);
+}
+
 /* Loads after the first kernel, in bursts: a burst is the loads with no
  * launch between them; its span runs from its first load's entry to its
  * last one's exit, less the gets made in between (worked out by hand:
@@ -824,6 +862,7 @@ void test_probe(void)
     check_threads(dir);
     check_failures(dir);
     check_context_failure(dir);
+    check_alloc_failure(dir);
     check_bursts(dir);
     check_streams(dir);
     check_watch(dir);

@@ -69,13 +69,21 @@ expect_exit "--squeeze=300, allocations of 64 MiB at most: LAZY ran" 0
 check "--squeeze=300, allocations of 64 MiB at most: the holder held 700 MiB in smaller ones" \
     program_py "$T/g.json" "f = dv('squeeze.lazy.ran')['fields']; assert f['held_min_mib'] == 700 and f['left_max_mib'] == 300, f"
 
-# A run that fails with no failed call inside it (the program's own
-# allocation): said as such, not blamed on a load.
+# A run that fails with no failed call inside it (a library's own error):
+# said as such, not blamed on a load.
 # shellcheck disable=SC2086
 run_harness "$T/o.out" "$T/o.err" --module-loading=lazy --rounds=1 --warmup=0 --squeeze=300 \
     --json="$T/o.json" -- $SP --needs 'LAZY=400:-:own'
-check "--squeeze=300, the program's own allocation fails: said, no load named" \
-    program_py "$T/o.json" "t = dv('answer.squeeze_fail.1')['text']; assert t.startswith('Under LAZY at a margin of 300 MiB the program failed (exited with 1), and no load or first use failed inside it'), t"
+check "--squeeze=300, a failure with no failed call inside: said, no load named" \
+    program_py "$T/o.json" "t = dv('answer.squeeze_fail.1')['text']; assert t.startswith('Under LAZY at a margin of 300 MiB the program failed (exited with 1), and no load, first use, context or device allocation failed inside it'), t"
+
+# A device allocation that fails (a library's workspace, the program's own
+# tensor): named by its call and size, with the free memory.
+# shellcheck disable=SC2086
+run_harness "$T/al.out" "$T/al.err" --module-loading=lazy --rounds=1 --warmup=0 --squeeze=300 \
+    --json="$T/al.json" -- $SP --needs 'LAZY=400:cuMemAlloc_v2:20 MiB'
+check "--squeeze=300, a device allocation fails: its call and size named, with the free memory" \
+    program_py "$T/al.json" "t = dv('answer.squeeze_fail.1')['text']; assert t == 'Under LAZY at a margin of 300 MiB (in 1 of 1 runs): cuMemAlloc_v2 of 20 MiB failed with CUDA_ERROR_OUT_OF_MEMORY (2), with 300 MiB free.', t"
 
 # --squeeze=auto, worked out by hand. The search starts at 256 MiB, doubles
 # while the program fails (capped at the 1000 MiB free), then halves the

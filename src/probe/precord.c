@@ -56,7 +56,8 @@ const char *const prc_fail_calls[PRC_NFAIL_CALLS] = {
     "cuKernelGetFunction", "cuFuncLoad", "cuLaunchKernel", "cuLaunchKernel_ptsz",
     "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchCooperativeKernel",
     "cuLaunchCooperativeKernel_ptsz", "cuDevicePrimaryCtxRetain", "cuCtxCreate_v2",
-    "cuCtxCreate_v3", "cuCtxCreate_v4",
+    "cuCtxCreate_v3", "cuCtxCreate_v4", "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocAsync",
+    "cuMemAllocAsync_ptsz", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", "cuMemCreate",
 };
 
 int prc_fail_text(const char *text, char *call, size_t callen, char *err, size_t errlen)

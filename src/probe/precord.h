@@ -139,12 +139,15 @@ typedef struct prc_load {
  * "fail.<i>" (in order, after the loads; at most PRC_MAX_FAILS, later ones
  * are not kept), one for each failed call of a load (cuModuleLoad*,
  * cuLibraryLoad*), a get (cuModuleGetFunction, cuLibraryGetKernel,
- * cuKernelGetFunction, cuFuncLoad), a kernel's first launch or a context's
+ * cuKernelGetFunction, cuFuncLoad), a kernel's first launch, a context's
  * creation (cuDevicePrimaryCtxRetain, cuCtxCreate*: under EAGER it loads
- * the libraries loaded before it): name what was being loaded (the
- * kernel's symbol for a get or a launch; for a load the file's name, the
- * shared library that holds the image (dladdr), or "(an image in
- * memory)"; "the context"), value the ms after PRC_ENV_T0 at which the call
+ * the libraries loaded before it) or a device allocation (cuMemAlloc_v2,
+ * cuMemAllocPitch_v2, cuMemAllocAsync*, cuMemAllocFromPoolAsync*,
+ * cuMemCreate: a squeezed device fails there too): name what was being
+ * loaded (the kernel's symbol for a get or a launch; for a load the file's
+ * name, the shared library that holds the image (dladdr), or "(an image in
+ * memory)"; "the context"; an allocation's size, "64 MiB", "1.5 MiB" or
+ * "4096 bytes"), value the ms after PRC_ENV_T0 at which the call
  * began, text "<call> <error>" (the call, one of prc_fail_calls; the
  * driver's name of the error, cuGetErrorName's, or "?" where it gave
  * none), fields error (the CUresult, a whole number from 1) and, where it
@@ -153,7 +156,7 @@ typedef struct prc_load {
  * first PRC_MAX_FAILS failures (env written "failure"), so that a process
  * that then dies without its exit handler keeps it. */
 #define PRC_MAX_FAILS 16
-#define PRC_NFAIL_CALLS 20
+#define PRC_NFAIL_CALLS 27
 extern const char *const prc_fail_calls[PRC_NFAIL_CALLS];
 
 /* The call and error name of a "fail.<i>" entry's text into call and err

@@ -42,15 +42,17 @@
 
 /* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
  * launch is told first or later at its exit. */
+/* Past PB_NKINDS, the calls watched for their failure alone, not counted:
+ * PB_CONTEXT a context's creation (under EAGER it loads every library
+ * loaded before it, so a squeezed device can fail there); PB_ALLOC a
+ * device allocation (on a squeezed device a library's handle or workspace,
+ * or the program's own tensor, fails there rather than in a load). */
 typedef enum pb_kind {
     PB_MODULE_LOAD, PB_LIBRARY_LOAD, PB_GET_FUNCTION, PB_GET_KERNEL,
-    PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS
+    PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS,
+    PB_CONTEXT = PB_NKINDS, PB_ALLOC
 } pb_kind;
 #define PB_LAUNCH PB_LAUNCH_FIRST
-/* A context's creation: watched for its failure alone (under EAGER it loads
- * every library loaded before it, so a squeezed device can fail there);
- * not a kind that is counted. */
-#define PB_CONTEXT ((pb_kind)PB_NKINDS)
 
 static const char *const pb_kind_key[PB_NKINDS] = {
     "module_load", "library_load", "get_function", "get_kernel",
@@ -85,6 +87,13 @@ static const pb_cb pb_cbs[] = {
     { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2, PB_CONTEXT },
     { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3, PB_CONTEXT },
     { CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4, PB_CONTEXT },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz, PB_ALLOC },
+    { CUPTI_DRIVER_TRACE_CBID_cuMemCreate, PB_ALLOC },
 };
 #define PB_NCBS (sizeof pb_cbs / sizeof pb_cbs[0])
 /* A failed call is named by its place here: prc_fail_calls (precord.h)
@@ -579,7 +588,8 @@ static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackDat
 {
     pb_kernel *k;
     int watch;
-    if (!atomic_load(&pb_mem_info) || kind == PB_GET_KERNEL || kind == PB_CONTEXT) return 0;
+    if (!atomic_load(&pb_mem_info) || kind == PB_GET_KERNEL || kind == PB_CONTEXT || kind == PB_ALLOC)
+        return 0;
     if (kind != PB_LAUNCH) return 1;
     pthread_mutex_lock(&pb.lock);
     k = pb_kernel_of(pb_launch_fn(cbid, cd->functionParams));
@@ -655,7 +665,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     pb_fail fail;
     int failed = pb_fail_begin(cbid, cd, from, free_out, &fail);
 
-    if (kind == PB_CONTEXT) {
+    if (kind == PB_CONTEXT || kind == PB_ALLOC) {
         pthread_mutex_lock(&pb.lock);
         if (failed) failed = pb_fail_keep(kind, cd, NULL, &fail);
         pthread_mutex_unlock(&pb.lock);
@@ -835,6 +845,46 @@ static void pb_load_name(CUpti_CallbackId cbid, const void *params, char *buf, s
     pb_copy_name(buf, len, file && *file ? pb_base(file) : "(an image in memory)");
 }
 
+/* What a failed device allocation asked for, into buf: "64 MiB", "1.5 MiB",
+ * "4096 bytes" (under 1 MiB), or "(its size unread)" without parameters. */
+static void pb_alloc_name(CUpti_CallbackId cbid, const void *params, char *buf, size_t len)
+{
+    double bytes = -1, mib;
+
+    if (params) switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+        bytes = (double)((const cuMemAlloc_v2_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
+        const cuMemAllocPitch_v2_params *a = params;
+        bytes = (double)a->WidthInBytes * (double)a->Height;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+        bytes = (double)((const cuMemAllocAsync_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+        bytes = (double)((const cuMemAllocAsync_ptsz_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+        bytes = (double)((const cuMemAllocFromPoolAsync_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
+        bytes = (double)((const cuMemAllocFromPoolAsync_ptsz_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemCreate:
+        bytes = (double)((const cuMemCreate_params *)params)->size;
+        break;
+    default:
+        break;
+    }
+    mib = bytes / 1048576.0;
+    if (bytes < 0) snprintf(buf, len, "(its size unread)");
+    else if (mib < 1) snprintf(buf, len, "%.0f bytes", bytes);
+    else if (mib == floor(mib)) snprintf(buf, len, "%.0f MiB", mib);
+    else snprintf(buf, len, "%.1f MiB", mib);
+}
+
 /* The driver's name of error r (cuGetErrorName) into buf, "?" where it
  * gives none or one that is not of [A-Z0-9_], at most 63 characters. */
 static void pb_error_name(const pb_drv *d, CUresult r, char *buf, size_t len)
@@ -890,6 +940,7 @@ static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *
     const void *p = cd->functionParams;
     const pb_kernel *k = NULL;
     const char *name = NULL;
+    char size[48];
 
     if (pb.nfails >= PRC_MAX_FAILS) return 0;
     switch (kind) {
@@ -903,6 +954,10 @@ static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *
         break;
     case PB_CONTEXT:
         name = "the context";
+        break;
+    case PB_ALLOC:
+        pb_alloc_name(f->call < PB_NCBS ? pb_cbs[f->call].cbid : 0, p, size, sizeof size);
+        name = size;
         break;
     case PB_KERNEL_FUNCTION:
         k = p ? pb_kernel_of(((const cuKernelGetFunction_params *)p)->kernel) : NULL;

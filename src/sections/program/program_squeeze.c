@@ -281,15 +281,15 @@ static void pgs_fail_words(const pgs_state *q, const pgs_fail *f, char *t, size_
 }
 
 /* The sentence of side si's failed runs at margin m that hold no failed
- * call (the program's own allocation, a library's own error), into t. */
+ * call (a library's own error, or the program's), into t. */
 static void pgs_no_fail_words(const pgs_state *q, size_t si, double m, const char *how, char *t,
                               size_t len)
 {
     char others[700];
     pgs_others(q, si, m, others, sizeof others);
-    snprintf(t, len, "Under %s at a margin of %.0f MiB the program failed (%s), and no load or first "
-             "use failed inside it: its own allocation, or a library's own error (its stderr says "
-             "which)%s.", q->side[si].label, m, how, others);
+    snprintf(t, len, "Under %s at a margin of %.0f MiB the program failed (%s), and no load, first "
+             "use, context or device allocation failed inside it: a library's own error, or the "
+             "program's (its stderr says which)%s.", q->side[si].label, m, how, others);
 }
 
 /* 1 when a failed call of side si at margin m was kept. */
