@@ -580,10 +580,11 @@ static double pb_free_now(void)
  * watched: it hands out a handle and loads nothing into a context (under
  * LAZY the load is in cuKernelGetFunction or the first launch), and the
  * runtime calls it for every kernel of a library it registers: 14,471
- * times at a PyTorch program's first linalg and conv2d under EAGER, two
- * cuMemGetInfo and a query of each noted stream each (on the H200 those
- * probed requests took about 220 ms more than bare ones; this was the
- * probe's per-call work that grew with that count). */
+ * times at a PyTorch program's first linalg and conv2d under EAGER, which
+ * would be two cuMemGetInfo and a query of each noted stream each. (On the
+ * H200 the probed requests took 219 ms more than bare ones before this and
+ * 305 ms after, on another machine: the probe's cost there is not this
+ * work; tests/gpu/hazards.sh prints it.) */
 static int pb_watch(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     pb_kernel *k;
