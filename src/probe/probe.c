@@ -41,9 +41,8 @@
 /* ------------------------------------------------------------- state --- */
 
 /* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
- * launch is told first or later at its exit. */
-/* Past PB_NKINDS, the calls watched for their failure alone, not counted:
- * PB_CONTEXT a context's creation (under EAGER it loads every library
+ * launch is told first or later at its exit. Past PB_NKINDS, the calls
+ * watched for their failure alone, not counted: PB_CONTEXT a context's creation (under EAGER it loads every library
  * loaded before it, so a squeezed device can fail there); PB_ALLOC a
  * device allocation (on a squeezed device a library's handle or workspace,
  * or the program's own tensor, fails there rather than in a load). */
