@@ -42,10 +42,11 @@
 
 /* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
  * launch is told first or later at its exit. Past PB_NKINDS, the calls
- * watched for their failure alone, not counted: PB_CONTEXT a context's creation (under EAGER it loads every library
- * loaded before it, so a squeezed device can fail there); PB_ALLOC a
- * device allocation (on a squeezed device a library's handle or workspace,
- * or the program's own tensor, fails there rather than in a load). */
+ * watched for their failure alone, not counted: PB_CONTEXT a context's
+ * creation (under EAGER it loads every library loaded before it, so a
+ * squeezed device can fail there); PB_ALLOC a device allocation (on a
+ * squeezed device a library's handle or workspace, or the program's own
+ * tensor, fails there rather than in a load). */
 typedef enum pb_kind {
     PB_MODULE_LOAD, PB_LIBRARY_LOAD, PB_GET_FUNCTION, PB_GET_KERNEL,
     PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS,
