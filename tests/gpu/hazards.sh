@@ -5,7 +5,9 @@
 # first uses after ready listed with their stalls, LAZY less EAGER within
 # 10% of the program's own request times, and the same program preloading
 # its kernels before READY (its own code) without those stalls
-# (program/serve_checks.py). Logs under L; tables as results/h200-hazards-*.
+# (program/serve_checks.py); with HAZARDS_COST=1 the probe's cost on the
+# requests, whole and subscribed only. Logs under L; tables as
+# results/h200-hazards-*.
 : "${HARNESS:=./harness}"
 . tests/lib.sh
 export HARNESS_PROBE="${HARNESS_PROBE:-./harness-probe.so}"
@@ -44,5 +46,17 @@ cp "$L/serve.json" results/h200-hazards-serve.json
 cp "$L/checks.txt" results/h200-hazards-checks.txt
 cp "$L/preload.txt" results/h200-hazards-preload.txt
 cp "$L/mark.out" results/h200-hazards-mark.txt
+# HAZARDS_COST=1: the probe's cost on the requests split, the same program
+# under a probe that only subscribes to CUPTI (enables no callback).
+if [ "${HAZARDS_COST:-0}" = 1 ]; then
+    export HARNESS_PROBE_ONLY_SUBSCRIBE=1
+    run_harness "$L/sub.out" "$L/sub.err" --compare-loading --rounds=3 --max-rounds=3 \
+        --json="$L/sub.json" --program-output="$L/sub-out" -- python3 "$P/app_serve.py"
+    unset HARNESS_PROBE_ONLY_SUBSCRIBE
+    expect_exit "serving program under a probe that only subscribes: exit 0" 0
+    python3 "$P/serve_checks.py" --cost "$L/serve-out" "$L/sub-out" | tee "$L/cost.txt"
+    check "the probe's cost split: both modes read" grep -q "EAGER: the whole probe.*subscribed only" "$L/cost.txt"
+    cp "$L/cost.txt" results/h200-hazards-cost.txt
+fi
 } >"$L/log" 2>&1
 summary "$L/log" "hazards"

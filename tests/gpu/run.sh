@@ -62,7 +62,8 @@
 #              --compare-loading (SETTINGS=list picks; TORCH_RUNS, AA_RUNS)
 #   hazards    tests/gpu/hazards.sh: a serving program's first uses after its
 #              ready line, LAZY against EAGER, against its own request times,
-#              and preloaded
+#              and preloaded (HAZARDS_COST=1: and the probe's cost on the
+#              requests, whole against subscribed only)
 #   squeeze    tests/gpu/squeeze.sh: --squeeze=auto on a PyTorch program's
 #              first linalg.qr and fft, LAZY and EAGER, against a sweep of
 #              --squeeze=M by hand (SQUEEZE_SWEEP, MiB), and the failures

@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """serve_checks.py JSON OUTDIR [PRELOAD_JSON]: --compare-loading --ready=^READY$
 on program/app_serve.py, checked against the program's own clock.
+serve_checks.py --cost OUTDIR SUBSCRIBED_OUTDIR: the probe's cost on the
+requests split: each mode's probed less bare runs with the whole probe
+(OUTDIR) and with a probe that only subscribes to CUPTI and enables no
+callback (SUBSCRIBED_OUTDIR, HARNESS_PROBE_ONLY_SUBSCRIBE=1), each against
+its own invocation's bare runs.
 
 The program times its five requests' first repetitions. Their sum under
 LAZY less their sum under EAGER (medians over the bare runs: the program's
@@ -39,7 +44,25 @@ def med(d, key):
     return None
 
 
+def cost(outdir, subdir):
+    """Prints the probe's cost on the requests, whole and subscribed only."""
+    for side in ("lazy", "eager"):
+        parts = []
+        for label, where in (("the whole probe", outdir), ("subscribed only", subdir)):
+            probed, bare = program_side(where, side), program_side(where, "bare." + side)
+            if probed and bare:
+                parts.append("%s %+.1f ms (%.1f probed, %.1f bare, medians of %d and %d runs)"
+                             % (label, statistics.median(probed) - statistics.median(bare),
+                                statistics.median(probed), statistics.median(bare),
+                                len(probed), len(bare)))
+        if parts:
+            print("the probe's cost on the requests, %s: %s" % (side.upper(), "; ".join(parts)))
+    return 0
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--cost":
+        return cost(sys.argv[2], sys.argv[3])
     d = json.load(open(sys.argv[1]))
     lazy, eager = program_side(sys.argv[2], "bare.lazy"), program_side(sys.argv[2], "bare.eager")
     plazy, peager = program_side(sys.argv[2], "lazy"), program_side(sys.argv[2], "eager")
