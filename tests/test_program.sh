@@ -64,6 +64,7 @@ check "-- CMD: without NVML every device field says so" \
     program_py "$T/c.json" "e = d['environment']; assert all(e[k].startswith('unknown: NVML not available') for k in ('program_gpu_name', 'program_gpu_uuid', 'program_gpu_bus_id', 'program_driver_version', 'program_cuda_driver_version'))"
 check "-- CMD: the demangler named" program_py "$T/c.json" "assert d['environment']['program_demangler'] == '__cxa_demangle of libstdc++.so.6'"
 expect_grep "-- CMD: the table's header names the device (unknown without NVML)" "Device: unknown: NVML not available" "$T/c.out"
+expect_grep "-- CMD without NVML: the configuration's GPU line says none was opened" "not opened (no section run in this process" "$T/c.out"
 check "-- CMD: the probe's cost stored per mode" \
     program_py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
 check "-- CMD: the sides alternate: each round starts one side later" \
@@ -95,6 +96,8 @@ if [ -n "${FAKENVML:-}" ] && [ -f "$FAKENVML" ]; then
         program_py "$T/n.json" "e = d['environment']; assert e['program_gpu_name'] == 'NVIDIA H200 (stand-in)' and e['program_gpu_uuid'].startswith('GPU-00000000-') and e['program_gpu_bus_id'] == '00000000:00:00.0' and e['program_driver_version'] == '580.00.01' and e['program_cuda_driver_version'] == '13.0' and 'its record' in e['program_gpu_source']"
     check "-- CMD with NVML: tests/check_json.py passes" python3 tests/check_json.py "$T/n.json"
     expect_grep "-- CMD with NVML: the header line" "Device: NVIDIA H200 (stand-in) (GPU-00000000-1111-2222-3333-444444444444, bus" "$T/n.out"
+    expect_grep "-- CMD with NVML: the configuration's GPU line is the program's device" \
+        "^  GPU  *NVIDIA H200 (stand-in) (the program's, bus 00000000:00:00.0)$" "$T/n.out"
     expect_grep "-- CMD with NVML: the CSV's program rows name the bus id" "^program,default.wall,.*,00000000:00:00.0$" "$T/n.csv"
     check "-- CMD with NVML: CUPTI named (API version and file, or none found)" \
         program_py "$T/n.json" "v = d['environment']['program_cupti_version']; assert v.startswith('CUPTI API ') or v == 'none found' or v.startswith('unknown: ')"

@@ -64,6 +64,12 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
                 tb_env_str(r, "module_loading_effective", "?"));
         fprintf(f, "  compiled for     %s (%s)\n", tb_env_str(r, "arch", "?"),
                 o->arch ? "--arch" : "the device's");
+    } else if (o->cmd && strncmp(tb_env_str(r, "program_gpu_name", "unknown"), "unknown", 7) != 0) {
+        /* -- CMD alone: the harness opened none; the program's device, as
+         * its records and NVML name it. */
+        fprintf(f, "  GPU              %s (the program's, bus %s)\n",
+                tb_env_str(r, "program_gpu_name", "?"), tb_env_str(r, "program_gpu_bus_id", "?"));
+        fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
     } else {
         fprintf(f, "  GPU              %s%s\n", res_env_get(r, "gpu_unusable") ? "none usable: " : "",
                 tb_env_str(r, "gpu_unusable", "not opened (no section run in this process needed one)"));
