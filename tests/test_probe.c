@@ -641,8 +641,9 @@ static void check_context_failure(const char *dir)
 }
 
 /* A device allocation is kept when it fails, named by its size (worked
- * out by hand: 64 MiB; 3 x 0.5 MiB = 1.5 MiB by pitch; 4096 bytes; an
- * async one from a pool); one that succeeds is not counted anywhere. */
+ * out by hand: 64 MiB; 3 x 0.5 MiB = 1.5 MiB by pitch; 4096 bytes, an
+ * async one; 2 GiB = 2048 MiB by cuMemCreate); one that succeeds is not
+ * counted anywhere. */
 static void check_alloc_failure(const char *dir)
 {
     CUdeviceptr p = 0;

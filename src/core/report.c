@@ -254,10 +254,9 @@ static void csv_num(FILE *f, double x)
  * named it: env program_gpu_bus_id). */
 static void csv_rows(FILE *f, const results *x, int device)
 {
-    const res_kv *bus = res_env_get(x, "program_gpu_bus_id");
+    const char *bus = res_env_known(x, "program_gpu_bus_id");
     size_t i;
 
-    if (bus && (bus->kind != RES_STR || !bus->str || strncmp(bus->str, "unknown", 7) == 0)) bus = NULL;
     for (i = 0; i < x->nm; i++) {
         const res_meas *m = &x->m[i];
         const st_summary *s = &m->stats;
@@ -287,7 +286,7 @@ static void csv_rows(FILE *f, const results *x, int device)
         csv_str(f, m->region);
         fprintf(f, ",%d,%zu,", m->noisy, m->low_clock);
         if (device >= 0) fprintf(f, "%d", device);
-        else if (bus && strcmp(m->section, "program") == 0) csv_str(f, bus->str);
+        else if (bus && strcmp(m->section, "program") == 0) csv_str(f, bus);
         putc('\n', f);
     }
 }

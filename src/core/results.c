@@ -197,6 +197,14 @@ const res_kv *res_env_get(const results *r, const char *key)
     return NULL;
 }
 
+const char *res_env_known(const results *r, const char *key)
+{
+    const res_kv *kv = res_env_get(r, key);
+
+    if (!kv || kv->kind != RES_STR || !kv->str || strncmp(kv->str, "unknown", 7) == 0) return NULL;
+    return kv->str;
+}
+
 res_meas *res_add(results *r, const char *section, const char *key,
                   const char *name, const char *region, res_state state,
                   const char *unit, const double *samples, size_t nsamples)

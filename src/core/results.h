@@ -130,6 +130,11 @@ int res_env_num(results *r, const char *key, double val);
 /* Look up an environment field; NULL when absent. */
 const res_kv *res_env_get(const results *r, const char *key);
 
+/* The string of environment field key where it holds a value that was read:
+ * NULL when it is absent, not a string, or "unknown: <why>" (a source that
+ * could not answer it, as the program's device fields say). */
+const char *res_env_known(const results *r, const char *key);
+
 /* Append a measurement. All strings and the samples are copied and the stats
  * computed. batch < 1 is stored as 1. Returns the stored measurement (valid
  * until the next append), or NULL on out of memory. */

@@ -64,7 +64,7 @@ void tb_config(FILE *f, const results *r, const cli_opts *o)
                 tb_env_str(r, "module_loading_effective", "?"));
         fprintf(f, "  compiled for     %s (%s)\n", tb_env_str(r, "arch", "?"),
                 o->arch ? "--arch" : "the device's");
-    } else if (o->cmd && strncmp(tb_env_str(r, "program_gpu_name", "unknown"), "unknown", 7) != 0) {
+    } else if (o->cmd && res_env_known(r, "program_gpu_name")) {
         /* -- CMD alone: the harness opened none; the program's device, as
          * its records and NVML name it. */
         fprintf(f, "  GPU              %s (the program's, bus %s)\n",
