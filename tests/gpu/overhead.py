@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -91,16 +92,27 @@ def one_run(args, variant, cmd, scratch):
             # for nsys profile, which then never ends (2022.4, seen here).
             own = variant != "nsys"
             p = subprocess.Popen(argv, env=env, stdout=o, stderr=e, start_new_session=own)
-            try:
-                rc = p.wait(timeout=args.timeout)
-            except subprocess.TimeoutExpired:
-                if own:
-                    os.killpg(p.pid, 9)
-                else:
-                    p.kill()
-                p.wait()
-                rc = -1
+            # A blocking wait, the timeout kept by a timer: Popen.wait with
+            # a timeout polls with sleeps of up to 50 ms, and the wall
+            # times it gave came in steps of 50 ms (seen on the H200).
+            expired = []
+
+            def expire():
+                expired.append(1)
+                try:
+                    if own:
+                        os.killpg(p.pid, 9)
+                    else:
+                        p.kill()
+                except OSError:
+                    pass
+            timer = threading.Timer(args.timeout, expire)
+            timer.start()
+            rc = p.wait()
             t1 = time.monotonic_ns()
+            timer.cancel()
+            if expired:
+                rc = -1
         if variant == "nsys":
             end_nsys_agent(p.pid)
         out = open(os.path.join(logs, "out"), "rb").read().decode(errors="replace")
@@ -195,7 +207,12 @@ def main():
                                                         "" if own is None else "%.3f" % own, nbytes))
                 csv.flush()
                 rows.append((name, variant, rc, wall, own, nbytes, err))
-                if rc != 0:
+                if rc == -1:
+                    print("overhead: %s under %s, round %d: killed after %.0f s (%s)" % (
+                        name, variant, rnd + 1, args.timeout,
+                        "the program had ended: its own span %.1f ms" % own if own is not None
+                        else "no line from the program"), file=sys.stderr)
+                elif rc != 0:
                     print("overhead: %s under %s, round %d: exit %d: %s" % (name, variant, rnd + 1, rc,
                                                                            err.strip()[-300:]),
                           file=sys.stderr)
@@ -224,6 +241,16 @@ def main():
                 quantile(walls, 0.75) - quantile(walls, 0.25) if walls else float("nan"), vs,
                 "%.1f" % statistics.median(owns) if owns else "-",
                 statistics.median([r[5] for r in ok]) / 1024 if ok else 0))
+    for name, _ in programs:
+        for variant in variants:
+            killed = [r for r in rows if r[0] == name and r[1] == variant and r[2] == -1]
+            owns = [r[4] for r in killed if r[4] is not None]
+            if killed:
+                lines.append("%s under %s: %d run%s killed after %.0f s; the program had ended in %d "
+                             "(its own span %s)" % (
+                                 name, variant, len(killed), "" if len(killed) == 1 else "s",
+                                 args.timeout, len(owns),
+                                 "%.1f-%.1f ms" % (min(owns), max(owns)) if owns else "-"))
     text = "\n".join(lines) + "\n"
     open(os.path.join(args.out, "overhead.txt"), "w").write(text)
     sys.stdout.write(text)

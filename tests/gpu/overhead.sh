@@ -16,7 +16,8 @@
 # bytes the tool wrote), $OUT/overhead.csv (every run) and
 # $OUT/overhead-<program>-<variant>.err (the first run's stderr: what nsys or
 # CUPTI said). OVERHEAD_TIMEOUT (s, default 300) ends a run that hangs;
-# vector.cu is built for OVERHEAD_ARCH (default sm_90, the H200's). Needs a
+# vector.cu is built for OVERHEAD_ARCH (default sm_90, the H200's);
+# OVERHEAD_PROGRAMS (default "vector torch") picks the programs. Needs a
 # GPU; make builds the probe first. Exit 0 when every run exited 0.
 : "${CUDA_HOME:=/usr/local/cuda}"
 : "${OVERHEAD_RUNS:=10}"
@@ -57,16 +58,20 @@ else
     echo "overhead.sh: no nsys (NSYS, the PATH, $NSYS_TAR): the nsys variant is left out"
 fi
 
+case " ${OVERHEAD_PROGRAMS:-vector torch} " in *" vector "*)
 if "$CUDA_HOME/bin/nvcc" -O2 -arch="${OVERHEAD_ARCH:-sm_90}" -o "$W/vector" "$P/vector.cu" >"$W/nvcc.log" 2>&1; then
     set -- "$@" --program "vector=$W/vector"
 else
     echo "overhead.sh: nvcc did not build $P/vector.cu:"; tail -5 "$W/nvcc.log"
-fi
+fi ;;
+esac
+case " ${OVERHEAD_PROGRAMS:-vector torch} " in *" torch "*)
 if python3 -c "import torch" 2>/dev/null; then
     set -- "$@" --program "torch=python3 $P/app_torch.py"
 else
     echo "overhead.sh: python3 has no torch: app_torch.py is left out"
-fi
+fi ;;
+esac
 { echo "# overhead.sh on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
   [ -n "$nsys" ] && echo "# nsys: $(head -1 "$W/nsys.version")"
   echo "# activity tracer: CUPTI of $cuptidir"; } >"$OUT/overhead.head"
