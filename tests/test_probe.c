@@ -6,7 +6,10 @@
 #include "probe/precord.h"
 #include "probe/probe.h"
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -679,6 +682,102 @@ static void check_alloc_failure(const char *dir)
     pb_set_failure_driver_for_test(NULL, NULL);
 }
 
+/* The caller of a failed call, picked from stacks' objects worked out by
+ * hand: past the driver's frames, cudart skipped, the first other. */
+static void check_caller_pick(void)
+{
+    static const char *const torch[] = {
+        "/x/harness-probe.so", "/y/libcupti.so.13", "/usr/lib/libcuda.so.1", "/usr/lib/libcuda.so.1",
+        "/t/libcudart.so.13", "/t/libcufft.so.12", "/t/libtorch_cuda.so", "python3"
+    };
+    static const char *const unknown[] = {
+        "/x/harness-probe.so", "/usr/lib/libcuda.so.1", NULL, "", "/t/libcublas.so.13", "python3"
+    };
+    static const char *const runtime[] = { "/usr/lib/libcuda.so.1", "/t/libcudart.so.13", NULL };
+    static const char *const none[] = { "/x/harness-probe.so", "/t/libcufft.so.12" };
+    static const char *const only[] = { "/x/harness-probe.so", "/usr/lib/libcuda.so.1" };
+    const char *drv = "/usr/lib/libcuda.so.1";
+    char a[64], b[64], c[64], d[64], e[64], f[64], g[8];
+
+    pb_caller_pick(torch, 8, drv, a, sizeof a);
+    pb_caller_pick(unknown, 6, drv, b, sizeof b);
+    pb_caller_pick(runtime, 3, drv, c, sizeof c);
+    pb_caller_pick(none, 2, drv, d, sizeof d);
+    pb_caller_pick(only, 2, drv, e, sizeof e);
+    pb_caller_pick(torch, 8, NULL, f, sizeof f);
+    pb_caller_pick(torch, 8, drv, g, sizeof g);
+    th_check("probe: a failed call's caller, past the driver and cudart: libcufft.so.12; unknown "
+             "frames skipped: libcublas.so.13; only cudart after the driver: it; no driver frame, "
+             "nothing after it, no driver: none; truncated to the buffer",
+             strcmp(a, "libcufft.so.12") == 0 && strcmp(b, "libcublas.so.13") == 0 &&
+             strcmp(c, "libcudart.so.13") == 0 && !d[0] && !e[0] && !f[0] &&
+             strcmp(g, "libcuff") == 0);
+}
+
+/* The stand-in driver's fake_call_inside runs the callback, as the
+ * driver runs CUPTI's: a failed allocation made from this program through
+ * it is named "called by" this program (the name glibc's dladdr gives the
+ * main program: its argv[0], as program_invocation_short_name is). */
+typedef struct alloc_call {
+    cuMemAlloc_v2_params *a;
+} alloc_call;
+
+static int alloc_inside(void *arg)
+{
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, ((alloc_call *)arg)->a, NULL,
+            CUDA_ERROR_OUT_OF_MEMORY, 5, 6);
+    return 0;
+}
+
+static void check_alloc_caller(const char *dir)
+{
+    CUdeviceptr p = 0;
+    cuMemAlloc_v2_params a = { &p, (size_t)3 << 20 };
+    alloc_call ac = { &a };
+    char exe[4096], lib[4200], want[300];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    void *h;
+    int (*inside)(int (*)(void *), void *) = NULL;
+    results r;
+    char *text;
+
+    if (n <= 0) {
+        th_check("probe: /proc/self/exe read, for the stand-in driver beside it", 0);
+        return;
+    }
+    exe[n] = '\0';
+    snprintf(lib, sizeof lib, "%s/libfakecuda.so", dirname(exe));
+    h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        void *sym = dlsym(h, "fake_call_inside");
+        memcpy(&inside, &sym, sizeof sym);
+    }
+    if (!h || !inside) {
+        th_check("probe: the stand-in driver libfakecuda.so beside the unit test, with fake_call_inside",
+                 0);
+        if (h) dlclose(h);
+        return;
+    }
+    snprintf(want, sizeof want, "3 MiB (called by %s)", program_invocation_short_name);
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    pb_set_failure_driver_for_test(fake_mem_info, fake_error_name);
+    pb_set_driver_object_for_test((const void *)inside);
+    inside(alloc_inside, &ac);
+    /* Called from this program directly: no driver frame, no caller. */
+    call_rv(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &a, NULL, CUDA_ERROR_OUT_OF_MEMORY, 7, 8);
+    text = read_record(dir, &r);
+    th_check("probe: a failed allocation made through the driver named by its caller (this "
+             "program); one made beside it by its size alone",
+             text && fail_is(&r, 1, want, 5, "cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY", 2, 300) &&
+             fail_is(&r, 2, "3 MiB", 7, "cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY", 2, 300));
+    free(text);
+    res_free(&r);
+    pb_set_driver_object_for_test(NULL);
+    pb_set_failure_driver_for_test(NULL, NULL);
+    dlclose(h);
+}
+
 /* Loads after the first kernel, in bursts: a burst is the loads with no
  * launch between them; its span runs from its first load's entry to its
  * last one's exit, less the gets made in between (worked out by hand:
@@ -864,6 +963,8 @@ void test_probe(void)
     check_failures(dir);
     check_context_failure(dir);
     check_alloc_failure(dir);
+    check_caller_pick();
+    check_alloc_caller(dir);
     check_bursts(dir);
     check_streams(dir);
     check_watch(dir);

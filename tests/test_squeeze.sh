@@ -78,12 +78,13 @@ check "--squeeze=300, a failure with no failed call inside: said, no load named"
     program_py "$T/o.json" "t = dv('answer.squeeze_fail.1')['text']; assert t.startswith('Under LAZY at a margin of 300 MiB the program failed (exited with 1), and no load, first use, context or device allocation failed inside it'), t"
 
 # A device allocation that fails (a library's workspace, the program's own
-# tensor): named by its call and size, with the free memory.
+# tensor): named by its call, size and the library that called (as the
+# probe names it), with the free memory.
 # shellcheck disable=SC2086
 run_harness "$T/al.out" "$T/al.err" --module-loading=lazy --rounds=1 --warmup=0 --squeeze=300 \
-    --json="$T/al.json" -- $SP --needs 'LAZY=400:cuMemAlloc_v2:20 MiB'
-check "--squeeze=300, a device allocation fails: its call and size named, with the free memory" \
-    program_py "$T/al.json" "t = dv('answer.squeeze_fail.1')['text']; assert t == 'Under LAZY at a margin of 300 MiB (in 1 of 1 runs): cuMemAlloc_v2 of 20 MiB failed with CUDA_ERROR_OUT_OF_MEMORY (2), with 300 MiB free.', t"
+    --json="$T/al.json" -- $SP --needs 'LAZY=400:cuMemAlloc_v2:20 MiB (called by libcufft.so.12)'
+check "--squeeze=300, a device allocation fails: its call, size and caller named, with the free memory" \
+    program_py "$T/al.json" "t = dv('answer.squeeze_fail.1')['text']; assert t == 'Under LAZY at a margin of 300 MiB (in 1 of 1 runs): cuMemAlloc_v2 of 20 MiB (called by libcufft.so.12) failed with CUDA_ERROR_OUT_OF_MEMORY (2), with 300 MiB free.', t"
 
 # --squeeze=auto, worked out by hand. The search starts at 256 MiB, doubles
 # while the program fails (capped at the 1000 MiB free), then halves the

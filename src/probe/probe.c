@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -37,6 +38,7 @@
 #define PB_FATBIN_MAGIC 0xBA55ED50u
 #define PB_MAX_FATBIN   ((uint64_t)4 << 30)  /* a fatbin that says it is larger: not read */
 #define PB_TEXT_SCAN    4096     /* whitespace skipped before a PTX text's first word */
+#define PB_FRAMES       64       /* stack frames a failed call's caller is looked for in */
 
 /* ------------------------------------------------------------- state --- */
 
@@ -108,6 +110,7 @@ typedef struct pb_fail {
     size_t call;            /* index into pb_cbs and prc_fail_calls */
     char err[64];           /* cuGetErrorName's name of it, or "?" */
     char name[PB_NAME];     /* what was being loaded */
+    char by[128];           /* the library that made the call (pb_caller), or "" */
 } pb_fail;
 
 /* One function (CUfunction) seen got or launched. */
@@ -786,6 +789,7 @@ typedef struct pb_drv {
  * the process's own; pb_set_failure_driver_for_test). */
 static CUresult (*pb_test_mem_info)(size_t *, size_t *);
 static CUresult (*pb_test_error_name)(CUresult, const char **);
+static const void *pb_test_driver_addr;
 
 /* dlsym of name into *slot (a function pointer's storage; NULL if absent). */
 static void pb_sym(void *lib, const char *name, void *slot, size_t size)
@@ -844,6 +848,52 @@ static void pb_load_name(CUpti_CallbackId cbid, const void *params, char *buf, s
              info.dli_fname && *info.dli_fname)
         file = info.dli_fname;
     pb_copy_name(buf, len, file && *file ? pb_base(file) : "(an image in memory)");
+}
+
+void pb_caller_pick(const char *const *objs, size_t n, const char *driver, char *buf, size_t len)
+{
+    const char *cudart = NULL;
+    size_t i = 0;
+
+    buf[0] = '\0';
+    if (!driver || !*driver) return;
+    while (i < n && !(objs[i] && strcmp(objs[i], driver) == 0)) i++;
+    for (; i < n; i++) {
+        const char *base = objs[i] ? pb_base(objs[i]) : NULL;
+        if (!base || !*base || strcmp(objs[i], driver) == 0) continue;
+        if (strncmp(base, "libcudart", 9) == 0) {
+            if (!cudart) cudart = base;
+            continue;
+        }
+        pb_copy_name(buf, len, base);
+        return;
+    }
+    if (cudart) pb_copy_name(buf, len, cudart);
+}
+
+/* The library that made the driver call now running (pb_caller_pick on
+ * this thread's stack, glibc's backtrace and dladdr) into buf, "" where it
+ * cannot be told. driver_addr: an address in the driver's object (its
+ * cuGetErrorName); none, or the probe's own object (a unit test that
+ * calls the callback itself), names nothing. Only on a failed call: a
+ * walk of the stack costs microseconds. */
+static void pb_caller(const void *driver_addr, char *buf, size_t len)
+{
+    void *frames[PB_FRAMES];
+    const char *objs[PB_FRAMES], *driver;
+    Dl_info info, own;
+    int n, i;
+
+    buf[0] = '\0';
+    if (!driver_addr || dladdr(driver_addr, &info) == 0 || !info.dli_fname ||
+        dladdr((const void *)&pb_caller_pick, &own) == 0 || info.dli_fbase == own.dli_fbase)
+        return;
+    driver = info.dli_fname;
+    n = backtrace(frames, PB_FRAMES);
+    for (i = 0; i < n; i++)
+        /* A return address, less one: inside the call that made the frame. */
+        objs[i] = dladdr((const char *)frames[i] - 1, &info) != 0 ? info.dli_fname : NULL;
+    pb_caller_pick(objs, n > 0 ? (size_t)n : 0, driver, buf, len);
 }
 
 /* What a failed device allocation asked for, into buf: "64 MiB", "1.5 MiB",
@@ -929,6 +979,11 @@ static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, lo
     pb_error_name(&d, *rv, f->err, sizeof f->err);
     if (f->call < PB_NCBS && (pb_cbs[f->call].kind == PB_MODULE_LOAD || pb_cbs[f->call].kind == PB_LIBRARY_LOAD))
         pb_load_name(cbid, cd->functionParams, f->name, sizeof f->name);
+    if (f->call < PB_NCBS && (pb_cbs[f->call].kind == PB_ALLOC || pb_cbs[f->call].kind == PB_CONTEXT)) {
+        const void *drv;
+        memcpy(&drv, &d.error_name, sizeof drv);
+        pb_caller(pb_test_driver_addr ? pb_test_driver_addr : drv, f->by, sizeof f->by);
+    }
     return f->call < PB_NCBS;
 }
 
@@ -975,6 +1030,10 @@ static int pb_fail_keep(pb_kind kind, const CUpti_CallbackData *cd, const void *
     if (kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD)
         pb_copy_name(f->name, sizeof f->name, name && *name ? name : k && k->name[0] ? k->name
                                                                      : "(unnamed)");
+    if (f->by[0]) {
+        size_t at = strlen(f->name);
+        snprintf(f->name + at, sizeof f->name - at, " (called by %s)", f->by);
+    }
     pb.fails[pb.nfails++] = *f;
     return 1;
 }
@@ -1544,7 +1603,11 @@ int InitializeInjection(void)
     const char *dir = getenv(PRC_ENV_DIR), *only = getenv(PRC_ENV_ONLY_SUBSCRIBE);
     long long spans;
 
+    void *frame;
+
     if (!dir || !*dir || atomic_load(&pb_on)) return 1;
+    /* glibc's first backtrace opens libgcc_s: here, not inside a failed call. */
+    backtrace(&frame, 1);
     spans = pb_env_num(PRC_ENV_SPANS, 0);
     if (pb_setup(dir, pb_env_num(PRC_ENV_T0, 0),
                  spans > PRC_MAX_SPANS ? PRC_MAX_SPANS : (long)(spans < 0 ? 0 : spans)) == 0)
@@ -1599,6 +1662,11 @@ void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
 {
     pb_test_mem_info = mem_info;
     pb_test_error_name = error_name;
+}
+
+void pb_set_driver_object_for_test(const void *addr)
+{
+    pb_test_driver_addr = addr;
 }
 
 void pb_reset_for_test(void)

@@ -72,6 +72,21 @@ void pb_set_clock_for_test(long long (*now)(void));
 void pb_set_failure_driver_for_test(CUresult (*mem_info)(size_t *, size_t *),
                                     CUresult (*error_name)(CUresult, const char **));
 
+/* The library that made a failed driver call, from the objects of the
+ * stack's frames, innermost first (objs[i] the path of frame i's object,
+ * NULL where unknown): past the first frame in the driver's object
+ * (driver) and the driver's own frames, the first object that is not the
+ * CUDA runtime (libcudart*), by the last part of its path, into buf; the
+ * runtime's where only it follows; "" where no frame is the driver's or
+ * nothing follows. A failed device allocation or context creation is
+ * named with it ("64 MiB (called by libcufft.so.12)"). */
+void pb_caller_pick(const char *const *objs, size_t n, const char *driver, char *buf, size_t len);
+
+/* For tests: an address inside the object that a failed call's caller is
+ * looked for past (in place of the process's libcuda.so.1); NULL restores
+ * the process's. */
+void pb_set_driver_object_for_test(const void *addr);
+
 /* For tests: the cuMemGetInfo read around first uses and loads after the
  * first kernel, in place of the one that first kernel took from the
  * process's driver (NULL: none; loads are then not kept). */

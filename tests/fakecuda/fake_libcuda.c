@@ -730,3 +730,15 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, c
 {
     return fake_getproc(symbol, pfn, version, flags, NULL);
 }
+
+/* For the probe's unit test (tests/test_probe.c): fn(arg) run from inside
+ * this library, as the driver runs a CUPTI callback inside a call, so that
+ * the callback's stack holds a frame of "the driver" with its caller after
+ * it. The result is kept in a volatile, so that the call is not a tail
+ * call (which would leave no frame of this library). */
+int fake_call_inside(int (*fn)(void *), void *arg);
+int fake_call_inside(int (*fn)(void *), void *arg)
+{
+    volatile int r = fn(arg);
+    return r;
+}
