@@ -960,6 +960,7 @@ static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, lo
     CUresult (*info)(size_t *, size_t *);
     size_t free_b, total_b;
     pb_drv d;
+    pb_kind kind;
     int room;
 
     if (!rv || *rv == CUDA_SUCCESS || (int)*rv < 1 || (int)*rv > 1000000) return 0;
@@ -977,14 +978,16 @@ static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, lo
     if (isnan(f->free_mib) && info && info(&free_b, &total_b) == CUDA_SUCCESS)
         f->free_mib = (double)free_b / 1048576.0;
     pb_error_name(&d, *rv, f->err, sizeof f->err);
-    if (f->call < PB_NCBS && (pb_cbs[f->call].kind == PB_MODULE_LOAD || pb_cbs[f->call].kind == PB_LIBRARY_LOAD))
+    if (f->call >= PB_NCBS) return 0;
+    kind = pb_cbs[f->call].kind;
+    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
         pb_load_name(cbid, cd->functionParams, f->name, sizeof f->name);
-    if (f->call < PB_NCBS && (pb_cbs[f->call].kind == PB_ALLOC || pb_cbs[f->call].kind == PB_CONTEXT)) {
+    } else if (kind == PB_ALLOC || kind == PB_CONTEXT) {
         const void *drv;
         memcpy(&drv, &d.error_name, sizeof drv);
         pb_caller(pb_test_driver_addr ? pb_test_driver_addr : drv, f->by, sizeof f->by);
     }
-    return f->call < PB_NCBS;
+    return 1;
 }
 
 /* Keep the failed call *f: a load's as it is; a get's named by the name it
@@ -1602,7 +1605,6 @@ int InitializeInjection(void)
 {
     const char *dir = getenv(PRC_ENV_DIR), *only = getenv(PRC_ENV_ONLY_SUBSCRIBE);
     long long spans;
-
     void *frame;
 
     if (!dir || !*dir || atomic_load(&pb_on)) return 1;
