@@ -21,6 +21,7 @@ run_harness "$L/torch.out" "$L/torch.err" --compare-loading --json="$L/torch.jso
     --program-output="$L/torch-out" -- python3 "$P/app_torch.py"
 expect_exit "torch program, --compare-loading: exit 0" 0
 python3 tests/gpu/program_checks.py "$L/torch.json" "$L/torch-out" "${base:-0}" | tee "$L/torch-checks.txt" | grep -E '^(PASSED|FAILED)'
+cp "$L/torch-checks.txt" results/h200-program-torch-checks.txt
 check "torch: LAZY in effect under LAZY, EAGER under EAGER" \
     python3 -c "import json; d = json.load(open('$L/torch.json')); t = {x['key']: x['text'] for x in d['derived']}; assert 'in effect in every' in t['answer.mode.lazy'] and 'in effect in every' in t['answer.mode.eager']"
 cp "$L/torch.out" results/h200-program-torch.txt
@@ -44,6 +45,7 @@ expect_exit "two CUDA processes: exit 0" 0
 check "two CUDA processes: two records a run, memory per process" \
     python3 -c "import json; d = json.load(open('$L/two.json')); m = {x['key']: x for x in d['measurements']}; assert m['lazy.processes']['samples'] == [2, 2, 2]; assert m['proc1.lazy.mem.peak']['stats']['median'] > 100 and m['proc2.lazy.mem.peak']['stats']['median'] > 100"
 cp "$L/two.out" results/h200-program-two.txt
+cp "$L/two.json" results/h200-program-two.json
 
 run_harness "$L/seg.out" "$L/seg.err" --rounds=1 --json="$L/seg.json" -- python3 "$P/app_torch.py" --fail-after-cuda SIGSEGV
 expect_exit "killed after CUDA started: exit 1" 1
