@@ -150,20 +150,21 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200.json "$T/novis.json"
     check "loading-k.png from the compare run is a PNG" is_png "$T/cmp/loading-k.png"
     check "the other nine are skipped" test "$(grep -c '^skipped ' "$T/c.out")" -eq 9
 
-    # -- CMD: the PyTorch program on the H200 (--compare-loading, 5 runs a side).
+    # -- CMD: the PyTorch program on the H200 (--compare-loading; the rule
+    # took 7 rounds where --rounds is 5).
     run_plot "$T/g.out" "$T/g.err" results/h200-program-torch.json --out "$T/prog"
     expect_exit "plot on the H200 -- CMD run (PyTorch)" 0
-    expect_grep "program.png: both probed sides, 5 runs a side" \
-        "^wrote $T/prog/program.png: LAZY, EAGER, 5 runs a side from results/h200-program-torch.json$" \
+    expect_grep "program.png: both probed sides, the 7 runs a side the rounds took (not --rounds=5)" \
+        "^wrote $T/prog/program.png: LAZY, EAGER, 7 runs a side from results/h200-program-torch.json$" \
         "$T/g.out"
     check "program.png is a PNG of more than 10 kB" is_png "$T/prog/program.png"
     check "program.png is 1400 x 950 px (14 x 9.5 in at 100 dpi), 50 to 400 kB" python3 -c "import struct, sys
 b = open(sys.argv[1], 'rb').read()
 assert struct.unpack('>II', b[16:24]) == (1400, 950) and 50000 < len(b) < 400000" "$T/prog/program.png"
-    check "the -- CMD run: the other nine figures are skipped, nothing on stderr" \
-        sh -c "test \"\$(grep -c '^skipped ' '$T/g.out')\" -eq 9 && test ! -s '$T/g.err'"
-    expect_grep "a -- CMD run from before --ready: first-uses.png is skipped, saying so" \
-        "^skipped first-uses.png: no first uses after ready in the files" "$T/g.out"
+    check "the -- CMD run: the other eight figures are skipped, nothing on stderr" \
+        sh -c "test \"\$(grep -c '^skipped ' '$T/g.out')\" -eq 8 && test ! -s '$T/g.err'"
+    expect_grep "the -- CMD run: its first uses after the first kernel drawn (5 a side in the file)" \
+        "^wrote $T/prog/first-uses.png: after ready: LAZY 5, EAGER 5 listed from results/h200-program-torch.json$" "$T/g.out"
     # The first uses after ready: the H200 serving program (--ready='^READY\$',
     # 3 runs a side; the file keeps the 20 slowest a side).
     run_plot "$T/r.out" "$T/r.err" results/h200-hazards-serve.json --out "$T/ready"
@@ -212,8 +213,8 @@ json.dump(d, open(sys.argv[2], "w"))' results/h200-program-torch.json "$T/noprog
         expect_exit "the stand-in program under --compare-loading (exit 3 without a driver)" "$ok"
         run_plot "$T/s.out" "$T/s.err" "$T/sp.json" --out "$T/sp"
         expect_exit "plot on the stand-in's -- CMD run" 0
-        expect_grep "the stand-in's program.png: both sides, 2 runs a side" \
-            "^wrote $T/sp/program.png: LAZY, EAGER, 2 runs a side from $T/sp.json$" "$T/s.out"
+        expect_grep "the stand-in's program.png: both sides, 4 runs a side (the rounds taken: --max-rounds=4)" \
+            "^wrote $T/sp/program.png: LAZY, EAGER, 4 runs a side from $T/sp.json$" "$T/s.out"
         check "the stand-in's program.png is a PNG of more than 10 kB" is_png "$T/sp/program.png"
         check "the stand-in's run: nothing on stderr" test ! -s "$T/s.err"
         # --ready on the stand-in (tests/test_hazards.sh's values): under LAZY
