@@ -106,12 +106,29 @@ static void check_fails(void)
              strcmp(err, "?") == 0 && prc_fail_text("cuLaunchKernel", call, sizeof call, err, sizeof err) != 0);
 }
 
+/* The table's name column holds every name of a figure, calls and times
+ * inside them included (a longer one pushes its row's cells right). */
+static void test_names_fit(void)
+{
+    size_t i, widest = 0;
+    const char *name = "";
+    for (i = 0; i < PRC_NFIGS; i++)
+        if (strlen(prc_figs[i].name) > widest) {
+            widest = strlen(prc_figs[i].name);
+            name = prc_figs[i].name;
+        }
+    th_check("precord: every figure's name fits the table's name column", widest <= PRC_NAME_WIDTH);
+    if (widest > PRC_NAME_WIDTH) fprintf(stderr, "  widest: \"%s\", %zu\n", name, widest);
+}
+
 void test_precord(void)
 {
     prc_record rec;
     char why[300], buf[4096];
     size_t len = strlen(good), cut, bad = 0;
     const res_meas *m;
+
+    test_names_fit();
 
     th_check("precord: the hand-written record reads back",
              prc_read(good, len, 4242, &rec, why, sizeof why) == 0);

@@ -82,6 +82,8 @@ check "-- CMD: the rounds sentence" \
 check "-- CMD: the cold-start sentence" \
     program_py "$T/c.json" "assert 'LAZY reached its first kernel sooner' in dv('answer.cold_start')['text']"
 expect_grep "-- CMD: the probe's cost row" "the probe's own cost" "$T/c.out"
+check "-- CMD: no line of the output ends in a space (a side with no figure, the Ready sentence)" \
+    sh -c "! grep -n ' \$' '$T/c.out'"
 [ "$OK" = 3 ] && expect_grep "-- CMD: no driver: said" "no CUDA device was used" "$T/c.out"
 expect_grep "-- CMD --csv: program rows" "program,lazy.at.first_kernel" "$T/c.csv"
 check "-- CMD --trace: the spans of a probed run drawn as a process of their own" \

@@ -43,6 +43,8 @@ check "A/A: keys lazy and lazy-2, labels LAZY and LAZY (2)" \
     program_py "$T/aa.json" "assert e['program_side1_key'] == 'lazy' and e['program_side2_key'] == 'lazy-2' and e['program_side2_label'] == 'LAZY (2)'"
 check "A/A: decided after round 5 (no difference), no difference called" \
     program_py "$T/aa.json" "assert e['program_rounds_taken'] == 5 and e['program_look_calls'] == 0 and dv('compare.in.first_kernel')['text'] == 'no difference'"
+check "A/A decided before the first look that could call: the sentence gives the looks' level (0.0025), not round 5's 0" \
+    program_py "$T/aa.json" "t = dv('answer.rounds')['text']; assert 'Verdicts at p < 0.0025: 0.01 shared equally (Bonferroni) over the 4 looks after rounds 7 to 10' in t and 'p < 0.0000' not in t, t"
 
 # The stopping rule. Rounds 5 to 10 (the default, 2 x --rounds): a look at
 # n a side can call where 2 / C(2n, n) < 0.01 / (10 - n + 1): n = 7 (p >=

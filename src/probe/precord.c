@@ -33,7 +33,7 @@ const prc_fig prc_figs[PRC_NFIGS] = {
       "finds them in its cache), summed" },
     CALLS("get_function", "cuModuleGetFunction", "function gets"),
     CALLS("get_kernel", "cuLibraryGetKernel", "kernel gets"),
-    CALLS("kernel_function", "cuKernelGetFunction", "kernel-to-function gets"),
+    CALLS("kernel_function", "cuKernelGetFunction", "kernel-function gets"),
     CALLS("func_load", "cuFuncLoad", "function loads"),
     CALLS("launch_first", "kernel's first launch (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel)",
           "first launches"),

@@ -69,6 +69,8 @@ typedef struct prc_fig {
 
 #define PRC_NFIGS 30
 extern const prc_fig prc_figs[PRC_NFIGS];
+/* The widest name a figure may have: the program table's name column. */
+#define PRC_NAME_WIDTH 34
 /* In order:
  *   at.probe            ms    the driver loaded the probe (inside the first cuInit)
  *   at.context          ms    the first context was created

@@ -1696,6 +1696,20 @@ static void pg_ready_list(pg_state *s)
         pg_rank(s, si, s->ready_kern[si], s->nready[si], PG_D_READY_RANK, PG_READY_LIST, "after_ms", NULL);
 }
 
+/* The digits a time in ms is said with in a sentence: two below 1 ms (a
+ * first use of 0.04 ms is not "0.0 ms"), one above. */
+static int pg_ms_digits(double ms)
+{
+    return fabs(ms) < 1.0 ? 2 : 1;
+}
+
+/* Drops the spaces a sentence built piece by piece ends with. */
+static void pg_trim_end(char *t)
+{
+    size_t n = strlen(t);
+    while (n > 0 && t[n - 1] == ' ') t[--n] = '\0';
+}
+
 /* The first uses after ready in words, per probed side. */
 static void pg_answer_ready(pg_state *s)
 {
@@ -1729,15 +1743,18 @@ static void pg_answer_ready(pg_state *s)
         if (!sd->probed || isnan(u)) continue;
         pg_rank_key(PG_D_READY_RANK, sd->key, 1, key, sizeof key);
         d = res_derived_find(s->c->r, PG, key);
-        at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.1f ms of "
-                               "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s", st);
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.*f ms of "
+                               "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s",
+                               pg_ms_digits(st), st);
         if (d && at < sizeof t) {
             char name[64];
             dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
-            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %s %.1f ms", name, d->value);
+            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %s %.*f ms", name,
+                                   pg_ms_digits(d->value), d->value);
         }
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
+    pg_trim_end(t);
     pg_answer(s, PG_D_READY, NULL, NAN, t);
 }
 
@@ -1871,7 +1888,7 @@ static void pg_answer_rounds(pg_state *s)
         snprintf(t, sizeof t, "The answer took %d round%s (%d runs; --rounds=%d, --max-rounds=%d): %s. "
                  "Verdicts at p < %.4f: %.2f shared equally (Bonferroni) over the %d look%s after "
                  "rounds %d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s",
-                 s->runs, o->rounds, o->max_rounds, s->stop, s->alpha, VD_ALPHA, s->looks.looks,
+                 s->runs, o->rounds, o->max_rounds, s->stop, s->looks.alpha, VD_ALPHA, s->looks.looks,
                  s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
     pg_answer(s, PG_D_ROUNDS, NULL, s->round, t);
 }

@@ -41,49 +41,58 @@ static const char *ptb_fmt(char *buf, size_t len, double v, const char *unit)
     return buf;
 }
 
-/* One cell: the median and its interval, "330 [321, 345]". */
-static void ptb_cell(FILE *f, const res_meas *m)
+/* One cell: the median and its interval, "330 [321, 345]"; padded to its
+ * column unless it ends the line. */
+static void ptb_cell(FILE *f, const res_meas *m, int pad)
 {
     char a[32], b[32], c[32], cell[100];
-    if (!m) {
-        fprintf(f, " %-26s", "-");
-        return;
-    }
-    if (m->stats.n < 2)
+    if (!m)
+        snprintf(cell, sizeof cell, "-");
+    else if (m->stats.n < 2)
         snprintf(cell, sizeof cell, "%s", ptb_fmt(a, sizeof a, m->stats.median, m->unit));
     else
         snprintf(cell, sizeof cell, "%s [%s, %s]", ptb_fmt(a, sizeof a, m->stats.median, m->unit),
                  ptb_fmt(b, sizeof b, m->stats.ci_low, m->unit),
                  ptb_fmt(c, sizeof c, m->stats.ci_high, m->unit));
-    fprintf(f, " %-26s", cell);
+    fprintf(f, pad ? " %-26s" : " %s", cell);
 }
 
-/* One figure's row over the sides, and its verdicts when there are: each
- * later side against the first (with two sides "compare.<prefix><key>",
- * "bare." for bare sides; with more "compare.<side>.<key>"). */
+/* The verdict of side i against the first: with two sides
+ * "compare.<prefix><key>" ("bare." for bare sides), with more
+ * "compare.<side>.<key>"; NULL where there is none. */
+static const res_derived *ptb_verdict(const results *r, const char *prefix, const char **sides,
+                                      size_t n, size_t i, const char *key)
+{
+    char k[160];
+    if (n == 2)
+        snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "",
+                 strncmp(sides[0], "bare.", 5) == 0 ? "bare." : "", key);
+    else
+        snprintf(k, sizeof k, "compare.%s.%s", sides[i], key);
+    return res_derived_find(r, PG, k);
+}
+
+/* One figure's row over the sides, and its verdicts when there are (each
+ * later side against the first); no line ends in spaces. */
 static void ptb_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
                    const char *key, const char *name, const char *unit)
 {
     char k[160];
     const res_derived *d;
-    size_t i, any = 0;
-    int bare = strncmp(sides[0], "bare.", 5) == 0;
+    size_t i, any = 0, verdicts = 0;
     for (i = 0; i < n; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         any |= res_find(r, PG, k) != NULL;
+        verdicts += i > 0 && ptb_verdict(r, prefix, sides, n, i, key) != NULL;
     }
     if (!any) return;
-    fprintf(f, "  %-34s %-5s", name, unit);
+    fprintf(f, "  %-*s %-5s", PRC_NAME_WIDTH, name, unit);
     for (i = 0; i < n; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
-        ptb_cell(f, res_find(r, PG, k));
+        ptb_cell(f, res_find(r, PG, k), verdicts > 0 || i + 1 < n);
     }
     for (i = 1; i < n; i++) {
-        if (n == 2)
-            snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "", bare ? "bare." : "", key);
-        else
-            snprintf(k, sizeof k, "compare.%s.%s", sides[i], key);
-        if ((d = res_derived_find(r, PG, k))) fprintf(f, " %s", d->text);
+        if ((d = ptb_verdict(r, prefix, sides, n, i, key))) fprintf(f, " %s", d->text);
         if (n > 2 && i + 1 < n) fprintf(f, ";");
     }
     fprintf(f, "\n");
@@ -92,8 +101,9 @@ static void ptb_row(FILE *f, const results *r, const char *prefix, const char **
 static void ptb_header(FILE *f, const char **label, size_t n, int verdict)
 {
     size_t i;
-    fprintf(f, "  %-34s %-5s", "figure", "unit");
-    for (i = 0; i < n; i++) fprintf(f, " %-26.26s", label[i]);
+    fprintf(f, "  %-*s %-5s", PRC_NAME_WIDTH, "figure", "unit");
+    for (i = 0; i < n; i++)
+        fprintf(f, i + 1 < n || (verdict && n >= 2) ? " %-26.26s" : " %.26s", label[i]);
     if (verdict && n >= 2) {
         fprintf(f, " ");
         for (i = 1; i < n; i++) fprintf(f, "%s%s against %s", i > 1 ? "; " : "", label[i], label[0]);
