@@ -67,8 +67,19 @@ expect_grep "-- CMD: the table's header names the device (unknown without NVML)"
 expect_grep "-- CMD without NVML: the configuration's GPU line says none was opened" "not opened (no section run in this process" "$T/c.out"
 check "-- CMD: the probe's cost stored per mode" \
     program_py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"
-check "-- CMD: the sides alternate: each round starts one side later" \
+check "-- CMD: the four sides named in their order (0 to 3)" \
     program_py "$T/c.json" "assert d['environment']['program_sides'] == 'LAZY, EAGER, LAZY bare, EAGER bare'"
+# The run order, worked out by hand from the Williams square of 4 sides
+# (0132 1203 2310 3021, then 0132 again; rounds 6 and 7 without the bare
+# sides 2 and 3): each side after every other once in the first four
+# rounds, and LAZY not always after EAGER bare as a rotation by one had it.
+check "-- CMD: the runs in a balanced order (the kept outputs' names, run by run)" \
+    python3 -c "import os, re, sys
+d = sys.argv[1]
+got = [re.sub(r'^run[0-9]+-', '', f[:-4]) for f in sorted(os.listdir(d)) if f.startswith('run') and f.endswith('.out')]
+L, E, l, e = 'lazy', 'eager', 'bare.lazy', 'bare.eager'
+want = [L, E, e, l, E, l, L, e, l, e, E, L, e, L, l, E, L, E, e, l, E, L, E, L]
+assert got == want, got" "$T/c.json.program"
 expect_grep "-- CMD: the table's first-kernel row, inside the process" "first kernel, from cuInit" "$T/c.out"
 expect_grep "-- CMD: the table's first-kernel row, from the spawn" "first kernel, from the spawn" "$T/c.out"
 # The stand-in writes at.probe as its clock, at.context one ms and

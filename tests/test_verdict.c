@@ -60,6 +60,44 @@ static double tv_aa_rate(int lo, int hi, double fixed, int trials)
     return (double)calls / trials;
 }
 
+/* Rows of vd_order(n, r, .) as digits, rows r0 .. r0 + rows - 1, "0132 1203". */
+static int order_is(size_t n, size_t r0, size_t rows, const char *want)
+{
+    char got[128];
+    size_t r, k, at = 0;
+    for (r = r0; r < r0 + rows && at + n + 2 < sizeof got; r++) {
+        if (r > r0) got[at++] = ' ';
+        for (k = 0; k < n; k++) got[at++] = (char)('0' + vd_order(n, r, k));
+    }
+    got[at] = '\0';
+    if (strcmp(got, want) != 0) fprintf(stderr, "  vd_order(%zu): %s, want %s\n", n, got, want);
+    return strcmp(got, want) == 0;
+}
+
+/* Over one period (n rounds, 2n for odd n) every row is an order of the n
+ * sides and each ordered pair of two sides is next to each other equally
+ * often (once for even n, twice for odd), for n = 1 to 9. */
+static int order_balanced(void)
+{
+    size_t n, r, k, a, b;
+    for (n = 1; n <= 9; n++) {
+        size_t period = n % 2 ? 2 * n : n, pairs[9][9] = { { 0 } };
+        for (r = 0; r < period; r++) {
+            size_t seen = 0;
+            for (k = 0; k < n; k++) {
+                size_t s = vd_order(n, r, k);
+                if (s >= n || (seen >> s & 1)) return 0;
+                seen |= (size_t)1 << s;
+                if (k > 0) pairs[vd_order(n, r, k - 1)][s]++;
+            }
+        }
+        for (a = 0; a < n; a++)
+            for (b = 0; b < n; b++)
+                if (a != b && pairs[a][b] != (n % 2 ? 2u : 1u)) return 0;
+    }
+    return 1;
+}
+
 void test_verdict(void)
 {
     static const double lo7[7] = { 1, 2, 3, 4, 5, 6, 7 }, hi7[7] = { 11, 12, 13, 14, 15, 16, 17 };
@@ -67,6 +105,13 @@ void test_verdict(void)
     double corrected, uncorrected;
 
     th_check("verdict: looks over rounds 5..10: from 7, 4 at 0.0025", plan_is(5, 10, 7, 4, 0.0025));
+    th_check("verdict: run order, 2 sides: AB, BA, AB", order_is(2, 0, 3, "01 10 01"));
+    th_check("verdict: run order, 4 sides: the Williams square 0132 1203 2310 3021, then again",
+             order_is(4, 0, 5, "0132 1203 2310 3021 0132"));
+    th_check("verdict: run order, 3 sides: 012 120 201 and the three backwards, 210 021 102",
+             order_is(3, 0, 6, "012 120 201 210 021 102"));
+    th_check("verdict: run order, 1 to 9 sides: each side follows every other equally often",
+             order_balanced());
     th_check("verdict: looks over rounds 5..8: from 6, 3 at 0.01/3", plan_is(5, 8, 6, 3, 0.01 / 3));
     th_check("verdict: looks over rounds 5..5: one at 0.01", plan_is(5, 5, 5, 1, 0.01));
     th_check("verdict: looks over rounds 3..6: one, at 6, 0.01", plan_is(3, 6, 6, 1, 0.01));

@@ -162,3 +162,15 @@ int vd_compare_one(results *r, const char *section, const char *module, const ch
     snprintf(name, sizeof name, "eager against lazy, %s (%s, %s): the U test's p", step, module, fmt);
     return vd_store(r, section, key, name, &v, "EAGER", "LAZY", pct) ? 0 : -1;
 }
+
+/* The base row 0, 1, n-1, 2, n-2, ...; row r adds r (mod n); for odd n the
+ * rows n to 2n-1 are the first n read backwards. */
+size_t vd_order(size_t n, size_t r, size_t k)
+{
+    size_t j, w;
+    if (n == 0) return 0;
+    r %= n % 2 ? 2 * n : n;
+    j = r >= n ? n - 1 - k : k;
+    w = j % 2 ? (j + 1) / 2 : (n - j / 2) % n;
+    return (w + r) % n;
+}

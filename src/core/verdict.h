@@ -73,6 +73,14 @@ typedef struct vd_looks {
 } vd_looks;
 vd_looks vd_plan_looks(int min_n, int max_n);
 
+/* The k-th of n sides (0 <= k < n) to run in round r, in a Williams
+ * design: every round runs each side once, and over n rounds (2n for odd
+ * n) each side comes right after every other side equally often, so that
+ * what a run leaves behind (a heavy process's teardown, a warm cache)
+ * falls on every side alike. Round 0 runs side 0 first; with n = 2 it is
+ * AB, BA, AB, ... Returns 0 for n == 0. */
+size_t vd_order(size_t n, size_t r, size_t k);
+
 /* Store v as the derived entry (section, key) named name: value p, text the
  * verdict, fields p, threshold_pct (min_pct), alpha (v->alpha), min_p, <a>_median,
  * <b>_median, diff, noise, <a>_noise_pct, <b>_noise_pct, <a>_n, <b>_n (<a>,

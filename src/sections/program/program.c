@@ -2150,7 +2150,7 @@ static int pg_search(pg_state *s)
 }
 
 /* The measured rounds: every side once a round (bare sides in the first
- * --rounds only: the probe's cost), rotated by one each round; from
+ * --rounds only: the probe's cost), in vd_order's balanced order; from
  * --rounds on, a look at the headline verdicts after each round, until
  * every one is decided, --max-rounds are taken or --max-time is spent.
  * Returns 0, or -1 when a run could not be started. */
@@ -2164,7 +2164,7 @@ static int pg_rounds(pg_state *s)
     for (s->round = 0;;) {
         double alpha;
         for (k = 0; k < s->nsides; k++) {
-            pg_side *sd = &s->side[(k + (size_t)s->round) % s->nsides];
+            pg_side *sd = &s->side[vd_order(s->nsides, (size_t)s->round, k)];
             if (!sd->probed && s->probe[0] && s->round >= o->rounds) continue;
             if (pg_one(s, sd, s->round, PG_MEASURED, o->squeeze_mib) != 0) return -1;
         }

@@ -250,8 +250,8 @@ void pg_print(FILE *f, const results *r)
     else {
         char runs[96];
         pg_runs_a_side(runs, sizeof runs, r);
-        tb_wrap(f, "  ", "  ", 100, "%s, each a fresh process, the sides alternating (%s), "
-                "rotated by one each round; medians over the runs that exited 0 [95%% interval, or the "
+        tb_wrap(f, "  ", "  ", 100, "%s, each a fresh process, every side once a round (%s), "
+                "in an order where each side follows every other equally often; medians over the runs that exited 0 [95%% interval, or the "
                 "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
                 runs, tb_env_str(r, "program_sides", "?"),
                 tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
