@@ -87,7 +87,7 @@ PY
     cp "$L/aa1.out" results/h200-settings-aa1.txt ;;
 torch)
     # Numbered from TORCH_FIRST (default 1), so that a later call adds to
-    # the invocations stored before it; their lines appended to the list.
+    # the invocations stored before it or makes some of them again.
     i=${TORCH_FIRST:-1}
     while [ "$i" -lt "$(( ${TORCH_FIRST:-1} + ${TORCH_RUNS:-1} ))" ]; do
         run_harness "$L/torch$i.out" "$L/torch$i.err" --compare-loading --json="$L/torch$i.json" -- \
@@ -100,8 +100,18 @@ torch)
         cp "$L/torch$i.json" "results/h200-settings-torch$i.json"
         i=$((i + 1))
     done
-    if [ "${TORCH_FIRST:-1}" -gt 1 ]; then cat "$L/torch.txt" >>results/h200-settings-torch.txt
-    else cp "$L/torch.txt" results/h200-settings-torch.txt; fi ;;
+    # The list keeps the invocations stored before and not made again,
+    # in their numbers' order.
+    touch results/h200-settings-torch.txt
+    python3 - results/h200-settings-torch.txt "$L/torch.txt" <<'PY'
+import re, sys
+def lines(path):
+    return {int(m.group(1)): l for l in open(path) for m in [re.match(r"torch invocation (\d+):", l)] if m}
+kept = lines(sys.argv[1])
+kept.update(lines(sys.argv[2]))
+open(sys.argv[1], "w").write("".join(kept[i] for i in sorted(kept)))
+PY
+    ;;
 esac
 done
 } >"$L/log" 2>&1
