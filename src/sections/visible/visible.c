@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sections/visible/visible.h"
+#include "core/verdict.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "run/section.h"
@@ -527,8 +528,9 @@ static int vi_count_once(vi_run *R, int k, int round)
     return ok < 0 ? -1 : 0;
 }
 
-/* --rounds rounds of one child per count, round r starting at count r
- * (rotated). Returns 0, or -1 when the section stops. */
+/* --rounds rounds of one child per count, in vd_order's balanced order
+ * (each count right after every other equally often). Returns 0, or -1
+ * when the section stops. */
 static int vi_rounds(vi_run *R)
 {
     size_t i;
@@ -536,7 +538,7 @@ static int vi_rounds(vi_run *R)
 
     for (round = 0; round < R->c->o->rounds; round++)
         for (i = 0; i < R->nk; i++)
-            if (vi_count_once(R, R->k[(i + (size_t)round) % R->nk], round) != 0) return -1;
+            if (vi_count_once(R, R->k[vd_order(R->nk, (size_t)round, i)], round) != 0) return -1;
     return 0;
 }
 

@@ -43,7 +43,7 @@ static void vi_print_header(FILE *f, const res_derived *dev)
 
     fprintf(f, "\nvisible: the cold start against the number of visible devices; this process "
             "sees %.0f (%s)\n", dev->value, dev->text);
-    fprintf(f, "  one fresh child per count and round, %d round%s, the counts rotated; the "
+    fprintf(f, "  one fresh child per count and round, %d round%s, the order balanced; the "
             "child's host clock;\n  medians in ms, state process%s\n", rounds, rounds == 1 ? "" : "s",
             rounds > 1 ? ", the 95% interval of each median below it" : " (1 run each)");
     fprintf(f, "  %3s", "k");
