@@ -57,6 +57,17 @@ check "concurrent: not counted under EAGER (its first uses load nothing)" \
 check "concurrent: a run whose records do not say (no busy field): no figure, no sentence" \
     program_py "$T/s.json" "assert not m('default.concurrent') and not dv('answer.concurrent')"
 
+# Two bursts of library loads after ready in each of 2 runs: one entry,
+# in 2 runs, 4 times, its stall the median of 30, 10, 30, 10 (20 ms).
+# shellcheck disable=SC2086
+run_harness "$T/b.out" "$T/b.err" --rounds=2 --ready='^READY$' --json="$T/b.json" -- $SP \
+    --ready-line READY --uses "$USES" --loads 'library@60005:30:250:90;library@60020:10:240:10'
+expect_exit "two bursts of loads a run: the program ran" "$OK"
+check "two bursts of loads a run: one entry, in 2 runs, 4 times, median 20 ms" \
+    program_py "$T/b.json" "x = [d for d in d['derived'] if d['key'].startswith('ready.default.') and d['name'] == '(library loads)'][0]; f = x['fields']; assert (f['runs'], f['times'], x['value']) == (2, 4, 20), x"
+expect_grep "two bursts of loads a run: the table says 2 runs, 4 times" \
+    "ms after ready  in 2 runs, 4 times  (library loads)$" "$T/b.out"
+expect_grep "a kernel once a run: the table says in 2 runs alone" "ms after ready  in 2 runs  fft$" "$T/b.out"
 # A --ready that never matches: said; first uses counted from the first kernel.
 # shellcheck disable=SC2086
 run_harness "$T/n.out" "$T/n.err" --rounds=1 --ready='^NEVER' --json="$T/n.json" -- $SP --uses "$USES"

@@ -123,11 +123,13 @@ const sch_key pg_derived[PG_NDERIVED] = {
     [PG_D_FAILED] = { AN_PREFIX "failed", "", RES_PROCESS, "runs that failed", "" },
     [PG_D_SLOWEST] = { "slowest.<side>.<i>", "ms", RES_PROCESS,
                        "a slowest first use, by rank: the kernel's symbol",
-                       "get + first launch, host time; median over the runs it was in" },
+                       "get + first launch, host time; median over the times it came (fields "
+                       "runs, and times where a name came more than once a run)" },
     [PG_D_READY_RANK] = { "ready.<side>.<i>", "ms", RES_PROCESS,
                           "a first use after ready, by rank: the kernel's symbol",
                           "its stall (get + first launch, or a burst of loads' span), host time; "
-                          "median over the runs it was in; field after_ms, when after ready" },
+                          "median over the times it came (fields runs, and times where a name "
+                          "came more than once a run); field after_ms, when after ready" },
 };
 
 /* The most spans kept from the traced run of each side. */
@@ -164,6 +166,9 @@ typedef struct pg_kernel {
     char name[512];         /* the probe keeps 511 bytes of a name */
     double *ms, *get, *launch;
     size_t n, cap;
+    size_t runs;            /* the runs it came in (a name can come several
+                               times a run: bursts of loads, two processes) */
+    int last_run;
 } pg_kernel;
 
 /* The NVML sampler of one run: every PG_SAMPLE_MS, the device memory of the
@@ -751,8 +756,10 @@ static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs
 }
 
 /* One more sample (x, y, z) of the kernel name in kern[0..*n) (added
- * when new, while there is room). Returns 0, or -1 when it was not kept. */
-static int pg_kernel_add(pg_kernel *kern, size_t *n, const char *name, double x, double y, double z)
+ * when new, while there is room), from measured run number run (1, 2,
+ * ...). Returns 0, or -1 when it was not kept. */
+static int pg_kernel_add(pg_kernel *kern, size_t *n, int run, const char *name, double x, double y,
+                         double z)
 {
     pg_kernel *kn = NULL;
     size_t k;
@@ -777,6 +784,8 @@ static int pg_kernel_add(pg_kernel *kern, size_t *n, const char *name, double x,
     kn->ms[kn->n] = x;
     kn->get[kn->n] = y;
     kn->launch[kn->n++] = z;
+    if (kn->last_run != run) kn->runs++;
+    kn->last_run = run;
     return 0;
 }
 
@@ -788,8 +797,8 @@ static void pg_gather_kernels(pg_state *s, size_t si, const prc_record *recs, si
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
             if (strncmp(d->key, "slowest.", 8) != 0) continue;
-            pg_kernel_add(s->kern[si], &s->nkern[si], d->name, d->value, res_derived_num(d, "get_ms"),
-                          res_derived_num(d, "launch_ms"));
+            pg_kernel_add(s->kern[si], &s->nkern[si], s->runs, d->name, d->value,
+                          res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"));
         }
 }
 
@@ -837,14 +846,15 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                     uses++;
                     stall += g + l;
                     worst = fmax(worst, g + l);
-                    pg_kernel_add(s->ready_kern[si], &s->nready[si], d->name, g + l, d->value - ready, 0);
+                    pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, d->name, g + l,
+                                  d->value - ready, 0);
                 }
-                if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], d->name, l, lm / ln, 0);
+                if (ln >= 1) pg_kernel_add(s->tune[si], &s->ntune[si], s->runs, d->name, l, lm / ln, 0);
                 /* Under LAZY only: there a first use loads its kernel. */
                 if (lazy && !isnan(res_derived_num(d, "busy"))) asked = 1;
                 if (lazy && res_derived_num(d, "busy") > 0 && !isnan(first) && d->value >= first) {
                     conc++;
-                    pg_kernel_add(s->conc[si], &s->nconc[si], d->name, res_derived_num(d, "busy"),
+                    pg_kernel_add(s->conc[si], &s->nconc[si], s->runs, d->name, res_derived_num(d, "busy"),
                                   d->value, 0);
                 }
             }
@@ -855,7 +865,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                                                                    : res_derived_num(d, "ms");
                 stall += ms;
                 worst = fmax(worst, ms);
-                pg_kernel_add(s->ready_kern[si], &s->nready[si], strcmp(d->name, "library") == 0
+                pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, strcmp(d->name, "library") == 0
                               ? "(library loads)" : "(module loads)", ms, d->value - ready, 0);
             }
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
@@ -1503,7 +1513,8 @@ void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf,
 /* Side si's kernels kern[0..n) ranked by their median ms over the runs
  * they were in, slowest first: the first max as derived entries of
  * declaration what ("<what>.<side key>.<rank>": name the symbol, text the
- * name demangled, value the median), with fields runs and, where named,
+ * name demangled, value the median over its samples), with fields runs
+ * (the runs it came in), times (its samples) and, where named,
  * get_field and launch_field (the medians of each kernel's get and
  * launch samples). */
 static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enum pg_derived_id what,
@@ -1524,7 +1535,8 @@ static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enu
         dm_demangle(kn->name, full, sizeof full);
         d = sch_derive(s->c->r, PG, &pg_derived[what], key, kn->name, order[k][0], full);
         if (!d) continue;
-        res_derived_field(d, "runs", (double)kn->n);
+        res_derived_field(d, "runs", (double)kn->runs);
+        res_derived_field(d, "times", (double)kn->n);
         if (get_field) res_derived_field(d, get_field, st_median(kn->get, kn->n));
         if (launch_field) res_derived_field(d, launch_field, st_median(kn->launch, kn->n));
     }

@@ -173,6 +173,19 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
     }
 }
 
+/* "in 7 runs", or "in 7 runs, 28 times" where the name came more than
+ * once a run (bursts of loads, several processes); times absent in a file
+ * from before it was kept. */
+static const char *ptb_runs(const res_derived *d, char *buf, size_t len)
+{
+    double runs = res_derived_num(d, "runs"), times = res_derived_num(d, "times");
+    if (!isnan(times) && times > runs)
+        snprintf(buf, len, "in %.0f run%s, %.0f times", runs, runs == 1 ? "" : "s", times);
+    else
+        snprintf(buf, len, "in %.0f run%s", runs, runs == 1 ? "" : "s");
+    return buf;
+}
+
 /* The slowest first uses per side, each kernel's name demangled and cut to
  * PTB_NAME_WIDTH (demangle.h says how). */
 #define PTB_NAME_WIDTH 72
@@ -181,17 +194,17 @@ static void ptb_slowest(FILE *f, const results *r, const char **side, const char
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= PRC_SLOWEST; k++) {
-            char key[64], name[PTB_NAME_WIDTH + 1];
+            char key[64], name[PTB_NAME_WIDTH + 1], runs[48];
             const res_derived *d;
             pg_rank_key(PG_D_SLOWEST, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
-                                "median over the runs it was in)\n", label[i]);
+                                "median over the times it came)\n", label[i]);
             /* text: the name demangled (a file before it: empty, the name itself). */
             dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
-            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  in %.0f run%s  %s\n", k, d->value,
+            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  %s  %s\n", k, d->value,
                     res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"),
-                    res_derived_num(d, "runs"), res_derived_num(d, "runs") == 1 ? "" : "s", name);
+                    ptb_runs(d, runs, sizeof runs), name);
         }
 }
 
@@ -201,16 +214,15 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
     size_t i, k;
     for (i = 0; i < n; i++)
         for (k = 1; k <= 10; k++) {
-            char key[96], name[PTB_NAME_WIDTH + 1];
+            char key[96], name[PTB_NAME_WIDTH + 1], runs[48];
             const res_derived *d;
             pg_rank_key(PG_D_READY_RANK, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
-                                "time; when: ms after ready; medians over the runs it was in)\n", label[i]);
+                                "time; when: ms after ready; medians over the times it came)\n", label[i]);
             dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
-            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  in %.0f run%s  %s\n", k, d->value,
-                    res_derived_num(d, "after_ms"), res_derived_num(d, "runs"),
-                    res_derived_num(d, "runs") == 1 ? "" : "s", name);
+            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  %s  %s\n", k, d->value,
+                    res_derived_num(d, "after_ms"), ptb_runs(d, runs, sizeof runs), name);
         }
 }
 
