@@ -73,11 +73,13 @@ check "--max-time: spent after the first look; stopped at round 3, said" \
 
 # --jit-cache: cold (a fresh cache each run) against warm (the one the
 # warm-up filled). The stand-in's PTX load: 400 ms cold, 4 ms warm.
-# shellcheck disable=SC2086
 # Its own TMPDIR, where the caches go: another run on the machine leaves
 # none there.
 mkdir -p "$T/jtmp"
-TMPDIR="$T/jtmp" run_harness "$T/j.out" "$T/j.err" --jit-cache=cold,warm --json="$T/j.json" -- $SP --ptx 400
+env_set TMPDIR "$T/jtmp"
+# shellcheck disable=SC2086
+run_harness "$T/j.out" "$T/j.err" --jit-cache=cold,warm --json="$T/j.json" -- $SP --ptx 400
+env_restore TMPDIR
 expect_exit "--jit-cache: the program ran" "$OK"
 check "--jit-cache: the PTX loads 400 ms cold, 4 ms warm; cold higher on them and on code.ms" \
     program_py "$T/j.json" "assert m('cold.ptx.ms')[0]['stats']['median'] == 400 and m('warm.ptx.ms')[0]['stats']['median'] == 4 and dv('compare.ptx.ms')['text'] == 'cold higher' and dv('compare.code.ms')['text'] == 'cold higher'"
