@@ -78,21 +78,19 @@ static void ptb_row(FILE *f, const results *r, const char *prefix, const char **
                    const char *key, const char *name, const char *unit)
 {
     char k[160];
-    const res_derived *d;
+    const res_meas *cell[PG_MAX_SIDES];
+    const res_derived *verdict[PG_MAX_SIDES] = { NULL };
     size_t i, any = 0, verdicts = 0;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && i < PG_MAX_SIDES; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
-        any |= res_find(r, PG, k) != NULL;
-        verdicts += i > 0 && ptb_verdict(r, prefix, sides, n, i, key) != NULL;
+        any |= (cell[i] = res_find(r, PG, k)) != NULL;
+        if (i > 0) verdicts += (verdict[i] = ptb_verdict(r, prefix, sides, n, i, key)) != NULL;
     }
     if (!any) return;
     fprintf(f, "  %-*s %-5s", PRC_NAME_WIDTH, name, unit);
-    for (i = 0; i < n; i++) {
-        snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
-        ptb_cell(f, res_find(r, PG, k), verdicts > 0 || i + 1 < n);
-    }
-    for (i = 1; i < n; i++) {
-        if ((d = ptb_verdict(r, prefix, sides, n, i, key))) fprintf(f, " %s", d->text);
+    for (i = 0; i < n && i < PG_MAX_SIDES; i++) ptb_cell(f, cell[i], verdicts > 0 || i + 1 < n);
+    for (i = 1; i < n && i < PG_MAX_SIDES; i++) {
+        if (verdict[i]) fprintf(f, " %s", verdict[i]->text);
         if (n > 2 && i + 1 < n) fprintf(f, ";");
     }
     fprintf(f, "\n");
