@@ -230,6 +230,10 @@ typedef struct pg_state {
     pg_kernel conc[PG_MAX_SIDES][PG_MAX_KERNELS]; /* first uses beside busy streams: the busy
                                streams, ms after the spawn, 0 */
     size_t nconc[PG_MAX_SIDES];
+    pg_kernel worst[PG_MAX_SIDES][PG_MAX_KERNELS]; /* what each run's worst stall after ready
+                               was: its stall, 0, 0 (a name once a run) */
+    size_t nworst[PG_MAX_SIDES];
+    int ready_side[PG_MAX_SIDES]; /* a side's runs that had a ready moment */
     double tight_free[PG_MAX_SIDES], tight_took[PG_MAX_SIDES]; /* the tightest load after the
                                first kernel over the side's runs (tight_seen) */
     char tight_name[PG_MAX_SIDES][128];
@@ -824,7 +828,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
     double ready = pg_ready_at(s, ready_ns, t0_ns, mark, first);
     double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN, conc = 0;
     int asked = 0;
-    char prefix[64], tname[128] = "";
+    char prefix[64], tname[128] = "", wname[512] = "";
     size_t i, j;
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
@@ -845,6 +849,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                 if (!isnan(ready) && d->value > ready) {
                     uses++;
                     stall += g + l;
+                    if (g + l > worst || !wname[0]) snprintf(wname, sizeof wname, "%s", d->name);
                     worst = fmax(worst, g + l);
                     pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, d->name, g + l,
                                   d->value - ready, 0);
@@ -863,10 +868,11 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                  * the loads stalls the program too), else its loads' time. */
                 double ms = !isnan(res_derived_num(d, "span_ms")) ? res_derived_num(d, "span_ms")
                                                                    : res_derived_num(d, "ms");
+                const char *what = strcmp(d->name, "library") == 0 ? "(library loads)" : "(module loads)";
                 stall += ms;
+                if (ms > worst || !wname[0]) snprintf(wname, sizeof wname, "%s", what);
                 worst = fmax(worst, ms);
-                pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, strcmp(d->name, "library") == 0
-                              ? "(library loads)" : "(module loads)", ms, d->value - ready, 0);
+                pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, what, ms, d->value - ready, 0);
             }
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
                 tight = free_mib;
@@ -881,6 +887,8 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
         pg_put_run(s, prefix, "ready.uses", uses);
         pg_put_run(s, prefix, "ready.stall", stall);
         pg_put_run(s, prefix, "ready.worst", worst);
+        s->ready_side[si]++;
+        if (wname[0]) pg_kernel_add(s->worst[si], &s->nworst[si], s->runs, wname, worst, 0, 0);
     }
     if (asked) pg_put_run(s, prefix, "concurrent", conc);
     if (isfinite(tight)) {
@@ -1722,7 +1730,20 @@ static void pg_trim_end(char *t)
     while (n > 0 && t[n - 1] == ' ') t[--n] = '\0';
 }
 
-/* The first uses after ready in words, per probed side. */
+/* The entry of kern[0..n) that came in the most runs (the first of
+ * those tied), or NULL when n is 0. */
+static const pg_kernel *pg_most_runs(const pg_kernel *kern, size_t n)
+{
+    const pg_kernel *best = NULL;
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (!best || kern[k].runs > best->runs) best = &kern[k];
+    return best;
+}
+
+/* The first uses after ready in words, per probed side: the count, the
+ * stalls summed and the worst of a run (medians over the runs, as the
+ * table's ready.* rows), and what was the worst in the most runs. */
 static void pg_answer_ready(pg_state *s)
 {
     char t[2400];
@@ -1749,20 +1770,18 @@ static void pg_answer_ready(pg_state *s)
                               ? "--ready-after past the first kernel" : "the first kernel");
     for (i = 0; i < s->nsides && at < sizeof t; i++) {
         const pg_side *sd = &s->side[i];
-        char key[96];
-        const res_derived *d;
+        const pg_kernel *w = pg_most_runs(s->worst[i], s->nworst[i]);
         double u = pg_med(s->c->r, sd->key, "ready.uses"), st = pg_med(s->c->r, sd->key, "ready.stall");
+        double wm = pg_med(s->c->r, sd->key, "ready.worst");
         if (!sd->probed || isnan(u)) continue;
-        pg_rank_key(PG_D_READY_RANK, sd->key, 1, key, sizeof key);
-        d = res_derived_find(s->c->r, PG, key);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.*f ms of "
                                "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s",
                                pg_ms_digits(st), st);
-        if (d && at < sizeof t) {
+        if (w && !isnan(wm) && at < sizeof t) {
             char name[64];
-            dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
-            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst %s %.*f ms", name,
-                                   pg_ms_digits(d->value), d->value);
+            dm_table_name(w->name, 60, name, sizeof name);
+            at += (size_t)snprintf(t + at, sizeof t - at, ", the worst of a run %.*f ms (%s the worst in "
+                                   "%zu of %d runs)", pg_ms_digits(wm), wm, name, w->runs, s->ready_side[i]);
         }
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
@@ -2118,6 +2137,7 @@ static void pg_free(pg_state *s)
         pg_kernels_free(s->ready_kern[i], s->nready[i]);
         pg_kernels_free(s->tune[i], s->ntune[i]);
         pg_kernels_free(s->conc[i], s->nconc[i]);
+        pg_kernels_free(s->worst[i], s->nworst[i]);
     }
     if (s->ready_on) regfree(&s->ready_re);
     if (s->outdir_tmp && s->outdir[0]) {
