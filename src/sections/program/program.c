@@ -233,7 +233,6 @@ typedef struct pg_state {
     pg_kernel worst[PG_MAX_SIDES][PG_MAX_KERNELS]; /* what each run's worst stall after ready
                                was: its stall, 0, 0 (a name once a run) */
     size_t nworst[PG_MAX_SIDES];
-    int ready_side[PG_MAX_SIDES]; /* a side's runs that had a ready moment */
     double tight_free[PG_MAX_SIDES], tight_took[PG_MAX_SIDES]; /* the tightest load after the
                                first kernel over the side's runs (tight_seen) */
     char tight_name[PG_MAX_SIDES][128];
@@ -818,6 +817,14 @@ static double pg_ready_at(const pg_state *s, long long ready_ns, long long t0_ns
     return first + s->c->o->ready_after * 1e3;
 }
 
+/* One more stall ms of what after ready: *worst the largest so far, name
+ * (len bytes) what it was (the first one's until a larger comes). */
+static void pg_note_worst(double *worst, char *name, size_t len, double ms, const char *what)
+{
+    if (ms > *worst || !name[0]) snprintf(name, len, "%s", what);
+    *worst = fmax(*worst, ms);
+}
+
 /* The first uses after ready (each kernel's stall and when it came), the
  * tightest load after the first kernel, and the kernels whose first launch
  * is many times their later ones, from a run's records. */
@@ -849,8 +856,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                 if (!isnan(ready) && d->value > ready) {
                     uses++;
                     stall += g + l;
-                    if (g + l > worst || !wname[0]) snprintf(wname, sizeof wname, "%s", d->name);
-                    worst = fmax(worst, g + l);
+                    pg_note_worst(&worst, wname, sizeof wname, g + l, d->name);
                     pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, d->name, g + l,
                                   d->value - ready, 0);
                 }
@@ -870,8 +876,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
                                                                    : res_derived_num(d, "ms");
                 const char *what = strcmp(d->name, "library") == 0 ? "(library loads)" : "(module loads)";
                 stall += ms;
-                if (ms > worst || !wname[0]) snprintf(wname, sizeof wname, "%s", what);
-                worst = fmax(worst, ms);
+                pg_note_worst(&worst, wname, sizeof wname, ms, what);
                 pg_kernel_add(s->ready_kern[si], &s->nready[si], s->runs, what, ms, d->value - ready, 0);
             }
             if ((use || load) && !isnan(free_mib) && !isnan(first) && d->value >= first && free_mib < tight) {
@@ -887,7 +892,6 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
         pg_put_run(s, prefix, "ready.uses", uses);
         pg_put_run(s, prefix, "ready.stall", stall);
         pg_put_run(s, prefix, "ready.worst", worst);
-        s->ready_side[si]++;
         if (wname[0]) pg_kernel_add(s->worst[si], &s->nworst[si], s->runs, wname, worst, 0, 0);
     }
     if (asked) pg_put_run(s, prefix, "concurrent", conc);
@@ -1772,16 +1776,17 @@ static void pg_answer_ready(pg_state *s)
         const pg_side *sd = &s->side[i];
         const pg_kernel *w = pg_most_runs(s->worst[i], s->nworst[i]);
         double u = pg_med(s->c->r, sd->key, "ready.uses"), st = pg_med(s->c->r, sd->key, "ready.stall");
-        double wm = pg_med(s->c->r, sd->key, "ready.worst");
+        const res_meas *wm = pg_side_meas(s, "", sd, "ready.worst");
         if (!sd->probed || isnan(u)) continue;
         at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.*f ms of "
                                "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s",
                                pg_ms_digits(st), st);
-        if (w && !isnan(wm) && at < sizeof t) {
+        if (w && wm && at < sizeof t) {
             char name[64];
             dm_table_name(w->name, 60, name, sizeof name);
             at += (size_t)snprintf(t + at, sizeof t - at, ", the worst of a run %.*f ms (%s the worst in "
-                                   "%zu of %d runs)", pg_ms_digits(wm), wm, name, w->runs, s->ready_side[i]);
+                                   "%zu of %zu runs)", pg_ms_digits(wm->stats.median), wm->stats.median, name,
+                                   w->runs, wm->nsamples);
         }
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
