@@ -5,7 +5,8 @@ serve_checks.py --cost OUTDIR SUBSCRIBED_OUTDIR: the probe's cost on the
 requests split: each mode's probed less bare runs with the whole probe
 (OUTDIR) and with a probe that only subscribes to CUPTI and enables no
 callback (SUBSCRIBED_OUTDIR, HARNESS_PROBE_ONLY_SUBSCRIBE=1), each against
-its own invocation's bare runs.
+its own invocation's bare runs, each with its runs' range: where the
+ranges overlap, the cost is within the runs' own spread.
 
 The program times its five requests' first repetitions. Their sum under
 LAZY less their sum under EAGER (medians over the bare runs: the program's
@@ -51,9 +52,11 @@ def cost(outdir, subdir):
         for label, where in (("the whole probe", outdir), ("subscribed only", subdir)):
             probed, bare = program_side(where, side), program_side(where, "bare." + side)
             if probed and bare:
-                parts.append("%s %+.1f ms (%.1f probed, %.1f bare, medians of %d and %d runs)"
+                parts.append("%s %+.1f ms (%.1f probed [%.1f to %.1f], %.1f bare [%.1f to %.1f],"
+                             " medians [ranges] of %d and %d runs)"
                              % (label, statistics.median(probed) - statistics.median(bare),
-                                statistics.median(probed), statistics.median(bare),
+                                statistics.median(probed), min(probed), max(probed),
+                                statistics.median(bare), min(bare), max(bare),
                                 len(probed), len(bare)))
         if parts:
             print("the probe's cost on the requests, %s: %s" % (side.upper(), "; ".join(parts)))
