@@ -45,6 +45,11 @@ def med(d, key):
     return None
 
 
+def med_range(vals, what):
+    """The median of vals, what they are, and their range: "143.3 probed [140.9 to 145.8]"."""
+    return "%.1f %s [%.1f to %.1f]" % (statistics.median(vals), what, min(vals), max(vals))
+
+
 def cost(outdir, subdir):
     """Prints the probe's cost on the requests, whole and subscribed only."""
     for side in ("lazy", "eager"):
@@ -52,11 +57,9 @@ def cost(outdir, subdir):
         for label, where in (("the whole probe", outdir), ("subscribed only", subdir)):
             probed, bare = program_side(where, side), program_side(where, "bare." + side)
             if probed and bare:
-                parts.append("%s %+.1f ms (%.1f probed [%.1f to %.1f], %.1f bare [%.1f to %.1f],"
-                             " medians [ranges] of %d and %d runs)"
+                parts.append("%s %+.1f ms (%s, %s, medians [ranges] of %d and %d runs)"
                              % (label, statistics.median(probed) - statistics.median(bare),
-                                statistics.median(probed), min(probed), max(probed),
-                                statistics.median(bare), min(bare), max(bare),
+                                med_range(probed, "probed"), med_range(bare, "bare"),
                                 len(probed), len(bare)))
         if parts:
             print("the probe's cost on the requests, %s: %s" % (side.upper(), "; ".join(parts)))
