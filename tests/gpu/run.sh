@@ -86,6 +86,11 @@
 #              measurement and derived keys, scripts/compare's verdicts, and
 #              the run's JSON checked against ./harness --schema
 #              (results/h200-schema.txt, results/h200-schema-after.json)
+#   room-default, room-torch  tests/gpu/room.sh: this tree against an older
+#              one (BEFORE=a git archive --prefix=before/ tarball): the default
+#              run, and --compare-loading on program/app_torch.py; the same
+#              JSON keys, the same text apart from figures, scripts/compare's
+#              calls beside an A/A pair's (logs in $OUT/logs/room)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -356,6 +361,8 @@ for part in ("measurements", "derived"):
 PY
           scripts/compare "$L/before.json" "$L/after.json" | tail -3; } 2>&1 | tee results/h200-schema.txt
         cp "$L/after.json" results/h200-schema-after.json ;;
+    room-default|room-torch)
+        L="$L/room" sh tests/gpu/room.sh "${part#room-}" ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
