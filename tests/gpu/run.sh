@@ -91,6 +91,10 @@
 #              run, and --compare-loading on program/app_torch.py; the same
 #              JSON keys, the same text apart from figures, scripts/compare's
 #              calls beside an A/A pair's (logs in $OUT/logs/room)
+#   fails      program/fails.cu alone, no harness, under LAZY and EAGER: the
+#              spin/flag pair across two streams, out of memory at a lazy
+#              load, SIGSEGV after a CUDA call; each mode's exit and its own
+#              JSON line (results/h200-fails.txt)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -363,6 +367,18 @@ PY
         cp "$L/after.json" results/h200-schema-after.json ;;
     room-default|room-torch)
         L="$L/room" sh tests/gpu/room.sh "${part#room-}" ;;
+    fails)
+        nvcc -O2 -arch=sm_90 -o build/fails tests/gpu/program/fails.cu >"$L/fails-nvcc.log" 2>&1 ||
+            { tail -5 "$L/fails-nvcc.log"; continue; }
+        { echo "# on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+        for m in flag oom segv; do
+            for mode in LAZY EAGER; do
+                s=$(date +%s.%N)
+                r=$(CUDA_MODULE_LOADING=$mode timeout 60 ./build/fails $m 2>&1)
+                rc=$?
+                echo "fails $m under $mode: exit $rc, $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $s }") s wall: $r"
+            done
+        done; } | tee results/h200-fails.txt ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
