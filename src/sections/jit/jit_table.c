@@ -97,24 +97,13 @@ static void jt_print_sources(FILE *f, const results *r)
     }
 }
 
-void jt_print(FILE *f, const results *r)
+/* The built-in sources' NVRTC times, the first compile in a fresh process,
+ * the option sets and NVRTC's own phases of vector.cu. */
+static void jt_print_compile(FILE *f, const results *r)
 {
-    static const char *const orders[][2] = {
-        { JT_ORDER_INIT, "cuInit first" },
-        { JT_ORDER_COMPILE, "first compile first" },
-        { JT_ORDER_INIT_NOPRELOAD, "cuInit first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
-        { JT_ORDER_COMPILE_NOPRELOAD, "compile first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
-    };
     size_t i;
-    char key[128], k2[128];
-    int any = 0;
+    char key[128];
 
-    for (i = 0; i < r->nm; i++)
-        if (strcmp(r->m[i].section, JT) == 0) any = 1;
-    if (!any) return;
-    jt_print_sources(f, r);
-    if (!res_find(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_PTX, JT_VECTOR)))
-        return;     /* --source alone */
     fprintf(f, "\njit: what compiling at run time costs (arch %s); NVRTC in this process, medians in ms\n",
             tb_env_str(r, "jit_arch", "?"));
     fprintf(f, "  %-22s %10s %10s\n", "source", "to PTX", "to cubin");
@@ -143,6 +132,14 @@ void jt_print(FILE *f, const results *r)
         if (strcmp(r->m[i].section, JT) == 0 &&
             strncmp(r->m[i].key, JT_PHASES_VECTOR, strlen(JT_PHASES_VECTOR)) == 0)
             fprintf(f, " %s %.0f;", r->m[i].key + strlen(JT_PHASES_VECTOR), r->m[i].stats.median);
+}
+
+/* The synthetic sources of K kernels: their size and compile times. */
+static void jt_print_synth(FILE *f, const results *r)
+{
+    size_t i;
+    char key[128];
+
     fprintf(f, "\n\n  %-10s %12s %10s %10s\n", "kernels K", "source B", "to PTX", "to cubin");
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
@@ -157,68 +154,116 @@ void jt_print(FILE *f, const results *r)
         tb_num(f, 10, 2, tb_med(r, JT, jt_fill(key, sizeof key, NULL, JT_SYNTH_CUBIN, n)));
         fprintf(f, "\n");
     }
-    if (res_find(r, JT, jt_key(k2, sizeof k2, "", JT_CACHE_DISABLED, JT_LOAD))) {
-        fprintf(f, "\n  driver JIT of the %.0f-kernel PTX module, child processes, median of %zu:\n",
-                tb_env_num(r, "jit_cache_k"), res_find(r, JT, k2)->stats.n);
-        fprintf(f, "  %-48s %9s %9s %9s %11s\n", "", "load", "JIT wall", "get 1st", "1st launch");
-        for (i = 0; i < sizeof states / sizeof states[0]; i++) {
-            static const char *const st[4] = { JT_LOAD, JT_JIT, JT_GET, JT_LAUNCH };
-            int q;
-            fprintf(f, "  %-48s", states[i][1]);
-            for (q = 0; q < 4; q++) {
-                jt_key(key, sizeof key, "", states[i][0], st[q]);
-                tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, JT, key));
-            }
-            fprintf(f, "\n");
+}
+
+/* The driver's JIT of the K-kernel PTX module by cache state, and what the
+ * warm cache and LAZY change; nothing where it was not measured. */
+static void jt_print_driver_jit(FILE *f, const results *r)
+{
+    size_t i;
+    char key[128], k2[128];
+    double dis, warm, ej, lj, ll, la;
+
+    if (!res_find(r, JT, jt_key(k2, sizeof k2, "", JT_CACHE_DISABLED, JT_LOAD))) return;
+    fprintf(f, "\n  driver JIT of the %.0f-kernel PTX module, child processes, median of %zu:\n",
+            tb_env_num(r, "jit_cache_k"), res_find(r, JT, k2)->stats.n);
+    fprintf(f, "  %-48s %9s %9s %9s %11s\n", "", "load", "JIT wall", "get 1st", "1st launch");
+    for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+        static const char *const st[4] = { JT_LOAD, JT_JIT, JT_GET, JT_LAUNCH };
+        int q;
+        fprintf(f, "  %-48s", states[i][1]);
+        for (q = 0; q < 4; q++) {
+            jt_key(key, sizeof key, "", states[i][0], st[q]);
+            tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, JT, key));
         }
-        {
-            double dis = tb_med(r, JT, JT_CACHE_DISABLED JT_LOAD), warm = tb_med(r, JT, JT_CACHE_WARM JT_LOAD);
-            double ej = tb_med(r, JT, JT_CACHE_DISABLED JT_JIT), lj = tb_med(r, JT, JT_LAZY_DISABLED JT_JIT);
-            double ll = tb_med(r, JT, JT_LAZY_DISABLED JT_LOAD), la = tb_med(r, JT, JT_LAZY_DISABLED JT_LAUNCH);
-            fprintf(f, "  The warm cache saves %.3f ms of the %.3f ms load.\n", dis - warm, dis);
-            if (!isnan(lj) && !isnan(ej) && ej > 0)
-                fprintf(f, "  Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside the load "
-                        "(EAGER %.3f ms);\n  the load takes %.3f ms and the first launch %.3f ms.\n",
-                        lj >= 0.5 * ej ? "is not deferred" : "is deferred", lj, ej, ll, la);
-        }
+        fprintf(f, "\n");
     }
-    if (res_find(r, JT, jt_fill(k2, sizeof k2, JT_JITOPT_PRE, JT_OPT_LOAD, "0"))) {
-        fprintf(f, "\n  CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled): %9s %9s %12s\n",
-                "load", "JIT wall", "vectorAdd");
-        for (i = 0; i <= 4; i++) {
-            char n[32];
-            snprintf(n, sizeof n, "%zu", i);
-            fprintf(f, "  %-56s", "");
-            fprintf(f, "%zu", i);
-            tb_num(f, 8, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, n)));
-            tb_num(f, 9, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_JIT, n)));
-            tb_num(f, 12, 4, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_WARM, n)));
-            fprintf(f, "\n");
-        }
+    dis = tb_med(r, JT, JT_CACHE_DISABLED JT_LOAD);
+    warm = tb_med(r, JT, JT_CACHE_WARM JT_LOAD);
+    ej = tb_med(r, JT, JT_CACHE_DISABLED JT_JIT);
+    lj = tb_med(r, JT, JT_LAZY_DISABLED JT_JIT);
+    ll = tb_med(r, JT, JT_LAZY_DISABLED JT_LOAD);
+    la = tb_med(r, JT, JT_LAZY_DISABLED JT_LAUNCH);
+    fprintf(f, "  The warm cache saves %.3f ms of the %.3f ms load.\n", dis - warm, dis);
+    if (!isnan(lj) && !isnan(ej) && ej > 0)
+        fprintf(f, "  Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside the load "
+                "(EAGER %.3f ms);\n  the load takes %.3f ms and the first launch %.3f ms.\n",
+                lj >= 0.5 * ej ? "is not deferred" : "is deferred", lj, ej, ll, la);
+}
+
+/* CU_JIT_OPTIMIZATION_LEVEL 0 to 4; nothing where it was not measured. */
+static void jt_print_levels(FILE *f, const results *r)
+{
+    size_t i;
+    char key[128];
+
+    if (!res_find(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, "0"))) return;
+    fprintf(f, "\n  CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled): %9s %9s %12s\n",
+            "load", "JIT wall", "vectorAdd");
+    for (i = 0; i <= 4; i++) {
+        char n[32];
+        snprintf(n, sizeof n, "%zu", i);
+        fprintf(f, "  %-56s", "");
+        fprintf(f, "%zu", i);
+        tb_num(f, 8, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, n)));
+        tb_num(f, 9, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_JIT, n)));
+        tb_num(f, 12, 4, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_WARM, n)));
+        fprintf(f, "\n");
     }
-    if (res_find(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT)) {
-        fprintf(f, "\n  who pays what cuInit and NVRTC share (children):  %9s %9s %9s %9s\n",
-                "libcuda", "cuInit", "NVRTC", "compile");
-        for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
-            static const char *const st[4] = { JT_ORDER_LIBCUDA, JT_ORDER_CUINIT, JT_ORDER_NVRTC,
-                                               JT_ORDER_COMPILE_STEP };
-            int q;
-            fprintf(f, "  %-49s", orders[i][1]);
-            for (q = 0; q < 4; q++) {
-                tb_num(f, 9, 2, tb_med(r, JT, jt_key(key, sizeof key, orders[i][0], "", st[q])));
-            }
-            fprintf(f, "\n");
-        }
-        {
-            double ci = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT);
-            double cc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_CUINIT);
-            double pi = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_COMPILE_STEP);
-            double pc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_COMPILE_STEP);
-            double lc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_LIBCUDA);
-            fprintf(f, "  Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and adds %.2f ms to "
-                    "the first compile\n  (%.2f -> %.2f)%s\n", ci - cc, ci, cc, pc - pi, pi, pc,
-                    lc < 0.1 ? "; libcuda was already loaded when the harness asked for it: NVRTC's "
-                               "first compile\n  had loaded the driver and initialised it itself" : ".");
-        }
+}
+
+/* Who pays what cuInit and NVRTC share, by the order children; nothing
+ * where it was not measured. */
+static void jt_print_orders(FILE *f, const results *r)
+{
+    static const char *const orders[][2] = {
+        { JT_ORDER_INIT, "cuInit first" },
+        { JT_ORDER_COMPILE, "first compile first" },
+        { JT_ORDER_INIT_NOPRELOAD, "cuInit first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+        { JT_ORDER_COMPILE_NOPRELOAD, "compile first, CUDA_FORCE_PRELOAD_LIBRARIES=0" },
+    };
+    static const char *const st[4] = { JT_ORDER_LIBCUDA, JT_ORDER_CUINIT, JT_ORDER_NVRTC,
+                                       JT_ORDER_COMPILE_STEP };
+    size_t i;
+    int q;
+    char key[128];
+    double ci, cc, pi, pc, lc;
+
+    if (!res_find(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT)) return;
+    fprintf(f, "\n  who pays what cuInit and NVRTC share (children):  %9s %9s %9s %9s\n",
+            "libcuda", "cuInit", "NVRTC", "compile");
+    for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+        fprintf(f, "  %-49s", orders[i][1]);
+        for (q = 0; q < 4; q++)
+            tb_num(f, 9, 2, tb_med(r, JT, jt_key(key, sizeof key, orders[i][0], "", st[q])));
+        fprintf(f, "\n");
     }
+    ci = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT);
+    cc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_CUINIT);
+    pi = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_COMPILE_STEP);
+    pc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_COMPILE_STEP);
+    lc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_LIBCUDA);
+    fprintf(f, "  Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and adds %.2f ms to "
+            "the first compile\n  (%.2f -> %.2f)%s\n", ci - cc, ci, cc, pc - pi, pi, pc,
+            lc < 0.1 ? "; libcuda was already loaded when the harness asked for it: NVRTC's "
+                       "first compile\n  had loaded the driver and initialised it itself" : ".");
+}
+
+void jt_print(FILE *f, const results *r)
+{
+    size_t i;
+    char key[128];
+    int any = 0;
+
+    for (i = 0; i < r->nm; i++)
+        if (strcmp(r->m[i].section, JT) == 0) any = 1;
+    if (!any) return;
+    jt_print_sources(f, r);
+    if (!res_find(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_PTX, JT_VECTOR)))
+        return;     /* --source alone */
+    jt_print_compile(f, r);
+    jt_print_synth(f, r);
+    jt_print_driver_jit(f, r);
+    jt_print_levels(f, r);
+    jt_print_orders(f, r);
 }
