@@ -38,10 +38,11 @@ LDLIBS       := -ldl -lm -pthread
 
 # The sources by layer (docs/architecture.md, "Layers"): main.c at the top,
 # then a folder per layer, and one folder per entry of the list under
-# src/sections/. Of src/probe/, the record (precord.c) is the harness's too;
+# src/sections/. Of src/probe/, the record (precord.c) and the live record
+# (live.c) are the harness's too;
 # the probe's own files go into the probe alone (and the unit tests).
 SRCS := $(wildcard src/*.c) $(wildcard src/os/*.c) $(wildcard src/core/*.c) \
-        $(wildcard src/cuda/*.c) src/probe/precord.c $(wildcard src/run/*.c) \
+        $(wildcard src/cuda/*.c) src/probe/precord.c src/probe/live.c $(wildcard src/run/*.c) \
         $(wildcard src/sections/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 KERNELS := $(wildcard kernels/*.cu)
@@ -57,7 +58,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tes
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 
@@ -156,7 +157,8 @@ sanitize-gpu: $(BIN)
 # reader (tests/fuzz/kcache: files of one key, whole and broken) and the
 # whole record path of -- CMD: a record directory's contents, FIFOs, links,
 # directories, foreign pids and all (tests/fuzz/recdirs, recdir.h),
-# and the kernel names' demangler and shortener (tests/fuzz/names).
+# the kernel names' demangler and shortener (tests/fuzz/names), and the
+# live record's reader (tests/fuzz/lives: patches over a whole record).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -172,13 +174,15 @@ fuzz: $(VERSION_C)
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_recdir tests/fuzz/fuzz_recdir.c src/sections/program/recdir.c \
 	    src/os/ufile.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_live tests/fuzz/fuzz_live.c src/probe/live.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names build/fuzz/lives
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
 	cp tests/fuzz/kcache/* build/fuzz/kcache/
 	cp tests/fuzz/recdirs/* build/fuzz/recdirs/
 	cp tests/fuzz/names/* build/fuzz/names/
+	cp tests/fuzz/lives/* build/fuzz/lives/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -191,6 +195,8 @@ fuzz: $(VERSION_C)
 	    >build/fuzz/recdir.log 2>&1; rc=$$?; tail -3 build/fuzz/recdir.log; exit $$rc
 	build/fuzz/fuzz_demangle -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/names \
 	    >build/fuzz/demangle.log 2>&1; rc=$$?; tail -3 build/fuzz/demangle.log; exit $$rc
+	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/lives \
+	    >build/fuzz/live.log 2>&1; rc=$$?; tail -3 build/fuzz/live.log; exit $$rc
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where

@@ -38,6 +38,7 @@ void test_probe(void);
 void test_kcache(void);
 void test_untrusted(void);
 void test_demangle(void);
+void test_live(void);
 void test_squeeze(void);
 
 #endif

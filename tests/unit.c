@@ -28,6 +28,7 @@ int main(void)
     test_demangle();
     test_table();
     test_squeeze();
+    test_live();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
