@@ -36,9 +36,9 @@
 #include "os/ufile.h"
 #include "probe/precord.h"
 #include "sections/program/program_device.h"
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 #include "sections/program/recdir.h"
-#include "sections/program/squeeze.h"
+#include "sections/program/squeeze_holder.h"
 
 /* The most spans kept from the traced run of each side. */
 #define PG_TRACE_SPANS 20000
@@ -1016,7 +1016,7 @@ static int pg_prepare(pg_state *s, const pg_side *sd, const char *what, const ch
 }
 
 /* --squeeze: a holder of all device 0's free memory but margin MiB
- * started before the run, in the side's setting (squeeze.h). Returns 0,
+ * started before the run, in the side's setting (squeeze_holder.h). Returns 0,
  * or -1 when it could not hold (a failed check naming it, said on stderr:
  * the run is not started). */
 static int pg_hold(pg_state *s, const pg_side *sd, const char *name, double margin, sq_holder *h)
@@ -2056,7 +2056,7 @@ static int pg_warm_up(pg_state *s)
     return 0;
 }
 
-/* --squeeze=auto: each setting's search (program_squeeze.h), one run a
+/* --squeeze=auto: each setting's search (setting_squeeze.h), one run a
  * margin, the settings one after the other; then a run of each setting at
  * another's largest failing margin where it was not tried there. Returns
  * 0, or -1 when a run could not be started. */
@@ -2198,7 +2198,7 @@ static int pg_warm_caches(pg_state *s)
 
 /* --squeeze: device 0's memory as a holder that holds nothing finds it
  * (the search's upper bound; --squeeze=MiB above its free memory is a
- * usage error), then the sides handed to program_squeeze.h. Returns
+ * usage error), then the sides handed to setting_squeeze.h. Returns
  * SEC_OK, or SEC_USAGE, SEC_NO_GPU (no driver: the runs are not made) or
  * SEC_FAILED after saying why on stderr. */
 static int pg_squeeze_begin(pg_state *s, const char *no_driver)

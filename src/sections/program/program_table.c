@@ -12,7 +12,7 @@
 #include "sections/program/program.h"
 #include "sections/program/figures.h"
 #include "sections/program/program_device.h"
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,
