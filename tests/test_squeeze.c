@@ -1,4 +1,4 @@
-/* test_squeeze.c: --squeeze=auto's search (sections/program/program_squeeze.h)
+/* test_squeeze.c: --squeeze=auto's search (sections/program/setting_squeeze.h)
  * against programs whose smallest margin is known: the margins it tries,
  * in order, worked out by hand; a device with less free than the first
  * try; a program that fails with nothing held; the cap on runs; a run
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 #include "testhelp.h"
 
 /* A search of one side on a device of free_mib, the program running at

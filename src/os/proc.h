@@ -34,9 +34,9 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
 
 /* Start this executable (/proc/self/exe) with args[0..nargs-1] after
  * argv[0] as a helper that lives beside a run (the memory holder of
- * --squeeze, squeeze.h), and return at once: fork and execve, the child in
- * a process group of its own (a signal to the terminal's group is not
- * for it), killed by the kernel when the thread that started it ends
+ * --squeeze, squeeze_holder.h), and return at once: fork and execve, the
+ * child in a process group of its own (a signal to the terminal's group is
+ * not for it), killed by the kernel when the thread that started it ends
  * (PR_SET_PDEATHSIG), with the signal mask this process started with,
  * stdin, stdout and stderr on /dev/null, fd as its descriptor 3 and no
  * other descriptor of this process, the environment changed by set_env

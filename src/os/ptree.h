@@ -70,7 +70,7 @@ size_t pt_kill_all(pid_t group, char *names, size_t len);
 void pt_kill_now(void);
 
 /* A child of this process that is not of the program's tree (the memory
- * holder of --squeeze, squeeze.h), started beside it: never taken for one
+ * holder of --squeeze, squeeze_holder.h), started beside it: never taken for one
  * of the tree's; where the tree's reader reaps it (it ended while the tree
  * ran), its wait status is kept for pt_spared. One at a time; 0 forgets
  * it. Thread-safe. */

@@ -5,49 +5,10 @@
 #include <string.h>
 #include "probe/precord.h"
 
-#define CALLS(k, call, what)                                                        \
-    { k ".n", "count", what ", calls", "each " call " call, counted" },             \
-    { k ".ms", "ms", what ", time inside", "the host clock from the entry to the exit of " \
-      "each " call " call, summed" }
-
 const prc_fig prc_figs[PRC_NFIGS] = {
-    { "at.probe", "ms", "probe loaded (cuInit), from spawn",
-      "from the spawn of the process to the driver's loading of the probe, inside its first cuInit" },
-    { "at.context", "ms", "first context, from the spawn",
-      "from the spawn to the driver's report of the process's first context" },
-    { "at.first_kernel", "ms", "first kernel, from the spawn",
-      "from the spawn to the entry of the process's first kernel launch" },
-    { "at.exit", "ms", "exit handler, from the spawn",
-      "from the spawn to the probe's exit handler" },
-    { "contexts.n", "count", "contexts created", "contexts the driver reported created" },
-    CALLS("module_load", "cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx or cuModuleLoadFatBinary",
-          "module loads"),
-    CALLS("library_load", "cuLibraryLoadData or cuLibraryLoadFromFile", "library loads"),
-    { "loaded.n", "count", "modules the driver loaded",
-      "modules CUPTI's resource callback reported loaded (under LAZY, those loaded so far)" },
-    { "loaded.mib", "MiB", "their images", "the images' bytes (cubinSize) of the modules loaded, summed" },
-    { "ptx.n", "count", "images JIT-compiled from PTX",
-      "images handed to a load that hold PTX and no machine code the device runs as it is" },
-    { "ptx.ms", "ms", "loads of those images, time inside",
-      "host time inside the loads handed those images (where the driver JIT-compiles them, or "
-      "finds them in its cache), summed" },
-    CALLS("get_function", "cuModuleGetFunction", "function gets"),
-    CALLS("get_kernel", "cuLibraryGetKernel", "kernel gets"),
-    CALLS("kernel_function", "cuKernelGetFunction", "kernel-function gets"),
-    CALLS("func_load", "cuFuncLoad", "function loads"),
-    CALLS("launch_first", "kernel's first launch (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel)",
-          "first launches"),
-    CALLS("launch_later", "later launch of a kernel already launched once", "later launches"),
-    { "mem.first_kernel", "MiB", "device memory at the first kernel",
-      "the process's device memory (env mem_source says whose figure) when its first kernel launch returned" },
-    { "mem.exit", "MiB", "device memory at exit",
-      "the process's device memory when the probe's exit handler ran, where it still answered" },
-    { "rss.peak", "MiB", "host peak RSS", "the process's peak resident set (getrusage) at its exit handler" },
-    { "marks.n", "count", "NVTX marks seen",
-      "NVTX marks (nvtxMarkA, nvtxMarkEx, nvtxDomainMarkEx with an ASCII message) the probe saw as "
-      "the program's NVTX tool (with --ready)" },
-    { "at.ready_mark", "ms", "ready mark, from the spawn",
-      "from the spawn to the first NVTX mark whose message matched --ready" },
+#define PRC_FIG_ROW(id, key, unit, name, region, proc) [PRC_F_##id] = { key, unit, name, region, proc },
+    PRC_FIGS(PRC_FIG_ROW)
+#undef PRC_FIG_ROW
 };
 
 const char *const prc_fail_calls[PRC_NFAIL_CALLS] = {
@@ -243,7 +204,8 @@ static int prc_check_env(const results *r, long pid, char *why, size_t whylen)
  * the "at." moments in order. */
 static int prc_check_figs(const results *r, char *why, size_t whylen)
 {
-    static const char *const order[] = { "at.probe", "at.context", "at.first_kernel", "at.exit" };
+    static const prc_fig_id order[] = { PRC_F_AT_PROBE, PRC_F_AT_CONTEXT, PRC_F_AT_FIRST_KERNEL,
+                                        PRC_F_AT_EXIT };
     double last = -1;
     size_t i;
 
@@ -268,10 +230,10 @@ static int prc_check_figs(const results *r, char *why, size_t whylen)
         }
     }
     for (i = 0; i < sizeof order / sizeof order[0]; i++) {
-        const res_meas *m = res_find(r, PRC_SECTION, order[i]);
+        const res_meas *m = res_find(r, PRC_SECTION, prc_figs[order[i]].key);
         if (!m) continue;
         if (m->samples[0] < last) {
-            snprintf(why, whylen, "figure %s comes before an earlier moment", order[i]);
+            snprintf(why, whylen, "figure %s comes before an earlier moment", prc_figs[order[i]].key);
             return -1;
         }
         last = m->samples[0];

@@ -56,22 +56,94 @@
     X(record) X(version) X(pid) X(ppid) X(command) X(written) X(cupti) \
     X(loading_mode) X(mem_source) X(device)
 
-/* The figures: key, unit, what it is. Counts are "count"; times inside
- * calls are the host clock from the call's entry to its exit, summed; "at."
- * figures are ms after PRC_ENV_T0. A figure the process never reached (no
- * kernel launched: no at.first_kernel) is absent, never zero. */
+/* The figures, declared once: X(ID, key, unit, name, region, proc) makes
+ * the enum prc_fig_id (PRC_F_<ID>: the figure's index in prc_figs, which
+ * the probe writes as v[PRC_F_<ID>] and the parent reads by it, so that a
+ * figure not declared here is a compile error) and the table prc_figs.
+ * key is the figure's name in the record's lines (the line form's key);
+ * unit "ms", "MiB" or "count"; name what it is, for the table (at most
+ * PRC_NAME_WIDTH); region where its clock starts and stops; proc its place
+ * in the program table's rows per process (1 the first; 0: not shown
+ * there). Counts are "count"; times inside calls are the host clock from
+ * the call's entry to its exit, summed; "at." figures are ms after
+ * PRC_ENV_T0. A figure the process never reached (no kernel launched: no
+ * at.first_kernel) is absent, never zero. The probe stores .ms figures
+ * only where .n > 0. PRC_CALLS makes a call's pair: ID_N "<key>.n" (each
+ * call counted) and ID_MS "<key>.ms" (the time inside them). */
+#define PRC_CALLS(X, ID, k, call, what, proc_n, proc_ms)                                     \
+    X(ID##_N, k ".n", "count", what ", calls", "each " call " call, counted", proc_n)         \
+    X(ID##_MS, k ".ms", "ms", what ", time inside", "the host clock from the entry to the "   \
+      "exit of each " call " call, summed", proc_ms)
+
+#define PRC_FIGS(X)                                                                           \
+    X(AT_PROBE, "at.probe", "ms", "probe loaded (cuInit), from spawn",                        \
+      "from the spawn of the process to the driver's loading of the probe, inside its first " \
+      "cuInit", 1)                                                                            \
+    X(AT_CONTEXT, "at.context", "ms", "first context, from the spawn",                        \
+      "from the spawn to the driver's report of the process's first context", 0)              \
+    X(AT_FIRST_KERNEL, "at.first_kernel", "ms", "first kernel, from the spawn",               \
+      "from the spawn to the entry of the process's first kernel launch", 2)                  \
+    X(AT_EXIT, "at.exit", "ms", "exit handler, from the spawn",                               \
+      "from the spawn to the probe's exit handler", 0)                                        \
+    X(CONTEXTS_N, "contexts.n", "count", "contexts created",                                  \
+      "contexts the driver reported created", 0)                                              \
+    PRC_CALLS(X, MODULE_LOAD, "module_load", "cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx " \
+              "or cuModuleLoadFatBinary", "module loads", 5, 0)                               \
+    PRC_CALLS(X, LIBRARY_LOAD, "library_load", "cuLibraryLoadData or cuLibraryLoadFromFile",  \
+              "library loads", 3, 4)                                                          \
+    X(LOADED_N, "loaded.n", "count", "modules the driver loaded",                             \
+      "modules CUPTI's resource callback reported loaded (under LAZY, those loaded so far)", 0) \
+    X(LOADED_MIB, "loaded.mib", "MiB", "their images",                                        \
+      "the images' bytes (cubinSize) of the modules loaded, summed", 0)                       \
+    X(PTX_N, "ptx.n", "count", "images JIT-compiled from PTX",                                \
+      "images handed to a load that hold PTX and no machine code the device runs as it is", 0) \
+    X(PTX_MS, "ptx.ms", "ms", "loads of those images, time inside",                           \
+      "host time inside the loads handed those images (where the driver JIT-compiles them, "  \
+      "or finds them in its cache), summed", 0)                                               \
+    PRC_CALLS(X, GET_FUNCTION, "get_function", "cuModuleGetFunction", "function gets", 0, 0)  \
+    PRC_CALLS(X, GET_KERNEL, "get_kernel", "cuLibraryGetKernel", "kernel gets", 0, 0)         \
+    PRC_CALLS(X, KERNEL_FUNCTION, "kernel_function", "cuKernelGetFunction",                   \
+              "kernel-function gets", 0, 6)                                                   \
+    PRC_CALLS(X, FUNC_LOAD, "func_load", "cuFuncLoad", "function loads", 0, 0)                \
+    PRC_CALLS(X, LAUNCH_FIRST, "launch_first", "kernel's first launch (cuLaunchKernel, "      \
+              "cuLaunchKernelEx, cuLaunchCooperativeKernel)", "first launches", 7, 0)         \
+    PRC_CALLS(X, LAUNCH_LATER, "launch_later", "later launch of a kernel already launched once", \
+              "later launches", 0, 0)                                                         \
+    X(MEM_FIRST_KERNEL, "mem.first_kernel", "MiB", "device memory at the first kernel",       \
+      "the process's device memory (env mem_source says whose figure) when its first kernel " \
+      "launch returned", 8)                                                                   \
+    X(MEM_EXIT, "mem.exit", "MiB", "device memory at exit",                                   \
+      "the process's device memory when the probe's exit handler ran, where it still "        \
+      "answered", 0)                                                                          \
+    X(RSS_PEAK, "rss.peak", "MiB", "host peak RSS",                                           \
+      "the process's peak resident set (getrusage) at its exit handler", 10)                  \
+    X(MARKS_N, "marks.n", "count", "NVTX marks seen",                                         \
+      "NVTX marks (nvtxMarkA, nvtxMarkEx, nvtxDomainMarkEx with an ASCII message) the probe " \
+      "saw as the program's NVTX tool (with --ready)", 0)                                     \
+    X(AT_READY_MARK, "at.ready_mark", "ms", "ready mark, from the spawn",                     \
+      "from the spawn to the first NVTX mark whose message matched --ready", 0)
+
+typedef enum prc_fig_id {
+#define PRC_FIG_ID(id, key, unit, name, region, proc) PRC_F_##id,
+    PRC_FIGS(PRC_FIG_ID)
+#undef PRC_FIG_ID
+    PRC_NFIGS
+} prc_fig_id;
+
 typedef struct prc_fig {
     const char *key;
     const char *unit;
     const char *name;       /* what it is, for the table */
     const char *region;     /* where its clock starts and stops */
+    int proc;               /* its place among the rows per process, 0: not there */
 } prc_fig;
 
-#define PRC_NFIGS 30
 extern const prc_fig prc_figs[PRC_NFIGS];
+/* The key of figure PRC_F_<id>: PRC_KEY(AT_PROBE) is "at.probe". */
+#define PRC_KEY(id) (prc_figs[PRC_F_##id].key)
 /* The widest name a figure may have: the program table's name column. */
 #define PRC_NAME_WIDTH 34
-/* In order:
+/* What they are:
  *   at.probe            ms    the driver loaded the probe (inside the first cuInit)
  *   at.context          ms    the first context was created
  *   at.first_kernel     ms    the first kernel launch was entered
@@ -95,8 +167,7 @@ extern const prc_fig prc_figs[PRC_NFIGS];
  *   rss.peak            MiB   host peak resident set (getrusage) at exit
  *   marks.n             count NVTX marks the probe saw (only with PRC_ENV_READY set
  *                             and NVTX_INJECTION64_PATH naming the probe)
- *   at.ready_mark       ms    the first of them whose message matched PRC_ENV_READY
- * The probe stores .ms figures only where .n > 0. */
+ *   at.ready_mark       ms    the first of them whose message matched PRC_ENV_READY */
 
 /* The slowest first uses: derived entries "slowest.<rank>" (rank 1 to
  * PRC_SLOWEST, slowest first): name the kernel's symbol, value its first

@@ -56,9 +56,12 @@ typedef enum pb_kind {
 } pb_kind;
 #define PB_LAUNCH PB_LAUNCH_FIRST
 
-static const char *const pb_kind_key[PB_NKINDS] = {
-    "module_load", "library_load", "get_function", "get_kernel",
-    "kernel_function", "func_load", "launch_first", "launch_later"
+/* Each kind's figures: its calls counted, the time inside them (precord.h). */
+static const prc_fig_id pb_kind_figs[PB_NKINDS][2] = {
+    { PRC_F_MODULE_LOAD_N, PRC_F_MODULE_LOAD_MS }, { PRC_F_LIBRARY_LOAD_N, PRC_F_LIBRARY_LOAD_MS },
+    { PRC_F_GET_FUNCTION_N, PRC_F_GET_FUNCTION_MS }, { PRC_F_GET_KERNEL_N, PRC_F_GET_KERNEL_MS },
+    { PRC_F_KERNEL_FUNCTION_N, PRC_F_KERNEL_FUNCTION_MS }, { PRC_F_FUNC_LOAD_N, PRC_F_FUNC_LOAD_MS },
+    { PRC_F_LAUNCH_FIRST_N, PRC_F_LAUNCH_FIRST_MS }, { PRC_F_LAUNCH_LATER_N, PRC_F_LAUNCH_LATER_MS },
 };
 
 /* The driver calls enabled, and what each one counts as (cupti_driver_cbid.h
@@ -1101,13 +1104,6 @@ static void pb_first_kernel_done(void)
 
 /* ------------------------------------------------------------ record --- */
 
-/* Figure key's value into v (indexed as prc_figs). */
-static void pb_put(double *v, const char *key, double x)
-{
-    const prc_fig *f = prc_fig_find(key);
-    if (f) v[f - prc_figs] = x;
-}
-
 /* The NVTX marks' figures (marks.h): marks.n where any was seen (or the
  * marks are routed here), at.ready_mark where one matched. */
 static void pb_put_marks(double *v)
@@ -1115,37 +1111,35 @@ static void pb_put_marks(double *v)
     double n = 0;
     long long ns = 0;
     int ready = pm_ready(&n, &ns);
-    if (n > 0 || getenv(PRC_ENV_READY)) pb_put(v, "marks.n", n);
-    if (ready) pb_put(v, "at.ready_mark", pb_ms(ns) > 0 ? pb_ms(ns) : 0);
+    if (n > 0 || getenv(PRC_ENV_READY)) v[PRC_F_MARKS_N] = n;
+    if (ready) v[PRC_F_AT_READY_MARK] = pb_ms(ns) > 0 ? pb_ms(ns) : 0;
 }
 
-/* Every figure's value, NaN where absent: counts only where the calls were
- * seen, a call's .ms only where it was made. Under pb.lock. */
+/* Every figure's value into v (indexed by prc_fig_id), NaN where absent:
+ * counts only where the calls were seen, a call's .ms only where it was
+ * made. Under pb.lock. */
 static void pb_figures(double *v)
 {
-    char key[64];
     size_t i;
 
     for (i = 0; i < PRC_NFIGS; i++) v[i] = NAN;
-    pb_put(v, "at.probe", pb.at_probe);
-    pb_put(v, "at.context", pb.at_context);
-    pb_put(v, "at.first_kernel", pb.at_first_kernel);
-    pb_put(v, "at.exit", pb.at_exit);
-    pb_put(v, "mem.first_kernel", pb.mem_first_kernel);
-    pb_put(v, "mem.exit", pb.mem_exit);
-    pb_put(v, "rss.peak", pb.rss_peak);
+    v[PRC_F_AT_PROBE] = pb.at_probe;
+    v[PRC_F_AT_CONTEXT] = pb.at_context;
+    v[PRC_F_AT_FIRST_KERNEL] = pb.at_first_kernel;
+    v[PRC_F_AT_EXIT] = pb.at_exit;
+    v[PRC_F_MEM_FIRST_KERNEL] = pb.mem_first_kernel;
+    v[PRC_F_MEM_EXIT] = pb.mem_exit;
+    v[PRC_F_RSS_PEAK] = pb.rss_peak;
     pb_put_marks(v);
     if (!pb.counting) return;
-    pb_put(v, "contexts.n", pb.contexts);
-    pb_put(v, "loaded.n", pb.loaded);
-    pb_put(v, "loaded.mib", pb.loaded_mib);
-    pb_put(v, "ptx.n", pb.ptx);
-    if (pb.ptx > 0) pb_put(v, "ptx.ms", pb.ptx_ms);
+    v[PRC_F_CONTEXTS_N] = pb.contexts;
+    v[PRC_F_LOADED_N] = pb.loaded;
+    v[PRC_F_LOADED_MIB] = pb.loaded_mib;
+    v[PRC_F_PTX_N] = pb.ptx;
+    if (pb.ptx > 0) v[PRC_F_PTX_MS] = pb.ptx_ms;
     for (i = 0; i < PB_NKINDS; i++) {
-        snprintf(key, sizeof key, "%s.n", pb_kind_key[i]);
-        pb_put(v, key, pb.n[i]);
-        snprintf(key, sizeof key, "%s.ms", pb_kind_key[i]);
-        if (pb.n[i] > 0) pb_put(v, key, pb.ms[i]);
+        v[pb_kind_figs[i][0]] = pb.n[i];
+        if (pb.n[i] > 0) v[pb_kind_figs[i][1]] = pb.ms[i];
     }
 }
 

@@ -101,6 +101,6 @@
     X(VISIBLE, "visible", VISIBLE)           /* libcuda, cuInit, the contexts, as it    \
                                                 sees devices */                         \
     X(HOLD, "hold", PROGRAM)                 /* -- CMD --squeeze: hold the device's     \
-                                                memory but a margin (squeeze.h) */
+                                                memory but a margin (squeeze_holder.h) */
 
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sections/program/program.h"
+#include "sections/program/figures.h"
 #include "core/answer.h"
 #include "core/trace.h"
 #include "core/verdict.h"
@@ -35,102 +36,9 @@
 #include "os/ufile.h"
 #include "probe/precord.h"
 #include "sections/program/program_device.h"
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 #include "sections/program/recdir.h"
-#include "sections/program/squeeze.h"
-
-#define PG_SAMPLE_MS 10         /* the sampler's period: NVML, --ready's output */
-#define PG_STR_(x) #x
-#define PG_STR(x) PG_STR_(x)    /* a constant's digits, in a description */
-
-const pg_runfig pg_runfigs[PG_NRUNFIGS] = {
-    { "in.first_kernel", "ms", "first kernel, from cuInit",
-      "inside the process: from the probe's load (inside the run's first cuInit) to the first "
-      "kernel launch entered, of the earliest CUDA processes (the program's own start left out)" },
-    { "in.context", "ms", "first context, from cuInit",
-      "inside the process: from the probe's load (inside the run's first cuInit) to the first "
-      "context created" },
-    { "wall", "ms", "whole process, from the spawn",
-      "from the spawn of the program to its main process's exit (the parent's clock)" },
-    { "cpu", "ms", "host CPU time, main process",
-      "user and system CPU time of the main process and of the children it waited for (wait4)" },
-    { "rss.main", "MiB", "host peak RSS, main process",
-      "the main process's peak resident set, and of the children it waited for (wait4)" },
-    { "mem.peak", "MiB", "device memory, peak",
-      "the most device memory NVML showed for the run's processes together, sampled every "
-      PG_STR(PG_SAMPLE_MS) " ms" },
-    { "processes", "count", "CUDA processes", "processes of the run that wrote a record" },
-    { "code.ms", "ms", "loads, gets, first launches",
-      "host time inside module and library loads, function and kernel gets and loads, and "
-      "each kernel's first launch, summed over the run's CUDA processes (where a JIT from PTX "
-      "and lazy loads are paid)" },
-    { "cache.cuda", "MiB", "CUDA_CACHE_PATH after the run",
-      "--jit-cache: the regular files under the side's CUDA_CACHE_PATH after the run" },
-    { "cache.triton", "MiB", "TRITON_CACHE_DIR after the run",
-      "--jit-cache: the regular files under the side's TRITON_CACHE_DIR after the run" },
-    { "cache.inductor", "MiB", "TORCHINDUCTOR_CACHE_DIR after run",
-      "--jit-cache: the regular files under the side's TORCHINDUCTOR_CACHE_DIR after the run" },
-    { "cache.cupy", "MiB", "CUPY_CACHE_DIR after the run",
-      "--jit-cache: the regular files under the side's CUPY_CACHE_DIR after the run" },
-    { "ready.at", "ms", "ready, from the spawn",
-      "when a line of the program's output first matched --ready (the harness's clock, polled "
-      "every " PG_STR(PG_SAMPLE_MS) " ms), else the first kernel plus --ready-after" },
-    { "ready.uses", "count", "first uses after ready",
-      "kernels whose first use began after ready, over the run's CUDA processes" },
-    { "ready.stall", "ms", "their stalls, summed",
-      "host time of those first uses (gets and first launch) and of the bursts of loads after ready "
-      "(each from its first load's entry to its last one's exit, less the gets between), summed" },
-    { "ready.worst", "ms", "the worst of them",
-      "the longest of those first uses (0 where there was none)" },
-    { "headroom", "MiB", "free at the tightest load",
-      "the least device memory free (cuMemGetInfo, inside the process) when a first use or a "
-      "load after the first kernel began" },
-    { "concurrent", "count", "first uses beside busy streams",
-      "first uses after the first kernel, in processes under LAZY, that began while another "
-      "stream of the program had work in flight (cuStreamQuery, inside the process)" },
-};
-
-const sch_key pg_derived[PG_NDERIVED] = {
-    [PG_D_COLD_START] = { AN_PREFIX "cold_start", "ms", RES_PROCESS, "where the cold start went",
-                          "the second setting's median first kernel inside the process less the first's" },
-    [PG_D_WALL] = { AN_PREFIX "wall", "ms", RES_PROCESS, "the whole process",
-                    "the second setting's median whole process less the first's" },
-    [PG_D_JIT] = { AN_PREFIX "jit", "", RES_PROCESS, "what the JIT cache changes",
-                   "the PTX images compiled (--jit-cache)" },
-    [PG_D_READY] = { AN_PREFIX "ready", "", RES_PROCESS, "first uses after the program was ready", "" },
-    [PG_D_HEADROOM] = { AN_PREFIX "headroom", "MiB", RES_PROCESS,
-                        "the device memory free at the tightest load", "" },
-    [PG_D_AUTOTUNE] = { AN_PREFIX "autotune", "", RES_PROCESS, "first launches many times the later ones",
-                        "the kernels named" },
-    [PG_D_CONCURRENT] = { AN_PREFIX "concurrent", "", RES_PROCESS,
-                          "first uses while other streams were busy", "" },
-    [PG_D_ROUNDS] = { AN_PREFIX "rounds", "rounds", RES_PROCESS, "the runs the answer took", "" },
-    [PG_D_LOADS] = { AN_PREFIX "loads", "ms", RES_PROCESS, "the loads",
-                     "LAZY's median time inside module and library loads less EAGER's" },
-    [PG_D_MEMORY] = { AN_PREFIX "memory", "MiB", RES_PROCESS, "what each mode costs in device memory",
-                      "EAGER's median device memory peak less LAZY's" },
-    [PG_D_LATER] = { AN_PREFIX "later", "ms", RES_PROCESS, "what LAZY pays later",
-                     "LAZY's median time inside cuKernelGetFunction plus its median time inside "
-                     "first launches" },
-    [PG_D_MODE] = { AN_PREFIX "mode.<side>", "", RES_PROCESS, "the loading mode in effect",
-                    "the CUDA processes where the other mode was in effect" },
-    [PG_D_PROBE_COST_ANSWER] = { AN_PREFIX "probe_cost", "", RES_PROCESS, "what the measurement added",
-                                 "" },
-    [PG_D_CUDA] = { AN_PREFIX "cuda", "", RES_PROCESS, "whether the program used CUDA",
-                    "1: NVML saw it on a device without a record; 0: no CUDA process" },
-    [PG_D_CUPTI] = { AN_PREFIX "cupti", "", RES_PROCESS, "whether CUPTI answered inside",
-                     "the CUDA processes where it did not" },
-    [PG_D_FAILED] = { AN_PREFIX "failed", "", RES_PROCESS, "runs that failed", "" },
-    [PG_D_SLOWEST] = { "slowest.<side>.<i>", "ms", RES_PROCESS,
-                       "a slowest first use, by rank: the kernel's symbol",
-                       "get + first launch, host time; median over the times it came (fields "
-                       "runs, and times where a name came more than once a run)" },
-    [PG_D_READY_RANK] = { "ready.<side>.<i>", "ms", RES_PROCESS,
-                          "a first use after ready, by rank: the kernel's symbol",
-                          "its stall (get + first launch, or a burst of loads' span), host time; "
-                          "median over the times it came (fields runs, and times where a name "
-                          "came more than once a run); field after_ms, when after ready" },
-};
+#include "sections/program/squeeze_holder.h"
 
 /* The most spans kept from the traced run of each side. */
 #define PG_TRACE_SPANS 20000
@@ -140,9 +48,10 @@ const sch_key pg_derived[PG_NDERIVED] = {
 /* The caches a --jit-cache side sets: the driver's compute cache and the
  * JIT layers' own, each a directory of its own (the variable, the folder). */
 #define PG_NCACHES 4
-static const char *const pg_caches[PG_NCACHES][2] = {
-    { "CUDA_CACHE_PATH", "cuda" }, { "TRITON_CACHE_DIR", "triton" },
-    { "TORCHINDUCTOR_CACHE_DIR", "inductor" }, { "CUPY_CACHE_DIR", "cupy" },
+static const struct { const char *var, *folder; pgf_id fig; } pg_caches[PG_NCACHES] = {
+    { "CUDA_CACHE_PATH", "cuda", PGF_CACHE_CUDA }, { "TRITON_CACHE_DIR", "triton", PGF_CACHE_TRITON },
+    { "TORCHINDUCTOR_CACHE_DIR", "inductor", PGF_CACHE_INDUCTOR },
+    { "CUPY_CACHE_DIR", "cupy", PGF_CACHE_CUPY },
 };
 
 /* A side: a setting (a variable's value, a cache state, a command), run
@@ -171,7 +80,7 @@ typedef struct pg_kernel {
     int last_run;
 } pg_kernel;
 
-/* The NVML sampler of one run: every PG_SAMPLE_MS, the device memory of the
+/* The NVML sampler of one run: every PGF_SAMPLE_MS, the device memory of the
  * processes of the run's tree (ptree.h), per process and in all. */
 typedef struct pg_sampler {
     pthread_t th;
@@ -552,7 +461,7 @@ static void *pg_sample_loop(void *arg)
             }
             if (seen && sum > m->peak_sum) m->peak_sum = sum;
         }
-        usleep(PG_SAMPLE_MS * 1000);
+        usleep(PGF_SAMPLE_MS * 1000);
     }
     return NULL;
 }
@@ -587,9 +496,9 @@ static void pg_sampler_stop(pg_sampler *m, int started)
 /* ------------------------------------------------------------ records --- */
 
 /* A record's figure, or NaN. */
-static double pg_fig(const prc_record *rec, const char *key)
+static double pg_fig(const prc_record *rec, prc_fig_id f)
 {
-    const res_meas *m = res_find(&rec->r, PRC_SECTION, key);
+    const res_meas *m = res_find(&rec->r, PRC_SECTION, prc_figs[f].key);
     return m ? m->samples[0] : NAN;
 }
 
@@ -649,28 +558,20 @@ static void pg_put(pg_state *s, const char *prefix, const char *key, const char 
         fprintf(stderr, "harness: " PG ": out of memory storing %s\n", k);
 }
 
-const pg_runfig *pg_runfig_of(const char *key)
+/* One more sample of the run-level figure id, as "<prefix><key>". */
+static void pg_put_run(pg_state *s, const char *prefix, pgf_id id, double v)
 {
-    size_t i;
-    for (i = 0; i < PG_NRUNFIGS && strcmp(pg_runfigs[i].key, key) != 0; i++)
-        ;
-    return &pg_runfigs[i < PG_NRUNFIGS ? i : 0];
-}
-
-/* One more sample of the run-level figure key, as "<prefix><key>". */
-static void pg_put_run(pg_state *s, const char *prefix, const char *key, double v)
-{
-    const pg_runfig *f = pg_runfig_of(key);
+    const pgf_fig *f = &pgf_figs[id];
     pg_put(s, prefix, f->key, f->name, f->region, f->unit, v);
 }
 
-/* The earliest of figure key over the run's records; NaN when none has it. */
-static double pg_earliest(const prc_record *recs, size_t n, const char *key)
+/* The earliest of figure f over the run's records; NaN when none has it. */
+static double pg_earliest(const prc_record *recs, size_t n, prc_fig_id f)
 {
     double v = NAN;
     size_t i;
     for (i = 0; i < n; i++) {
-        double x = pg_fig(&recs[i], key);
+        double x = pg_fig(&recs[i], f);
         if (!isnan(x) && (isnan(v) || x < v)) v = x;
     }
     return v;
@@ -681,21 +582,22 @@ static double pg_earliest(const prc_record *recs, size_t n, const char *key)
  * making code ready. */
 static void pg_put_inside(pg_state *s, const char *prefix, const prc_record *recs, size_t n)
 {
-    static const char *const code[] = { "module_load.ms", "library_load.ms", "get_function.ms",
-                                        "get_kernel.ms", "kernel_function.ms", "func_load.ms",
-                                        "launch_first.ms" };
-    double probe = pg_earliest(recs, n, "at.probe"), sum = NAN;
+    static const prc_fig_id code[] = { PRC_F_MODULE_LOAD_MS, PRC_F_LIBRARY_LOAD_MS,
+                                       PRC_F_GET_FUNCTION_MS, PRC_F_GET_KERNEL_MS,
+                                       PRC_F_KERNEL_FUNCTION_MS, PRC_F_FUNC_LOAD_MS,
+                                       PRC_F_LAUNCH_FIRST_MS };
+    double probe = pg_earliest(recs, n, PRC_F_AT_PROBE), sum = NAN;
     size_t i, k;
 
-    pg_put_run(s, prefix, "in.context", pg_earliest(recs, n, "at.context") - probe);
-    pg_put_run(s, prefix, "in.first_kernel", pg_earliest(recs, n, "at.first_kernel") - probe);
+    pg_put_run(s, prefix, PGF_IN_CONTEXT, pg_earliest(recs, n, PRC_F_AT_CONTEXT) - probe);
+    pg_put_run(s, prefix, PGF_IN_FIRST_KERNEL, pg_earliest(recs, n, PRC_F_AT_FIRST_KERNEL) - probe);
     for (i = 0; i < n; i++)
         for (k = 0; k < sizeof code / sizeof code[0]; k++) {
             double x = pg_fig(&recs[i], code[k]);
             if (!isnan(x)) sum = isnan(sum) ? x : sum + x;
         }
-    if (n && isnan(sum) && !isnan(pg_fig(&recs[0], "launch_first.n"))) sum = 0;
-    pg_put_run(s, prefix, "code.ms", sum);
+    if (n && isnan(sum) && !isnan(pg_fig(&recs[0], PRC_F_LAUNCH_FIRST_N))) sum = 0;
+    pg_put_run(s, prefix, PGF_CODE_MS, sum);
 }
 
 /* The run's figures from its records: "at." the earliest, the others
@@ -706,14 +608,14 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
     size_t i, j;
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
-    pg_put_run(s, prefix, "processes", (double)n);
+    pg_put_run(s, prefix, PGF_PROCESSES, (double)n);
     pg_put_inside(s, prefix, recs, n);
     for (j = 0; j < PRC_NFIGS; j++) {
         const prc_fig *f = &prc_figs[j];
         int at = strncmp(f->key, "at.", 3) == 0;
         double v = NAN;
         for (i = 0; i < n; i++) {
-            double x = pg_fig(&recs[i], f->key);
+            double x = pg_fig(&recs[i], (prc_fig_id)j);
             if (isnan(x)) continue;
             v = isnan(v) ? x : at ? fmin(v, x) : v + x;
         }
@@ -729,32 +631,28 @@ static void pg_put_records(pg_state *s, const pg_side *sd, const prc_record *rec
         snprintf(prefix, sizeof prefix, "proc%zu.%s.", i + 1, sd->key);
         for (j = 0; j < PRC_NFIGS; j++)
             pg_put(s, prefix, prc_figs[j].key, prc_figs[j].name, prc_figs[j].region, prc_figs[j].unit,
-                   pg_fig(&recs[i], prc_figs[j].key));
+                   pg_fig(&recs[i], (prc_fig_id)j));
         snprintf(env, sizeof env, "program_proc%zu_command", i + 1);
         if (!res_env_get(s->c->r, env) && cmd && cmd->kind == RES_STR) res_env_str(s->c->r, env, cmd->str);
     }
 }
 
-/* The region of a process's own device memory peak. */
-#define PG_PROC_PEAK_REGION \
-    "the most device memory NVML showed for this process, sampled every " PG_STR(PG_SAMPLE_MS) " ms"
-
 /* The run's device memory peaks from the sampler: in all, and per process
  * where the run had several. */
 static void pg_put_memory(pg_state *s, const pg_side *sd, const prc_record *recs, size_t n)
 {
-    const pg_runfig *f = pg_runfig_of("mem.peak");
+    const pgf_fig *f = &pgf_figs[PGF_MEM_PEAK];
     char prefix[64];
     size_t i, j;
 
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
-    if (s->smp.peak_sum >= 0) pg_put_run(s, prefix, f->key, s->smp.peak_sum);
+    if (s->smp.peak_sum >= 0) pg_put_run(s, prefix, PGF_MEM_PEAK, s->smp.peak_sum);
     if (n < 2) return;
     for (i = 0; i < n && i < PG_MAX_PROCS; i++)
         for (j = 0; j < s->smp.npid; j++)
             if (s->smp.pid[j] == recs[i].pid) {
                 snprintf(prefix, sizeof prefix, "proc%zu.%s.", i + 1, sd->key);
-                pg_put(s, prefix, f->key, f->name, PG_PROC_PEAK_REGION, f->unit, s->smp.peak[j]);
+                pg_put(s, prefix, f->key, f->name, PGF_PROC_PEAK_REGION, f->unit, s->smp.peak[j]);
             }
 }
 
@@ -831,7 +729,7 @@ static void pg_note_worst(double *worst, char *name, size_t len, double ms, cons
 static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_record *recs, size_t n,
                         long long ready_ns, long long t0_ns)
 {
-    double first = pg_earliest(recs, n, "at.first_kernel"), mark = pg_earliest(recs, n, "at.ready_mark");
+    double first = pg_earliest(recs, n, PRC_F_AT_FIRST_KERNEL), mark = pg_earliest(recs, n, PRC_F_AT_READY_MARK);
     double ready = pg_ready_at(s, ready_ns, t0_ns, mark, first);
     double uses = 0, stall = 0, worst = 0, tight = INFINITY, took = NAN, conc = 0;
     int asked = 0;
@@ -842,7 +740,7 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
     s->ready_runs++;
     if (ready_ns > 0) s->ready_matched++;
     if (!isnan(mark)) s->mark_matched++;
-    if (!isnan(mark) || pg_earliest(recs, n, "marks.n") > 0) s->mark_runs++;
+    if (!isnan(mark) || pg_earliest(recs, n, PRC_F_MARKS_N) > 0) s->mark_runs++;
     for (i = 0; i < n; i++)
         for (j = 0; j < recs[i].r.nd; j++) {
             const res_derived *d = &recs[i].r.d[j];
@@ -888,15 +786,15 @@ static void pg_put_uses(pg_state *s, const pg_side *sd, size_t si, const prc_rec
             }
         }
     if (!isnan(ready)) {
-        pg_put_run(s, prefix, "ready.at", ready);
-        pg_put_run(s, prefix, "ready.uses", uses);
-        pg_put_run(s, prefix, "ready.stall", stall);
-        pg_put_run(s, prefix, "ready.worst", worst);
+        pg_put_run(s, prefix, PGF_READY_AT, ready);
+        pg_put_run(s, prefix, PGF_READY_USES, uses);
+        pg_put_run(s, prefix, PGF_READY_STALL, stall);
+        pg_put_run(s, prefix, PGF_READY_WORST, worst);
         if (wname[0]) pg_kernel_add(s->worst[si], &s->nworst[si], s->runs, wname, worst, 0, 0);
     }
-    if (asked) pg_put_run(s, prefix, "concurrent", conc);
+    if (asked) pg_put_run(s, prefix, PGF_CONCURRENT, conc);
     if (isfinite(tight)) {
-        pg_put_run(s, prefix, "headroom", tight);
+        pg_put_run(s, prefix, PGF_HEADROOM, tight);
         if (!s->tight_seen[si] || tight < s->tight_free[si]) {
             s->tight_seen[si] = 1;
             s->tight_free[si] = tight;
@@ -963,7 +861,7 @@ static size_t pg_env(const pg_state *s, const pg_side *sd, const char *recdir,
     size_t n = 0, i;
     if (sd->set[0]) snprintf(buf[n++], 4200, "%.4199s", sd->set);
     for (i = 0; cache_root && i < PG_NCACHES; i++)
-        snprintf(buf[n++], 4200, "%s=%s/%s", pg_caches[i][0], cache_root, pg_caches[i][1]);
+        snprintf(buf[n++], 4200, "%s=%s/%s", pg_caches[i].var, cache_root, pg_caches[i].folder);
     if (sd->probed && s->probe[0]) {
         snprintf(buf[n++], 4200, "CUDA_INJECTION64_PATH=%s", s->probe);
         snprintf(buf[n++], 4200, PRC_ENV_DIR "=%s", recdir);
@@ -1073,15 +971,14 @@ static double pg_tree_mib(const char *path)
  * them the program wrote. */
 static void pg_put_caches(pg_state *s, const pg_side *sd, const char *root)
 {
-    char prefix[64], dir[4300], key[32];
+    char prefix[64], dir[4300];
     size_t i;
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
     for (i = 0; i < PG_NCACHES; i++) {
         double mib;
-        snprintf(dir, sizeof dir, "%s/%s", root, pg_caches[i][1]);
+        snprintf(dir, sizeof dir, "%s/%s", root, pg_caches[i].folder);
         mib = pg_tree_mib(dir);
-        snprintf(key, sizeof key, "cache.%s", pg_caches[i][1]);
-        pg_put_run(s, prefix, key, mib < 0 ? 0 : mib);
+        pg_put_run(s, prefix, pg_caches[i].fig, mib < 0 ? 0 : mib);
         if (mib > 0) s->cache_written[i] = 1;
     }
 }
@@ -1119,7 +1016,7 @@ static int pg_prepare(pg_state *s, const pg_side *sd, const char *what, const ch
 }
 
 /* --squeeze: a holder of all device 0's free memory but margin MiB
- * started before the run, in the side's setting (squeeze.h). Returns 0,
+ * started before the run, in the side's setting (squeeze_holder.h). Returns 0,
  * or -1 when it could not hold (a failed check naming it, said on stderr:
  * the run is not started). */
 static int pg_hold(pg_state *s, const pg_side *sd, const char *name, double margin, sq_holder *h)
@@ -1168,9 +1065,9 @@ static void pg_keep_figures(pg_state *s, pg_side *sd, const pr_program *p, const
     size_t si = (size_t)(sd - s->side);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", sd->key);
-    pg_put_run(s, prefix, "wall", p->ms);
-    pg_put_run(s, prefix, "cpu", p->cpu_ms);
-    pg_put_run(s, prefix, "rss.main", p->rss_mib);
+    pg_put_run(s, prefix, PGF_WALL, p->ms);
+    pg_put_run(s, prefix, PGF_CPU, p->cpu_ms);
+    pg_put_run(s, prefix, PGF_RSS_MAIN, p->rss_mib);
     pg_put_memory(s, sd, recs, nrec);
     if (cache_root) pg_put_caches(s, sd, cache_root);
     if (sd->probed && s->probe[0]) {
@@ -1395,8 +1292,8 @@ static void pg_compare_sides(pg_state *s, double alpha)
         for (i = 1; i < s->nsettings; i++) {
             size_t ai = group + i, bi = group;
             const pg_side *a = &s->side[ai], *b = &s->side[bi];
-            for (f = 0; f < PG_NRUNFIGS + PRC_NFIGS; f++) {
-                const char *fk = f < PG_NRUNFIGS ? pg_runfigs[f].key : prc_figs[f - PG_NRUNFIGS].key;
+            for (f = 0; f < PGF_N + PRC_NFIGS; f++) {
+                const char *fk = f < PGF_N ? pgf_figs[f].key : prc_figs[f - PGF_N].key;
                 const res_meas *ma = pg_side_meas(s, "", a, fk), *mb = pg_side_meas(s, "", b, fk);
                 vd_result v;
                 if (!ma || !mb) continue;
@@ -1412,8 +1309,8 @@ static void pg_compare_sides(pg_state *s, double alpha)
         }
     if (s->nsettings != 2) return;
     for (j = 1; j <= PG_MAX_PROCS; j++)
-        for (f = 0; f < PG_NRUNFIGS + PRC_NFIGS; f++) {
-            const char *fk = f < PG_NRUNFIGS ? pg_runfigs[f].key : prc_figs[f - PG_NRUNFIGS].key;
+        for (f = 0; f < PGF_N + PRC_NFIGS; f++) {
+            const char *fk = f < PGF_N ? pgf_figs[f].key : prc_figs[f - PGF_N].key;
             const res_meas *ma, *mb;
             vd_result v;
             snprintf(prefix, sizeof prefix, "proc%zu.", j);
@@ -1437,12 +1334,12 @@ static size_t pg_headline(const pg_state *s, const char **key)
 {
     size_t n = 0;
     const cli_compare c = s->c->o->compare;
-    if (s->probe[0] && pg_side_meas(s, "", &s->side[0], "in.first_kernel")) {
-        key[n++] = "in.first_kernel";
-        key[n++] = "in.context";
-        if (c == CLI_CMP_JIT_CACHE) key[n++] = "code.ms";
+    if (s->probe[0] && pg_side_meas(s, "", &s->side[0], PGF_KEY(IN_FIRST_KERNEL))) {
+        key[n++] = PGF_KEY(IN_FIRST_KERNEL);
+        key[n++] = PGF_KEY(IN_CONTEXT);
+        if (c == CLI_CMP_JIT_CACHE) key[n++] = PGF_KEY(CODE_MS);
     }
-    if (!n || c == CLI_CMP_COMMANDS) key[n++] = "wall";
+    if (!n || c == CLI_CMP_COMMANDS) key[n++] = PGF_KEY(WALL);
     return n;
 }
 
@@ -1476,31 +1373,28 @@ static int pg_look(pg_state *s, double alpha)
 /* The probe's own cost per mode: bare against probed, on the whole
  * process and the device memory peak; pct_of_bare the difference as a
  * share of the bare median. */
-static const char *const pg_cost_figs[3] = { "wall", "cpu", "mem.peak" };
-#define PG_COST_PREFIX "probe_cost."
-
 static void pg_probe_cost(pg_state *s)
 {
-    const char *const *figs = pg_cost_figs;
     results *r = s->c->r;
     size_t i, f;
 
     for (i = 0; i < s->nsides; i++) {
         const pg_side *sd = &s->side[i];
         if (!sd->probed) continue;
-        for (f = 0; f < 3; f++) {
+        for (f = 0; f < PGF_NCOST; f++) {
+            const char *fk = pgf_figs[pgf_cost[f]].key;
             char kb[128], kp[128], key[128], name[200];
             const res_meas *b, *p;
             res_derived *d;
             vd_result v;
-            snprintf(kp, sizeof kp, "%s.%s", sd->key, figs[f]);
-            snprintf(kb, sizeof kb, "bare.%s.%s", sd->key, figs[f]);
+            snprintf(kp, sizeof kp, "%s.%s", sd->key, fk);
+            snprintf(kb, sizeof kb, "bare.%s.%s", sd->key, fk);
             if (!(b = res_find(r, PG, kb)) || !(p = res_find(r, PG, kp))) continue;
             vd_judge(b->samples, b->nsamples, p->samples, p->nsamples, "bare", "probed",
                      0.0, 0.0, &v);
-            snprintf(key, sizeof key, PG_COST_PREFIX "%s.%s", sd->key, figs[f]);
+            snprintf(key, sizeof key, PGF_COST_PREFIX "%s.%s", sd->key, fk);
             snprintf(name, sizeof name, "the probe's cost, %s, %s: probed median less bare", sd->label,
-                     figs[f]);
+                     fk);
             if ((d = vd_store(r, PG, key, name, &v, "bare", "probed", 0.0))) {
                 d->value = v.diff;
                 res_derived_field(d, "pct_of_bare", v.a_median != 0 ? v.diff / v.a_median * 100.0 : NAN);
@@ -1515,13 +1409,6 @@ static int pg_kernel_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len)
-{
-    char rank[SCH_NUM];
-    const char *const parts[2] = { side, sch_num(rank, (long long)k) };
-    sch_fill(buf, len, NULL, pg_derived[what].key, parts, 2);
-}
-
 /* Side si's kernels kern[0..n) ranked by their median ms over the runs
  * they were in, slowest first: the first max as derived entries of
  * declaration what ("<what>.<side key>.<rank>": name the symbol, text the
@@ -1529,7 +1416,7 @@ void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf,
  * (the runs it came in), times (its samples) and, where named,
  * get_field and launch_field (the medians of each kernel's get and
  * launch samples). */
-static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enum pg_derived_id what,
+static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enum pgf_derived_id what,
                     size_t max, const char *get_field, const char *launch_field)
 {
     double order[PG_MAX_KERNELS][2];
@@ -1543,9 +1430,9 @@ static void pg_rank(pg_state *s, size_t si, const pg_kernel *kern, size_t n, enu
         const pg_kernel *kn = &kern[(size_t)order[k][1]];
         char key[96], full[4096];
         res_derived *d;
-        pg_rank_key(what, s->side[si].key, k + 1, key, sizeof key);
+        pgf_rank_key(what, s->side[si].key, k + 1, key, sizeof key);
         dm_demangle(kn->name, full, sizeof full);
-        d = sch_derive(s->c->r, PG, &pg_derived[what], key, kn->name, order[k][0], full);
+        d = sch_derive(s->c->r, PG, &pgf_derived[what], key, kn->name, order[k][0], full);
         if (!d) continue;
         res_derived_field(d, "runs", (double)kn->runs);
         res_derived_field(d, "times", (double)kn->n);
@@ -1560,7 +1447,7 @@ static void pg_slowest(pg_state *s)
 {
     size_t si;
     for (si = 0; si < s->nsides; si++)
-        pg_rank(s, si, s->kern[si], s->nkern[si], PG_D_SLOWEST, PRC_SLOWEST, "get_ms", "launch_ms");
+        pg_rank(s, si, s->kern[si], s->nkern[si], PGF_D_SLOWEST, PRC_SLOWEST, "get_ms", "launch_ms");
 }
 
 /* The median of "<side>.<fig>", NaN when absent. */
@@ -1584,10 +1471,10 @@ static const char *pg_verdict(const results *r, const char *fig)
 }
 
 /* Store answer id (key the pattern filled in, or NULL for the declared key). */
-static void pg_answer(pg_state *s, enum pg_derived_id id, const char *key, double value,
+static void pg_answer(pg_state *s, enum pgf_derived_id id, const char *key, double value,
                       const char *text)
 {
-    sch_derive(s->c->r, PG, &pg_derived[id], key, NULL, value, text);
+    sch_derive(s->c->r, PG, &pgf_derived[id], key, NULL, value, text);
 }
 
 /* A figure's medians over the settings, "LAZY 360 ms, EAGER 3800 ms", into t. */
@@ -1629,14 +1516,14 @@ static void pg_answer_headline(pg_state *s)
 {
     char t[2000], med[400], v[400], med2[400], v2[400];
     if (s->nsettings < 2 || s->c->o->squeeze_auto) return;
-    if (!isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
-        pg_medians(s, "in.first_kernel", "ms", med, sizeof med);
-        pg_verdicts(s, "in.first_kernel", v, sizeof v);
-        pg_medians(s, "at.first_kernel", "ms", med2, sizeof med2);
-        pg_verdicts(s, "at.first_kernel", v2, sizeof v2);
+    if (!isnan(pg_med(s->c->r, s->side[0].key, PGF_KEY(IN_FIRST_KERNEL)))) {
+        pg_medians(s, PGF_KEY(IN_FIRST_KERNEL), "ms", med, sizeof med);
+        pg_verdicts(s, PGF_KEY(IN_FIRST_KERNEL), v, sizeof v);
+        pg_medians(s, PRC_KEY(AT_FIRST_KERNEL), "ms", med2, sizeof med2);
+        pg_verdicts(s, PRC_KEY(AT_FIRST_KERNEL), v2, sizeof v2);
         const res_derived *d;
         char key[160], who[200] = "";
-        pg_compare_key(s, 1, "in.first_kernel", key, sizeof key);
+        pg_compare_key(s, 1, PGF_KEY(IN_FIRST_KERNEL), key, sizeof key);
         d = s->nsettings == 2 ? res_derived_find(s->c->r, PG, key) : NULL;
         if (d && strstr(d->text, " higher")) {
             /* diff: the first side's median less the second's. */
@@ -1649,16 +1536,16 @@ static void pg_answer_headline(pg_state *s)
         snprintf(t, sizeof t, "Before the first kernel, inside the process (from cuInit, where the "
                  "setting acts): %s (medians; %s).%s From the spawn, which adds the program's own "
                  "start: %s (%s).", med, v, who, med2, v2);
-        pg_answer(s, PG_D_COLD_START, NULL,
-                  pg_med(s->c->r, s->side[1].key, "in.first_kernel") -
-                  pg_med(s->c->r, s->side[0].key, "in.first_kernel"), t);
+        pg_answer(s, PGF_D_COLD_START, NULL,
+                  pg_med(s->c->r, s->side[1].key, PGF_KEY(IN_FIRST_KERNEL)) -
+                  pg_med(s->c->r, s->side[0].key, PGF_KEY(IN_FIRST_KERNEL)), t);
     }
-    if (s->c->o->compare == CLI_CMP_COMMANDS || isnan(pg_med(s->c->r, s->side[0].key, "in.first_kernel"))) {
-        pg_medians(s, "wall", "ms", med, sizeof med);
-        pg_verdicts(s, "wall", v, sizeof v);
+    if (s->c->o->compare == CLI_CMP_COMMANDS || isnan(pg_med(s->c->r, s->side[0].key, PGF_KEY(IN_FIRST_KERNEL)))) {
+        pg_medians(s, PGF_KEY(WALL), "ms", med, sizeof med);
+        pg_verdicts(s, PGF_KEY(WALL), v, sizeof v);
         snprintf(t, sizeof t, "The whole process, from the spawn to its exit: %s (medians; %s).", med, v);
-        pg_answer(s, PG_D_WALL, NULL, pg_med(s->c->r, s->side[1].key, "wall") -
-                  pg_med(s->c->r, s->side[0].key, "wall"), t);
+        pg_answer(s, PGF_D_WALL, NULL, pg_med(s->c->r, s->side[1].key, PGF_KEY(WALL)) -
+                  pg_med(s->c->r, s->side[0].key, PGF_KEY(WALL)), t);
     }
 }
 
@@ -1671,33 +1558,32 @@ static void pg_answer_jit(pg_state *s)
     double ptx = 0;
     int any = 0;
     for (i = 0; i < s->nsettings; i++) {
-        double x = pg_med(s->c->r, s->side[i].key, "ptx.n");
+        double x = pg_med(s->c->r, s->side[i].key, PRC_KEY(PTX_N));
         if (!isnan(x)) ptx = fmax(ptx, x);
     }
     for (i = 0; i < PG_NCACHES; i++) any |= s->cache_written[i];
     if (ptx == 0 && !any) {
-        pg_answer(s, PG_D_JIT, NULL, 0, "No PTX was compiled and no "
+        pg_answer(s, PGF_D_JIT, NULL, 0, "No PTX was compiled and no "
                   "cache was written: the cache cannot matter for this program.");
         return;
     }
-    pg_medians(s, "code.ms", "ms", med, sizeof med);
-    pg_verdicts(s, "code.ms", v, sizeof v);
+    pg_medians(s, PGF_KEY(CODE_MS), "ms", med, sizeof med);
+    pg_verdicts(s, PGF_KEY(CODE_MS), v, sizeof v);
     at = (size_t)snprintf(t, sizeof t, "JIT: %.0f image%s of PTX handed to the driver a run (median, "
                           "the most of the sides)%s; ", ptx, ptx == 1 ? "" : "s",
                           ptx == 0 ? " (no PTX was compiled by the driver: its cache cannot matter)" : "");
     if (ptx > 0 && at < sizeof t) {
         char pm[400], pv[400];
-        pg_medians(s, "ptx.ms", "ms", pm, sizeof pm);
-        pg_verdicts(s, "ptx.ms", pv, sizeof pv);
+        pg_medians(s, PRC_KEY(PTX_MS), "ms", pm, sizeof pm);
+        pg_verdicts(s, PRC_KEY(PTX_MS), pv, sizeof pv);
         at += (size_t)snprintf(t + at, sizeof t - at, "their loads took %s (%s); ", pm, pv);
     }
     if (at < sizeof t)
         at += (size_t)snprintf(t + at, sizeof t - at, "all loads, gets and first launches took %s "
                                "(medians; %s). Caches written: ", med, v);
     for (i = 0; i < PG_NCACHES && at < sizeof t; i++) {
-        char k[32];
-        snprintf(k, sizeof k, "cache.%s", pg_caches[i][1]);
-        at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %s", i ? ", " : "", pg_caches[i][0],
+        const char *k = pgf_figs[pg_caches[i].fig].key;
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %s", i ? ", " : "", pg_caches[i].var,
                                s->cache_written[i] ? "" : "none");
         if (s->cache_written[i] && at < sizeof t)
             at += (size_t)snprintf(t + at, sizeof t - at, "%.3g MiB",
@@ -1705,7 +1591,7 @@ static void pg_answer_jit(pg_state *s)
                                         s->side[s->nsettings - 1].key, k)));
     }
     if (at < sizeof t) snprintf(t + at, sizeof t - at, " (the largest median after a run).");
-    pg_answer(s, PG_D_JIT, NULL, ptx, t);
+    pg_answer(s, PGF_D_JIT, NULL, ptx, t);
 }
 
 /* The first uses after ready per probed side: each kernel's median stall
@@ -1717,7 +1603,7 @@ static void pg_ready_list(pg_state *s)
 {
     size_t si;
     for (si = 0; si < s->nsides; si++)
-        pg_rank(s, si, s->ready_kern[si], s->nready[si], PG_D_READY_RANK, PG_READY_LIST, "after_ms", NULL);
+        pg_rank(s, si, s->ready_kern[si], s->nready[si], PGF_D_READY_RANK, PG_READY_LIST, "after_ms", NULL);
 }
 
 /* The digits a time in ms is said with in a sentence: two below 1 ms (a
@@ -1775,8 +1661,8 @@ static void pg_answer_ready(pg_state *s)
     for (i = 0; i < s->nsides && at < sizeof t; i++) {
         const pg_side *sd = &s->side[i];
         const pg_kernel *w = pg_most_runs(s->worst[i], s->nworst[i]);
-        double u = pg_med(s->c->r, sd->key, "ready.uses"), st = pg_med(s->c->r, sd->key, "ready.stall");
-        const res_meas *wm = pg_side_meas(s, "", sd, "ready.worst");
+        double u = pg_med(s->c->r, sd->key, PGF_KEY(READY_USES)), st = pg_med(s->c->r, sd->key, PGF_KEY(READY_STALL));
+        const res_meas *wm = pg_side_meas(s, "", sd, PGF_KEY(READY_WORST));
         if (!sd->probed || isnan(u)) continue;
         at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.*f ms of "
                                "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s",
@@ -1791,7 +1677,7 @@ static void pg_answer_ready(pg_state *s)
         if (at < sizeof t) at += (size_t)snprintf(t + at, sizeof t - at, ". ");
     }
     pg_trim_end(t);
-    pg_answer(s, PG_D_READY, NULL, NAN, t);
+    pg_answer(s, PGF_D_READY, NULL, NAN, t);
 }
 
 /* The tightest load after the first kernel, per probed side. */
@@ -1807,11 +1693,11 @@ static void pg_answer_headroom(pg_state *s)
                                "kernel (%.60s%s) ran with %.0f MiB free (the least over the runs; "
                                "median of each run's least: %.0f MiB)", at ? "; " : "Headroom: ",
                                s->side[i].label, s->tight_name[i], took, s->tight_free[i],
-                               pg_med(s->c->r, s->side[i].key, "headroom"));
+                               pg_med(s->c->r, s->side[i].key, PGF_KEY(HEADROOM)));
     }
     if (at && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, PG_D_HEADROOM, NULL, NAN, t);
+        pg_answer(s, PGF_D_HEADROOM, NULL, NAN, t);
     }
 }
 
@@ -1839,7 +1725,7 @@ static void pg_answer_tune(pg_state *s)
     if (shown && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ": a timer around a first launch times the load (preload the "
                  "kernel, or time it after one launch).");
-        pg_answer(s, PG_D_AUTOTUNE, NULL, (double)shown, t);
+        pg_answer(s, PGF_D_AUTOTUNE, NULL, (double)shown, t);
     }
 }
 
@@ -1852,7 +1738,7 @@ static void pg_answer_concurrent(pg_state *s)
     char t[1600];
     size_t i, k, at = 0, sides = 0;
     for (i = 0; i < s->nsides && at < sizeof t; i++) {
-        double med = pg_med(s->c->r, s->side[i].key, "concurrent");
+        double med = pg_med(s->c->r, s->side[i].key, PGF_KEY(CONCURRENT));
         if (!s->side[i].probed || !(med > 0) || !s->nconc[i]) continue;
         at += (size_t)snprintf(t + at, sizeof t - at, "%s%s: %.0f first use%s (median) began while "
                                "another stream had work in flight", sides++ ? "; " : "",
@@ -1869,7 +1755,7 @@ static void pg_answer_concurrent(pg_state *s)
         snprintf(t + at, sizeof t - at, ". Under LAZY a first use loads its kernel, and a load can "
                  "make the context wait: kernels meant to run at the same time can serialize, or "
                  "deadlock where one waits for the other (preload them, or use EAGER).");
-        pg_answer(s, PG_D_CONCURRENT, NULL, NAN, t);
+        pg_answer(s, PGF_D_CONCURRENT, NULL, NAN, t);
     }
 }
 
@@ -1887,7 +1773,7 @@ static int pg_emit_preload(FILE *f, const void *arg)
         for (k = 1; k <= PG_READY_LIST; k++) {
             char key[96];
             const res_derived *d;
-            pg_rank_key(PG_D_READY_RANK, s->side[i].key, k, key, sizeof key);
+            pgf_rank_key(PGF_D_READY_RANK, s->side[i].key, k, key, sizeof key);
             if (!(d = res_derived_find(s->c->r, PG, key))) break;
             if (d->name[0] == '(') continue;    /* a load: nothing to preload by name */
             fprintf(f, "%.3f\t%s\t%s\t%s\n", d->value, s->side[i].key, d->name, d->text);
@@ -1926,7 +1812,7 @@ static void pg_answer_rounds(pg_state *s)
                  "rounds %d to %d that could call a difference.", s->round, s->round == 1 ? "" : "s",
                  s->runs, o->rounds, o->max_rounds, s->stop, s->looks.alpha, VD_ALPHA, s->looks.looks,
                  s->looks.looks == 1 ? "" : "s", s->looks.first, o->max_rounds);
-    pg_answer(s, PG_D_ROUNDS, NULL, s->round, t);
+    pg_answer(s, PGF_D_ROUNDS, NULL, s->round, t);
 }
 
 /* The sentences of a comparison of the modes: where the cold start went,
@@ -1935,45 +1821,47 @@ static void pg_answers_modes(pg_state *s)
 {
     const results *r = s->c->r;
     char t[1200];
-    double me = pg_med(r, "eager", "mem.first_kernel"), ml = pg_med(r, "lazy", "mem.first_kernel");
-    double pe = pg_med(r, "eager", "mem.peak"), pl = pg_med(r, "lazy", "mem.peak");
-    double gl = pg_med(r, "lazy", "kernel_function.ms"), fl = pg_med(r, "lazy", "launch_first.ms");
-    double be = pg_med(r, "eager", "library_load.ms") + pg_med(r, "eager", "module_load.ms");
-    double bl = pg_med(r, "lazy", "library_load.ms") + pg_med(r, "lazy", "module_load.ms");
+    double me = pg_med(r, "eager", PRC_KEY(MEM_FIRST_KERNEL)), ml = pg_med(r, "lazy", PRC_KEY(MEM_FIRST_KERNEL));
+    double pe = pg_med(r, "eager", PGF_KEY(MEM_PEAK)), pl = pg_med(r, "lazy", PGF_KEY(MEM_PEAK));
+    double gl = pg_med(r, "lazy", PRC_KEY(KERNEL_FUNCTION_MS)), fl = pg_med(r, "lazy", PRC_KEY(LAUNCH_FIRST_MS));
+    double be = pg_med(r, "eager", PRC_KEY(LIBRARY_LOAD_MS)) + pg_med(r, "eager", PRC_KEY(MODULE_LOAD_MS));
+    double bl = pg_med(r, "lazy", PRC_KEY(LIBRARY_LOAD_MS)) + pg_med(r, "lazy", PRC_KEY(MODULE_LOAD_MS));
 
     if (!isnan(be) && !isnan(bl)) {
         snprintf(t, sizeof t, "Module and library loads took %.0f ms under EAGER and %.0f ms "
                  "under LAZY (host time inside the calls, medians).", be, bl);
-        pg_answer(s, PG_D_LOADS, NULL, bl - be, t);
+        pg_answer(s, PGF_D_LOADS, NULL, bl - be, t);
     }
     if (!isnan(pe) && !isnan(pl)) {
         snprintf(t, sizeof t, "Device memory: EAGER %.0f MiB at its peak, LAZY %.0f MiB (%s)%s%s.",
-                 pe, pl, pg_verdict(r, "mem.peak"), !isnan(me) && !isnan(ml) ? "; at the first kernel " : "",
+                 pe, pl, pg_verdict(r, PGF_KEY(MEM_PEAK)), !isnan(me) && !isnan(ml) ? "; at the first kernel " : "",
                  "");
         if (!isnan(me) && !isnan(ml))
             snprintf(t + strlen(t) - 1, sizeof t - strlen(t) + 1, "EAGER %.0f MiB, LAZY %.0f MiB (%s).",
-                     me, ml, pg_verdict(r, "mem.first_kernel"));
-        pg_answer(s, PG_D_MEMORY, NULL, pe - pl, t);
+                     me, ml, pg_verdict(r, PRC_KEY(MEM_FIRST_KERNEL)));
+        pg_answer(s, PGF_D_MEMORY, NULL, pe - pl, t);
     }
     if (!isnan(gl) || !isnan(fl)) {
-        static const char *const later[][2] = {
-            { "kernel_function.ms", "cuKernelGetFunction" }, { "get_function.ms", "cuModuleGetFunction" },
-            { "func_load.ms", "cuFuncLoad" }, { "launch_first.ms", "first launches" },
+        static const struct { prc_fig_id fig; const char *calls; } later[] = {
+            { PRC_F_KERNEL_FUNCTION_MS, "cuKernelGetFunction" },
+            { PRC_F_GET_FUNCTION_MS, "cuModuleGetFunction" },
+            { PRC_F_FUNC_LOAD_MS, "cuFuncLoad" }, { PRC_F_LAUNCH_FIRST_MS, "first launches" },
         };
         size_t k, shown = 0, at = (size_t)snprintf(t, sizeof t, "What LAZY pays later (host time "
                                                    "inside the calls, medians): ");
         for (k = 0; k < sizeof later / sizeof later[0] && at < sizeof t; k++) {
-            double l = pg_med(r, "lazy", later[k][0]), e = pg_med(r, "eager", later[k][0]);
+            double l = pg_med(r, "lazy", prc_figs[later[k].fig].key);
+            double e = pg_med(r, "eager", prc_figs[later[k].fig].key);
             char eager[32] = "none";
             if (isnan(l)) continue;
             if (!isnan(e)) snprintf(eager, sizeof eager, "%.2f ms", e);
             at += (size_t)snprintf(t + at, sizeof t - at, "%s%s %.2f ms (EAGER %s)",
-                                   shown++ ? ", " : "", later[k][1], l, eager);
+                                   shown++ ? ", " : "", later[k].calls, l, eager);
         }
         for (k = 1; k <= 3 && at < sizeof t; k++) {
             char key[64];
             const res_derived *d;
-            pg_rank_key(PG_D_SLOWEST, "lazy", k, key, sizeof key);
+            pgf_rank_key(PGF_D_SLOWEST, "lazy", k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             char name[64];
             dm_shorten(d->text[0] ? d->text : d->name, 60, name, sizeof name);
@@ -1981,7 +1869,7 @@ static void pg_answers_modes(pg_state *s)
                                    "first uses under LAZY: " : ", ", name, d->value);
         }
         if (at < sizeof t) snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, PG_D_LATER, NULL, (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl), t);
+        pg_answer(s, PGF_D_LATER, NULL, (isnan(gl) ? 0 : gl) + (isnan(fl) ? 0 : fl), t);
     }
 }
 
@@ -1997,7 +1885,7 @@ static void pg_answer_mode(pg_state *s)
         if (!sd->probed || want < 0 || seen == 0) continue;
         other = s->mode_seen[i][1 - want];
         const char *side = sd->key;
-        sch_fill(key, sizeof key, NULL, pg_derived[PG_D_MODE].key, &side, 1);
+        sch_fill(key, sizeof key, NULL, pgf_derived[PGF_D_MODE].key, &side, 1);
         if (other)
             snprintf(t, sizeof t, "%s was requested, but %s was in effect in %d of %d CUDA processes "
                      "(cuModuleGetLoadingMode, read inside each).", sd->mode, want ? "LAZY" : "EAGER",
@@ -2006,7 +1894,7 @@ static void pg_answer_mode(pg_state *s)
             snprintf(t, sizeof t, "%s was in effect in every CUDA process that launched a kernel "
                      "(%d of %d read it; cuModuleGetLoadingMode, inside each).", sd->mode,
                      s->mode_seen[i][want], seen);
-        pg_answer(s, PG_D_MODE, key, (double)other, t);
+        pg_answer(s, PGF_D_MODE, key, (double)other, t);
     }
 }
 
@@ -2019,8 +1907,8 @@ static void pg_answer_cost(pg_state *s)
         char kw[96], km[96];
         const res_derived *w, *m;
         if (!s->side[i].probed) continue;
-        snprintf(kw, sizeof kw, PG_COST_PREFIX "%s.%s", s->side[i].key, pg_cost_figs[0]);
-        snprintf(km, sizeof km, PG_COST_PREFIX "%s.%s", s->side[i].key, pg_cost_figs[2]);
+        snprintf(kw, sizeof kw, PGF_COST_PREFIX "%s.%s", s->side[i].key, PGF_KEY(WALL));
+        snprintf(km, sizeof km, PGF_COST_PREFIX "%s.%s", s->side[i].key, PGF_KEY(MEM_PEAK));
         if (!(w = res_derived_find(s->c->r, PG, kw))) continue;
         m = res_derived_find(s->c->r, PG, km);
         at += (size_t)snprintf(t + at, sizeof t - at, "%s%s: %+.1f%% of the whole process (%+.0f ms; %s)",
@@ -2032,7 +1920,7 @@ static void pg_answer_cost(pg_state *s)
     }
     if (at && at < sizeof t) {
         snprintf(t + at, sizeof t - at, ".");
-        pg_answer(s, PG_D_PROBE_COST_ANSWER, NULL, NAN, t);
+        pg_answer(s, PGF_D_PROBE_COST_ANSWER, NULL, NAN, t);
     }
 }
 
@@ -2070,23 +1958,23 @@ static void pg_conclude(pg_state *s)
                  "the probe could not load (its stderr says why). Only the whole-process time, host "
                  "memory and NVML's device memory are measured.", s->nvml_runs,
                  s->nvml_runs == 1 ? "" : "s");
-        pg_answer(s, PG_D_CUDA, NULL, 1, t);
+        pg_answer(s, PGF_D_CUDA, NULL, 1, t);
     } else if (s->probe[0] && s->with_record == 0 && s->runs > s->failed) {
         snprintf(t, sizeof t, "No CUDA process: in no probed run did the driver load the probe (the "
                  "program never called cuInit, or no CUDA driver is there); only its whole-process "
                  "time and host memory are measured.");
-        pg_answer(s, PG_D_CUDA, NULL, 0, t);
+        pg_answer(s, PGF_D_CUDA, NULL, 0, t);
     }
     if (s->no_cupti) {
         snprintf(t, sizeof t, "CUPTI did not answer inside %d of %d CUDA processes (the first said: "
                  "%s): their records hold what is measured without callbacks (the probe's load, "
                  "exit, host memory).", s->no_cupti, s->records, s->cupti_why);
-        pg_answer(s, PG_D_CUPTI, NULL, s->no_cupti, t);
+        pg_answer(s, PGF_D_CUPTI, NULL, s->no_cupti, t);
     }
     if (s->failed && s->runs) {
         snprintf(t, sizeof t, "%d of %d runs failed (their figures are left out; the rest are "
                  "compared).", s->failed, s->runs);
-        pg_answer(s, PG_D_FAILED, NULL, s->failed, t);
+        pg_answer(s, PGF_D_FAILED, NULL, s->failed, t);
     }
 }
 
@@ -2168,7 +2056,7 @@ static int pg_warm_up(pg_state *s)
     return 0;
 }
 
-/* --squeeze=auto: each setting's search (program_squeeze.h), one run a
+/* --squeeze=auto: each setting's search (setting_squeeze.h), one run a
  * margin, the settings one after the other; then a run of each setting at
  * another's largest failing margin where it was not tried there. Returns
  * 0, or -1 when a run could not be started. */
@@ -2310,7 +2198,7 @@ static int pg_warm_caches(pg_state *s)
 
 /* --squeeze: device 0's memory as a holder that holds nothing finds it
  * (the search's upper bound; --squeeze=MiB above its free memory is a
- * usage error), then the sides handed to program_squeeze.h. Returns
+ * usage error), then the sides handed to setting_squeeze.h. Returns
  * SEC_OK, or SEC_USAGE, SEC_NO_GPU (no driver: the runs are not made) or
  * SEC_FAILED after saying why on stderr. */
 static int pg_squeeze_begin(pg_state *s, const char *no_driver)
@@ -2397,72 +2285,10 @@ sec_status pg_run(sec_ctx *c)
 
 /* ------------------------------------------------------------ schema --- */
 
-/* Figure f (unit, name and region) as the declaration of key prefix + f's
- * key. */
-static void pg_schema_fig(sch_out *o, const char *prefix, const char *key, const char *unit,
-                          const char *name, const char *region)
-{
-    const sch_key k = { key, unit, RES_PROCESS, name, region };
-    sch_put(o, prefix, &k, NULL);
-}
-
-/* A verdict over figure key: its declaration under prefix (the U test's
- * p; unit none). */
-static void pg_schema_verdict(sch_out *o, const char *prefix, const char *key, const char *who)
-{
-    char name[160];
-    const sch_key k = { key, "", RES_PROCESS, name, "the U test's p over the runs of the two sides; "
-                        "text: the verdict" };
-    snprintf(name, sizeof name, "%s, %s: the U test's p", who, key);
-    sch_put(o, prefix, &k, NULL);
-}
-
-/* The derived entries: the verdicts over every figure (two settings,
- * probed: "compare.<fig>"; bare sides, or more settings:
- * "compare.<side>.<fig>"; per process: "compare.proc<i>.<fig>"), the
- * probe's cost and the declared ones (pg_derived). */
-static void pg_schema_derived(sch_out *o)
-{
-    size_t i;
-    char key[64];
-
-    sch_derived(o);
-    for (i = 0; i < PG_NRUNFIGS + PRC_NFIGS; i++) {
-        const char *fk = i < PG_NRUNFIGS ? pg_runfigs[i].key : prc_figs[i - PG_NRUNFIGS].key;
-        pg_schema_verdict(o, "compare.", fk, "the second setting against the first");
-        pg_schema_verdict(o, "compare.<side>.", fk, "side <side> against the first of its group");
-    }
-    for (i = 0; i < PRC_NFIGS; i++)
-        pg_schema_verdict(o, "compare.proc<i>.", prc_figs[i].key, "process <i>, the second setting "
-                          "against the first");
-    pg_schema_verdict(o, "compare.proc<i>.", "mem.peak", "process <i>, the second setting against "
-                      "the first");
-    for (i = 0; i < sizeof pg_cost_figs / sizeof pg_cost_figs[0]; i++) {
-        const sch_key k = { key, "", RES_PROCESS,
-                            "the probe's cost: probed median less bare, in the figure's unit",
-                            "the U test over the bare and probed runs; fields pct_of_bare" };
-        snprintf(key, sizeof key, PG_COST_PREFIX "<side>.%s", pg_cost_figs[i]);
-        sch_put(o, NULL, &k, NULL);
-    }
-    sch_put_table(o, NULL, pg_derived, PG_NDERIVED);
-    pgs_schema(o);
-}
-
 void pg_schema(sch_out *o)
 {
-    size_t i;
-
-    for (i = 0; i < PG_NRUNFIGS; i++)
-        pg_schema_fig(o, "<side>.", pg_runfigs[i].key, pg_runfigs[i].unit, pg_runfigs[i].name,
-                      pg_runfigs[i].region);
-    for (i = 0; i < PRC_NFIGS; i++)
-        pg_schema_fig(o, "<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
-                      prc_figs[i].region);
-    for (i = 0; i < PRC_NFIGS; i++)
-        pg_schema_fig(o, "proc<i>.<side>.", prc_figs[i].key, prc_figs[i].unit, prc_figs[i].name,
-                      prc_figs[i].region);
-    pg_schema_fig(o, "proc<i>.<side>.", "mem.peak", pg_runfig_of("mem.peak")->unit,
-                  pg_runfig_of("mem.peak")->name,
-                  PG_PROC_PEAK_REGION);
-    pg_schema_derived(o);
+    pgf_schema_figures(o);
+    sch_derived(o);
+    pgf_schema_derived(o);
+    pgs_schema(o);
 }

@@ -21,40 +21,6 @@
  * "proc<i>.<side>.<figure>", i from 1 by the order the probe was loaded). */
 #define PG_MAX_PROCS 16
 
-/* The run-level figures (besides the record's, prc_figs, on probed
- * sides): key, unit, name, region. The headline first: in.first_kernel and
- * in.context, on the clock inside the process (probed sides); wall, cpu,
- * rss.main, mem.peak, processes (every side); code.ms (probed sides);
- * cache.<name> (--jit-cache sides); ready.at, ready.uses, ready.stall,
- * ready.worst, headroom, concurrent (probed sides, from the records' first uses and
- * loads). */
-#define PG_NRUNFIGS 18
-typedef struct pg_runfig {
-    const char *key, *unit, *name, *region;
-} pg_runfig;
-extern const pg_runfig pg_runfigs[PG_NRUNFIGS];
-
-/* The section's derived entries whose key is fixed or a pattern of its
- * own, declared once: pg_schema prints them, the code stores through them
- * (sch_derive). The verdicts over the figures ("compare.<fig>",
- * "compare.<side>.<fig>", "compare.proc<i>.<fig>") are declared from the
- * figures' tables instead, --squeeze's in program_squeeze.c (pgs_schema). */
-enum pg_derived_id {
-    PG_D_COLD_START, PG_D_WALL, PG_D_JIT, PG_D_READY, PG_D_HEADROOM, PG_D_AUTOTUNE,
-    PG_D_CONCURRENT, PG_D_ROUNDS, PG_D_LOADS, PG_D_MEMORY, PG_D_LATER, PG_D_MODE,
-    PG_D_PROBE_COST_ANSWER, PG_D_CUDA, PG_D_CUPTI, PG_D_FAILED, PG_D_SLOWEST, PG_D_READY_RANK,
-    PG_NDERIVED
-};
-extern const sch_key pg_derived[PG_NDERIVED];
-
-/* The key of rank k of side key side in the ranked list what
- * (PG_D_SLOWEST "slowest.<side>.<i>", PG_D_READY_RANK "ready.<side>.<i>"),
- * its declaration filled in, into buf. */
-void pg_rank_key(enum pg_derived_id what, const char *side, size_t k, char *buf, size_t len);
-
-/* The run-level figure of key; the first (wall) for a key it does not know. */
-const pg_runfig *pg_runfig_of(const char *key);
-
 /* Claim the directory the program's output goes to, before anything is
  * written: --program-output=DIR, else "<FILE>.program" beside --json=FILE
  * where FILE is a regular file or not there yet (not beside "-", /dev/null,
@@ -67,7 +33,7 @@ int pg_claim_output(const cli_opts *o);
 /* Run the program --rounds times a side and store (section PG):
  *   measurements "<side>.<figure>" (one sample per run that exited 0;
  *     side "lazy", "eager", "default", "bare.lazy", ...; figure one of
- *     pg_runfigs or, on probed sides, prc_figs: at.* the earliest of the
+ *     pgf_figs (figures.h) or, on probed sides, prc_figs: at.* the earliest of the
  *     run's CUDA processes, the others summed over them), and
  *     "proc<i>.<side>.<figure>" where a run had several CUDA processes;
  *   derived "compare.<figure>" (EAGER against LAZY, verdict.h),

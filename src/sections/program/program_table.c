@@ -10,8 +10,9 @@
 #include "probe/precord.h"
 #include "run/table.h"
 #include "sections/program/program.h"
+#include "sections/program/figures.h"
 #include "sections/program/program_device.h"
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,
@@ -115,8 +116,8 @@ static void ptb_figures(FILE *f, const results *r, const char **side, const char
 {
     size_t i;
     ptb_header(f, label, n, n >= 2);
-    for (i = 0; i < PG_NRUNFIGS; i++)
-        ptb_row(f, r, prefix, side, n, pg_runfigs[i].key, pg_runfigs[i].name, pg_runfigs[i].unit);
+    for (i = 0; i < PGF_N; i++)
+        ptb_row(f, r, prefix, side, n, pgf_figs[i].key, pgf_figs[i].name, pgf_figs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
         ptb_row(f, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
 }
@@ -124,38 +125,54 @@ static void ptb_figures(FILE *f, const results *r, const char **side, const char
 /* The probe's own cost: bare against probed per mode. */
 static void ptb_cost(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
-    static const char *const figs[3][2] = { { "wall", "whole process, ms" },
-                                            { "cpu", "host CPU time, ms" },
-                                            { "mem.peak", "device memory peak, MiB" } };
+    static const char *const says[PGF_NCOST] = { "whole process, ms", "host CPU time, ms",
+                                                  "device memory peak, MiB" };
     size_t i, j, shown = 0;
     for (i = 0; i < n; i++)
-        for (j = 0; j < 3; j++) {
+        for (j = 0; j < PGF_NCOST; j++) {
             char k[128], a[32], b[32];
             const res_derived *d;
-            snprintf(k, sizeof k, "probe_cost.%s.%s", side[i], figs[j][0]);
+            snprintf(k, sizeof k, PGF_COST_PREFIX "%s.%s", side[i], pgf_figs[pgf_cost[j]].key);
             if (!(d = res_derived_find(r, PG, k))) continue;
             if (!shown++) fprintf(f, "\n  the probe's own cost: the same program bare (no probe) "
                                   "against probed, medians\n");
-            fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], figs[j][1],
-                    ptb_fmt(a, sizeof a, res_derived_num(d, "bare_median"), j == 2 ? "MiB" : "ms"),
-                    ptb_fmt(b, sizeof b, res_derived_num(d, "probed_median"), j == 2 ? "MiB" : "ms"),
+            fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], says[j],
+                    ptb_fmt(a, sizeof a, res_derived_num(d, "bare_median"), pgf_figs[pgf_cost[j]].unit),
+                    ptb_fmt(b, sizeof b, res_derived_num(d, "probed_median"), pgf_figs[pgf_cost[j]].unit),
                     res_derived_num(d, "pct_of_bare"), d->text);
         }
 }
 
-/* Each process where a run had several. */
+/* The figure of place k among the rows per process (prc_fig's and
+ * pgf_fig's proc) into key, name and unit; 0 when no figure has it. */
+static int ptb_proc_fig(int k, const char **key, const char **name, const char **unit)
+{
+    size_t i;
+    for (i = 0; i < PRC_NFIGS; i++)
+        if (prc_figs[i].proc == k) {
+            *key = prc_figs[i].key, *name = prc_figs[i].name, *unit = prc_figs[i].unit;
+            return 1;
+        }
+    for (i = 0; i < PGF_N; i++)
+        if (pgf_figs[i].proc == k) {
+            *key = pgf_figs[i].key, *name = pgf_figs[i].name, *unit = pgf_figs[i].unit;
+            return 1;
+        }
+    return 0;
+}
+
+/* Each process where a run had several: the figures with a place among
+ * the rows per process, in that order. */
 static void ptb_processes(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
-    static const char *const keys[] = { "at.probe", "at.first_kernel", "library_load.n",
-                                        "library_load.ms", "module_load.n", "kernel_function.ms",
-                                        "launch_first.n", "mem.first_kernel", "mem.peak", "rss.peak" };
     size_t p, i;
     for (p = 1; p <= PG_MAX_PROCS; p++) {
         char prefix[32], env[64], k[128];
-        int any = 0;
+        const char *key, *name, *unit;
+        int any = 0, place;
         snprintf(prefix, sizeof prefix, "proc%zu.", p);
         for (i = 0; i < n && !any; i++) {
-            snprintf(k, sizeof k, "proc%zu.%s.at.probe", p, side[i]);
+            snprintf(k, sizeof k, "proc%zu.%s.%s", p, side[i], PRC_KEY(AT_PROBE));
             any = res_find(r, PG, k) != NULL;
         }
         if (!any) break;
@@ -163,11 +180,8 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
         fprintf(f, "\n  process %zu (%s), in the runs that had several CUDA processes\n", p,
                 tb_env_str(r, env, "?"));
         ptb_header(f, label, n, n >= 2);
-        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-            const prc_fig *fig = prc_fig_find(keys[i]);
-            ptb_row(f, r, prefix, side, n, keys[i], fig ? fig->name : pg_runfig_of(keys[i])->name,
-                   fig ? fig->unit : pg_runfig_of(keys[i])->unit);
-        }
+        for (place = 1; ptb_proc_fig(place, &key, &name, &unit); place++)
+            ptb_row(f, r, prefix, side, n, key, name, unit);
     }
 }
 
@@ -194,7 +208,7 @@ static void ptb_slowest(FILE *f, const results *r, const char **side, const char
         for (k = 1; k <= PRC_SLOWEST; k++) {
             char key[64], name[PTB_NAME_WIDTH + 1], runs[48];
             const res_derived *d;
-            pg_rank_key(PG_D_SLOWEST, side[i], k, key, sizeof key);
+            pgf_rank_key(PGF_D_SLOWEST, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
                                 "median over the times it came)\n", label[i]);
@@ -214,7 +228,7 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
         for (k = 1; k <= 10; k++) {
             char key[96], name[PTB_NAME_WIDTH + 1], runs[48];
             const res_derived *d;
-            pg_rank_key(PG_D_READY_RANK, side[i], k, key, sizeof key);
+            pgf_rank_key(PGF_D_READY_RANK, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
                                 "time; when: ms after ready; medians over the times it came)\n", label[i]);

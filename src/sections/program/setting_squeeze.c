@@ -1,7 +1,7 @@
-/* program_squeeze.c: -- CMD --squeeze (program_squeeze.h): the margins,
+/* setting_squeeze.c: -- CMD --squeeze (setting_squeeze.h): the margins,
  * the search, the failed calls and their sentences; the squeeze's lines
  * of the report. */
-#include "sections/program/program_squeeze.h"
+#include "sections/program/setting_squeeze.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* squeeze.c: the memory holder of --squeeze (squeeze.h): its own life as
- * a child of the harness, and the parent's side: start it, read what it
- * held, watch it, release it. */
-#include "sections/program/squeeze.h"
+/* squeeze_holder.c: the memory holder of --squeeze (squeeze_holder.h): its
+ * own life as a child of the harness, and the parent's side: start it,
+ * read what it held, watch it, release it. */
+#include "sections/program/squeeze_holder.h"
 
 #include <errno.h>
 #include <math.h>

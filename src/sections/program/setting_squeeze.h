@@ -1,16 +1,17 @@
-/* program_squeeze.h: -- CMD --squeeze: which margin each run is held to,
- * the search of --squeeze=auto (a bisection per side), the calls that
- * failed inside the runs (the probe's "fail.<i>"), and their sentences.
- * program.c runs the program and the holder (squeeze.h); this module
- * decides the margins, keeps what the runs came to, and words it. */
-#ifndef PROGRAM_SQUEEZE_H
-#define PROGRAM_SQUEEZE_H
+/* setting_squeeze.h: the setting -- CMD --squeeze: which margin each run
+ * is held to, the search of --squeeze=auto (a bisection per side), the
+ * calls that failed inside the runs (the probe's "fail.<i>"), and their
+ * sentences. program.c runs the program and the memory holder
+ * (squeeze_holder.h); this module decides the margins, keeps what the runs
+ * came to, and words it. */
+#ifndef SETTING_SQUEEZE_H
+#define SETTING_SQUEEZE_H
 
 #include <stdio.h>
 #include "core/results.h"
 #include "probe/precord.h"
 #include "sections/program/program.h"
-#include "sections/program/squeeze.h"
+#include "sections/program/squeeze_holder.h"
 
 /* The search: the first margin tried; doubled while the program fails, up
  * to the free memory; then halved between the largest margin it failed at

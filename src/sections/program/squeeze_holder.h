@@ -1,11 +1,11 @@
-/* squeeze.h: the memory holder of -- CMD --squeeze: a copy of the harness
+/* squeeze_holder.h: the memory holder of -- CMD --squeeze: a copy of the harness
  * (--child=hold) that takes a context on device 0 as the program sees it
  * (the same CUDA_VISIBLE_DEVICES), holds all of that device's free memory
  * but a margin, says what it held, and keeps it until its parent closes
  * the socket between them or ends. However it ends, the driver gives its
  * memory back. */
-#ifndef SQUEEZE_H
-#define SQUEEZE_H
+#ifndef SQUEEZE_HOLDER_H
+#define SQUEEZE_HOLDER_H
 
 #include <stddef.h>
 #include "run/cli.h"
