@@ -202,15 +202,18 @@ fuzz: $(VERSION_C)
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where
-# their shared JSON reader and the key schema are), the manual page
-# harness(1) and the docs.
+# their shared JSON reader, the key schema and plot's figures are), the
+# manual page harness(1) and the docs.
 SCRIPTS := compare plot node-summary fleet.sbatch
 install: $(BIN) $(PROBE) $(SCHEMA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
+	    $(DESTDIR)$(PREFIX)/lib/harness/harness_plot \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
-	install -m 644 scripts/harness_json.py $(SCHEMA) $(DESTDIR)$(PREFIX)/lib/harness/
+	install -m 644 scripts/harness_json.py scripts/harness_cli.py $(SCHEMA) \
+	    $(DESTDIR)$(PREFIX)/lib/harness/
+	install -m 644 scripts/harness_plot/*.py $(DESTDIR)$(PREFIX)/lib/harness/harness_plot/
 	for s in $(SCRIPTS); do \
 	    install -m 755 scripts/$$s $(DESTDIR)$(PREFIX)/lib/harness/$$s && \
 	    ln -sf ../lib/harness/$$s $(DESTDIR)$(PREFIX)/bin/harness-$$s || exit 1; \
