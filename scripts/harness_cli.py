@@ -2,8 +2,8 @@
 --help the script's own text on stdout (exit 0), a usage error one line on
 stderr, "NAME: what is wrong (usage: USAGE)", and exit 2.
 
-    Parser(prog, usage, doc, rewords)   parse(argv) -> namespace, or Usage
-    Parser.fail(msg)                    the usage error's line; returns 2
+    Parser(prog, usage, doc)    argparse in those words; parse(argv)
+    fail(prog, usage, msg)      the usage error's line on stderr; returns 2
 """
 
 import argparse
@@ -18,13 +18,20 @@ class Usage(Exception):
     """A usage error: its one line."""
 
 
+def fail(prog, usage, msg):
+    """Print the usage error msg of prog on stderr; returns 2, its exit status."""
+    print("%s: %s (usage: %s)" % (prog, msg, usage), file=sys.stderr)
+    return 2
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with the script's words: doc is its --help, usage its usage
     line, rewords (pattern, replacement) pairs applied in order to
-    argparse's own error messages. Options are never abbreviated."""
+    argparse's own error messages. An option is abbreviated only with
+    allow_abbrev (compare's, as it always was)."""
 
-    def __init__(self, prog, usage, doc, rewords=(OWN_WORDS,)):
-        super().__init__(prog=prog, usage=usage, allow_abbrev=False)
+    def __init__(self, prog, usage, doc, rewords=(OWN_WORDS,), allow_abbrev=False):
+        super().__init__(prog=prog, usage=usage, allow_abbrev=allow_abbrev)
         self.doc, self.rewords = doc, rewords
 
     def error(self, message):
@@ -37,8 +44,7 @@ class Parser(argparse.ArgumentParser):
 
     def fail(self, msg):
         """Print the usage error msg on stderr; returns 2, its exit status."""
-        print("%s: %s (usage: %s)" % (self.prog, msg, self.usage), file=sys.stderr)
-        return 2
+        return fail(self.prog, self.usage, msg)
 
     def parse(self, argv, intermixed=False):
         """The namespace of argv; raises Usage on an error, SystemExit(0)
