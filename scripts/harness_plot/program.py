@@ -43,7 +43,8 @@ def program_sides(r):
     with any figure, or its bare side's wall; in table order."""
     out = []
     for side, label in SIDES:
-        if any(m[0].med(r, side) is not None for m in MOMENTS) or WALL.med(r, "bare." + side) is not None:
+        if any(m[0].med(r, side) is not None for m in MOMENTS) or \
+                WALL.med(r, "bare." + side) is not None:
             out.append((side, label))
     return out
 
