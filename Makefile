@@ -61,9 +61,16 @@ PROBE := harness-probe.so
 PROBE_SRCS := src/probe/probe.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
+# The keys a run can write (./harness --schema), read by the scripts: from
+# build/ in the source tree, installed beside them.
+SCHEMA := build/schema.json
 
 .PHONY: all test test-gpu sanitize fault-walk valgrind sanitize-gpu install clean fuzz FORCE
-all: $(BIN) $(PROBE)
+all: $(BIN) $(PROBE) $(SCHEMA)
+
+$(SCHEMA): $(BIN)
+	@mkdir -p $(@D)
+	./$(BIN) --schema >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(VERSION_C): FORCE
 	@mkdir -p $(@D)
@@ -121,7 +128,8 @@ $(B)/libfakenvml.so: tests/fakenvml/fake_nvml.c
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $<
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
-test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record
+test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record \
+      $(SCHEMA)
 	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
 	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
 
@@ -200,14 +208,18 @@ fuzz: $(VERSION_C)
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where
-# their shared JSON reader is), the manual page harness(1) and the docs.
+# their shared JSON reader, the key schema and plot's figures are), the
+# manual page harness(1) and the docs.
 SCRIPTS := compare plot node-summary fleet.sbatch
-install: $(BIN) $(PROBE)
+install: $(BIN) $(PROBE) $(SCHEMA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
+	    $(DESTDIR)$(PREFIX)/lib/harness/harness_plot \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
-	install -m 644 scripts/harness_json.py $(DESTDIR)$(PREFIX)/lib/harness/harness_json.py
+	install -m 644 scripts/harness_json.py scripts/harness_cli.py $(SCHEMA) \
+	    $(DESTDIR)$(PREFIX)/lib/harness/
+	install -m 644 scripts/harness_plot/*.py $(DESTDIR)$(PREFIX)/lib/harness/harness_plot/
 	for s in $(SCRIPTS); do \
 	    install -m 755 scripts/$$s $(DESTDIR)$(PREFIX)/lib/harness/$$s && \
 	    ln -sf ../lib/harness/$$s $(DESTDIR)$(PREFIX)/bin/harness-$$s || exit 1; \

@@ -8,12 +8,17 @@ the file.
 
     read_json(path)   the parsed document of any JSON file (results or trace)
     load(path)        a Run: a results document (schema_version 1), checked
+    Key(section, pattern)
+                      a key the scripts read, named by its pattern in the key
+                      schema (./harness --schema): fill it, match it, read it
+    check_keys()      every Key made so far is declared in the schema, or Bad
 """
 
 import gzip
 import json
 import math
 import os
+import re
 import zlib
 
 SCHEMA_VERSION = 1
@@ -234,3 +239,147 @@ def load(path, device=None):
     if not isinstance(doc.get("measurements"), list):
         raise Bad("%s: measurements is not a list" % path)
     return Run(path, doc, device)
+
+
+# ---------------------------------------------------------------- the key schema
+# The keys a run can write, as ./harness --schema prints them: make writes
+# build/schema.json and make install puts it beside this file as schema.json.
+# Scripts name the keys they read as Keys, by their patterns, so a key the
+# harness no longer declares is one clear error, not a figure silently lost.
+
+SCHEMA_ENV = "HARNESS_SCHEMA"
+_HERE = os.path.dirname(os.path.realpath(__file__))
+_PLACEHOLDER = re.compile(r"<([A-Za-z]+)>")
+_schema = None
+KEYS = []           # every Key made, in order: what check_keys checks
+
+
+def schema_paths():
+    """Where the schema is looked for: $HARNESS_SCHEMA alone when set; else
+    schema.json beside this file (installed), then build/schema.json of the
+    source tree this file is in (as make writes it)."""
+    env = os.environ.get(SCHEMA_ENV)
+    if env:
+        return [env]
+    return [os.path.join(_HERE, "schema.json"),
+            os.path.join(os.path.dirname(_HERE), "build", "schema.json")]
+
+
+class Schema:
+    """A --schema document: the regular expression of each placeholder
+    (words), and the patterns of each section's measurement keys and of its
+    derived entries (patterns[(section, derived)])."""
+
+    def __init__(self, path, doc):
+        self.path = path
+        try:
+            self.words = {w: str(p["regex"]) for w, p in doc["placeholders"].items()}
+            self.patterns = {}
+            for s in doc["sections"]:
+                for part, derived in (("keys", False), ("derived", True)):
+                    self.patterns[(s["section"], derived)] = [str(k["key"]) for k in s[part]]
+        except (KeyError, TypeError, AttributeError) as e:
+            raise Bad("%s: not a key schema (./harness --schema): no %s" % (path, e))
+
+
+def schema():
+    """The Schema, read once; raises Bad with a one-line reason when there
+    is none or it cannot be read."""
+    global _schema
+    if _schema is None:
+        paths = schema_paths()
+        path = next((p for p in paths if os.path.exists(p)), None)
+        if path is None:
+            raise Bad("no key schema: no %s (make writes build/schema.json; or ./harness --schema "
+                      ">FILE and %s=FILE)" % (" or ".join(paths), SCHEMA_ENV))
+        _schema = Schema(path, read_json(path))
+    return _schema
+
+
+class Key:
+    """A key of section as the schema declares it (derived: a derived
+    entry's), named by its pattern: "row1", "n=<N>.cpu", "<side>.wall". With
+    start, the start of one or more patterns ("waterfall.", "n=<N>."): its
+    keys go on with any rest. Made when a script is imported; the schema is
+    read when one is matched or check_keys runs."""
+
+    def __init__(self, section, pattern, derived=False, start=False):
+        self.section, self.pattern, self.derived, self.start = section, pattern, derived, start
+        self.head = pattern.split("<", 1)[0]     # the text before the first placeholder
+        self._rx = None
+        KEYS.append(self)
+
+    def __str__(self):
+        return "%s %s %s%s" % (self.section, "derived key" if self.derived else "key",
+                               self.pattern, "..." if self.start else "")
+
+    def __call__(self, *parts):
+        """The key: each placeholder replaced by the next of parts, in order;
+        a start Key's one part more is the rest."""
+        it = iter(parts)
+        key = _PLACEHOLDER.sub(lambda m: str(next(it)), self.pattern)
+        rest = list(it)
+        if len(rest) > int(self.start):
+            raise ValueError("%s: %d parts too many" % (self, len(rest)))
+        return key + "".join(str(p) for p in rest)
+
+    def glob(self, whole=False):
+        """The pattern with a * for each placeholder ("n=*.cpu"), or with
+        whole, for each dotted part that holds one ("*.cpu")."""
+        if whole:
+            return ".".join("*" if _PLACEHOLDER.search(p) else p for p in self.pattern.split("."))
+        return _PLACEHOLDER.sub("*", self.pattern)
+
+    def check(self, sch):
+        """Raises Bad unless sch declares this key (a start Key: a pattern of
+        the section begins with it)."""
+        pats = sch.patterns.get((self.section, self.derived), [])
+        if not (any(p.startswith(self.pattern) for p in pats) if self.start else self.pattern in pats):
+            raise Bad("%s: %s is not declared: the script reads a key this harness does not write"
+                      % (sch.path, self))
+
+    def match(self, key):
+        """The parts of key (strings, in order; a start Key's rest last) when
+        it is one of this pattern's keys, else None. Raises Bad as check_keys."""
+        if self._rx is None:
+            sch = schema()
+            self.check(sch)
+            out, pos, i = [], 0, 0
+            for m in _PLACEHOLDER.finditer(self.pattern):
+                out.append(re.escape(self.pattern[pos:m.start()]))
+                out.append("(?P<p%d>%s)" % (i, sch.words[m.group(1)]))
+                pos, i = m.end(), i + 1
+            out.append(re.escape(self.pattern[pos:]) + ("(?P<p%d>.*)" % i if self.start else ""))
+            self._rx = (re.compile("".join(out) + r"\Z", re.S), i + int(self.start))
+        rx, n = self._rx
+        m = rx.match(key)
+        return [m.group("p%d" % j) for j in range(n)] if m else None
+
+    def get(self, run, *parts):
+        """run's measurement at this key filled with parts (a derived Key:
+        its derived entry), or None."""
+        return (run.conclusion if self.derived else run.get)(self.section, self(*parts))
+
+    def med(self, run, *parts):
+        """The median of run's measurement at this key filled with parts, or None."""
+        return median(self.get(run, *parts))
+
+    def find(self, run):
+        """[(parts, entry)] of run's measurements (a derived Key: derived
+        entries) whose key is one of this pattern's, in file order."""
+        entries = run.derived if self.derived else run.meas
+        out = []
+        for (s, k), e in entries.items():
+            if s == self.section and k.startswith(self.head):
+                parts = self.match(k)
+                if parts is not None:
+                    out.append((parts, e))
+        return out
+
+
+def check_keys(keys=None):
+    """Raises Bad (one line) unless the schema declares every Key made so
+    far (or every one of keys)."""
+    sch = schema()
+    for k in KEYS if keys is None else keys:
+        k.check(sch)

@@ -4,7 +4,8 @@
 # src/, its layers including only downward (tests/layers.sh), every bad
 # command line, the no-driver and stub-driver paths of the real binary,
 # its JSON read back, install, scripts/compare and scripts/plot (its
-# figures where matplotlib is), the --module reader on modules nvcc builds
+# figures where matplotlib is), the scripts' command lines and key schema
+# (tests/test_scripts.sh), the --module reader on modules nvcc builds
 # and on the toolkit's libraries (tests/test_modules.sh), section
 # visible and the run's compile cache on the stand-in driver
 # (tests/test_visible.sh, tests/test_kcache.sh), rows one section takes
@@ -62,6 +63,8 @@ sh tests/test_compare.sh
 mark compare
 sh tests/test_plot.sh
 mark plot
+sh tests/test_scripts.sh
+mark scripts
 sh tests/test_modules.sh
 mark modules
 sh tests/test_sources.sh
@@ -638,6 +641,16 @@ for s in compare plot node-summary; do
     check "make install PREFIX=...: harness-$s runs from another directory (--help)" sh -c \
         "cd / && '$T/prefix/bin/harness-$s' --help >/dev/null"
 done
+check "make install PREFIX=...: the key schema beside the scripts, as ./harness --schema prints it" sh -c \
+    "'$HARNESS' --schema | cmp -s - '$T/prefix/lib/harness/schema.json'"
+if python3 -c 'import matplotlib' 2>/dev/null; then
+    check "make install PREFIX=...: harness-plot draws from another directory (its figures' modules installed)" sh -c \
+        "cp results/h200-compare.json '$T/' && cd / &&
+         '$T/prefix/bin/harness-plot' '$T/h200-compare.json' --out '$T/figs' | grep -q '^wrote .*loading-k.png' &&
+         test -s '$T/figs/loading-k.png'"
+else
+    echo "SKIPPED make install PREFIX=...: harness-plot draws a figure: matplotlib is not installed"
+fi
 check "make install PREFIX=...: harness-compare compares two stored runs from another directory" sh -c \
     "cp results/h200.json results/h200-2.json '$T/' && cd / &&
      '$T/prefix/bin/harness-compare' '$T/h200.json' '$T/h200-2.json' >/dev/null"

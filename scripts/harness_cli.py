@@ -1,0 +1,52 @@
+"""harness_cli: the command line of the scripts in scripts/, as jq's: argparse,
+--help the script's own text on stdout (exit 0), a usage error one line on
+stderr, "NAME: what is wrong (usage: USAGE)", and exit 2.
+
+    Parser(prog, usage, doc)    argparse in those words; parse(argv)
+    fail(prog, usage, msg)      the usage error's line on stderr; returns 2
+"""
+
+import argparse
+import re
+import sys
+
+# argparse's "argument --threshold: --threshold=P needs ..." said once.
+OWN_WORDS = (r"^argument --[a-z-]+: (?=--)", "")
+
+
+class Usage(Exception):
+    """A usage error: its one line."""
+
+
+def fail(prog, usage, msg):
+    """Print the usage error msg of prog on stderr; returns 2, its exit status."""
+    print("%s: %s (usage: %s)" % (prog, msg, usage), file=sys.stderr)
+    return 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the script's words: doc is its --help, usage its usage
+    line, rewords (pattern, replacement) pairs applied in order to
+    argparse's own error messages. An option is abbreviated only with
+    allow_abbrev (compare's, as it always was)."""
+
+    def __init__(self, prog, usage, doc, rewords=(OWN_WORDS,), allow_abbrev=False):
+        super().__init__(prog=prog, usage=usage, allow_abbrev=allow_abbrev)
+        self.doc, self.rewords = doc, rewords
+
+    def error(self, message):
+        for pattern, repl in self.rewords:
+            message = re.sub(pattern, repl, message)
+        raise Usage(message)
+
+    def print_help(self, file=None):
+        print(self.doc.strip(), file=file)
+
+    def fail(self, msg):
+        """Print the usage error msg on stderr; returns 2, its exit status."""
+        return fail(self.prog, self.usage, msg)
+
+    def parse(self, argv, intermixed=False):
+        """The namespace of argv; raises Usage on an error, SystemExit(0)
+        after --help (argparse's own)."""
+        return self.parse_intermixed_args(argv) if intermixed else self.parse_args(argv)
