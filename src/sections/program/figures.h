@@ -102,8 +102,8 @@ extern const pgf_id pgf_cost[PGF_NCOST];
  * own, declared once: pgf_schema_derived prints them, the code stores
  * through them (sch_derive). The verdicts over the figures
  * ("compare.<fig>", "compare.<side>.<fig>", "compare.proc<i>.<fig>") are
- * declared from the figures' tables instead, --squeeze's in its own file
- * (pgs_schema). */
+ * declared from the figures' tables instead, a kind of setting's own in
+ * its row (setting.h: --squeeze's). */
 enum pgf_derived_id {
     PGF_D_COLD_START, PGF_D_WALL, PGF_D_JIT, PGF_D_READY, PGF_D_HEADROOM, PGF_D_AUTOTUNE,
     PGF_D_CONCURRENT, PGF_D_ROUNDS, PGF_D_LOADS, PGF_D_MEMORY, PGF_D_LATER, PGF_D_MODE,

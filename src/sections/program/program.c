@@ -27,7 +27,6 @@
 #include "sections/program/runner.h"
 #include "sections/program/sentences.h"
 #include "sections/program/setting.h"
-#include "sections/program/setting_squeeze.h"
 #include "sections/program/tally.h"
 
 /* Everything one -- CMD run holds, on the heap: what was found before the
@@ -411,5 +410,5 @@ void pg_schema(sch_out *o)
     pgf_schema_figures(o);
     sch_derived(o);
     pgf_schema_derived(o);
-    pgs_schema(o);
+    pgk_schema(o);
 }

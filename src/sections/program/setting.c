@@ -191,6 +191,20 @@ void pgk_answer(const pgk_plan *plan, results *r)
         if (plan->on[k]->answer) plan->on[k]->answer(r, plan);
 }
 
+void pgk_print(FILE *f, const results *r)
+{
+    size_t k;
+    for (k = 0; k < PGK_NKINDS; k++)
+        if (pgk_kinds[k]->print) pgk_kinds[k]->print(f, r);
+}
+
+void pgk_schema(sch_out *o)
+{
+    size_t k;
+    for (k = 0; k < PGK_NKINDS; k++)
+        if (pgk_kinds[k]->schema) pgk_kinds[k]->schema(o);
+}
+
 void pgk_stop(pgk_plan *plan)
 {
     size_t k;

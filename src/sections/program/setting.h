@@ -12,7 +12,9 @@
 #define SETTING_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "core/results.h"
+#include "core/schema.h"
 #include "os/proc.h"
 #include "probe/precord.h"
 #include "run/section_ctx.h"
@@ -114,6 +116,12 @@ typedef struct pgk_kind {
     int (*conclude)(sec_ctx *c, void *state, const pgk_plan *plan);
     void (*answer)(results *r, const pgk_plan *plan);
     void (*stop)(void *state);
+    /* What it adds to the report and to --schema: its lines of the
+     * program's table, from the results alone (nothing where the results
+     * are not of a run that asked for it), and the declarations of the
+     * derived entries it stores. Two kinds that share them name them once. */
+    void (*print)(FILE *f, const results *r);
+    void (*schema)(sch_out *o);
 } pgk_kind;
 
 /* The kinds, in the order their hooks are called: X(name) declares the row
@@ -172,5 +180,10 @@ int pgk_search(pgk_plan *plan, sec_ctx *c, pgk_try_fn try_run, void *arg, char *
 int pgk_conclude(pgk_plan *plan, sec_ctx *c);
 void pgk_answer(const pgk_plan *plan, results *r);
 void pgk_stop(pgk_plan *plan);
+
+/* Every kind's lines of the report (from r alone) and declarations for
+ * --schema, in PGK_KINDS's order. */
+void pgk_print(FILE *f, const results *r);
+void pgk_schema(sch_out *o);
 
 #endif

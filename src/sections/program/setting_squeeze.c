@@ -705,6 +705,9 @@ const pgk_kind pgk_squeeze = {
     .done = pgs_done,
     .conclude = pgs_conclude_kind,
     .stop = pgs_stop,
+    /* Both kinds' lines and declarations (pgs_print tells them apart). */
+    .print = pgs_print,
+    .schema = pgs_schema,
 };
 
 const pgk_kind pgk_squeeze_auto = {
