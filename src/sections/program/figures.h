@@ -16,7 +16,8 @@
 
 /* The run-level figures: X(ID, key, unit, name, region, proc), as the
  * record's PRC_FIGS (proc: the place among the table's rows per process,
- * 0 not there). The headline first: in.first_kernel and in.context, on
+ * one sequence with the record's; 0 not there). A figure the parent
+ * measures is one row here and one pgt_put_run where it is measured. The headline first: in.first_kernel and in.context, on
  * the clock inside the process (probed sides); wall, cpu, rss.main,
  * mem.peak, processes (every side); code.ms (probed sides); cache.<name>
  * (--jit-cache sides); ready.at, ready.uses, ready.stall, ready.worst,
