@@ -171,7 +171,8 @@ int pgk_search(pgk_plan *plan, sec_ctx *c, pgk_try_fn try_run, void *arg, char *
 {
     size_t k;
     for (k = 0; k < plan->non; k++)
-        if (plan->on[k]->search) return plan->on[k]->search(c, plan->state[k], try_run, arg, stop, stoplen);
+        if (plan->on[k]->search)
+            return plan->on[k]->search(c, plan->state[k], try_run, arg, stop, stoplen);
     return 0;
 }
 

@@ -1,13 +1,13 @@
-/* setting.h: what the sides of a -- CMD run differ in, as one table of
- * kinds of setting. A kind is a row (pgk_kind): whether the command line
- * asks for it, the sides it makes, its headline figures, its sentences,
- * and what it does around the runs (a cache, a memory holder, a search),
- * with state of its own. The kinds (PGK_KINDS): --squeeze=MiB and
- * --squeeze=auto (setting_squeeze.c), which act around the runs, and the
- * kinds that make the sides, one of which a run has: one side without a
- * comparison, --compare-loading and --compare-env (setting_env.c), --jit-cache (setting_jit.c), --compare A --vs B
- * (setting_commands.c). A new kind is one line in PGK_KINDS and one file
- * that defines its row. */
+/* setting.h: what the sides of a -- CMD run differ in, as one table of kinds
+ * of setting. A kind is a row (pgk_kind): whether the command line asks for
+ * it, the sides it makes, its headline figures, its sentences, and what it
+ * does around the runs (a cache, a memory holder, a search), with state of
+ * its own. The kinds (PGK_KINDS): --squeeze=MiB and --squeeze=auto
+ * (setting_squeeze.c), which act around the runs, and the kinds that make
+ * the sides, one of which a run has: one side without a comparison,
+ * --compare-loading and --compare-env (setting_env.c), --jit-cache
+ * (setting_jit.c), --compare A --vs B (setting_commands.c). A new kind is
+ * one line in PGK_KINDS and one file that defines its row. */
 #ifndef SETTING_H
 #define SETTING_H
 
@@ -48,8 +48,9 @@ typedef struct pgk_run {
     const pgk_side *side;
     size_t si;              /* the side's index */
     pgk_purpose purpose;
-    double margin;          /* MiB of device memory left free for it (--squeeze), -1:
-                               none; a search's run: the margin it tries */
+    double margin;          /* MiB of device memory left free for it, -1: none: a
+                               search's run's is the margin it tries (the runner's),
+                               the others' --squeeze's before hook sets */
     const char *name;       /* in words: "run 3 (LAZY, round 2)" */
     char env[PGK_MAX_ENV][PGK_ENV_LEN]; /* "NAME=VALUE" the kinds add to its environment */
     size_t nenv;

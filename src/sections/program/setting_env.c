@@ -112,9 +112,10 @@ static void pgk_env_side(const cli_opts *o, const pgk_plan *plan, size_t i, pgk_
 /* The loads under each mode (host time inside module and library loads). */
 static void pgk_loading_loads(results *r)
 {
+    const char *lib = PRC_KEY(LIBRARY_LOAD_MS), *mod = PRC_KEY(MODULE_LOAD_MS);
     char t[300];
-    double be = pga_med(r, "eager", PRC_KEY(LIBRARY_LOAD_MS)) + pga_med(r, "eager", PRC_KEY(MODULE_LOAD_MS));
-    double bl = pga_med(r, "lazy", PRC_KEY(LIBRARY_LOAD_MS)) + pga_med(r, "lazy", PRC_KEY(MODULE_LOAD_MS));
+    double be = pga_med(r, "eager", lib) + pga_med(r, "eager", mod);
+    double bl = pga_med(r, "lazy", lib) + pga_med(r, "lazy", mod);
     if (isnan(be) || isnan(bl)) return;
     snprintf(t, sizeof t, "Module and library loads took %.0f ms under EAGER and %.0f ms "
              "under LAZY (host time inside the calls, medians).", be, bl);
@@ -125,16 +126,16 @@ static void pgk_loading_loads(results *r)
  * kernel where the records say. */
 static void pgk_loading_memory(results *r)
 {
+    const char *first = PRC_KEY(MEM_FIRST_KERNEL), *peak = PGF_KEY(MEM_PEAK);
     char t[1200];
-    double me = pga_med(r, "eager", PRC_KEY(MEM_FIRST_KERNEL)), ml = pga_med(r, "lazy", PRC_KEY(MEM_FIRST_KERNEL));
-    double pe = pga_med(r, "eager", PGF_KEY(MEM_PEAK)), pl = pga_med(r, "lazy", PGF_KEY(MEM_PEAK));
+    double me = pga_med(r, "eager", first), ml = pga_med(r, "lazy", first);
+    double pe = pga_med(r, "eager", peak), pl = pga_med(r, "lazy", peak);
     if (isnan(pe) || isnan(pl)) return;
     snprintf(t, sizeof t, "Device memory: EAGER %.0f MiB at its peak, LAZY %.0f MiB (%s)%s%s.",
-             pe, pl, pga_verdict(r, PGF_KEY(MEM_PEAK)), !isnan(me) && !isnan(ml) ? "; at the first kernel " : "",
-             "");
+             pe, pl, pga_verdict(r, peak), !isnan(me) && !isnan(ml) ? "; at the first kernel " : "", "");
     if (!isnan(me) && !isnan(ml))
         snprintf(t + strlen(t) - 1, sizeof t - strlen(t) + 1, "EAGER %.0f MiB, LAZY %.0f MiB (%s).",
-                 me, ml, pga_verdict(r, PRC_KEY(MEM_FIRST_KERNEL)));
+                 me, ml, pga_verdict(r, first));
     pga_store(r, PGF_D_MEMORY, NULL, pe - pl, t);
 }
 
@@ -148,7 +149,8 @@ static void pgk_loading_later(results *r)
         { PRC_F_FUNC_LOAD_MS, "cuFuncLoad" }, { PRC_F_LAUNCH_FIRST_MS, "first launches" },
     };
     char t[1200];
-    double gl = pga_med(r, "lazy", PRC_KEY(KERNEL_FUNCTION_MS)), fl = pga_med(r, "lazy", PRC_KEY(LAUNCH_FIRST_MS));
+    double gl = pga_med(r, "lazy", PRC_KEY(KERNEL_FUNCTION_MS));
+    double fl = pga_med(r, "lazy", PRC_KEY(LAUNCH_FIRST_MS));
     size_t k, shown = 0, at;
 
     if (isnan(gl) && isnan(fl)) return;
