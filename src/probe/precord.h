@@ -63,8 +63,9 @@
  * key is the figure's name in the record's lines (the line form's key);
  * unit "ms", "MiB" or "count"; name what it is, for the table (at most
  * PRC_NAME_WIDTH); region where its clock starts and stops; proc its place
- * in the program table's rows per process (1 the first; 0: not shown
- * there). Counts are "count"; times inside calls are the host clock from
+ * in the program table's rows per process (1 the first, then 2, ... with
+ * no gap over PRC_FIGS and PGF_FIGS: the rows end at the first place no
+ * figure has; 0: not shown there). Counts are "count"; times inside calls are the host clock from
  * the call's entry to its exit, summed; "at." figures are ms after
  * PRC_ENV_T0. A figure the process never reached (no kernel launched: no
  * at.first_kernel) is absent, never zero. The probe stores .ms figures

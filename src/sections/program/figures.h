@@ -15,13 +15,14 @@
 #define PGF_STR(x) PGF_STR_(x)    /* a constant's digits, in a description */
 
 /* The run-level figures: X(ID, key, unit, name, region, proc), as the
- * record's PRC_FIGS (proc: the place among the table's rows per process,
- * 0 not there). The headline first: in.first_kernel and in.context, on
- * the clock inside the process (probed sides); wall, cpu, rss.main,
- * mem.peak, processes (every side); code.ms (probed sides); cache.<name>
- * (--jit-cache sides); ready.at, ready.uses, ready.stall, ready.worst,
- * headroom, concurrent (probed sides, from the records' first uses and
- * loads). */
+ * record's PRC_FIGS (proc: the place among the table's rows per process, one
+ * sequence with the record's; 0 not there). A figure the parent measures is
+ * one row here and one pgt_put_run where it is measured. The headline first:
+ * in.first_kernel and in.context, on the clock inside the process (probed
+ * sides); wall, cpu, rss.main, mem.peak, processes (every side); code.ms
+ * (probed sides); cache.<name> (--jit-cache sides); ready.at, ready.uses,
+ * ready.stall, ready.worst, headroom, concurrent (probed sides, from the
+ * records' first uses and loads). */
 #define PGF_FIGS(X)                                                                           \
     X(IN_FIRST_KERNEL, "in.first_kernel", "ms", "first kernel, from cuInit",                  \
       "inside the process: from the probe's load (inside the run's first cuInit) to the "     \
@@ -102,8 +103,8 @@ extern const pgf_id pgf_cost[PGF_NCOST];
  * own, declared once: pgf_schema_derived prints them, the code stores
  * through them (sch_derive). The verdicts over the figures
  * ("compare.<fig>", "compare.<side>.<fig>", "compare.proc<i>.<fig>") are
- * declared from the figures' tables instead, --squeeze's in its own file
- * (pgs_schema). */
+ * declared from the figures' tables instead, a kind of setting's own in
+ * its row (setting.h: --squeeze's). */
 enum pgf_derived_id {
     PGF_D_COLD_START, PGF_D_WALL, PGF_D_JIT, PGF_D_READY, PGF_D_HEADROOM, PGF_D_AUTOTUNE,
     PGF_D_CONCURRENT, PGF_D_ROUNDS, PGF_D_LOADS, PGF_D_MEMORY, PGF_D_LATER, PGF_D_MODE,

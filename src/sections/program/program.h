@@ -1,5 +1,12 @@
-/* program.h: the user's own program (-- CMD): what its measurement
- * (program.c) and its printer (program_table.c) share. */
+/* program.h: the user's own program (-- CMD): the entry points the list
+ * calls (program.c, program_table.c), and what the folder's modules share.
+ * The modules, each with its own state (docs/architecture.md says how they
+ * fit): figures.h (what is stored, declared once), setting.h (the kinds of
+ * setting and their sides), runner.h (the runs), sampler.h (what is
+ * watched during one), tally.h (records to figures and tallies),
+ * conclude.h and sentences.h (the conclusions, in numbers and in words),
+ * recdir.h (a run's records read), setting_squeeze.h and
+ * squeeze_holder.h (--squeeze), program_device.h (the device named). */
 #ifndef PROGRAM_H
 #define PROGRAM_H
 
@@ -10,11 +17,11 @@
 
 #define PG "program"
 
-/* The sides a run can be on, in the order a round starts them (rotated by
- * one each round): each setting compared (CLI_MAX_SETTINGS: a value of
- * --compare-env, a mode of --compare-loading, a cache state of --jit-cache,
- * a command of --compare) under the probe and, for the probe's own cost,
- * the same settings without it ("bare.<side>"). */
+/* The sides a run can be on (setting.h): each setting compared
+ * (CLI_MAX_SETTINGS: a value of --compare-env, a mode of --compare-loading,
+ * a cache state of --jit-cache, a command of --compare) under the probe
+ * and, for the probe's own cost, the same settings without it
+ * ("bare.<side>"). */
 #define PG_MAX_SIDES (2 * CLI_MAX_SETTINGS)
 
 /* The most CUDA processes of one run kept apart (per process figures

@@ -12,7 +12,7 @@
 #include "sections/program/program.h"
 #include "sections/program/figures.h"
 #include "sections/program/program_device.h"
-#include "sections/program/setting_squeeze.h"
+#include "sections/program/setting.h"
 
 /* The sides the table shows (the env fields program_side<i>_key and
  * _label): the first program_settings ones (probed where the probe was,
@@ -308,7 +308,7 @@ void pg_print(FILE *f, const results *r)
     ptb_processes(f, r, side, label, n);
     ptb_slowest(f, r, side, label, n);
     ptb_ready(f, r, side, label, n);
-    pgs_print(f, r);
+    pgk_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, AN_PREFIX, strlen(AN_PREFIX)) == 0)

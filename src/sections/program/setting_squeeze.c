@@ -1,14 +1,17 @@
 /* setting_squeeze.c: -- CMD --squeeze (setting_squeeze.h): the margins,
  * the search, the failed calls and their sentences; the squeeze's lines
- * of the report. */
+ * of the report; the two kinds' rows and their hooks around the runs. */
 #include "sections/program/setting_squeeze.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/answer.h"
 #include "cuda/demangle.h"
+#include "os/sig.h"
 #include "run/table.h"
+#include "sections/program/setting.h"
 
 /* ---------------------------------------------------------- the runs --- */
 
@@ -505,3 +508,218 @@ void pgs_print(FILE *f, const results *r)
         if (line[0]) tb_wrap(f, "  ", "      ", 100, "%-8s %s", label, line);
     }
 }
+
+/* ----------------------------------------------------------- the kinds --- */
+
+/* What the kinds keep over the runs: the margins and what the runs came
+ * to, and the holder of the run under way. */
+typedef struct pgs_setting {
+    pgs_state q;
+    sq_holder holder;
+    int holding;            /* the holder was started for the run and not yet released */
+    int held;               /* it held through the run */
+    sq_held kept;           /* what it held */
+} pgs_setting;
+
+static int pgs_fixed_asked(const cli_opts *o)
+{
+    return o->squeeze_mib >= 0;
+}
+
+static int pgs_auto_asked(const cli_opts *o)
+{
+    return o->squeeze_auto;
+}
+
+/* Device 0's memory as a holder that holds nothing finds it (the search's
+ * upper bound; --squeeze=MiB above its free memory is a usage error), then
+ * the sides handed to pgs_begin. */
+static int pgs_start(sec_ctx *c, const pgk_plan *plan, const char *no_driver, void **state)
+{
+    const cli_opts *o = c->o;
+    const char *key[PG_MAX_SIDES], *label[PG_MAX_SIDES], *env[1] = { plan->side[0].set };
+    pgs_setting *s;
+    char why[700];
+    sq_holder h;
+    sq_held first;
+    size_t i;
+
+    if (no_driver) {
+        snprintf(why, sizeof why, "--squeeze holds device memory through the CUDA driver, and "
+                 "there is none: %s; the program was not run", no_driver);
+        sec_skip(c, PG, why);
+        return SEC_NO_GPU;
+    }
+    if (sq_start(CLI_SQUEEZE_MAX, env, plan->side[0].set[0] ? 1 : 0, o->child_timeout, &h, why,
+                 sizeof why) != 0) {
+        fprintf(stderr, "harness: " PG ": --squeeze: the memory holder could not start on device "
+                "0: %s\n", why);
+        res_check_add(c->r, PG, "--squeeze: the memory holder started on device 0", 0, why);
+        return SEC_FAILED;
+    }
+    first = h.held;
+    sq_release(&h);
+    if (!(*state = s = calloc(1, sizeof *s))) {
+        fprintf(stderr, "harness: " PG ": out of memory\n");
+        return SEC_FAILED;
+    }
+    for (i = 0; i < plan->nsides; i++) {
+        key[i] = plan->side[i].key;
+        label[i] = plan->side[i].label;
+    }
+    if (pgs_begin(&s->q, o, key, label, plan->nsides, plan->nsettings, plan->probe, &first, why,
+                  sizeof why) != 0) {
+        fprintf(stderr, "harness: %s\n", why);
+        return SEC_USAGE;
+    }
+    return SEC_OK;
+}
+
+/* A holder of all device 0's free memory but the run's margin, started
+ * before it in the side's setting (squeeze_holder.h): --squeeze=MiB's
+ * margin, none for --squeeze=auto's warm-ups, the margin a search's run
+ * tries. Returns 0; 1 when it could not hold (a failed check naming it,
+ * said on stderr: the run is not started, and a run that was to count is
+ * noted failed). */
+static int pgs_before(sec_ctx *c, void *state, pgk_run *run)
+{
+    pgs_setting *s = state;
+    const char *env[1] = { run->side->set };
+    char why[600], detail[900], check[300];
+
+    if (run->purpose != PGK_TRY) run->margin = s->q.automatic ? -1 : s->q.margin;
+    s->held = 1;
+    memset(&s->kept, 0, sizeof s->kept);
+    if (run->margin < 0) return 0;
+    snprintf(run->under, sizeof run->under, "with all but %.0f MiB of device 0's free memory held "
+             "(--squeeze)", run->margin);
+    if (sq_start(run->margin, env, run->side->set[0] ? 1 : 0, c->o->child_timeout, &s->holder, why,
+                 sizeof why) == 0) {
+        s->holding = 1;
+        return 0;
+    }
+    snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f could not hold device 0's "
+             "memory: %s; the run was not started", run->margin, why);
+    snprintf(check, sizeof check, "%.160s: the memory holder held through it", run->name);
+    res_check_add(c->r, PG, check, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.160s: %s\n", run->name, detail);
+    sg_check();
+    if (run->purpose != PGK_WARMUP)
+        pgs_note_run(&s->q, run->si, run->margin, NULL, 0, "its holder could not hold", NULL, 0);
+    return 1;
+}
+
+/* After the run: the holder held through it (what it held kept), and is
+ * released; where it ended during the run, the run fails and is no answer
+ * (a failed check naming the holder, one line on stderr, what became of it
+ * into run->how). */
+static void pgs_ended(sec_ctx *c, void *state, pgk_run *run)
+{
+    pgs_setting *s = state;
+    char why[300], detail[900], check[300];
+    int pid = s->holder.pid, alive;
+
+    if (!s->holding) return;
+    alive = sq_alive(&s->holder, why, sizeof why);
+    s->kept = s->holder.held;
+    sq_release(&s->holder);
+    s->holding = 0;
+    if (alive) return;
+    s->held = run->ok = 0;
+    run->lost = 1;
+    snprintf(run->how, sizeof run->how, "the memory holder of --squeeze ended during the run (%s)", why);
+    snprintf(detail, sizeof detail, "the memory holder of --squeeze=%.0f (pid %d) ended during the "
+             "run (%s): the margin was not held, so the run counts as failed; the driver took its "
+             "memory back", run->margin, pid, why);
+    snprintf(check, sizeof check, "%.160s: the memory holder held through it", run->name);
+    res_check_add(c->r, PG, check, 0, detail);
+    fprintf(stderr, "harness: " PG ": %.160s: %s\n", run->name, detail);
+}
+
+/* What the run at a margin came to, noted (not for a warm-up); a holder
+ * left by a run that did not start, released. */
+static void pgs_done(sec_ctx *c, void *state, const pgk_run *run)
+{
+    pgs_setting *s = state;
+    (void)c;
+    if (s->holding) sq_release(&s->holder);
+    s->holding = 0;
+    if (run->p && run->margin >= 0 && run->purpose != PGK_WARMUP)
+        pgs_note_run(&s->q, run->si, run->margin, s->held ? &s->kept : NULL, run->ok, run->how,
+                     run->recs, run->nrec);
+}
+
+/* --squeeze=auto: each setting's search, one run a margin, the settings
+ * one after the other; then a run of each setting at another's largest
+ * failing margin where it was not tried there. */
+static int pgs_search(sec_ctx *c, void *state, pgk_try_fn try_run, void *arg, char *stop,
+                      size_t stoplen)
+{
+    pgs_setting *s = state;
+    size_t i;
+    double m;
+    int tries = 0;
+
+    (void)c;
+    for (i = 0; i < s->q.nsettings; i++)
+        while ((m = pgs_next(&s->q, i)) >= 0) {
+            tries++;
+            if (try_run(arg, i, m) != 0) return -1;
+        }
+    while (pgs_next_cross(&s->q, &i, &m)) {
+        tries++;
+        if (try_run(arg, i, m) != 0) return -1;
+    }
+    snprintf(stop, stoplen, "the search of --squeeze=auto: %d runs, no measured round", tries);
+    return 0;
+}
+
+/* The conclusions (pgs_conclude); with auto, whether every side's search
+ * found its margin, a check. Returns 1 when one did not (a failure). */
+static int pgs_conclude_kind(sec_ctx *c, void *state, const pgk_plan *plan)
+{
+    pgs_setting *s = state;
+    char t[600];
+    int broken = pgs_conclude(&s->q, c->r);
+    if (!s->q.automatic) return 0;
+    snprintf(t, sizeof t, "%d of %zu sides' searches ended without a margin (said in the answer)",
+             broken, plan->nsettings);
+    res_check_add(c->r, PG, "--squeeze=auto: every side's search found its smallest margin",
+                  broken == 0, broken ? t : "each side ran at a margin and its search ended");
+    return broken ? 1 : 0;
+}
+
+static void pgs_stop(void *state)
+{
+    pgs_setting *s = state;
+    if (s->holding) sq_release(&s->holder);
+    free(s);
+}
+
+const pgk_kind pgk_squeeze = {
+    .name = "squeeze",
+    .asked = pgs_fixed_asked,
+    .start = pgs_start,
+    .before = pgs_before,
+    .ended = pgs_ended,
+    .done = pgs_done,
+    .conclude = pgs_conclude_kind,
+    .stop = pgs_stop,
+    /* Both kinds' lines and declarations (pgs_print tells them apart). */
+    .print = pgs_print,
+    .schema = pgs_schema,
+};
+
+const pgk_kind pgk_squeeze_auto = {
+    .name = "squeeze-auto",
+    .asked = pgs_auto_asked,
+    .start = pgs_start,
+    .before = pgs_before,
+    .ended = pgs_ended,
+    .done = pgs_done,
+    .search = pgs_search,
+    .search_run = "--squeeze=auto run",
+    .search_tag = "squeeze",
+    .conclude = pgs_conclude_kind,
+    .stop = pgs_stop,
+};

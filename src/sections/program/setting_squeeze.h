@@ -1,9 +1,11 @@
-/* setting_squeeze.h: the setting -- CMD --squeeze: which margin each run
- * is held to, the search of --squeeze=auto (a bisection per side), the
- * calls that failed inside the runs (the probe's "fail.<i>"), and their
- * sentences. program.c runs the program and the memory holder
- * (squeeze_holder.h); this module decides the margins, keeps what the runs
- * came to, and words it. */
+/* setting_squeeze.h: the kinds of setting --squeeze=MiB and
+ * --squeeze=auto (rows pgk_squeeze and pgk_squeeze_auto of setting.h):
+ * which margin each run is held to, the memory holder (squeeze_holder.h)
+ * started before a run and released after it, the search of
+ * --squeeze=auto (a bisection per side) in place of the measured rounds,
+ * the calls that failed inside the runs (the probe's "fail.<i>"), and
+ * their sentences. The runner runs the program; this module decides the
+ * margins, holds them, keeps what the runs came to, and words it. */
 #ifndef SETTING_SQUEEZE_H
 #define SETTING_SQUEEZE_H
 
