@@ -79,7 +79,8 @@ void host_record(results *r, const cli_opts *o)
         res_env_str(r, "hostname", u.nodename);
     }
     host_slurm(r);
-    res_env_str(r, "driver_version", si_driver_version(version, sizeof version) == 0 ? version : NULL);
+    res_env_str(r, "driver_version",
+                si_driver_version(version, sizeof version) == 0 ? version : NULL);
 }
 
 /* The command line as a shell would read it back into buf of len bytes:
