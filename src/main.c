@@ -1,10 +1,7 @@
 /* main.c: options -> plan -> run sections -> write results; nothing else. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <glob.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +10,7 @@
 #include "core/results.h"
 #include "core/trace.h"
 #include "cuda/cudadrv.h"
+#include "cuda/cufault.h"
 #include "cuda/kcache.h"
 #include "cuda/rtc.h"
 #include "os/clock.h"
@@ -21,283 +19,11 @@
 #include "os/proc.h"
 #include "os/sig.h"
 #include "run/cli.h"
+#include "run/host.h"
 #include "run/section.h"
 #include "run/table.h"
 #include "sections/node/node.h"
 #include "sections/program/program.h"
-#include "version.h"
-
-/* The kernel driver's version ("580.95.05"), from the first word of its
- * version line that looks like one, where the system exposes it. */
-static void env_driver_version(results *r)
-{
-    char line[512], *tok, *save = NULL;
-    FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (!f) return;
-    if (fgets(line, sizeof line, f)) {
-        for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-            if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
-                res_env_str(r, "driver_version", tok);
-                break;
-            }
-        }
-    }
-    fclose(f);
-}
-
-/* The sampling in effect (cli_parse has applied --quick and --profile): a
- * fixed count (reps; --profile's is 1) leaves the stopping rule's
- * parameters null, the stopping rule records reps 0. */
-static void env_sampling(results *r, const cli_opts *o)
-{
-    res_env_str(r, "mode", o->profile ? "profile" : o->quick ? "quick" : "default");
-    res_env_num(r, "warmup", o->warmup);
-    res_env_num(r, "reps", o->reps_given ? o->reps : 0);
-    if (o->reps_given) {
-        res_env_str(r, "min_samples", NULL);
-        res_env_str(r, "max_noise", NULL);
-        res_env_str(r, "max_time_s", NULL);
-    } else {
-        res_env_num(r, "min_samples", o->min_samples);
-        res_env_num(r, "max_noise", o->max_noise);
-        res_env_num(r, "max_time_s", o->max_time);
-    }
-    res_env_str(r, "cache", o->cache == CLI_CACHE_BOTH ? "both" : o->cache == CLI_CACHE_WARM ? "warm" : "cold");
-}
-
-/* A Slurm task's place where its variables are set: slurm_job_id and
- * slurm_node (SLURMD_NODENAME, else SLURM_NODENAME) as strings,
- * slurm_procid, slurm_ntasks and slurm_localid as numbers (a value that is
- * not a whole number is kept as its string). Nothing outside Slurm. */
-static void env_slurm(results *r)
-{
-    static const struct { const char *key, *var; } num[] = {
-        { "slurm_procid", "SLURM_PROCID" }, { "slurm_ntasks", "SLURM_NTASKS" },
-        { "slurm_localid", "SLURM_LOCALID" },
-    };
-    const char *v;
-    char *end;
-    long n;
-    size_t i;
-
-    if ((v = getenv("SLURM_JOB_ID")) && *v) res_env_str(r, "slurm_job_id", v);
-    if (!(v = getenv("SLURMD_NODENAME")) || !*v) v = getenv("SLURM_NODENAME");
-    if (v && *v) res_env_str(r, "slurm_node", v);
-    for (i = 0; i < sizeof num / sizeof num[0]; i++) {
-        if (!(v = getenv(num[i].var)) || !*v) continue;
-        errno = 0;
-        n = strtol(v, &end, 10);
-        if (errno == 0 && !*end && n >= 0) res_env_num(r, num[i].key, (double)n);
-        else res_env_str(r, num[i].key, v);
-    }
-}
-
-/* The first value of a "key : value" line of /proc/cpuinfo whose key is
- * one of those that name the CPU's model (x86, then Arm and POWER), into
- * buf; 0, or -1 when none is there. */
-static int env_cpu_model(char *buf, size_t len)
-{
-    static const char *const keys[] = { "model name", "Model", "cpu model", "cpu" };
-    char line[512];
-    size_t k;
-    int found = -1;
-    FILE *f = fopen("/proc/cpuinfo", "r");
-
-    if (!f) return -1;
-    for (k = 0; k < sizeof keys / sizeof keys[0] && found != 0; k++) {
-        rewind(f);
-        while (fgets(line, sizeof line, f)) {
-            char *colon = strchr(line, ':'), *v, *end;
-            size_t n = strlen(keys[k]);
-            if (!colon || strncmp(line, keys[k], n) != 0 ||
-                strspn(line + n, " \t") != (size_t)(colon - line) - n)
-                continue;
-            for (v = colon + 1; *v == ' ' || *v == '\t'; v++) {}
-            for (end = v + strlen(v); end > v && (end[-1] == '\n' || end[-1] == ' '); end--) {}
-            if (end == v) continue;
-            snprintf(buf, len, "%.*s", (int)(end - v), v);
-            found = 0;
-            break;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
-/* The models of the NVIDIA GPUs the kernel driver lists
- * (/proc/driver/nvidia/gpus/BUS/information, "Model:"), in bus order,
- * joined by ", " into buf; 0, or -1 when it lists none. */
-static int env_host_gpus(char *buf, size_t len)
-{
-    glob_t g;
-    size_t i, at = 0;
-    char line[256];
-
-    buf[0] = '\0';
-    if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) != 0) return -1;
-    for (i = 0; i < g.gl_pathc && at < len; i++) {
-        FILE *f = fopen(g.gl_pathv[i], "r");
-        if (!f) continue;
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "Model:", 6) == 0) {
-                char *v = line + 6;
-                v += strspn(v, " \t");
-                v[strcspn(v, "\n")] = '\0';
-                at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v);
-                break;
-            }
-        fclose(f);
-    }
-    globfree(&g);
-    return buf[0] ? 0 : -1;
-}
-
-/* How the results were made (every results file carries it): the command
- * line (argv, words with a character a shell reads quoted in '...'), the
- * start time (UTC, ISO 8601), the CPU model, the OS kernel, the commit,
- * the GPUs the kernel driver lists; hostname, harness_version and
- * driver_version are env_host's. A field that cannot be read is null. */
-static void env_provenance(results *r, int argc, char **argv, time_t start)
-{
-    char buf[4096], model[256];
-    size_t at = 0;
-    struct tm tm;
-    struct utsname u;
-    int i;
-
-    buf[0] = '\0';
-    for (i = 0; i < argc && at < sizeof buf; i++) {
-        const char *a = argv[i], *p;
-        int plain = *a != '\0';
-        for (p = a; *p && plain; p++)
-            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                        "-_=./,:+%@", *p))
-                plain = 0;
-        if (at && at < sizeof buf) buf[at++] = ' ';
-        if (plain) {
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", a);
-            continue;
-        }
-        if (at < sizeof buf) buf[at++] = '\'';
-        for (p = a; *p && at + 5 < sizeof buf; p++) {
-            if (*p == '\'') at += (size_t)snprintf(buf + at, sizeof buf - at, "'\\''");
-            else buf[at++] = *p;
-        }
-        at += (size_t)snprintf(buf + at, sizeof buf - at > 0 ? sizeof buf - at : 0, "'");
-    }
-    if (at >= sizeof buf) at = sizeof buf - 1;
-    buf[at] = '\0';
-    res_env_str(r, "command_line", buf);
-    if (gmtime_r(&start, &tm) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        res_env_str(r, "started_utc", buf);
-    else res_env_str(r, "started_utc", NULL);
-    res_env_str(r, "cpu_model", env_cpu_model(model, sizeof model) == 0 ? model : NULL);
-    if (uname(&u) == 0) {
-        snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.version);
-        res_env_str(r, "os_kernel", buf);
-    } else res_env_str(r, "os_kernel", NULL);
-    res_env_str(r, "harness_commit", harness_commit);
-    res_env_str(r, "host_gpus", env_host_gpus(buf, sizeof buf) == 0 ? buf : NULL);
-}
-
-static void env_host(results *r, const cli_opts *o)
-{
-    struct utsname u;
-    char host[256];
-    res_env_str(r, "harness_version", HARNESS_VERSION);
-    res_env_num(r, "cuda_headers_version", CUDA_VERSION);
-    res_env_str(r, "module_loading_requested", o->loading == CLI_LOAD_DEFAULT
-                ? "default" : cli_loading_name(o->loading));
-    env_sampling(r, o);
-    res_env_str(r, "module_format", cli_format_name(o->format));
-    res_env_str(r, "CUDA_CACHE_DISABLE", getenv("CUDA_CACHE_DISABLE"));
-    res_env_str(r, "CUDA_CACHE_PATH", getenv("CUDA_CACHE_PATH"));
-    res_env_str(r, "kernels_dir", o->kernels_dir);
-    if (uname(&u) == 0) {
-        snprintf(host, sizeof host, "%s %s %s", u.sysname, u.release, u.machine);
-        res_env_str(r, "host_os", host);
-        res_env_str(r, "hostname", u.nodename);
-    }
-    env_slurm(r);
-    res_env_str(r, "driver_version", NULL);
-    env_driver_version(r);
-}
-
-static const char *fault_log_path;
-
-/* The environment's device_opened where neither this process opened a
- * device (sec_need_gpu: "this process") nor a child reported one
- * ("child processes"): "per device" in a node run's parent (each device's
- * record is its own), else "none": no results file leaves it unsaid. */
-static void env_device(results *r, const cli_opts *o)
-{
-    if (!res_env_get(r, "device_opened"))
-        res_env_str(r, "device_opened", cli_node(o) && o->child == CLI_CHILD_NONE ? "per device" : "none");
-    /* Provenance: the GPU is named, or null where none was opened. */
-    if (!res_env_get(r, "gpu")) res_env_str(r, "gpu", NULL);
-}
-
-/* At exit: append this process's call counts to HARNESS_FAULT_LOG. */
-static void fault_log_at_exit(void)
-{
-    FILE *f = fopen(fault_log_path, "a");
-    int bad;
-    if (!f) {
-        fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);
-        return;
-    }
-    bad = fprintf(f, "# process %ld\n", (long)getpid()) < 0 || ft_log_write(f) != 0;
-    if (fclose(f) != 0) bad = 1;
-    if (bad)
-        fprintf(stderr, "harness: cannot write HARNESS_FAULT_LOG=%s\n", fault_log_path);
-}
-
-/* HARNESS_FAULT=NAME:K[:CODE] and HARNESS_FAULT_LOG=FILE (fault.h). Every
- * child inherits both, and counts its own calls. Returns 0, or -1 after
- * naming what is wrong with the spec. */
-static int fault_setup(void)
-{
-    const char *spec = getenv("HARNESS_FAULT");
-    char why[256];
-    ft_spec f;
-    long code;
-    int nv;
-
-    fault_log_path = getenv("HARNESS_FAULT_LOG");
-    if (fault_log_path && *fault_log_path) {
-        ft_count_all();
-        if (atexit(fault_log_at_exit) != 0) return -1;
-    }
-    if (!spec || !*spec) return 0;
-    if (ft_parse(spec, &f, why, sizeof why) != 0) goto bad;
-    nv = strncmp(f.name, "nvrtc", 5) == 0;
-    if (!(nv ? rtc_entry_known(f.name) : drv_entry_known(f.name))) {
-        snprintf(why, sizeof why, "the harness makes no checked call of %s", f.name);
-        goto bad;
-    }
-    if (!f.has_code) {
-        code = nv ? rtc_fault_default(f.name) : (long)drv_fault_default(f.name);
-    } else if (!f.code_name[0]) {
-        code = f.code;
-    } else if (nv) {
-        if (rtc_result_code(f.code_name, &code) != 0 || code == 0) {
-            snprintf(why, sizeof why, "%s is not an NVRTC error (NVRTC_ERROR_...)", f.code_name);
-            goto bad;
-        }
-    } else {
-        CUresult r;
-        if (drv_result_code(f.code_name, &r) != 0 || r == CUDA_SUCCESS) {
-            snprintf(why, sizeof why, "%s is not a CUresult error (CUDA_ERROR_...)", f.code_name);
-            goto bad;
-        }
-        code = (long)r;
-    }
-    ft_arm(&f, code);
-    return 0;
-bad:
-    fprintf(stderr, "harness: HARNESS_FAULT=%s: %s\n", spec, why);
-    return -1;
-}
 
 /* What the stop routine needs: the run's options and its results (NULL in
  * a child, which hands nothing on when it is stopped). */
@@ -354,7 +80,7 @@ static void main_stop(int code, const char *why, void *arg)
     }
     m->r->incomplete = 1;
     res_env_str(m->r, "stopped", why);
-    env_device(m->r, m->o);
+    host_device(m->r, m->o);
     tr_stopped(why);
     failed[0] = '\0';
     main_stop_write(m, done, sizeof done, failed, sizeof failed);
@@ -530,7 +256,7 @@ static int main_options(main_run *m, int argc, char **argv)
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
     if (m->o.schema) return sec_print_schema(stdout) == 0 ? 0 : 1;
-    if (fault_setup() != 0) return 2;
+    if (cf_setup() != 0) return 2;
     /* --json=-: the JSON alone on stdout; the tables go to stderr. */
     m->tables = m->o.json && strcmp(m->o.json, "-") == 0 ? stderr : stdout;
     /* -- CMD: the directory of the program's output claimed (or refused,
@@ -595,8 +321,8 @@ static void main_begin(main_run *m, int argc, char **argv)
     m->c.o = &m->o;
     m->c.r = &m->r;
     if (m->o.child == CLI_CHILD_NONE) m->stop.r = &m->r;
-    env_host(&m->r, &m->o);
-    env_provenance(&m->r, argc, argv, m->t_start);
+    host_record(&m->r, &m->o);
+    host_provenance(&m->r, argc, argv, m->t_start);
 }
 
 /* Entry i's plan, before any entry runs. */
@@ -664,7 +390,7 @@ static void main_settle(main_run *m)
         if (drv_first_error()) res_env_str(r, "first_error", drv_first_error());
     }
     if (m->c.gpu_state != SEC_GPU_OPEN && m->c.gpu_why[0]) res_env_str(r, "gpu_unusable", m->c.gpu_why);
-    env_device(r, &m->o);
+    host_device(r, &m->o);
 }
 
 /* 1 in a child that hands its results to its parent as lines. */

@@ -134,8 +134,64 @@ static void tt_summary_tests(void)
     res_free(&r);
 }
 
+/* One warm measurement of one sample in ms, with a model of bytes and flops. */
+static void tt_point(results *r, const char *section, const char *key, res_state state,
+                     const char *unit)
+{
+    double v = 2.0;
+    res_meas *m = res_add(r, section, key, key, "by hand", state, unit, &v, 1);
+    if (!m) return;
+    m->n = 1000;
+    m->bytes = 8e9;
+    m->flops = 4e9;
+}
+
+/* The roofline (tb_roofline), printed into a string (the caller frees it). */
+static char *tt_roofline(const results *r)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f) return NULL;
+    tb_roofline(f, r);
+    fclose(f);
+    return out;
+}
+
+static void tt_roofline_tests(void)
+{
+    results r;
+    char *o;
+
+    res_init(&r);
+    res_env_num(&r, "fp32_peak_gflops", 60000);
+    res_env_str(&r, "fp32_peak_source", "by hand");
+    tt_point(&r, "stopwatches", "row4", RES_WARM, "ms");
+    tt_point(&r, "fusion", "main.staged", RES_WARM, "ms");
+    tt_point(&r, "fusion", "n=1024.staged", RES_WARM, "ms");
+    tt_point(&r, "fusion", "main.fused.cold", RES_L2_COLD, "ms");
+    tt_point(&r, "launch", "device.grid", RES_WARM, "us");
+    /* A derived entry of that key in another section is not the roof. */
+    res_derive(&r, "launch", "copy_floor", "not a roof", 10.0, "GB/s", "");
+    o = tt_roofline(&r);
+    th_check("roofline: nothing without section fusion's copy floor", o && !*o);
+    free(o);
+    res_derive(&r, "fusion", "copy_floor", "the copy floor", 3000.0, "GB/s", "main.copy4");
+    o = tt_roofline(&r);
+    th_check("roofline: the roofs are fusion's copy floor and the FP32 peak",
+             o && strstr(o, "the best copy floor,\n3000.0 GB/s, and the FP32 peak, 60000 GFLOP/s (by hand;"));
+    th_check("roofline: a warm ms row of any section with a model, fusion's at the main size only",
+             o && strstr(o, "  stopwatches  row4 ") && strstr(o, "  fusion       main.staged ") &&
+             !strstr(o, "n=1024.staged") && !strstr(o, "main.fused.cold") && !strstr(o, "device.grid"));
+    th_check("roofline: attainable is min(peak, intensity x floor), achieved the flops over the median",
+             o && strstr(o, "1000    0.500      1500.0      2000.0   133.3\n"));
+    free(o);
+    res_free(&r);
+}
+
 void test_table(void)
 {
     tt_fit_tests();
     tt_summary_tests();
+    tt_roofline_tests();
 }

@@ -6,8 +6,8 @@
 /* visible first: its children must start before this process loads libcuda
  * (every other section does). */
 const sec_def sec_table[] = {
-#define SEC_DEF(id, name, scope, plan, run, print, answer, child, schema) \
-    { name, SEC_SCOPE_##scope, plan, run, print, answer, child, schema },
+#define SEC_DEF(id, name, scope, plan, run, print, answer, child, schema, roof) \
+    { name, SEC_SCOPE_##scope, plan, run, print, answer, child, schema, &roof },
     SEC_LIST(SEC_DEF)
 #undef SEC_DEF
 };
@@ -50,6 +50,8 @@ void sec_no_schema(sch_out *o)
 {
     (void)o;
 }
+
+const sec_roof sec_no_roof = { NULL, NULL };
 
 int sec_no_child(const cli_opts *o, long long t_main_ns)
 {

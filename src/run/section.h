@@ -30,15 +30,28 @@ typedef enum sec_scope {
                                not in "Seconds by section" */
 } sec_scope;
 
+/* An entry's part in the roofline (tb_roofline, table.h: every warm kernel
+ * with a byte and flop model against a bandwidth roof and the FP32 peak):
+ *   roof    the key of its derived entry whose value is the bandwidth roof
+ *           in GB/s, the best a copy reaches (NULL: it stores none); the
+ *           first entry in the list's order that stored one gives it
+ *   points  the prefix of the keys of its rows that are points (NULL: every
+ *           row of it with a model) */
+typedef struct sec_roof {
+    const char *roof;
+    const char *points;
+} sec_roof;
+
 /* The prototypes of every entry point in the list (sections/list.h), so
  * that each is compiled against it. */
-#define SEC_DECLARE(id, name, scope, plan, run, print, answer, child, schema) \
+#define SEC_DECLARE(id, name, scope, plan, run, print, answer, child, schema, roof) \
     sec_status plan(sec_ctx *c);                                        \
     sec_status run(sec_ctx *c);                                         \
     void print(FILE *f, const results *r);                              \
     void answer(results *r);                                            \
     int child(const cli_opts *o, long long t_main_ns);                  \
-    void schema(sch_out *o);
+    void schema(sch_out *o);                                            \
+    extern const sec_roof roof;
 SEC_LIST(SEC_DECLARE)
 #undef SEC_DECLARE
 
@@ -59,18 +72,21 @@ typedef struct sec_def {
                                            child kinds it owns; the process's
                                            exit code */
     void (*schema)(sch_out *o);         /* the keys it can write (--schema) */
+    const sec_roof *roof;               /* its part in the roofline */
 } sec_def;
 
 extern const sec_def sec_table[CLI_NENTRIES];
 
 /* What stands in the list where an entry has none: no plan (returns
  * SEC_OK), no printer (prints nothing), no answers, no child kinds (never
- * called: returns SEC_FAILED), no keys. */
+ * called: returns SEC_FAILED), no keys, no roof (its rows with a model are
+ * points all the same). */
 sec_status sec_no_plan(sec_ctx *c);
 void sec_no_print(FILE *f, const results *r);
 void sec_no_answer(results *r);
 int sec_no_child(const cli_opts *o, long long t_main_ns);
 void sec_no_schema(sch_out *o);
+extern const sec_roof sec_no_roof;
 
 /* The names of the table's entries, in order, as one array (its first
  * CLI_NSECTIONS for cli_parse); the same array on every call. */

@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "run/section.h"
 
 const char *tb_env_str(const results *r, const char *key, const char *dflt)
 {
@@ -208,25 +209,51 @@ void tb_num(FILE *f, int width, int prec, double v)
     if (isnan(v)) fprintf(f, " %*s", width, "-");
     else fprintf(f, " %*.*f", width, prec, v);
 }
+
+/* The roofline's bandwidth roof: the value of the first entry's roof (its
+ * sec_roof, in the list's order) that r holds; NaN where none does. */
+static double tb_roof(const results *r)
+{
+    size_t i;
+    for (i = 0; i < CLI_NENTRIES; i++) {
+        const char *key = sec_table[i].roof->roof;
+        const res_derived *d = key ? res_derived_find(r, sec_table[i].name, key) : NULL;
+        if (d) return d->value;
+    }
+    return NAN;
+}
+
+/* 1 when m is a point of the roofline: warm, in ms, with a model of bytes
+ * and flops, and among its entry's points where its sec_roof names them. */
+static int tb_roof_point(const res_meas *m)
+{
+    size_t i;
+    if (!(m->flops > 0) || !(m->bytes > 0) || strcmp(m->unit, "ms") != 0 || m->state != RES_WARM)
+        return 0;
+    for (i = 0; i < CLI_NENTRIES; i++) {
+        const char *points = sec_table[i].roof->points;
+        if (points && strcmp(m->section, sec_table[i].name) == 0)
+            return strncmp(m->key, points, strlen(points)) == 0;
+    }
+    return 1;
+}
+
 void tb_roofline(FILE *f, const results *r)
 {
-    const res_derived *cf = res_derived_find(r, "fusion", "copy_floor");
-    double peak = tb_env_num(r, "fp32_peak_gflops"), tb_roof = cf ? cf->value : NAN;
+    double peak = tb_env_num(r, "fp32_peak_gflops"), roof = tb_roof(r);
     size_t i;
-    if (!(tb_roof > 0) || isnan(peak)) return;
+    if (!(roof > 0) || isnan(peak)) return;
     fprintf(f, "\nroofline: every kernel with a byte and flop model (warm, medians); the roofs are "
             "the best copy floor,\n%.1f GB/s, and the FP32 peak, %.0f GFLOP/s (%s;\n"
-            "tanh counted as one operation)\n", tb_roof, peak, tb_env_str(r, "fp32_peak_source", "?"));
+            "tanh counted as one operation)\n", roof, peak, tb_env_str(r, "fp32_peak_source", "?"));
     fprintf(f, "  %-12s %-34s %12s %8s %11s %11s %7s\n", "section", "kernel", "n", "flops/B",
             "attainable", "achieved", "%");
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         double ai, att, ach;
-        if (!(m->flops > 0) || !(m->bytes > 0) || strcmp(m->unit, "ms") != 0 || m->state != RES_WARM)
-            continue;
-        if (strcmp(m->section, "fusion") == 0 && strncmp(m->key, "main.", 5) != 0) continue;
+        if (!tb_roof_point(m)) continue;
         ai = m->flops / m->bytes;
-        att = fmin(peak, ai * tb_roof);
+        att = fmin(peak, ai * roof);
         ach = m->flops / m->stats.median / 1e6;
         fprintf(f, "  %-12s %-34s %12ld %8.3f %11.1f %11.1f %7.1f\n", m->section, m->name, m->n, ai,
                 att, ach, 100.0 * ach / att);

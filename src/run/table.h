@@ -16,9 +16,11 @@ void tb_config(FILE *f, const results *r, const cli_opts *o);
 void tb_section(FILE *f, const results *r, const char *name,
                 void (*print)(FILE *, const results *));
 
-/* Print the roofline of every timed kernel with a byte and flop model,
- * against the copy floor (derived "fusion/copy_floor") and the FP32 peak;
- * nothing when fusion stored no floor. */
+/* Print the roofline of every timed kernel with a byte and flop model
+ * (warm, in ms; of an entry whose sec_roof names its points, those only,
+ * run/section.h), against the bandwidth roof an entry stored (the first
+ * in the list's order, its sec_roof) and the FP32 peak; nothing when no
+ * entry stored a roof. */
 void tb_roofline(FILE *f, const results *r);
 
 /* Print the checks (failed ones in full) and a one-line summary. */

@@ -26,7 +26,7 @@
 #define SECTIONS_LIST_H
 
 /* The entries, in the order they run:
- *   X(ID, name, scope, plan, run, print, answer, child, schema)
+ *   X(ID, name, scope, plan, run, print, answer, child, schema, roof)
  *   ID      the enums' suffix: CLI_SEC_ID
  *   name    the word --section takes and the results' section name
  *   scope   where it runs (sec_scope, section.h): DEVICE, a section of one
@@ -41,28 +41,31 @@
  *           child kinds it owns (SEC_CHILD_LIST); the exit code
  *   schema  void (sch_out *): the measurement keys it can write, from its
  *           table of them (schema.h); --schema prints them
- * sec_no_plan, sec_no_print, sec_no_answer, sec_no_child and sec_no_schema
- * stand where an entry has none. The sections come first: --section names those entries
+ *   roof    const sec_roof (section.h): its part in the roofline: the
+ *           derived entry that holds the bandwidth roof, which of its rows
+ *           are points
+ * sec_no_plan, sec_no_print, sec_no_answer, sec_no_child, sec_no_schema and
+ * sec_no_roof stand where an entry has none. The sections come first: --section names those entries
  * whose scope SEC_IS_SECTION_ marks. */
 #define SEC_LIST(X)                                                                     \
     X(VISIBLE, "visible", NODE_LEVEL, sec_no_plan, sec_visible, vi_print, sec_no_answer, \
-      sec_visible_child, vi_schema)                                                     \
+      sec_visible_child, vi_schema, sec_no_roof)                                        \
     X(STOPWATCHES, "stopwatches", DEVICE, sec_no_plan, sec_stopwatches, sw_print,       \
-      sw_answers, sec_stopwatches_child, sw_schema)                                     \
+      sw_answers, sec_stopwatches_child, sw_schema, sec_no_roof)                        \
     X(CROSSOVER, "crossover", DEVICE, sec_no_plan, sec_crossover, xo_print,             \
-      sec_no_answer, sec_no_child, xo_schema)                                           \
+      sec_no_answer, sec_no_child, xo_schema, sec_no_roof)                              \
     X(LOADING, "loading", DEVICE, sec_no_plan, sec_loading, ld_print, ld_answers,       \
-      sec_no_child, ld_schema)                                                          \
+      sec_no_child, ld_schema, sec_no_roof)                                             \
     X(JIT, "jit", DEVICE, sec_no_plan, sec_jit, jt_print, jt_answers, sec_jit_child,    \
-      jt_schema)                                                                        \
+      jt_schema, sec_no_roof)                                                           \
     X(LAUNCH, "launch", DEVICE, sec_no_plan, sec_launch, la_print, la_answers,          \
-      sec_launch_child, la_schema)                                                      \
+      sec_launch_child, la_schema, sec_no_roof)                                         \
     X(FUSION, "fusion", DEVICE, sec_no_plan, sec_fusion, fs_print, fs_answers,          \
-      sec_no_child, fs_schema)                                                          \
+      sec_no_child, fs_schema, fs_roof)                                                 \
     X(NODE, "node", NODE, nd_plan, nd_run, sec_no_print, sec_no_answer,                 \
-      nd_devices_child, nd_schema)                                                  \
+      nd_devices_child, nd_schema, sec_no_roof)                                         \
     X(PROGRAM, "program", PROGRAM, sec_no_plan, pg_run, pg_print, sec_no_answer,        \
-      sq_hold_child, pg_schema)
+      sq_hold_child, pg_schema, sec_no_roof)
 
 /* 1 for the scopes of the entries --section names. */
 #define SEC_IS_SECTION_DEVICE 1

@@ -14,7 +14,6 @@
 #include "sections/stopwatches/stopwatches.h"
 
 #define XO "crossover"
-#define SW "stopwatches"
 
 /* The rows of one size (crossover.h; sec_store_work's unit, "ms"). */
 const sch_key xo_keys[XO_NROWS] = {

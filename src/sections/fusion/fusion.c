@@ -16,6 +16,7 @@
 #include "cuda/timing.h"
 #include "os/phase.h"
 #include "run/section.h"
+#include "sections/launch/launch.h"
 
 #define FS "fusion"
 #define FS_MAIN_N KN_CHAIN_MAIN_N
@@ -1113,6 +1114,14 @@ static int fs_sweep_within(results *r)
     }
 }
 
+/* Section launch's device-side cost of an empty kernel on shape
+ * (launch.h), its median in us; NaN where launch did not run. */
+static double fs_launch_us(const results *r, int shape)
+{
+    char key[64];
+    return fs_med(res_find(r, LA, la_shape_key(key, sizeof key, LA_K_DEVICE, shape)));
+}
+
 /* "held": which prediction held at the main size, with section launch's
  * empty kernel on the chain's grid where launch ran (NaN where not). */
 static int fs_held(results *r)
@@ -1127,12 +1136,12 @@ static int fs_held(results *r)
     t_s = ms->stats.median;
     t_f = mf->stats.median;
     t_p = fs_med(mp);
-    grid_us = fs_med(res_find(r, "launch", "device.grid"));
+    grid_us = fs_launch_us(r, LA_SHAPE_GRID);
     extra_grids = fs_dnum(r, FS_D_PREDICTIONS, "staged_kernels") - fs_dnum(r, FS_D_PREDICTIONS, "fused_kernels");
     {
         double vals[] = { t_s / t_p, t_p / t_f, (t_s - t_f) * 1000.0,
                           fs_dnum(r, FS_D_PREDICTIONS, "extra_bytes") * (double)ms->n / roof / 1e3,
-                          sec_gbs(ms), sec_gbs(mf), grid_us, fs_med(res_find(r, "launch", "device.1x1")),
+                          sec_gbs(ms), sec_gbs(mf), grid_us, fs_launch_us(r, LA_SHAPE_1X1),
                           fs_blocks((size_t)ms->n, FS_BLOCK), extra_grids, extra_grids * grid_us };
         double byte_ratio = fs_dval(r, FS_D_PREDICTIONS);
         return fs_fields(fs_derive(r, &fs_derived[FS_DK_HELD], NULL, 0, NULL, 0, t_s / t_f,

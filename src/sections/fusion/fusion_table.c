@@ -12,6 +12,10 @@
 
 #define FS "fusion"
 
+/* The roofline's roof is the copy floor; of the rows, those of the main
+ * size are points (the sweep's are the same kernels again). */
+const sec_roof fs_roof = { FS_D_COPY_FLOOR, FS_MAIN_PRE };
+
 /* The conclusion `key`; its value or a field of it (NaN when absent). */
 static const res_derived *fs_d(const results *r, const char *key)
 {

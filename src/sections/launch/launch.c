@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sections/launch/launch.h"
 #include "core/answer.h"
 #include "cuda/timing.h"
 #include "os/clock.h"
@@ -16,7 +17,6 @@
 #include "run/section.h"
 #include "run/section_child.h"
 
-#define LA "launch"
 #define LA_SUBMIT 256          /* launches per host-timed submit sample */
 #define LA_STREAM 1000         /* launches per stream-throughput sample */
 #define LA_BEHIND 256          /* launches queued behind the blocking kernel */
@@ -26,12 +26,8 @@
 #define LA_STR_(x) #x
 #define LA_STR(x) LA_STR_(x)       /* a constant's digits, in a description */
 
-/* The section's keys: <word> a shape ("1x1", "grid") or, in sync.<word>, a
- * scheduling mode ("spin", "yield", "blocking"). The descriptions are the
- * measurements' regions. */
-enum { LA_K_REF, LA_K_SUBMIT, LA_K_STREAM, LA_K_DEVICE, LA_K_SUBMIT_EX, LA_K_INSTANTIATE,
-       LA_K_GRAPH_HOST, LA_K_GRAPH_NODE, LA_K_SYNC, LA_NKEYS };
-static const sch_key la_keys[LA_NKEYS] = {
+/* The descriptions are the measurements' regions. */
+const sch_key la_keys[LA_NKEYS] = {
     { "host.ref", "us", RES_WARM, "host speed yardstick: 100,000 steps of an integer recurrence",
       "host clock around the loop, taken before each submit sample" },
     { "submit.<word>", "us", RES_WARM, "host cost of one cuLaunchKernel, <shape>",
@@ -55,6 +51,22 @@ static const sch_key la_keys[LA_NKEYS] = {
       "host clock from before cuLaunchKernel to cuStreamSynchronize returning, 1 block of 1 "
       "thread" },
 };
+
+/* The shapes, in LA_SHAPE_ order: the <word> of their keys, the <shape> of
+ * their names, their grid. */
+static const struct la_shape {
+    const char *key, *name;
+    unsigned grid, threads;
+} la_shapes[LA_NSHAPES] = {
+    { "1x1", "1 block of 1 thread", 1, 1 },
+    { "grid", "the chain's grid, 65,536 blocks of 256", LA_CHAIN_N / 256, 256 },
+};
+
+const char *la_shape_key(char *buf, size_t len, int k, int shape)
+{
+    sch_fill(buf, len, NULL, la_keys[k].key, &la_shapes[shape].key, 1);
+    return buf;
+}
 
 typedef struct la_ctx {
     sec_ctx *c;
@@ -108,6 +120,15 @@ static res_meas *la_store_s(sec_ctx *c, const char *key, const char *name, const
     res_meas *m = la_store(c, key, name, region, x->us, x->n, batch);
     if (m) m->noisy = x->noisy;
     return m;
+}
+
+/* Store x as key k of la_keys for shape (la_shape_key), under k's name for
+ * that shape and k's region. */
+static res_meas *la_store_shape(sec_ctx *c, int k, int shape, const la_samples *x, long batch)
+{
+    char key[64], name[160];
+    sch_fill(name, sizeof name, NULL, la_keys[k].name, &la_shapes[shape].name, 1);
+    return la_store_s(c, la_shape_key(key, sizeof key, k, shape), name, la_keys[k].desc, x, batch);
 }
 
 /* The host's own speed, as a yardstick for the host-side figures: the host
@@ -403,10 +424,6 @@ fail:
 
 sec_status sec_launch(sec_ctx *c)
 {
-    static const struct { const char *key, *name; unsigned grid, threads; } shapes[] = {
-        { "1x1", "1 block of 1 thread", 1, 1 },
-        { "grid", "the chain's grid, 65,536 blocks of 256", LA_CHAIN_N / 256, 256 },
-    };
     CUmodule me = NULL, ml = NULL;
     CUdeviceptr dflag = 0;
     int *hflag = NULL;             /* the allocation */
@@ -442,10 +459,9 @@ sec_status sec_launch(sec_ctx *c)
         void *params[] = { &dflag, &limit, &dtimed };
         CK(drv.cuLaunchKernel(L.block, 1, 1, 1, 1, 1, 1, 0, c->gpu.stream, params, NULL));
     }
-    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        char key[64], name[160];
-        L.grid = shapes[i].grid;
-        L.threads = shapes[i].threads;
+    for (i = 0; i < LA_NSHAPES; i++) {
+        L.grid = la_shapes[i].grid;
+        L.threads = la_shapes[i].threads;
         L.use_ex = 0;
         {
             int j;
@@ -459,21 +475,12 @@ sec_status sec_launch(sec_ctx *c)
             if (!ref) goto fail;
             ref->host_only = 1;
         }
-        snprintf(key, sizeof key, "submit.%s", shapes[i].key);
-        snprintf(name, sizeof name, "host cost of one cuLaunchKernel, %s", shapes[i].name);
-        if (!la_store_s(c, key, name, la_keys[LA_K_SUBMIT].desc, &s1, LA_SUBMIT))
-            goto fail;
+        if (!la_store_shape(c, LA_K_SUBMIT, (int)i, &s1, LA_SUBMIT)) goto fail;
         /* Stream throughput: events around LA_STREAM launches. */
         if (la_stream(&L, &s2) != 0) goto fail;
-        snprintf(key, sizeof key, "stream.%s", shapes[i].key);
-        snprintf(name, sizeof name, "stream throughput per launch, %s", shapes[i].name);
-        if (!la_store_s(c, key, name, la_keys[LA_K_STREAM].desc, &s2, LA_STREAM))
-            goto fail;
+        if (!la_store_shape(c, LA_K_STREAM, (int)i, &s2, LA_STREAM)) goto fail;
         if (la_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
-        snprintf(key, sizeof key, "device.%s", shapes[i].key);
-        snprintf(name, sizeof name, "device-side cost per launch, queue full, %s", shapes[i].name);
-        if (!la_store_s(c, key, name, la_keys[LA_K_DEVICE].desc, &s1, LA_BEHIND))
-            goto fail;
+        if (!la_store_shape(c, LA_K_DEVICE, (int)i, &s1, LA_BEHIND)) goto fail;
     }
     if (timed_out) {
         res_check_add(c->r, LA, "the blocking kernel was released by the host", 0,
@@ -546,9 +553,10 @@ static const sch_key la_answer = {
 
 void la_answers(results *r)
 {
-    const res_meas *s = res_find(r, LA, "submit.1x1"), *q = res_find(r, LA, "stream.1x1");
-    const res_meas *d = res_find(r, LA, "device.1x1");
     char a[32], b[32], c[32], e[32], g[32];
+    const res_meas *s = res_find(r, LA, la_shape_key(a, sizeof a, LA_K_SUBMIT, LA_SHAPE_1X1));
+    const res_meas *q = res_find(r, LA, la_shape_key(a, sizeof a, LA_K_STREAM, LA_SHAPE_1X1));
+    const res_meas *d = res_find(r, LA, la_shape_key(a, sizeof a, LA_K_DEVICE, LA_SHAPE_1X1));
 
     if (!s) return;
     an_store(r, LA, LA_ANSWER, la_answer.name, s->stats.median, la_answer.unit,

@@ -16,7 +16,6 @@
 #include "run/section_vec.h"
 #include "sections/stopwatches/stopwatches.h"
 
-#define SW "stopwatches"
 #define FL_NMODS 5          /* module 1 and the four loaded after it */
 #define FL_NAN_BITS 0x7fc00000u
 

@@ -8,8 +8,7 @@
 #include "run/section_ctx.h"
 #include "run/table.h"
 #include "sections/stopwatches/firstlaunch.h"
-
-#define SW "stopwatches"
+#include "sections/stopwatches/stopwatches.h"
 
 /* The steps, in the order the child runs them: the figures (fl_keys) of
  * the events and of the host clock around the call (-1: none), with their

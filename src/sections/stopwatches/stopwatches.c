@@ -21,8 +21,6 @@
 #include "run/section_vec.h"
 #include "sections/stopwatches/firstlaunch.h"
 
-#define SW "stopwatches"
-
 /* A part of row 1's waterfall, as the parent keeps it: the child's name
  * of it (sw_child's lines) is both its name and, after SW_WF_REGION, its
  * region. */

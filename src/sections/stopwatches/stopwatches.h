@@ -30,6 +30,9 @@
 #include "core/schema.h"
 #include "cuda/kernels.h"
 
+/* The section's name, as the list names it (sections/list.h). */
+#define SW "stopwatches"
+
 /* The lesson's n (vectorAdd's, kernels.h) and vectorScale's factor. */
 #define SW_N KN_VECADD_N
 #define SW_SCALE 3.0f

@@ -12,8 +12,6 @@
 #include "sections/stopwatches/firstlaunch.h"
 #include "sections/stopwatches/stopwatches.h"
 
-#define SW "stopwatches"
-
 /* The section's figure i (sw_keys), or NULL. */
 static const res_meas *sw_m(const results *r, int i)
 {
