@@ -2,14 +2,16 @@
 # include_cycles.sh: the project's own headers (DIR/**/*.h, default src)
 # include one another without a cycle, and so do its modules (a .c with its
 # .h; the files of one entry's folder, DIR/sections/NAME/, count as one
-# module). And the files of DIR call one another without a circle (by the
-# names their objects define and use, OBJDIR/DIR/**.o of the sources that
-# exist, nm; the section table's references to each entry's functions left
-# out): two files of one module, or one entry, that use each other's names
-# (loading.c and loading_modules.c did) are a circle the includes cannot
-# show. Includes are read as the compiler finds them: beside the file, then
-# under DIR (the -Isrc form, "core/results.h"). tests/layers.sh checks which
-# way the folders include one another.
+# module, but for its rows of the option table, NAME_opts.h, which
+# sections/list.h gathers and which include nothing). And the files of DIR
+# call one another without a circle (by the names their objects define
+# and use, OBJDIR/DIR/**.o of the sources that exist, nm; the section
+# table's references to each entry's functions left out): two files of one
+# module, or one entry, that use each other's names (loading.c and
+# loading_modules.c did) are a circle the includes cannot show. Includes
+# are read as the compiler finds them: beside the file, then under DIR (the
+# -Isrc form, "core/results.h"). tests/layers.sh checks which way the
+# folders include one another.
 # Prints one PASSED or FAILED line each; a cycle is named step by step. Also
 # checks itself on crafted cycles.
 DIR=${1:-src}
@@ -43,7 +45,8 @@ def includes(p):
 if modules:
     def mod(p):
         parts = p.split("/")
-        return "/".join(parts[:2]) if parts[0] == "sections" and len(parts) > 2 \
+        rows = len(parts) == 3 and parts[2] == parts[1] + "_opts.h"
+        return "/".join(parts[:2]) if parts[0] == "sections" and len(parts) > 2 and not rows \
             else os.path.splitext(p)[0]
     edges = {}
     for p in every:

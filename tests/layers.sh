@@ -9,7 +9,9 @@
 #              the tables                                        sections/list.h
 #   sections/NAME/  one entry of the list                        all of the above,
 #                                                                its own folder
-#   sections/list.h                                              nothing
+#   sections/list.h                                              the rows
+#   sections/NAME/NAME_opts.h  an entry's rows of the option     nothing
+#              table (X-macros, gathered by sections/list.h)
 #   main.c     the program                                       anything
 # src/version.h (one declaration that make defines, including nothing) may be
 # included from anywhere. Every quoted include names a file of src/ by its
@@ -34,10 +36,11 @@ MAY = {
     "cuda": {"os", "core"},
     "probe": {"os", "core", "cuda"},
     "run": {"os", "core", "cuda", "list"},
-    "entry": {"os", "core", "cuda", "probe", "run", "list"},
-    "list": set(),
+    "entry": {"os", "core", "cuda", "probe", "run", "list", "rows"},
+    "list": {"rows"},
+    "rows": set(),
     "version": set(),
-    "main": {"os", "core", "cuda", "probe", "run", "list", "entry"},
+    "main": {"os", "core", "cuda", "probe", "run", "list", "entry", "rows"},
 }
 # (file, included): why. An include that breaks the rule on purpose.
 EXCEPTIONS = {
@@ -56,7 +59,11 @@ def layer(rel):
     if len(parts) == 1:
         return ({"version.h": "version", "main.c": "main"}.get(rel, "top"), None)
     if parts[0] == "sections":
-        return ("list", None) if len(parts) == 2 else ("entry", "/".join(parts[:2]))
+        if len(parts) == 2:
+            return ("list", None)
+        if len(parts) == 3 and parts[2] == parts[1] + "_opts.h":
+            return ("rows", "/".join(parts[:2]))
+        return ("entry", "/".join(parts[:2]))
     return (parts[0], None)
 
 def check(desc, problems):
@@ -112,7 +119,8 @@ check_layers src
 crafted() {
     d=$T/$1
     for x in os core cuda probe run sections/one; do mkdir -p "$d/$x"; done
-    printf '#define SEC_LIST(X) \\\n    X(ONE, "one", DEVICE, a, b, c, d, e, f)\n' >"$d/sections/list.h"
+    printf '#include "sections/one/one_opts.h"\n#define SEC_LIST(X) \\\n    X(ONE, "one", DEVICE, a, b, c, d, e, f)\n' >"$d/sections/list.h"
+    : >"$d/sections/one/one_opts.h"
     : >"$d/version.h"
     : >"$d/os/o.h"
     printf '#include "os/o.h"\n' >"$d/core/c.h"
@@ -148,3 +156,5 @@ d=$(crafted loose); : >"$d/loose.h"; mkdir "$d/misc"; : >"$d/misc/m.c"
 expect loose "in a layer's folder.*: loose.h; misc/m.c"
 d=$(crafted folder); mkdir "$d/sections/two"
 expect folder "sections/two/: no entry of the list"
+d=$(crafted rows); printf '#include "run/r.h"\n' >"$d/sections/one/one_opts.h"
+expect rows "sections/one/one_opts.h (sections/one) includes run/r.h (run)"

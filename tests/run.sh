@@ -17,9 +17,11 @@
 # the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
 # the record reader's benchmark (tests/test_hostile.sh), the README and
 # docs/: size, the two commands,
-# every link (tests/test_docs.sh); --schema, and the keys of runs on the
-# stand-in driver, of the stand-in program and of the H200's default run
-# checked against it (tests/test_schema.sh); the environment as found at the end
+# every link (tests/test_docs.sh); the options the manual page and
+# docs/options.md list, against the option table (tests/test_options.sh);
+# --schema, and the keys of runs on the stand-in driver, of the stand-in
+# program and of the H200's default run checked against it
+# (tests/test_schema.sh); the environment as found at the end
 # (tests/test_env.sh: TMPDIR unset, empty or a path).
 # The GPU tests too where a GPU is usable. Prints one line per suite as it
 # ends (its name, passed, failed, seconds), then the FAILED lines in full,
@@ -87,6 +89,8 @@ BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 sh tests/test_docs.sh
 mark docs
+sh tests/test_options.sh
+mark options
 FAKECUDA="${FAKECUDA:-}" sh tests/test_schema.sh
 mark schema
 sh tests/test_summary.sh

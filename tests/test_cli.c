@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLI_T_MAXARGS 4
+#define CLI_T_MAXARGS 6
 #define CLI_T_ARGLEN 512
-#define CLI_T_TEXT 4096
+#define CLI_T_TEXT 16384
 
-/* One cli_parse call: its own copy of argv (getopt_long permutes argv and
- * the options keep pointers into it), its result and what it printed. */
+/* One cli_parse call: its own copy of argv (the options keep pointers into
+ * it), its result and what it printed. */
 typedef struct cli_run {
     char store[CLI_T_MAXARGS + 1][CLI_T_ARGLEN];
     char *argv[CLI_T_MAXARGS + 2];
@@ -109,6 +109,10 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--json and --csv the same file",     { "--json=a.json", "--csv=a.json", NULL }, "--json=a.json and --csv=a.json name the same file" },
     { "--kernel-timeout=0",                 { "--kernel-timeout=0", NULL },    "--kernel-timeout=0: expected seconds" },
     { "--kernel-timeout=x",                 { "--kernel-timeout=x", NULL },    "--kernel-timeout=x: expected seconds" },
+    { "--sect=jit (no abbreviation)",       { "--sect=jit", NULL },            "unknown option '--sect=jit'; did you mean --section?" },
+    { "--secton=jit (misspelled)",          { "--secton=jit", NULL },          "unknown option '--secton=jit'; did you mean --section?" },
+    { "--comp (the start of three options)", { "--comp", NULL },               "unknown option '--comp'\n" },
+    { "--json without its value at the end", { "--quiet", "--json", NULL },    "option '--json' needs a value" },
 };
 
 /* cli_expand_path directly, then through cli_parse with the Slurm variables
@@ -407,6 +411,49 @@ void test_cli(void)
         for (len = 0; desc[len]; len++)
             if (desc[len] == '\n') desc[len] = ' ';
         th_check(desc, ok);
+    }
+
+    /* The words of an option: its value after '=' or in the next word; a
+     * device child is given them as typed, but those the node run's parent
+     * keeps (--device, --json, --csv, --trace). */
+    {
+        static const char *const a[] = { "--device=all", "--reps", "5", "--json=a.json",
+                                         "--quick", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --reps 5 (the value in the next word) is --reps=5",
+                 r.rc == CLI_OK && r.o.reps == 5 && r.o.reps_given == 1 && r.o.quick == 1);
+        th_check("cli: a device child is given --reps 5 --quick, not --device or --json",
+                 r.o.nchild_args == 3 && strcmp(r.o.child_args[0], "--reps") == 0 &&
+                 strcmp(r.o.child_args[1], "5") == 0 && strcmp(r.o.child_args[2], "--quick") == 0);
+    }
+    {
+        static const char *const a[] = { "--json", "--quick", NULL };
+        cli_t_parse(&r, a);
+        th_check("cli: --json --quick: the next word is --json's value, whatever it is",
+                 r.rc == CLI_OK && r.o.json && strcmp(r.o.json, "--quick") == 0 && !r.o.quick);
+    }
+    {
+        static const char *const a[] = { "--help=all", NULL };
+        static const char *const b[] = { "--help", NULL };
+        static const char *const rows[] = {
+            "\n  --module-loading=MODE   lazy or eager", "\n  --synthetic-kernels=LIST  K for",
+            "\n  -h, --help              the short help", "\n  --help=all              this text",
+        };
+        static const char *const common[] = {
+            "\n  --section=LIST        visible,", "\n  --module-loading=MODE lazy or eager",
+            "\n  -h, --help[=all]      this text",
+        };
+        size_t k;
+        cli_t_parse(&r, a);
+        ok = r.rc == CLI_EXIT && !strstr(r.out, "--child=") && !strstr(r.out, "--child-t0");
+        for (k = 0; k < sizeof rows / sizeof rows[0]; k++) ok = ok && strstr(r.out, rows[k]);
+        th_check("cli: --help=all: each row's label, padded to column 26 (at least 2 spaces), "
+                 "its own line for --help=all; not the children's options", ok);
+        cli_t_parse(&r, b);
+        ok = r.rc == CLI_EXIT && strstr(r.out, "--module=PATH") &&
+             strstr(r.out, "--quick") < strstr(r.out, "--quiet") && !strstr(r.out, "--reps");
+        for (k = 0; k < sizeof common / sizeof common[0]; k++) ok = ok && strstr(r.out, common[k]);
+        th_check("cli: --help: the common options in their places, padded to column 24", ok);
     }
 
     /* 64 sizes are accepted, 65 are not. */

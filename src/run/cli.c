@@ -1,5 +1,9 @@
-/* cli.c: command-line parsing (getopt_long), validation, --help, --version. */
+/* cli.c: the command line: the harness's rows of the option table (the
+ * entries add theirs, sections/list.h) and their own parsers, the checks
+ * between options, --help and --version. The table's machinery (reading
+ * argv through it, the values, the help's layout) is run/opt.c. */
 #include "run/cli.h"
+#include "run/opt.h"
 #include "core/verdict.h"
 #include "cuda/kernels.h"
 #include "os/atomicfile.h"
@@ -8,10 +12,8 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <regex.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,12 +49,194 @@ const char *cli_loading_name(cli_loading l)
     return "default";
 }
 
-/* A number's macro as a string literal, for the usage text. */
+/* A number's macro as a string literal, for the help text. */
 #define CLI_STR_(x) #x
 #define CLI_STR(x) CLI_STR_(x)
 
-/* --help=all: the head, the sections (cli_print_sections), the rest (a
- * format: crossover's top size, then --rounds' defaults). */
+/* ------------------------------------------------------ the option table --- */
+
+/* The rows' own parsers and help printers (defined below). */
+static opt_parse_fn cli_read_section, cli_read_device, cli_read_sizes, cli_read_reps,
+    cli_read_noise, cli_read_arch, cli_read_synth, cli_read_compare_env, cli_read_jit_cache,
+    cli_read_compare, cli_read_ready, cli_read_squeeze, cli_read_help, cli_read_version,
+    cli_read_child, cli_read_child_t0;
+static opt_help_fn cli_help_sections, cli_help_sizes, cli_help_rounds;
+
+static const opt_word cli_loading_words[] = {
+    { "lazy", CLI_LOAD_LAZY }, { "eager", CLI_LOAD_EAGER }, { NULL, 0 } };
+static const opt_word cli_cache_words[] = {
+    { "cold", CLI_CACHE_COLD }, { "warm", CLI_CACHE_WARM }, { "both", CLI_CACHE_BOTH },
+    { NULL, 0 } };
+static const opt_word cli_format_words[] = {
+    { "cubin", CLI_FMT_CUBIN }, { "ptx", CLI_FMT_PTX }, { NULL, 0 } };
+
+/* The harness's own rows, before the entries' (the columns: run/opt.h).
+ * --help=all prints the rows in the order they stand: these, the entries'
+ * (SEC_OPT_LIST, sections/list.h), then CLI_OPTS_LAST. */
+#define CLI_OPTS(X)                                                                     \
+    X(SECTION, "section", "LIST", OPT_CALL(cli_read_section), OPT_SECTIONS, 0,          \
+      OPT_COMMON(1, "%s (default)"),                                                    \
+      OPT_HELP_BY(cli_help_sections, "sections to run, in order: %s (default: all)"))   \
+    X(MODULE_LOADING, "module-loading", "MODE", OPT_WORD(loading, cli_loading_words),   \
+      OPT_ANY, 0, OPT_COMMON(5, "lazy or eager (sets CUDA_MODULE_LOADING)"),            \
+      "lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"                        \
+      "the report shows the mode requested and in effect")                              \
+    X(DEVICE, "device", "N|LIST|all", OPT_CALL(cli_read_device), OPT_SECTIONS,          \
+      OPT_PARENT, OPT_COMMON(4, "the device (default 0), or several: a child each"),    \
+      "CUDA device ordinal (default 0); a comma list of\n"                              \
+      "ordinals, or all: the sections run once per device,\n"                          \
+      "each device in a child process of its own, one after\n"                          \
+      "the other; tables per device, then a node summary")                              \
+    X(NODE_THRESHOLD, "node-threshold", "P",                                            \
+      OPT_ABOVE(node_threshold, 0, 1000, "a percentage"), OPT_SECTIONS, 0, OPT_RARE,    \
+      "with several devices: name a device whose figure lies\n"                         \
+      "more than P percent from the node's median and beyond\n"                         \
+      "its own interval (default 5)")                                                   \
+    X(SIZES, "sizes", "LIST", OPT_CALL(cli_read_sizes), OPT_SECTIONS, 0, OPT_RARE,      \
+      OPT_HELP_BY(cli_help_sizes,                                                       \
+                  "sizes in elements for crossover and the fusion n sweep\n"            \
+                  "(defaults 1024,65536,1048576,4194304,%u and\n"                       \
+                  "1024,16384,262144,4194304,16777216,67108864,268435456)"))            \
+    X(WARMUP, "warmup", "N", OPT_INT(warmup, 0, 10000, "a whole number"), OPT_ANY, 0,   \
+      OPT_RARE, "untimed runs before each timed kernel (default 3)")                    \
+    X(REPS, "reps", "N", OPT_CALL_RANGE(cli_read_reps, 1, 100000, "a whole number"),    \
+      OPT_SECTIONS, 0, OPT_RARE,                                                        \
+      "exactly N timed samples per measurement (default: the\n"                         \
+      "stopping rule below)")                                                           \
+    X(MIN_SAMPLES, "min-samples", "N",                                                  \
+      OPT_INT(min_samples, 1, CLI_MAX_SAMPLES, "a whole number"), OPT_SECTIONS, 0,      \
+      OPT_RARE, "stopping rule: at least N samples (default 10), then")                 \
+    X(MAX_NOISE, "max-noise", "P",                                                      \
+      OPT_CALL_RANGE(cli_read_noise, 0.001, 100, "a percentage"), OPT_SECTIONS, 0,      \
+      OPT_RARE,                                                                         \
+      "stop once the median's 95% interval is within P percent\n"                       \
+      "of it (default 1)")                                                              \
+    X(MAX_TIME, "max-time", "S", OPT_NUM(max_time, 0.001, 3600, "seconds"), OPT_ANY, 0, \
+      OPT_RARE,                                                                         \
+      "or after S seconds of one measurement (default 2), or\n"                         \
+      "at a quarter of that where P is out of reach by then;\n"                         \
+      "a measurement stopped that way is flagged noisy")                                \
+    X(CACHE, "cache", "STATE", OPT_WORD(cache, cli_cache_words), OPT_SECTIONS, 0,       \
+      OPT_RARE,                                                                         \
+      "cold, warm or both (default): time kernels with the L2\n"                        \
+      "flushed before each sample, warm, or both")                                      \
+    X(QUICK, "quick", NULL, OPT_FLAG(quick), OPT_ANY, 0,                                \
+      OPT_COMMON(2, "fewer sizes, rounds and samples"),                                 \
+      "a fast look: fewer sizes, rounds, warm-ups and samples")                         \
+    X(PROFILE, "profile", NULL, OPT_FLAG(profile), OPT_SECTIONS, 0, OPT_RARE,           \
+      "run every kernel version once, nothing else queued,\n"                           \
+      "for an external profiler (Nsight Compute, Systems)")                             \
+    X(TRACE, "trace", "FILE", OPT_TEXT(trace), OPT_ANY, OPT_PARENT, OPT_RARE,           \
+      "write a Chrome trace (Perfetto, chrome://tracing) of\n"                          \
+      "every host region and timed device span")                                        \
+    X(THRESHOLD, "threshold", "P", OPT_NUM(threshold, 0, 1000, "a percentage"),         \
+      OPT_ANY, 0, OPT_RARE,                                                             \
+      "--compare-loading: the smallest change in percent\n"                             \
+      "called a difference (default 20)")                                               \
+    X(JSON, "json", "FILE", OPT_TEXT(json), OPT_ANY, OPT_PARENT,                        \
+      OPT_COMMON(10, "every measurement, with all samples (--csv=FILE too)"),           \
+      "write every measurement, with all samples, as JSON\n"                            \
+      "(--json=-: to stdout, the tables then to stderr)")                               \
+    X(CSV, "csv", "FILE", OPT_TEXT(csv), OPT_ANY, OPT_PARENT, OPT_RARE,                 \
+      "write one CSV row per measurement\n"                                             \
+      "(FILE of --json, --csv, --trace, --program-output:\n"                            \
+      "%n node, %j Slurm job id, %t task, %% a '%')")                                   \
+    X(KERNELS_DIR, "kernels-dir", "DIR", OPT_TEXT(kernels_dir), OPT_SECTIONS, 0,        \
+      OPT_RARE,                                                                         \
+      "read kernel sources from DIR instead of the copies\n"                            \
+      "built into the binary")                                                          \
+    X(ARCH, "arch", "sm_XY", OPT_CALL(cli_read_arch), OPT_SECTIONS, 0, OPT_RARE,        \
+      "compile for this architecture (default: the device's)")                          \
+    X(MODULE_FORMAT, "module-format", "FMT", OPT_WORD(format, cli_format_words),        \
+      OPT_SECTIONS, 0, OPT_RARE,                                                        \
+      "cubin or ptx: what the kernels are compiled to; with\n"                          \
+      "ptx the driver's JIT is a step of its own (default cubin)")                      \
+    X(SYNTHETIC_KERNELS, "synthetic-kernels", "LIST", OPT_CALL(cli_read_synth),         \
+      OPT_SECTIONS, 0, OPT_RARE,                                                        \
+      "K for each generated module of K kernels, for\n"                                 \
+      "sections loading and jit (default 1,10,100; each K\n"                            \
+      "at most " CLI_STR(KN_SYNTH_MAX_K) ")")                                           \
+    X(COMPARE_LOADING, "compare-loading", NULL, OPT_FLAG(compare_loading), OPT_ANY, 0,  \
+      OPT_COMMON(6, "both modes, alternating, with a verdict on each figure"),          \
+      "run section loading in child processes, eager and lazy\n"                        \
+      "alternating, and compare the modes side by side")                                \
+    X(ROUNDS, "rounds", "N", OPT_INT(rounds, 1, 1000, "a whole number"), OPT_ANY, 0,    \
+      OPT_COMMON(7, "fresh processes per once-per-process figure"),                     \
+      OPT_HELP_BY(cli_help_rounds,                                                      \
+                  "repeats of every once-per-process figure: whole-process\n"           \
+                  "and loading children, cache states, JIT levels\n"                    \
+                  "(default 3), and --compare-loading's children per mode\n"            \
+                  "(default %d, --quick too: the fewest at which its U test\n"          \
+                  "can reach p < %.2f; fewer are 'out of reach')"))                     \
+    X(CHILD_TIMEOUT, "child-timeout", "S", OPT_INT(child_timeout, 1, 86400, "seconds"), \
+      OPT_ANY, 0, OPT_RARE, "seconds a child process may run (default 300)")            \
+    X(KERNEL_TIMEOUT, "kernel-timeout", "S",                                            \
+      OPT_INT(kernel_timeout, 1, 86400, "seconds"), OPT_SECTIONS, 0, OPT_RARE,          \
+      "seconds any wait for the device may take before the\n"                           \
+      "run is stopped as stuck (default 30)")
+
+/* The harness's own rows after the entries': the output, the harness
+ * itself, and the options of its own children. */
+#define CLI_OPTS_LAST(X)                                                                \
+    X(QUIET, "quiet", NULL, OPT_FLAG(quiet), OPT_ANY, 0,                                \
+      OPT_COMMON(3, "print only the summary; no progress lines"),                       \
+      "print only the summary (the answers, the checks, the\n"                          \
+      "exit code); no progress lines on stderr")                                        \
+    X(HELP, "help", "all", OPT_CALL(cli_read_help), OPT_ANY,                            \
+      OPT_OPTIONAL | OPT_LETTER('h'), OPT_COMMON(11, "this text; all: every option"),   \
+      "the short help: examples, common options, the docs\n"                            \
+      "--help=all\tthis text (man harness has it too)")                                 \
+    X(VERSION, "version", NULL, OPT_CALL(cli_read_version), OPT_ANY, 0,                 \
+      OPT_COMMON(12, "the version and the commit it was built from"),                   \
+      "the harness version and the commit it was built from")                           \
+    X(SCHEMA, "schema", NULL, OPT_FLAG(schema), OPT_ANY, 0,                             \
+      OPT_COMMON(13, "every measurement key a run can write, as JSON"),                 \
+      "every measurement key a run can write, with its unit,\n"                         \
+      "state and description, as JSON (docs/output.md)")                                \
+    X(CHILD, "child", "KIND", OPT_CALL(cli_read_child), OPT_ANY,                        \
+      OPT_PARENT | OPT_HIDDEN | OPT_EMPTY_OK, OPT_RARE, NULL)                           \
+    X(CHILD_T0, "child-t0", "NS", OPT_CALL(cli_read_child_t0), OPT_ANY,                 \
+      OPT_PARENT | OPT_HIDDEN, OPT_RARE, NULL)
+
+/* Every row's ID, in the table's order. */
+typedef enum cli_opt {
+#define CLI_ROW_ID(id, ...) CLI_O_##id,
+#define CLI_NO_ROW(...)
+    CLI_OPTS(CLI_ROW_ID) SEC_OPT_LIST(CLI_ROW_ID, CLI_NO_ROW) CLI_OPTS_LAST(CLI_ROW_ID)
+    CLI_NOPTS
+} cli_opt;
+
+/* The table. */
+static const opt_row cli_rows[CLI_NOPTS] = {
+    CLI_OPTS(OPT_ROW) SEC_OPT_LIST(OPT_ROW, CLI_NO_ROW) CLI_OPTS_LAST(OPT_ROW)
+};
+
+/* The entries --profile leaves out of the run, and why; a last one with
+ * no entry. */
+static const struct { int entry; const char *why; } cli_no_profile[] = {
+#define CLI_NO_PROFILE(e, why_) { CLI_SEC_##e, why_ },
+    SEC_OPT_LIST(CLI_NO_ROW, CLI_NO_PROFILE)
+#undef CLI_NO_PROFILE
+    { CLI_SEC_NONE, NULL }
+};
+#undef CLI_NO_ROW
+#undef CLI_ROW_ID
+
+_Static_assert((int)OPT_OK == (int)CLI_OK && (int)OPT_EXIT == (int)CLI_EXIT &&
+               (int)OPT_USAGE == (int)CLI_USAGE,
+               "a row's parser returns cli_parse's codes");
+
+/* 1 for each entry of the list whose options need -- CMD (sections/list.h). */
+static const unsigned char cli_entry_program[CLI_NENTRIES] = {
+#define CLI_ENTRY_PROGRAM(id, name, scope, ...) SEC_IS_PROGRAM_##scope,
+    SEC_LIST(CLI_ENTRY_PROGRAM)
+#undef CLI_ENTRY_PROGRAM
+};
+
+/* ---------------------------------------------------------------- --help --- */
+
+/* --help=all: the head, every row but the hidden (opt_print_rows), the
+ * tail. */
 static const char cli_usage_head[] =
 "usage: harness [options]\n"
 "       harness [options] -- CMD [ARGS...]\n"
@@ -60,98 +244,7 @@ static const char cli_usage_head[] =
 "module load, allocation, copies, launch and kernel, each as its own region.\n"
 "\n";
 
-static const char cli_usage[] =
-"  --module-loading=MODE   lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"
-"                          the report shows the mode requested and in effect\n"
-"  --device=N|LIST|all     CUDA device ordinal (default 0); a comma list of\n"
-"                          ordinals, or all: the sections run once per device,\n"
-"                          each device in a child process of its own, one after\n"
-"                          the other; tables per device, then a node summary\n"
-"  --node-threshold=P      with several devices: name a device whose figure lies\n"
-"                          more than P percent from the node's median and beyond\n"
-"                          its own interval (default 5)\n"
-"  --sizes=LIST            sizes in elements for crossover and the fusion n sweep\n"
-"                          (defaults 1024,65536,1048576,4194304,%u and\n"
-"                          1024,16384,262144,4194304,16777216,67108864,268435456)\n"
-"  --warmup=N              untimed runs before each timed kernel (default 3)\n"
-"  --reps=N                exactly N timed samples per measurement (default: the\n"
-"                          stopping rule below)\n"
-"  --min-samples=N         stopping rule: at least N samples (default 10), then\n"
-"  --max-noise=P           stop once the median's 95%% interval is within P percent\n"
-"                          of it (default 1)\n"
-"  --max-time=S            or after S seconds of one measurement (default 2), or\n"
-"                          at a quarter of that where P is out of reach by then;\n"
-"                          a measurement stopped that way is flagged noisy\n"
-"  --cache=STATE           cold, warm or both (default): time kernels with the L2\n"
-"                          flushed before each sample, warm, or both\n"
-"  --quick                 a fast look: fewer sizes, rounds, warm-ups and samples\n"
-"  --profile               run every kernel version once, nothing else queued,\n"
-"                          for an external profiler (Nsight Compute, Systems)\n"
-"  --trace=FILE            write a Chrome trace (Perfetto, chrome://tracing) of\n"
-"                          every host region and timed device span\n"
-"  --threshold=P           --compare-loading: the smallest change in percent\n"
-"                          called a difference (default 20)\n"
-"  --json=FILE             write every measurement, with all samples, as JSON\n"
-"                          (--json=-: to stdout, the tables then to stderr)\n"
-"  --csv=FILE              write one CSV row per measurement\n"
-"                          (FILE of --json, --csv, --trace, --program-output:\n"
-"                          %%n node, %%j Slurm job id, %%t task, %%%% a '%%')\n"
-"  --kernels-dir=DIR       read kernel sources from DIR instead of the copies\n"
-"                          built into the binary\n"
-"  --arch=sm_XY            compile for this architecture (default: the device's)\n"
-"  --module-format=FMT     cubin or ptx: what the kernels are compiled to; with\n"
-"                          ptx the driver's JIT is a step of its own (default cubin)\n"
-"  --synthetic-kernels=LIST  K for each generated module of K kernels, for\n"
-"                          sections loading and jit (default 1,10,100; each K\n"
-"                          at most " CLI_STR(KN_SYNTH_MAX_K) ")\n"
-"  --compare-loading       run section loading in child processes, eager and lazy\n"
-"                          alternating, and compare the modes side by side\n"
-"  --rounds=N              repeats of every once-per-process figure: whole-process\n"
-"                          and loading children, cache states, JIT levels\n"
-"                          (default 3), and --compare-loading's children per mode\n"
-"                          (default %d, --quick too: the fewest at which its U test\n"
-"                          can reach p < %.2f; fewer are 'out of reach')\n"
-"  --child-timeout=S       seconds a child process may run (default 300)\n"
-"  --kernel-timeout=S      seconds any wait for the device may take before the\n"
-"                          run is stopped as stuck (default 30)\n"
-"  --module=PATH           section loading: read PATH (a cubin, PTX, a fatbin, or\n"
-"                          an executable or shared library with device code),\n"
-"                          list its fatbins and load each, instead of the\n"
-"                          harness's own modules; repeatable\n"
-"  --source=FILE.cu        section jit: compile FILE.cu with NVRTC as the built-in\n"
-"                          sources are, then the driver's JIT of its PTX, instead\n"
-"                          of the built-in sources; repeatable\n"
-"  --nvrtc-option=OPT      an NVRTC option for every --source compile (-I, -D,\n"
-"                          -std=); repeatable\n"
-"  --program-output=DIR    -- CMD: keep each run's stdout and stderr in DIR\n"
-"                          (default: beside --json, else not kept)\n"
-"  --show-output           -- CMD: print the first run's stdout and stderr\n"
-"  --compare-env=NAME=A,B  -- CMD: a side per value of NAME (2 to 6; a comma in a\n"
-"                          value is written \\,), compared as --compare-loading's\n"
-"  --jit-cache=cold,warm   -- CMD: CUDA_CACHE_PATH and the JIT layers' caches\n"
-"                          fresh each run (cold), or filled by the warm-up (warm)\n"
-"  --compare               -- CMD: a side per command: -- A [ARGS] --vs B [ARGS]\n"
-"  --vs-word=WORD          --compare: what separates the commands (default --vs)\n"
-"  --prepare=CMD           -- CMD: sh -c CMD before every run (a failure fails it)\n"
-"  --cleanup=CMD           -- CMD: sh -c CMD after each side's last run\n"
-"  --max-rounds=N          -- CMD: rounds go on past --rounds until every headline\n"
-"                          verdict is decided, up to N (default 2 x --rounds);\n"
-"                          --warmup=N and --max-time=S are, with -- CMD, the\n"
-"                          unmeasured runs a side (default 1) and the budget\n"
-"  --ready=REGEX           -- CMD: ready when a line of its output or an NVTX\n"
-"                          mark matches; the first uses after it are listed\n"
-"  --ready-after=S         -- CMD: else ready S seconds after the first kernel\n"
-"  --preload-list=FILE     -- CMD: write the kernels first used after ready\n"
-"  --squeeze=MiB|auto      -- CMD: before each run a helper holds all device 0's\n"
-"                          free memory but MiB; auto: bisect each side's smallest\n"
-"                          margin at which the program still exits 0\n"
-"  --quiet                 print only the summary (the answers, the checks, the\n"
-"                          exit code); no progress lines on stderr\n"
-"  -h, --help              the short help: examples, common options, the docs\n"
-"  --help=all              this text (man harness has it too)\n"
-"  --version               the harness version and the commit it was built from\n"
-"  --schema                every measurement key a run can write, with its unit,\n"
-"                          state and description, as JSON (docs/output.md)\n"
+static const char cli_usage_tail[] =
 "\n"
 "-- CMD [ARGS...]: run your own program (no shell), --rounds times a side, in\n"
 "fresh processes: with the probe (CUPTI, loaded by the driver) and without it,\n"
@@ -165,7 +258,7 @@ static const char cli_usage[] =
 "results so far are written, marked incomplete).\n";
 
 /* --help and -h: one screen (at most 40 lines); --help=all has the rest.
- * The head, the sections (cli_print_sections), the rest. */
+ * The head, the common rows in their places (opt_print_rows), the tail. */
 static const char cli_brief_head[] =
 "usage: harness [options]\n"
 "       harness [options] -- CMD [ARGS...]\n"
@@ -184,19 +277,7 @@ static const char cli_brief_head[] =
 "\n"
 "Common options (--help=all lists every one):\n";
 
-static const char cli_brief[] =
-"  --quick               fewer sizes, rounds and samples\n"
-"  --quiet               print only the summary; no progress lines\n"
-"  --device=N|LIST|all   the device (default 0), or several: a child each\n"
-"  --module-loading=MODE lazy or eager (sets CUDA_MODULE_LOADING)\n"
-"  --compare-loading     both modes, alternating, with a verdict on each figure\n"
-"  --rounds=N            fresh processes per once-per-process figure\n"
-"  --module=PATH         section loading: your cubin, PTX, fatbin or library\n"
-"  --source=FILE.cu      section jit: your kernel source\n"
-"  --json=FILE           every measurement, with all samples (--csv=FILE too)\n"
-"  -h, --help[=all]      this text; all: every option\n"
-"  --version             the version and the commit it was built from\n"
-"  --schema              every measurement key a run can write, as JSON\n"
+static const char cli_brief_tail[] =
 "\n"
 "Docs: docs/README.md indexes them (installed under share/doc/harness); one page\n"
 "a section (stopwatches.md, loading.md, jit.md, launch.md, fusion.md...),\n"
@@ -234,94 +315,54 @@ static void cli_print_sections(FILE *out, const char *const *names, const char *
     fputc('\n', out);
 }
 
-static const char cli_hint[] = "Try 'harness --help' for the options.\n";
-
-enum { O_LOADING = 256, O_DEVICE, O_SECTION, O_SIZES, O_WARMUP, O_REPS, O_JSON,
-       O_CSV, O_KDIR, O_ARCH, O_QUIET, O_HELP, O_VERSION, O_CHILD, O_CHILD_T0,
-       O_FORMAT, O_SYNTH, O_COMPARE, O_ROUNDS, O_CTIMEOUT, O_MINS, O_NOISE,
-       O_MAXTIME, O_CACHE, O_PROFILE, O_TRACE, O_QUICK, O_THRESHOLD, O_KTIMEOUT,
-       O_MODULE, O_SOURCE, O_NVRTC_OPT, O_NODE_THRESHOLD, O_PROG_OUT, O_SHOW_OUT,
-       O_COMPARE_ENV, O_JIT_CACHE, O_COMPARE_CMDS, O_VS_WORD, O_PREPARE, O_CLEANUP,
-       O_MAX_ROUNDS, O_READY, O_READY_AFTER, O_PRELOAD, O_SQUEEZE, O_SCHEMA, O_LAST };
-
-static const struct option cli_longopts[] = {
-    { "module-loading", required_argument, NULL, O_LOADING },
-    { "device",         required_argument, NULL, O_DEVICE },
-    { "section",        required_argument, NULL, O_SECTION },
-    { "sizes",          required_argument, NULL, O_SIZES },
-    { "warmup",         required_argument, NULL, O_WARMUP },
-    { "reps",           required_argument, NULL, O_REPS },
-    { "json",           required_argument, NULL, O_JSON },
-    { "csv",            required_argument, NULL, O_CSV },
-    { "kernels-dir",    required_argument, NULL, O_KDIR },
-    { "arch",           required_argument, NULL, O_ARCH },
-    { "quiet",          no_argument,       NULL, O_QUIET },
-    { "help",           optional_argument, NULL, O_HELP },
-    { "version",        no_argument,       NULL, O_VERSION },
-    { "child",          required_argument, NULL, O_CHILD },
-    { "child-t0",       required_argument, NULL, O_CHILD_T0 },
-    { "module-format",  required_argument, NULL, O_FORMAT },
-    { "synthetic-kernels", required_argument, NULL, O_SYNTH },
-    { "compare-loading", no_argument,      NULL, O_COMPARE },
-    { "rounds",         required_argument, NULL, O_ROUNDS },
-    { "child-timeout",  required_argument, NULL, O_CTIMEOUT },
-    { "min-samples",    required_argument, NULL, O_MINS },
-    { "max-noise",      required_argument, NULL, O_NOISE },
-    { "max-time",       required_argument, NULL, O_MAXTIME },
-    { "cache",          required_argument, NULL, O_CACHE },
-    { "profile",        no_argument,       NULL, O_PROFILE },
-    { "trace",          required_argument, NULL, O_TRACE },
-    { "quick",          no_argument,       NULL, O_QUICK },
-    { "threshold",      required_argument, NULL, O_THRESHOLD },
-    { "kernel-timeout", required_argument, NULL, O_KTIMEOUT },
-    { "module",         required_argument, NULL, O_MODULE },
-    { "source",         required_argument, NULL, O_SOURCE },
-    { "nvrtc-option",   required_argument, NULL, O_NVRTC_OPT },
-    { "node-threshold", required_argument, NULL, O_NODE_THRESHOLD },
-    { "program-output", required_argument, NULL, O_PROG_OUT },
-    { "show-output",    no_argument,       NULL, O_SHOW_OUT },
-    { "compare-env",    required_argument, NULL, O_COMPARE_ENV },
-    { "jit-cache",      required_argument, NULL, O_JIT_CACHE },
-    { "compare",        no_argument,       NULL, O_COMPARE_CMDS },
-    { "vs-word",        required_argument, NULL, O_VS_WORD },
-    { "prepare",        required_argument, NULL, O_PREPARE },
-    { "cleanup",        required_argument, NULL, O_CLEANUP },
-    { "max-rounds",     required_argument, NULL, O_MAX_ROUNDS },
-    { "ready",          required_argument, NULL, O_READY },
-    { "ready-after",    required_argument, NULL, O_READY_AFTER },
-    { "preload-list",   required_argument, NULL, O_PRELOAD },
-    { "squeeze",        required_argument, NULL, O_SQUEEZE },
-    { "schema",         no_argument,       NULL, O_SCHEMA },
-    { NULL, 0, NULL, 0 }
-};
-/* The error messages name an option by its place: cli_longopts[c - O_LOADING]. */
-_Static_assert(sizeof cli_longopts / sizeof cli_longopts[0] == O_LAST - O_LOADING + 1,
-               "one long option for each O_ value, in the enum's order");
-
-/* Parse a whole decimal integer in [lo, hi]. Returns 0, or -1. */
-static int cli_int(const char *s, long long lo, long long hi, long long *v)
+/* --section's entry: its text "HEAD %s TAIL", the names and "all" where
+ * the %s stands (cli_print_sections). */
+static void cli_help_sections(FILE *out, const opt_layout *l, const char *label, const char *text,
+                              const char *const *names)
 {
-    char *end;
-    long long x;
-    if (!*s || isspace((unsigned char)*s)) return -1;
-    errno = 0;
-    x = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || x < lo || x > hi) return -1;
-    *v = x;
-    return 0;
+    char lead[128], head[128], tail[128];
+    const char *at = strstr(text, "%s");
+    size_t hn = at ? (size_t)(at - text) : strlen(text);
+
+    while (hn && text[hn - 1] == ' ') hn--;
+    snprintf(head, sizeof head, "%.*s", (int)hn, text);
+    snprintf(tail, sizeof tail, "%s", at ? at + 2 + strspn(at + 2, " ") : "");
+    cli_print_sections(out, names, opt_help_lead(lead, sizeof lead, l, label), head, tail);
 }
 
-/* Parse a finite decimal number in [lo, hi]. Returns 0, or -1. */
-static int cli_num(const char *s, double lo, double hi, double *v)
+/* --sizes' entry: its text a format of crossover's top size. */
+static void cli_help_sizes(FILE *out, const opt_layout *l, const char *label, const char *text,
+                           const char *const *names)
 {
-    char *end;
-    double x;
-    if (!*s || isspace((unsigned char)*s)) return -1;
-    errno = 0;
-    x = strtod(s, &end);
-    if (errno != 0 || *end != '\0' || !isfinite(x) || x < lo || x > hi) return -1;
-    *v = x;
-    return 0;
+    char buf[512];
+
+    (void)names;
+    snprintf(buf, sizeof buf, text, KN_VECADD_N);
+    opt_help_entry(out, l, label, buf);
+}
+
+/* --rounds' entry: its text a format of --compare-loading's children a
+ * side and the level their U test reaches. */
+static void cli_help_rounds(FILE *out, const opt_layout *l, const char *label, const char *text,
+                            const char *const *names)
+{
+    char buf[512];
+
+    (void)names;
+    snprintf(buf, sizeof buf, text, vd_children(), VD_ALPHA);
+    opt_help_entry(out, l, label, buf);
+}
+
+/* ------------------------------------------------------------ values --- */
+
+/* A usage error: "harness: <what>" and the hint to err (a FILE * in scope),
+ * returned from the enclosing function as CLI_USAGE. */
+#define CLI_FAIL(...) return opt_fail(err, __VA_ARGS__)
+
+/* 1 when option opt was on the command line. */
+static int cli_given(const int *seen, cli_opt opt)
+{
+    return seen[opt] != 0;
 }
 
 int cli_parse_sizes(const char *s, size_t *sizes, size_t max, const char **why)
@@ -537,245 +578,119 @@ int cli_node(const cli_opts *o)
     return o->device_all || o->ndevices > 0;
 }
 
-/* A usage error: "harness: <what>" and the hint to err (a FILE * in scope),
- * then return CLI_USAGE from the enclosing function. */
-#define CLI_FAIL(...) do {                                                  \
-        fprintf(err, "harness: ");                                          \
-        fprintf(err, __VA_ARGS__);                                          \
-        fprintf(err, "\n%s", cli_hint);                                     \
-        return CLI_USAGE;                                                   \
-    } while (0)
+/* ------------------------------------------------------ the rows' parsers --- */
 
-/* 1 when option opt was on the command line. */
-static int cli_given(const int *seen, int opt)
-{
-    return seen[opt - O_LOADING] != 0;
-}
-
-/* What runs, on which device, over which sizes: --section, --device,
- * --module-loading, --compare-loading, --sizes, --synthetic-kernels.
- * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
-static int cli_opt_plan(int c, const char *arg, cli_opts *o, FILE *err)
+/* --section=LIST: the sections to run. */
+static int cli_read_section(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     char bad[256], list[256];
+
+    (void)r;
+    (void)out;
+    if (cli_sections(arg, o->section_names, o->run, bad, sizeof bad) != 0)
+        CLI_FAIL("--section=%s: %s; expected a comma list of %s, all", arg, bad,
+                 cli_join_names(o->section_names, list, sizeof list));
+    return CLI_OK;
+}
+
+/* --device=N|LIST|all. */
+static int cli_read_device(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    char bad[256];
+    int n;
+
+    (void)r;
+    (void)out;
+    if (strcmp(arg, "all") == 0) {
+        o->device_all = 1;
+        return CLI_OK;
+    }
+    n = cli_parse_devices(arg, o->devices, CLI_MAX_DEVICES, bad, sizeof bad);
+    if (n < 0) CLI_FAIL("--device=%s: %s; expected a device ordinal, a comma list of "
+                        "them (each once), or all", arg, bad);
+    o->device = o->devices[0];
+    o->ndevices = n > 1 ? (size_t)n : 0;
+    return CLI_OK;
+}
+
+/* --sizes=LIST: the sizes, and that they were given. */
+static int cli_read_sizes(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
     const char *why = "";
     int n;
 
-    switch (c) {
-    case O_SECTION:
-        if (cli_sections(arg, o->section_names, o->run, bad, sizeof bad) != 0)
-            CLI_FAIL("--section=%s: %s; expected a comma list of %s, all", arg, bad,
-                     cli_join_names(o->section_names, list, sizeof list));
-        break;
-    case O_DEVICE:
-        if (strcmp(arg, "all") == 0) {
-            o->device_all = 1;
-            break;
-        }
-        n = cli_parse_devices(arg, o->devices, CLI_MAX_DEVICES, bad, sizeof bad);
-        if (n < 0) CLI_FAIL("--device=%s: %s; expected a device ordinal, a comma list of "
-                            "them (each once), or all", arg, bad);
-        o->device = o->devices[0];
-        o->ndevices = n > 1 ? (size_t)n : 0;
-        break;
-    case O_LOADING:
-        if (strcmp(arg, "lazy") == 0) o->loading = CLI_LOAD_LAZY;
-        else if (strcmp(arg, "eager") == 0) o->loading = CLI_LOAD_EAGER;
-        else CLI_FAIL("--module-loading=%s: expected lazy or eager", arg);
-        break;
-    case O_COMPARE: o->compare_loading = 1; break;
-    case O_SIZES:
-        n = cli_parse_sizes(arg, o->sizes, CLI_MAX_SIZES, &why);
-        if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
-                            "1 to 2^40, at most %d", arg, why, CLI_MAX_SIZES);
-        o->nsizes = (size_t)n;
-        o->sizes_given = 1;
-        break;
-    case O_SYNTH:
-        n = cli_synth(arg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
-        if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
-                            "counts K from 1 to %d, at most %d", arg, bad, KN_SYNTH_MAX_K, CLI_MAX_SYNTH);
-        o->nsynth = (size_t)n;
-        break;
-    }
+    (void)r;
+    (void)out;
+    n = cli_parse_sizes(arg, o->sizes, CLI_MAX_SIZES, &why);
+    if (n < 0) CLI_FAIL("--sizes=%s: %s; expected a comma list of element counts, "
+                        "1 to 2^40, at most %d", arg, why, CLI_MAX_SIZES);
+    o->nsizes = (size_t)n;
+    o->sizes_given = 1;
     return CLI_OK;
 }
 
-/* How the kernels are built: --arch, --module-format, --kernels-dir.
- * Returns CLI_OK, or CLI_USAGE after printing what is wrong to err. */
-static int cli_opt_build(int c, const char *arg, cli_opts *o, FILE *err)
+/* --reps=N: a fixed count of samples. */
+static int cli_read_reps(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    long long v;
+
+    (void)out;
+    if (opt_read_int(r, arg, &v, err) != CLI_OK) return CLI_USAGE;
+    o->reps = (int)v;
+    o->reps_given = 1;
+    return CLI_OK;
+}
+
+/* --max-noise=P: a percentage, kept as a fraction. */
+static int cli_read_noise(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    double d;
+
+    (void)out;
+    if (opt_read_num(r, arg, &d, err) != CLI_OK) return CLI_USAGE;
+    o->max_noise = d / 100.0;
+    return CLI_OK;
+}
+
+/* --arch=sm_XY[a|f], with the suffix NVRTC takes for its number. */
+static int cli_read_arch(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     unsigned from;
 
-    switch (c) {
-    case O_ARCH:
-        if (!cli_valid_arch(arg))
-            CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", arg);
-        if (!cli_arch_suffix_ok(arg, &from))
-            CLI_FAIL("--arch=%s: NVRTC takes the '%c' suffix (%s) from sm_%u on; not for %.*s",
-                     arg, arg[strlen(arg) - 1],
-                     from == 90 ? "architecture-specific" : "family-specific", from,
-                     (int)strlen(arg) - 1, arg);
-        o->arch = arg;
-        break;
-    case O_FORMAT:
-        if (strcmp(arg, "cubin") == 0) o->format = CLI_FMT_CUBIN;
-        else if (strcmp(arg, "ptx") == 0) o->format = CLI_FMT_PTX;
-        else CLI_FAIL("--module-format=%s: expected cubin or ptx", arg);
-        break;
-    case O_KDIR: o->kernels_dir = arg; break;
-    }
+    (void)r;
+    (void)out;
+    if (!cli_valid_arch(arg))
+        CLI_FAIL("--arch=%s: expected sm_XY (e.g. sm_90, sm_90a)", arg);
+    if (!cli_arch_suffix_ok(arg, &from))
+        CLI_FAIL("--arch=%s: NVRTC takes the '%c' suffix (%s) from sm_%u on; not for %.*s",
+                 arg, arg[strlen(arg) - 1],
+                 from == 90 ? "architecture-specific" : "family-specific", from,
+                 (int)strlen(arg) - 1, arg);
+    o->arch = arg;
     return CLI_OK;
 }
 
-/* How many samples each measurement takes: --warmup, --reps and the
- * stopping rule (--min-samples, --max-noise, --max-time). Returns CLI_OK,
- * or CLI_USAGE after printing what is wrong to err. */
-static int cli_opt_samples(int c, const char *arg, cli_opts *o, FILE *err)
+/* --synthetic-kernels=LIST. */
+static int cli_read_synth(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    long long v;
-    double d;
+    char bad[256];
+    int n;
 
-    switch (c) {
-    case O_WARMUP:
-        if (cli_int(arg, 0, 10000, &v) != 0)
-            CLI_FAIL("--warmup=%s: expected a whole number, 0 to 10000", arg);
-        o->warmup = (int)v;
-        break;
-    case O_REPS:
-        if (cli_int(arg, 1, 100000, &v) != 0)
-            CLI_FAIL("--reps=%s: expected a whole number, 1 to 100000", arg);
-        o->reps = (int)v;
-        o->reps_given = 1;
-        break;
-    case O_MINS:
-        if (cli_int(arg, 1, CLI_MAX_SAMPLES, &v) != 0)
-            CLI_FAIL("--min-samples=%s: expected a whole number, 1 to %d", arg, CLI_MAX_SAMPLES);
-        o->min_samples = (int)v;
-        break;
-    case O_NOISE:
-        if (cli_num(arg, 0.001, 100, &d) != 0)
-            CLI_FAIL("--max-noise=%s: expected a percentage, 0.001 to 100", arg);
-        o->max_noise = d / 100.0;
-        break;
-    case O_MAXTIME:
-        if (cli_num(arg, 0.001, 3600, &d) != 0)
-            CLI_FAIL("--max-time=%s: expected seconds, 0.001 to 3600", arg);
-        o->max_time = d;
-        break;
-    }
+    (void)r;
+    (void)out;
+    n = cli_synth(arg, o->synth, CLI_MAX_SYNTH, bad, sizeof bad);
+    if (n < 0) CLI_FAIL("--synthetic-kernels=%s: %s; expected a comma list of kernel "
+                        "counts K from 1 to %d, at most %d", arg, bad, KN_SYNTH_MAX_K, CLI_MAX_SYNTH);
+    o->nsynth = (size_t)n;
     return CLI_OK;
 }
 
-/* Which states and repeats are measured, and the run's modes: --cache,
- * --rounds, --quick, --profile. Returns CLI_OK, or CLI_USAGE after printing
- * what is wrong to err. */
-static int cli_opt_modes(int c, const char *arg, cli_opts *o, FILE *err)
+/* --compare-env, --jit-cache and --compare each set the sides: the first
+ * of them given. Returns CLI_OK, or CLI_USAGE after printing so to err. */
+static int cli_first_sides(const cli_opts *o, FILE *err)
 {
-    long long v;
-
-    switch (c) {
-    case O_CACHE:
-        if (strcmp(arg, "both") == 0) o->cache = CLI_CACHE_BOTH;
-        else if (strcmp(arg, "warm") == 0) o->cache = CLI_CACHE_WARM;
-        else if (strcmp(arg, "cold") == 0) o->cache = CLI_CACHE_COLD;
-        else CLI_FAIL("--cache=%s: expected cold, warm or both", arg);
-        break;
-    case O_ROUNDS:
-        if (cli_int(arg, 1, 1000, &v) != 0)
-            CLI_FAIL("--rounds=%s: expected a whole number, 1 to 1000", arg);
-        o->rounds = (int)v;
-        break;
-    case O_QUICK: o->quick = 1; break;
-    case O_PROFILE: o->profile = 1; break;
-    }
-    return CLI_OK;
-}
-
-/* Where results go and what is printed: --json, --csv, --trace, --quiet,
- * --threshold. Returns CLI_OK, or CLI_USAGE after printing what is wrong to
- * err. */
-static int cli_opt_output(int c, const char *arg, cli_opts *o, FILE *err)
-{
-    double d;
-
-    switch (c) {
-    case O_JSON: o->json = arg; break;
-    case O_CSV: o->csv = arg; break;
-    case O_TRACE: o->trace = arg; break;
-    case O_QUIET: o->quiet = 1; break;
-    case O_THRESHOLD:
-        if (cli_num(arg, 0, 1000, &d) != 0)
-            CLI_FAIL("--threshold=%s: expected a percentage, 0 to 1000", arg);
-        o->threshold = d;
-        break;
-    case O_NODE_THRESHOLD:
-        if (cli_num(arg, 0, 1000, &d) != 0 || d <= 0)
-            CLI_FAIL("--node-threshold=%s: expected a percentage above 0, at most 1000", arg);
-        o->node_threshold = d;
-        break;
-    }
-    return CLI_OK;
-}
-
-/* Time limits and the options of a child run: --child-timeout,
- * --kernel-timeout, --child, --child-t0. Returns CLI_OK, or CLI_USAGE after
- * printing what is wrong to err. */
-static int cli_opt_process(int c, const char *arg, cli_opts *o, FILE *err)
-{
-    long long v;
-    size_t k;
-
-    switch (c) {
-    case O_CTIMEOUT:
-        if (cli_int(arg, 1, 86400, &v) != 0)
-            CLI_FAIL("--child-timeout=%s: expected seconds, 1 to 86400", arg);
-        o->child_timeout = (double)v;
-        break;
-    case O_KTIMEOUT:
-        if (cli_int(arg, 1, 86400, &v) != 0)
-            CLI_FAIL("--kernel-timeout=%s: expected seconds, 1 to 86400", arg);
-        o->kernel_timeout = (double)v;
-        break;
-    case O_CHILD:
-        for (k = 1; k < sizeof cli_child_names / sizeof cli_child_names[0]; k++)
-            if (strcmp(arg, cli_child_names[k]) == 0) o->child = (cli_child)k;
-        if (o->child == CLI_CHILD_NONE) CLI_FAIL("--child=%s: not a child kind", arg);
-        break;
-    case O_CHILD_T0:
-        if (cli_int(arg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", arg);
-        o->child_t0_ns = v;
-        break;
-    }
-    return CLI_OK;
-}
-
-/* The user's own code: --module, --source, --nvrtc-option, each
- * repeatable up to its limit (a path given twice is one module). Returns
- * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
-static int cli_opt_code(int c, const char *arg, cli_opts *o, FILE *err)
-{
-    size_t i;
-
-    switch (c) {
-    case O_MODULE:
-        for (i = 0; i < o->nmodules; i++)
-            if (strcmp(o->modules[i], arg) == 0) CLI_FAIL("--module=%s given more than once", arg);
-        if (o->nmodules == CLI_MAX_MODULES) CLI_FAIL("--module: at most %d modules", CLI_MAX_MODULES);
-        o->modules[o->nmodules++] = arg;
-        break;
-    case O_SOURCE:
-        if (o->nsources == CLI_MAX_SOURCES) CLI_FAIL("--source: at most %d sources", CLI_MAX_SOURCES);
-        o->sources[o->nsources++] = arg;
-        break;
-    case O_NVRTC_OPT:
-        if (o->nnvrtc_opts == CLI_MAX_NVRTC_OPTS)
-            CLI_FAIL("--nvrtc-option: at most %d options", CLI_MAX_NVRTC_OPTS);
-        o->nvrtc_opts[o->nnvrtc_opts++] = arg;
-        break;
-    case O_PROG_OUT: o->program_output = arg; break;
-    case O_SHOW_OUT: o->show_output = 1; break;
-    }
+    if (o->compare != CLI_CMP_NONE)
+        CLI_FAIL("--compare-env, --jit-cache and --compare each set the sides; give one of them");
     return CLI_OK;
 }
 
@@ -789,29 +704,14 @@ static int cli_var_name(const char *name, size_t len)
     return 1;
 }
 
-/* --compare-env=NAME=A,B[,...]: the name into o->setting_name, the values
- * (a comma inside one written "\,") into o->setting. Returns CLI_OK, or
- * CLI_USAGE after printing what is wrong to err. */
-static int cli_compare_env(const char *arg, cli_opts *o, FILE *err)
+/* --compare-env=NAME=A,B[,...]'s values after '=' (a comma inside one
+ * written "\,") into o->setting. Returns CLI_OK, or CLI_USAGE after
+ * printing what is wrong to err. */
+static int cli_env_values(const char *arg, const char *p, cli_opts *o, FILE *err)
 {
-    const char *eq = strchr(arg, '='), *p;
-    size_t nl = eq ? (size_t)(eq - arg) : 0, at = 0, start = 0;
+    size_t at = 0, start = 0;
 
-    if (!eq || nl == 0)
-        CLI_FAIL("--compare-env=%s: expected NAME=A,B[,...] (a comma inside a value is "
-                 "written \\,)", arg);
-    if (!cli_var_name(arg, nl) || nl >= sizeof o->setting_name)
-        CLI_FAIL("--compare-env=%s: '%.*s' is not a variable name (letters, digits and '_', "
-                 "not starting with a digit, at most %zu)", arg, (int)nl, arg,
-                 sizeof o->setting_name - 1);
-    memcpy(o->setting_name, arg, nl);
-    o->setting_name[nl] = '\0';
-    if (strncmp(o->setting_name, "HARNESS_PROBE", 13) == 0 ||
-        strcmp(o->setting_name, "CUDA_INJECTION64_PATH") == 0)
-        CLI_FAIL("--compare-env=%s: %s is the harness's own (the probe is loaded through it)",
-                 arg, o->setting_name);
-    if (!eq[1]) CLI_FAIL("--compare-env=%s: no values after '='; expected NAME=A,B[,...]", arg);
-    for (p = eq + 1;; p++) {
+    for (;; p++) {
         if (at + 2 >= sizeof o->setting_buf)
             CLI_FAIL("--compare-env=%s: longer than %zu characters", arg, sizeof o->setting_buf - 2);
         if (*p == '\\' && p[1] == ',') {
@@ -830,8 +730,36 @@ static int cli_compare_env(const char *arg, cli_opts *o, FILE *err)
             CLI_FAIL("--compare-env=%s: more than %d values", arg, CLI_MAX_SETTINGS);
         o->setting[o->nsettings++] = o->setting_buf + start;
         start = at;
-        if (!*p) break;
+        if (!*p) return CLI_OK;
     }
+}
+
+/* --compare-env=NAME=A,B[,...]: the name into o->setting_name, the values
+ * into o->setting (cli_env_values). */
+static int cli_read_compare_env(const opt_row *r, const char *arg, cli_opts *o, FILE *out,
+                                FILE *err)
+{
+    const char *eq = strchr(arg, '=');
+    size_t nl = eq ? (size_t)(eq - arg) : 0;
+
+    (void)r;
+    (void)out;
+    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
+    if (!eq || nl == 0)
+        CLI_FAIL("--compare-env=%s: expected NAME=A,B[,...] (a comma inside a value is "
+                 "written \\,)", arg);
+    if (!cli_var_name(arg, nl) || nl >= sizeof o->setting_name)
+        CLI_FAIL("--compare-env=%s: '%.*s' is not a variable name (letters, digits and '_', "
+                 "not starting with a digit, at most %zu)", arg, (int)nl, arg,
+                 sizeof o->setting_name - 1);
+    memcpy(o->setting_name, arg, nl);
+    o->setting_name[nl] = '\0';
+    if (strncmp(o->setting_name, "HARNESS_PROBE", 13) == 0 ||
+        strcmp(o->setting_name, "CUDA_INJECTION64_PATH") == 0)
+        CLI_FAIL("--compare-env=%s: %s is the harness's own (the probe is loaded through it)",
+                 arg, o->setting_name);
+    if (!eq[1]) CLI_FAIL("--compare-env=%s: no values after '='; expected NAME=A,B[,...]", arg);
+    if (cli_env_values(arg, eq + 1, o, err) != CLI_OK) return CLI_USAGE;
     if (o->nsettings < 2)
         CLI_FAIL("--compare-env=%s: one value; a comparison takes two or more (NAME=A,B)", arg);
     o->compare = CLI_CMP_ENV;
@@ -839,9 +767,14 @@ static int cli_compare_env(const char *arg, cli_opts *o, FILE *err)
 }
 
 /* --jit-cache=LIST: cold and warm, each at most once, in the order given. */
-static int cli_jit_cache(const char *arg, cli_opts *o, FILE *err)
+static int cli_read_jit_cache(const opt_row *r, const char *arg, cli_opts *o, FILE *out,
+                              FILE *err)
 {
     const char *p = arg;
+
+    (void)r;
+    (void)out;
+    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
     while (*p) {
         size_t n = strcspn(p, ",");
         const char *v = n == 4 && strncmp(p, "cold", 4) == 0 ? "cold"
@@ -858,168 +791,98 @@ static int cli_jit_cache(const char *arg, cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
-/* The options of -- CMD's sides and runs: --compare-env, --jit-cache,
- * --compare, --vs-word, --prepare, --cleanup, --max-rounds. Returns
- * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
-static int cli_opt_program(int c, const char *arg, cli_opts *o, FILE *err)
+/* --compare: a side per command (split in cli_split_commands). */
+static int cli_read_compare(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    (void)r;
+    (void)arg;
+    (void)out;
+    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
+    o->compare = CLI_CMP_COMMANDS;
+    return CLI_OK;
+}
+
+/* --ready=REGEX: a POSIX extended regular expression. */
+static int cli_read_ready(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    regex_t re;
+    char msg[200];
+    int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+
+    (void)r;
+    (void)out;
+    if (rc != 0) {
+        regerror(rc, &re, msg, sizeof msg);
+        CLI_FAIL("--ready=%s: not a regular expression (POSIX extended): %s", arg, msg);
+    }
+    regfree(&re);
+    o->ready = arg;
+    return CLI_OK;
+}
+
+/* --squeeze=MiB|auto. */
+static int cli_read_squeeze(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
     long long v;
-    double d;
 
-    if ((c == O_COMPARE_ENV || c == O_JIT_CACHE || c == O_COMPARE_CMDS) && o->compare != CLI_CMP_NONE)
-        CLI_FAIL("--compare-env, --jit-cache and --compare each set the sides; give one of them");
-    switch (c) {
-    case O_COMPARE_ENV: return cli_compare_env(arg, o, err);
-    case O_JIT_CACHE: return cli_jit_cache(arg, o, err);
-    case O_COMPARE_CMDS: o->compare = CLI_CMP_COMMANDS; break;
-    case O_VS_WORD: o->vs_word = arg; break;
-    case O_PREPARE: o->prepare = arg; break;
-    case O_CLEANUP: o->cleanup = arg; break;
-    case O_MAX_ROUNDS:
-        if (cli_int(arg, 1, 1000, &v) != 0)
-            CLI_FAIL("--max-rounds=%s: expected a whole number, 1 to 1000", arg);
-        o->max_rounds = (int)v;
-        break;
-    case O_READY: {
-        regex_t re;
-        char msg[200];
-        int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            regerror(rc, &re, msg, sizeof msg);
-            CLI_FAIL("--ready=%s: not a regular expression (POSIX extended): %s", arg, msg);
-        }
-        regfree(&re);
-        o->ready = arg;
-        break;
-    }
-    case O_READY_AFTER:
-        if (cli_num(arg, 0, 86400, &d) != 0)
-            CLI_FAIL("--ready-after=%s: expected seconds after the first kernel, 0 to 86400", arg);
-        o->ready_after = d;
-        break;
-    case O_PRELOAD: o->preload_list = arg; break;
-    case O_SQUEEZE:
-        if (strcmp(arg, "auto") == 0) o->squeeze_auto = 1;
-        else if (cli_int(arg, 0, (long long)CLI_SQUEEZE_MAX, &v) == 0) o->squeeze_mib = (double)v;
-        else CLI_FAIL("--squeeze=%s: expected the MiB to leave free, a whole number from 0 to %.0f, "
-                      "or auto", arg, CLI_SQUEEZE_MAX);
-        break;
-    }
+    (void)r;
+    (void)out;
+    if (strcmp(arg, "auto") == 0) o->squeeze_auto = 1;
+    else if (opt_int(arg, 0, (long long)CLI_SQUEEZE_MAX, &v) == 0) o->squeeze_mib = (double)v;
+    else CLI_FAIL("--squeeze=%s: expected the MiB to leave free, a whole number from 0 to %.0f, "
+                  "or auto", arg, CLI_SQUEEZE_MAX);
     return CLI_OK;
 }
 
-/* Apply option c with its value arg (NULL for a flag) to o, through the
- * handler of its group. Returns CLI_OK; CLI_EXIT after printing --help or
- * --version to out; CLI_USAGE after printing what is wrong to err. */
-static int cli_option(int c, const char *arg, cli_opts *o, FILE *out, FILE *err)
+/* --help[=all]: the short help, or every option. */
+static int cli_read_help(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    switch (c) {
-    case O_HELP:
-        if (!arg) {
-            fputs(cli_brief_head, out);
-            cli_print_sections(out, o->section_names, "  --section=LIST        ", "", "(default)");
-            fputs(cli_brief, out);
-        } else if (strcmp(arg, "all") == 0) {
-            fputs(cli_usage_head, out);
-            cli_print_sections(out, o->section_names, "  --section=LIST          ",
-                               "sections to run, in order:", "(default: all)");
-            /* Its formats: crossover's top size, then --rounds'. */
-            fprintf(out, cli_usage, KN_VECADD_N, vd_children(), VD_ALPHA);
-        } else CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
-        return CLI_EXIT;
-    case O_VERSION:
-        fprintf(out, "harness %s (commit %s)\n", HARNESS_VERSION, harness_commit);
-        return CLI_EXIT;
-    case O_SCHEMA:
-        o->schema = 1;
-        return CLI_OK;
-    case O_SECTION: case O_DEVICE: case O_LOADING: case O_COMPARE: case O_SIZES: case O_SYNTH:
-        return cli_opt_plan(c, arg, o, err);
-    case O_ARCH: case O_FORMAT: case O_KDIR:
-        return cli_opt_build(c, arg, o, err);
-    case O_WARMUP: case O_REPS: case O_MINS: case O_NOISE: case O_MAXTIME:
-        return cli_opt_samples(c, arg, o, err);
-    case O_CACHE: case O_ROUNDS: case O_QUICK: case O_PROFILE:
-        return cli_opt_modes(c, arg, o, err);
-    case O_JSON: case O_CSV: case O_TRACE: case O_QUIET: case O_THRESHOLD: case O_NODE_THRESHOLD:
-        return cli_opt_output(c, arg, o, err);
-    case O_CTIMEOUT: case O_KTIMEOUT: case O_CHILD: case O_CHILD_T0:
-        return cli_opt_process(c, arg, o, err);
-    case O_MODULE: case O_SOURCE: case O_NVRTC_OPT: case O_PROG_OUT: case O_SHOW_OUT:
-        return cli_opt_code(c, arg, o, err);
-    case O_COMPARE_ENV: case O_JIT_CACHE: case O_COMPARE_CMDS: case O_VS_WORD: case O_PREPARE:
-    case O_CLEANUP: case O_MAX_ROUNDS: case O_READY: case O_READY_AFTER: case O_PRELOAD:
-    case O_SQUEEZE:
-        return cli_opt_program(c, arg, o, err);
-    }
-    /* Only an option in cli_longopts without a handler above comes here. */
-    CLI_FAIL("unknown option '--%s'", cli_longopts[c - O_LOADING].name);
+    (void)r;
+    if (arg && strcmp(arg, "all") != 0)
+        CLI_FAIL("--help=%s: the value is 'all' (or none: the short help)", arg);
+    fputs(arg ? cli_usage_head : cli_brief_head, out);
+    opt_print_rows(out, cli_rows, CLI_NOPTS, !arg, o->section_names);
+    fputs(arg ? cli_usage_tail : cli_brief_tail, out);
+    return CLI_EXIT;
 }
 
-/* What getopt_long returned for argv[optind - 1], before its value is read:
- * an unknown option, a flag given a value, a value missing or empty (only
- * --child may be empty), an option given twice (counted in seen). Returns
- * CLI_OK, or CLI_USAGE after printing what is wrong to err. */
-static int cli_admit(int c, char **argv, int *seen, FILE *err)
+/* --version. */
+static int cli_read_version(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    const char *name;
+    (void)r;
+    (void)arg;
+    (void)o;
+    (void)err;
+    fprintf(out, "harness %s (commit %s)\n", HARNESS_VERSION, harness_commit);
+    return CLI_EXIT;
+}
 
-    if (c == '?') {
-        if (optopt >= O_LOADING && optopt < O_LAST)
-            CLI_FAIL("option '--%s' takes no value", cli_longopts[optopt - O_LOADING].name);
-        /* A short option (there are none): getopt names its letter in optopt
-         * and, inside a cluster such as -xyz, has not moved optind past it. */
-        if (optopt > 0 && optopt < 256) CLI_FAIL("unknown option '-%c'", optopt);
-        CLI_FAIL("unknown option '%s'", argv[optind - 1]);
-    }
-    if (c == ':') CLI_FAIL("option '%s' needs a value", argv[optind - 1]);
-    if (c < O_LOADING || c >= O_LAST) CLI_FAIL("unknown option '%s'", argv[optind - 1]);
-    name = cli_longopts[c - O_LOADING].name;
-    if (seen[c - O_LOADING]++ && c != O_MODULE && c != O_SOURCE && c != O_NVRTC_OPT)
-        CLI_FAIL("--%s given more than once", name);
-    if (optarg && !*optarg && c != O_CHILD) CLI_FAIL("--%s needs a value; it is empty", name);
+/* --child=KIND: the harness runs as its own child of that kind. */
+static int cli_read_child(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
+{
+    size_t k;
+
+    (void)r;
+    (void)out;
+    for (k = 1; k < sizeof cli_child_names / sizeof cli_child_names[0]; k++)
+        if (strcmp(arg, cli_child_names[k]) == 0) o->child = (cli_child)k;
+    if (o->child == CLI_CHILD_NONE) CLI_FAIL("--child=%s: not a child kind", arg);
     return CLI_OK;
 }
 
-/* Keep the words argv[from..to-1] of option c for a device child, unless c
- * is one the node run sets itself (--device, --child, --child-t0) or one
- * whose files only the parent writes (--json, --csv, --trace). Returns
- * CLI_OK, or CLI_USAGE when the command line has more than CLI_MAX_ARGS
- * words. */
-static int cli_keep_for_child(int c, char **argv, int from, int to, cli_opts *o, FILE *err)
+/* --child-t0=NS: the parent's clock when it started this child. */
+static int cli_read_child_t0(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    int i;
+    long long v;
 
-    if (c == O_DEVICE || c == O_JSON || c == O_CSV || c == O_TRACE || c == O_CHILD ||
-        c == O_CHILD_T0)
-        return CLI_OK;
-    for (i = from; i < to; i++) {
-        if (o->nchild_args == CLI_MAX_ARGS) CLI_FAIL("more than %d options", CLI_MAX_ARGS);
-        o->child_args[o->nchild_args++] = argv[i];
-    }
+    (void)r;
+    (void)out;
+    if (opt_int(arg, 0, LLONG_MAX, &v) != 0) CLI_FAIL("--child-t0=%s: bad time", arg);
+    o->child_t0_ns = v;
     return CLI_OK;
 }
 
-/* The getopt_long loop: admit and apply each option in order, then refuse
- * a word that is not an option. Returns CLI_OK, or the first CLI_EXIT or
- * CLI_USAGE (printed). */
-static int cli_read_options(int argc, char **argv, cli_opts *o, int *seen, FILE *out, FILE *err)
-{
-    int c, idx, rc, from;
-
-    opterr = 0;
-    optind = 0;     /* 0, not 1: glibc then also forgets a cluster left half read */
-    for (;;) {
-        from = optind < 1 ? 1 : optind;
-        if ((c = getopt_long(argc, argv, ":h", cli_longopts, &idx)) == -1) break;
-        if (c == 'h') c = O_HELP;       /* -h: --help */
-        if ((rc = cli_admit(c, argv, seen, err)) != CLI_OK) return rc;
-        if ((rc = cli_option(c, optarg, o, out, err)) != CLI_OK) return rc;
-        if ((rc = cli_keep_for_child(c, argv, from, optind, o, err)) != CLI_OK) return rc;
-    }
-    if (optind < argc) CLI_FAIL("unexpected argument '%s'", argv[optind]);
-    return CLI_OK;
-}
+/* ------------------------------------------------------------ checks --- */
 
 /* 1 when s holds a control character (below 0x20, or 0x7f). */
 static int cli_has_control(const char *s)
@@ -1177,37 +1040,54 @@ static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
 
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
- * environment records one mode), and section launch (it times launches,
- * not kernels) named in --section cannot go with it. Returns CLI_OK, or
+ * environment records one mode), and the entries it leaves out
+ * (cli_no_profile) named in --section cannot go with it. Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_profile(const cli_opts *o, const int *seen, FILE *err)
 {
-    static const struct { int opt; const char *name; } fixed[] = {
-        { O_COMPARE, "--compare-loading" }, { O_REPS, "--reps" }, { O_WARMUP, "--warmup" },
-        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" }, { O_MAXTIME, "--max-time" },
-        { O_CACHE, "--cache" }, { O_QUICK, "--quick" },
+    static const cli_opt fixed[] = {
+        CLI_O_COMPARE_LOADING, CLI_O_REPS, CLI_O_WARMUP, CLI_O_MIN_SAMPLES, CLI_O_MAX_NOISE,
+        CLI_O_MAX_TIME, CLI_O_CACHE, CLI_O_QUICK,
     };
     size_t i;
 
     if (!o->profile) return CLI_OK;
     for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (cli_given(seen, fixed[i].opt))
-            CLI_FAIL("--profile runs every kernel once; it cannot be combined with %s",
-                     fixed[i].name);
-    if (cli_given(seen, O_SECTION) && o->run[CLI_SEC_LAUNCH])
-        CLI_FAIL("--profile runs every kernel once; section %s times launches, not kernels: "
-                 "leave it out of --section", o->section_names[CLI_SEC_LAUNCH]);
+        if (cli_given(seen, fixed[i]))
+            CLI_FAIL("--profile runs every kernel once; it cannot be combined with --%s",
+                     cli_rows[fixed[i]].name);
+    for (i = 0; cli_no_profile[i].why; i++)
+        if (cli_given(seen, CLI_O_SECTION) && o->run[cli_no_profile[i].entry])
+            CLI_FAIL("--profile runs every kernel once; section %s %s: leave it out of --section",
+                     o->section_names[cli_no_profile[i].entry], cli_no_profile[i].why);
+    return CLI_OK;
+}
+
+/* The rows given whose entry or option is not: a section's option with
+ * --section leaving the section out, an option without the option it
+ * needs. Returns CLI_OK, or CLI_USAGE after printing the first to err. */
+static int cli_check_owners(const cli_opts *o, const int *seen, FILE *err)
+{
+    size_t i;
+
+    for (i = 0; i < CLI_NOPTS; i++) {
+        const opt_row *r = &cli_rows[i];
+        if (!seen[i]) continue;
+        if (r->scope == OPT_S_ENTRY && r->entry < CLI_NSECTIONS && !o->run[r->entry])
+            CLI_FAIL("--%s %s section %s; --section does not include it", r->name, r->why,
+                     o->section_names[r->entry]);
+        if (r->scope == OPT_S_NEEDS && !seen[r->needs])
+            CLI_FAIL("--%s %s; no --%s is given", r->name, r->why, cli_rows[r->needs].name);
+    }
     return CLI_OK;
 }
 
 /* Options that cannot go together: --compare-loading with --module-loading;
- * --module without section loading, --source without section jit,
- * --nvrtc-option without --source; outputs that name a directory or one
- * file twice (cli_check_outputs); a --kernels-dir that is not a readable
- * directory;
- * --reps with the stopping rule; --profile with what it fixes
- * (cli_check_profile). Returns CLI_OK, or CLI_USAGE after printing the
- * first conflict to err. */
+ * outputs that name a directory or one file twice (cli_check_outputs); a
+ * --kernels-dir that is not a readable directory; --reps with the stopping
+ * rule; --profile with what it fixes (cli_check_profile); an option without
+ * its section or the option it needs (cli_check_owners). Returns CLI_OK, or
+ * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
     int rc;
@@ -1216,55 +1096,52 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
     if ((rc = cli_check_outputs(o, err)) != CLI_OK) return rc;
     if ((rc = cli_check_kernels_dir(o, err)) != CLI_OK) return rc;
-    if (o->reps_given && (cli_given(seen, O_MINS) || cli_given(seen, O_NOISE) ||
-                          cli_given(seen, O_MAXTIME)))
+    if (o->reps_given && (cli_given(seen, CLI_O_MIN_SAMPLES) || cli_given(seen, CLI_O_MAX_NOISE) ||
+                          cli_given(seen, CLI_O_MAX_TIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
-    if (o->nmodules && !o->run[CLI_SEC_LOADING])
-        CLI_FAIL("--module is read by section loading; --section does not include it");
-    if (o->nsources && !o->run[CLI_SEC_JIT])
-        CLI_FAIL("--source is compiled by section jit; --section does not include it");
-    if (o->nnvrtc_opts && !o->nsources)
-        CLI_FAIL("--nvrtc-option applies to --source compiles; no --source is given");
-    return CLI_OK;
+    return cli_check_owners(o, seen, err);
 }
 
 /* What --quick and --profile change in the options (--quick: the defaults
- * of those not given; --profile: those it fixes, which cannot be given),
- * and the fixed-count loops' sample count (--reps, else --min-samples). */
+ * of those not given; --profile: those it fixes, which cannot be given, and
+ * the entries it leaves out), and the fixed-count loops' sample count
+ * (--reps, else --min-samples). */
 static void cli_apply_modes(cli_opts *o, const int *seen)
 {
+    size_t i;
+
     if (o->quick) {
         /* A fast look: the first two sizes of each sweep are kept by the
          * sections; here the sampling and the children shrink. */
-        if (!cli_given(seen, O_WARMUP)) o->warmup = 1;
-        if (!cli_given(seen, O_MINS)) o->min_samples = 3;
-        if (!cli_given(seen, O_NOISE)) o->max_noise = 0.03;
-        if (!cli_given(seen, O_MAXTIME)) o->max_time = 0.2;
-        if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
-        if (!cli_given(seen, O_SYNTH)) o->nsynth = 2;       /* K = 1, 10 */
+        if (!cli_given(seen, CLI_O_WARMUP)) o->warmup = 1;
+        if (!cli_given(seen, CLI_O_MIN_SAMPLES)) o->min_samples = 3;
+        if (!cli_given(seen, CLI_O_MAX_NOISE)) o->max_noise = 0.03;
+        if (!cli_given(seen, CLI_O_MAX_TIME)) o->max_time = 0.2;
+        if (!cli_given(seen, CLI_O_ROUNDS)) o->rounds = 1;
+        if (!cli_given(seen, CLI_O_SYNTHETIC_KERNELS)) o->nsynth = 2;       /* K = 1, 10 */
     }
     /* --profile: one instance of each kernel, so one child of each kind; a
      * fixed count of one sample, no warm-up, the warm state only (no flush),
-     * and no section launch. */
+     * and not the entries that time something else. */
     if (o->profile) {
-        if (!cli_given(seen, O_ROUNDS)) o->rounds = 1;
+        if (!cli_given(seen, CLI_O_ROUNDS)) o->rounds = 1;
         o->reps = 1;
         o->reps_given = 1;
         o->warmup = 0;
         o->cache = CLI_CACHE_WARM;
-        o->run[CLI_SEC_LAUNCH] = 0;
+        for (i = 0; cli_no_profile[i].why; i++) o->run[cli_no_profile[i].entry] = 0;
     }
     if (!o->reps_given) o->reps = o->min_samples;
     /* --compare-loading: enough children a mode for a verdict to be
      * reachable (also under --quick), unless --rounds says how many. */
-    o->compare_rounds = cli_given(seen, O_ROUNDS) || o->profile ? o->rounds : vd_children();
+    o->compare_rounds = cli_given(seen, CLI_O_ROUNDS) || o->profile ? o->rounds : vd_children();
 }
 
 /* The user's program: the words after the first "--" (o->cmd, o->ncmd;
  * cmd set, ncmd 0, for a "--" with nothing after it). Returns the count of
- * the words before it, what getopt_long reads. */
+ * the words before it, what opt_read_argv reads. */
 static int cli_split_command(int argc, char **argv, cli_opts *o)
 {
     int i;
@@ -1399,51 +1276,43 @@ static int cli_check_sides(cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
-/* -- CMD: a command after "--", found and executable; none of the options
- * that only the built-in sections read (the program's own code is what is
- * run); --program-output and --show-output only with a command. The
+/* The rows given that do not apply to this run: with -- CMD, those only the
+ * built-in sections read (the program's own code is what is run); without
+ * it, the program's. A row that needs another (OPT_NEEDS) applies where
+ * that one does, which is given too. Returns CLI_OK, or CLI_USAGE after
+ * printing the first to err. */
+static int cli_check_scopes(const cli_opts *o, const int *seen, FILE *err)
+{
+    size_t i;
+
+    for (i = 0; i < CLI_NOPTS; i++) {
+        const opt_row *r = &cli_rows[i];
+        int program = r->scope == OPT_S_ENTRY && cli_entry_program[r->entry];
+        int sections = r->scope == OPT_S_SECTIONS || (r->scope == OPT_S_ENTRY && !program);
+        if (!seen[i]) continue;
+        if (!o->cmd && program)
+            CLI_FAIL("--%s %s a program given after --; none is given", r->name, r->why);
+        if (o->cmd && sections)
+            CLI_FAIL("--%s applies to the built-in sections; it cannot be combined with -- CMD "
+                     "(the program runs as it is)", r->name);
+    }
+    return CLI_OK;
+}
+
+/* -- CMD: a command after "--", found and executable; only the options that
+ * apply to it, and with a command only those (cli_check_scopes). The
  * default --rounds is the smallest count a side at which the comparison
  * can reach its level. Returns CLI_OK, or CLI_USAGE after printing what is
  * wrong to err. */
 static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
 {
-    static const struct { int opt; const char *name; } sections_only[] = {
-        { O_SECTION, "--section" }, { O_DEVICE, "--device" }, { O_SIZES, "--sizes" },
-        { O_REPS, "--reps" }, { O_KDIR, "--kernels-dir" },
-        { O_ARCH, "--arch" }, { O_FORMAT, "--module-format" }, { O_SYNTH, "--synthetic-kernels" },
-        { O_MINS, "--min-samples" }, { O_NOISE, "--max-noise" },
-        { O_CACHE, "--cache" }, { O_PROFILE, "--profile" }, { O_MODULE, "--module" },
-        { O_SOURCE, "--source" }, { O_NVRTC_OPT, "--nvrtc-option" },
-        { O_KTIMEOUT, "--kernel-timeout" }, { O_NODE_THRESHOLD, "--node-threshold" },
-    };
     char why[256];
-    size_t i;
-
-    static const struct { int opt; const char *name; } program_only[] = {
-        { O_COMPARE_ENV, "--compare-env" }, { O_JIT_CACHE, "--jit-cache" },
-        { O_COMPARE_CMDS, "--compare" }, { O_VS_WORD, "--vs-word" }, { O_PREPARE, "--prepare" },
-        { O_CLEANUP, "--cleanup" }, { O_MAX_ROUNDS, "--max-rounds" }, { O_READY, "--ready" },
-        { O_READY_AFTER, "--ready-after" }, { O_PRELOAD, "--preload-list" },
-        { O_SQUEEZE, "--squeeze" },
-    };
 
     /* The memory holder is given the margin it holds to, and no command. */
     if (o->child == CLI_CHILD_HOLD) return CLI_OK;
-    if (!o->cmd) {
-        for (i = 0; i < sizeof program_only / sizeof program_only[0]; i++)
-            if (cli_given(seen, program_only[i].opt))
-                CLI_FAIL("%s applies to a program given after --; none is given", program_only[i].name);
-        if (o->program_output) CLI_FAIL("--program-output keeps the output of a program given "
-                                        "after --; none is given");
-        if (o->show_output) CLI_FAIL("--show-output prints the output of a program given after "
-                                     "--; none is given");
-        return CLI_OK;
-    }
+    if (!o->cmd) return cli_check_scopes(o, seen, err);
     if (o->ncmd == 0) CLI_FAIL("-- needs a command after it: harness [options] -- CMD [ARGS...]");
-    for (i = 0; i < sizeof sections_only / sizeof sections_only[0]; i++)
-        if (cli_given(seen, sections_only[i].opt))
-            CLI_FAIL("%s applies to the built-in sections; it cannot be combined with -- CMD "
-                     "(the program runs as it is)", sections_only[i].name);
+    if (cli_check_scopes(o, seen, err) != CLI_OK) return CLI_USAGE;
     /* --compare: each command is found once it is split (cli_split_commands). */
     if (o->compare != CLI_CMP_COMMANDS &&
         cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
@@ -1456,14 +1325,13 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
         if (stat(o->program_output, &st) == 0)
             CLI_FAIL("--program-output=%s: not a directory", o->program_output);
     }
-    if (!cli_given(seen, O_ROUNDS) && !cli_given(seen, O_QUICK))
+    if (!cli_given(seen, CLI_O_ROUNDS) && !cli_given(seen, CLI_O_QUICK))
         o->rounds = vd_children();
-    o->warmup_given = cli_given(seen, O_WARMUP);
+    o->warmup_given = cli_given(seen, CLI_O_WARMUP);
     if (!o->warmup_given) o->warmup = 1;
     if (o->warmup > 100) CLI_FAIL("--warmup=%d: with -- CMD, at most 100 runs a side", o->warmup);
-    o->max_time_given = cli_given(seen, O_MAXTIME);
-    if (o->squeeze_auto && (cli_given(seen, O_ROUNDS) || cli_given(seen, O_MAX_ROUNDS) ||
-                            o->max_time_given))
+    o->max_time_given = cli_given(seen, CLI_O_MAX_TIME);
+    if (o->squeeze_auto && (cli_given(seen, CLI_O_ROUNDS) || o->max_rounds || o->max_time_given))
         CLI_FAIL("--squeeze=auto runs its own search (one run a margin, at most %d a side); "
                  "--rounds, --max-rounds and --max-time do not apply to it", CLI_SQUEEZE_TRIES);
     return cli_check_sides(o, err);
@@ -1472,14 +1340,16 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
               FILE *err)
 {
-    int seen[O_LAST - O_LOADING];
+    int seen[CLI_NOPTS];
+    const opt_dest dest = { o, seen, o->child_args, &o->nchild_args, CLI_MAX_ARGS };
     int rc;
 
     cli_defaults(o);
     o->section_names = sections;
     memset(seen, 0, sizeof seen);
     argc = cli_split_command(argc, argv, o);
-    if ((rc = cli_read_options(argc, argv, o, seen, out, err)) != CLI_OK) return rc;
+    if ((rc = opt_read_argv(cli_rows, CLI_NOPTS, argc, argv, &dest, out, err)) != CLI_OK)
+        return rc;
     if ((rc = cli_expand_outputs(o, err)) != CLI_OK) return rc;
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_program(o, seen, err)) != CLI_OK) return rc;

@@ -1,4 +1,5 @@
-/* cli.h: the command line: getopt_long parsing into one options struct,
+/* cli.h: the command line: one options struct, read from argv through the
+ * option table (cli.c, run/opt.h; the entries' rows from sections/list.h),
  * validation, --help and --version. */
 #ifndef CLI_H
 #define CLI_H

@@ -1,9 +1,11 @@
 /* sections/list.h: the one list of what a run can run (the sections, the
- * node run, the user's program) and of the kinds of child process, as
- * X-macros, like the driver's entry points in cudadrv.h. The enums
- * cli_section and cli_child (cli.h), the words --section and --child take,
- * the sections named in --help (cli.c), the table of sections and the
- * prototypes of every entry point (section.h, section.c) all come from it.
+ * node run, the user's program), of the kinds of child process, and of the
+ * rows each entry adds to the option table, as X-macros, like the driver's
+ * entry points in cudadrv.h. The enums cli_section and cli_child (cli.h),
+ * the words --section and --child take, the sections named in --help
+ * (cli.c), the table of sections and the prototypes of every entry point
+ * (section.h, section.c), and the entries' options (cli.c) all come from
+ * it.
  *
  * Adding a section NAME takes a folder of its own and one line here:
  *   1. sections/NAME/NAME.c: sec_status sec_NAME(sec_ctx *c), its measurement
@@ -16,14 +18,22 @@
  *   3. a line in SEC_LIST below, in the place it runs (before node and
  *      program); where it starts children of its own, their kinds in
  *      SEC_CHILD_LIST, owned by it, and its child entry point in its line;
+ *      where it has options of its own, sections/NAME/NAME_opts.h with
+ *      its rows, included below and named in SEC_OPT_LIST;
  *   4. docs/NAME.md, the page the summary names beside its answers, linked
  *      from docs/README.md.
  * Both files include run/section.h, whose prototypes come from this list,
  * so the compiler checks each entry point against it; the Makefile builds
  * every file of each folder of sections/, and tests/layers.sh holds that
- * each folder is an entry of this list. */
+ * each folder is an entry of this list. This file includes only the
+ * entries' rows headers (NAME_opts.h), which include nothing. */
 #ifndef SECTIONS_LIST_H
 #define SECTIONS_LIST_H
+
+#include "sections/loading/loading_opts.h"
+#include "sections/jit/jit_opts.h"
+#include "sections/launch/launch_opts.h"
+#include "sections/program/program_opts.h"
 
 /* The entries, in the order they run:
  *   X(ID, name, scope, plan, run, print, answer, child, schema, roof)
@@ -73,6 +83,12 @@
 #define SEC_IS_SECTION_NODE 0
 #define SEC_IS_SECTION_PROGRAM 0
 
+/* 1 for the scope of the entry whose options need a command after "--". */
+#define SEC_IS_PROGRAM_DEVICE 0
+#define SEC_IS_PROGRAM_NODE_LEVEL 0
+#define SEC_IS_PROGRAM_NODE 0
+#define SEC_IS_PROGRAM_PROGRAM 1
+
 /* The kinds of child process: the harness re-executed by itself for one
  * job (--child=WORD).
  *   X(ID, word, owner)
@@ -105,5 +121,18 @@
                                                 sees devices */                         \
     X(HOLD, "hold", PROGRAM)                 /* -- CMD --squeeze: hold the device's     \
                                                 memory but a margin (squeeze_holder.h) */
+
+/* The entries' rows of the option table, in the list's order, each entry's
+ * from its folder's NAME_opts.h:
+ *   X(ID, name, value, parse, scope, flags, common, help)
+ *           an option; the columns are run/opt.h's, and cli.c puts these
+ *           rows between its own and its last (--quiet, --help)
+ *   NO_PROFILE(ENTRY, why)
+ *           --profile leaves the entry out of the run (why: what it
+ *           measures instead of kernels); naming it in --section with
+ *           --profile is a usage error */
+#define SEC_OPT_LIST(X, NO_PROFILE)                                                     \
+    LD_OPTS(X, NO_PROFILE) JT_OPTS(X, NO_PROFILE) LA_OPTS(X, NO_PROFILE)                \
+    PG_OPTS(X, NO_PROFILE)
 
 #endif
