@@ -21,11 +21,12 @@ unset HARNESS_FAULT CUDA_VISIBLE_DEVICES
 run_harness "$T/schema.json" "$T/schema.err" --schema
 expect_exit "--schema" 0
 check "--schema: one JSON document, a section for each entry of the list, keys and derived keys unique" python3 -c "
-import json, sys
+import json, re, sys
 d = json.load(open(sys.argv[1]))
 names = [s['section'] for s in d['sections']]
-assert names == ['visible', 'stopwatches', 'crossover', 'loading', 'jit', 'launch', 'fusion',
-                 'node', 'program'], names
+listed = re.findall(r'(?m)^\s*X\([A-Z_]+, \"([a-z-]+)\", (?:DEVICE|NODE_LEVEL|NODE|PROGRAM),',
+                    open('src/sections/list.h').read())
+assert listed and names == listed, (names, listed)
 for s in d['sections']:
     for part, fields in (('keys', {'key', 'unit', 'state', 'name', 'description'}),
                          ('derived', {'key', 'unit', 'name', 'description'})):

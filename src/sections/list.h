@@ -21,7 +21,11 @@
  *      where it has options of its own, sections/NAME/NAME_opts.h with
  *      its rows, included below and named in SEC_OPT_LIST;
  *   4. docs/NAME.md, the page the summary names beside its answers, linked
- *      from docs/README.md.
+ *      from docs/README.md;
+ *   5. a row for xx_ and the folder's .c files in docs/architecture.md's
+ *      prefix map, and NAME/ in docs/build.md's layout (tests/test_docs.sh
+ *      checks both against src/); on docs/architecture.md, NAME where it
+ *      lists the entries.
  * Both files include run/section.h, whose prototypes come from this list,
  * so the compiler checks each entry point against it; the Makefile builds
  * every file of each folder of sections/, and tests/layers.sh holds that
