@@ -30,7 +30,8 @@
 #              (about 570 s on the H200: near a call's 600 s, so it is also two
 #              parts for two calls on a warm machine: newcomer-run, then
 #              newcomer-test, which runs make test in the copy the first left
-#              in NEWCOMER_DIR, or in a fresh one where that is gone)
+#              in NEWCOMER_DIR, or in a fresh one where that is gone; NEWCOMER_TAR
+#              names a git archive tarball to copy from instead of this tree)
 #   unit       the unit tests on this machine (a driver and NVML here): the
 #              lines that are not PASSED, results/h200-unit.txt
 #   summary    one default run and the checks of what a user reads first:
@@ -246,7 +247,13 @@ for part in $parts; do
         if [ "$part" != newcomer-test ] || [ ! -f "$d/Makefile" ]; then
             [ "$part" = newcomer-test ] && echo "run.sh: no copy in $d (the machine is a fresh one): make test in a fresh copy"
             rm -rf "$d" && mkdir -p "$d"
-            tar --exclude=./build --exclude=./harness --exclude=./harness-probe.so -cf - . | tar -C "$d" -xf -
+            # NEWCOMER_TAR: a tarball of the tree as a user downloads it (git archive:
+            # no .git, no build outputs); else this tree less its build outputs.
+            if [ -n "${NEWCOMER_TAR:-}" ]; then
+                tar -C "$d" -xf "$NEWCOMER_TAR"
+            else
+                tar --exclude=./build --exclude=./harness --exclude=./harness-probe.so -cf - . | tar -C "$d" -xf -
+            fi
         fi
         if [ "$part" != newcomer-test ]; then
             s=$(date +%s.%N)
