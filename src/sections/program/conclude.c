@@ -25,7 +25,7 @@ void pgc_compare_key(const pgk_plan *plan, size_t side, const char *fk, char *bu
 const res_meas *pgc_meas(const results *r, const char *prefix, const char *side, const char *fk)
 {
     char k[160];
-    snprintf(k, sizeof k, "%s%s.%s", prefix, side, fk);
+    snprintf(k, sizeof k, "%.32s%.63s.%.60s", prefix, side, fk);
     return res_find(r, PG, k);
 }
 

@@ -18,7 +18,8 @@
  * with two settings "compare.<bare.>fk", with more "compare.<key of side>.fk". */
 void pgc_compare_key(const pgk_plan *plan, size_t side, const char *fk, char *buf, size_t len);
 
-/* The samples of "<prefix><side>.<fk>", NULL when absent. */
+/* The samples of "<prefix><side>.<fk>", NULL when absent (prefix, side and
+ * fk shorter than 32, 64 and 61 bytes: "proc<i>.", a side's key, a figure's). */
 const res_meas *pgc_meas(const results *r, const char *prefix, const char *side, const char *fk);
 
 /* Every later setting against the first (EAGER against LAZY, warm against
