@@ -422,6 +422,78 @@ fail:
     goto out;
 }
 
+/* Every launch shape: its host submit cost, its stream throughput and its
+ * device cost behind the blocking kernel (flag, dflag: the blocker's flag),
+ * stored; the reference submit beside the first. *timed_out set where the
+ * blocker released itself. Returns 0, or -1 on failure (said). */
+static int la_shapes_run(sec_ctx *c, la_ctx *L, volatile int *flag, CUdeviceptr dflag, la_samples *s1,
+                         la_samples *s2, int *timed_out)
+{
+    size_t i;
+    int j;
+
+    for (i = 0; i < LA_NSHAPES; i++) {
+        L->grid = la_shapes[i].grid;
+        L->threads = la_shapes[i].threads;
+        L->use_ex = 0;
+        for (j = 0; j < c->o->warmup + 1; j++)
+            if (la_one(L, c->gpu.stream) != 0) return -1;
+        if (la_submit(L, s1, i == 0 ? s2 : NULL) != 0) return -1;
+        if (i == 0) {
+            res_meas *ref = la_store_s(c, la_keys[LA_K_REF].key, la_keys[LA_K_REF].name,
+                                       la_keys[LA_K_REF].desc, s2, 1);
+            if (!ref) return -1;
+            ref->host_only = 1;
+        }
+        if (!la_store_shape(c, LA_K_SUBMIT, (int)i, s1, LA_SUBMIT)) return -1;
+        /* Stream throughput: events around LA_STREAM launches. */
+        if (la_stream(L, s2) != 0) return -1;
+        if (!la_store_shape(c, LA_K_STREAM, (int)i, s2, LA_STREAM)) return -1;
+        if (la_behind(L, flag, dflag, dflag + sizeof(int), s1, timed_out) != 0) return -1;
+        if (!la_store_shape(c, LA_K_DEVICE, (int)i, s1, LA_BEHIND)) return -1;
+    }
+    return 0;
+}
+
+/* The blocker released itself: a failed check, said on stderr. */
+static void la_timed_out(sec_ctx *c)
+{
+    res_check_add(c->r, LA, "the blocking kernel was released by the host", 0,
+                  "it reached its 2 s time limit and let the queue run; the device figures "
+                  "above include that wait");
+    fprintf(stderr, "harness: " LA ": the blocking kernel timed out after 2 s and released "
+            "itself; its figures are not per-launch costs\n");
+}
+
+/* cuLaunchKernelEx of 1 block of 1 thread, then a graph of LA_GRAPH empty
+ * kernels (its instantiation a round), stored. Returns 0, or -1 on failure
+ * (said). */
+static int la_ex_and_graph(sec_ctx *c, la_ctx *L, la_samples *s1, la_samples *s2)
+{
+    double *inst = NULL;
+    int rc = -1;
+
+    L->grid = L->threads = 1;
+    L->use_ex = 1;
+    if (la_submit(L, s1, NULL) != 0) return -1;
+    if (!la_store_s(c, la_keys[LA_K_SUBMIT_EX].key, la_keys[LA_K_SUBMIT_EX].name,
+                    la_keys[LA_K_SUBMIT_EX].desc, s1, LA_SUBMIT))
+        return -1;
+    L->use_ex = 0;
+    if (!(inst = calloc((size_t)c->o->rounds, sizeof *inst))) return -1;
+    if (la_graph(L, inst, s1, s2) == 0 &&
+        res_add(c->r, LA, la_keys[LA_K_INSTANTIATE].key, la_keys[LA_K_INSTANTIATE].name,
+                la_keys[LA_K_INSTANTIATE].desc, la_keys[LA_K_INSTANTIATE].state,
+                la_keys[LA_K_INSTANTIATE].unit, inst, (size_t)c->o->rounds) &&
+        la_store_s(c, la_keys[LA_K_GRAPH_HOST].key, la_keys[LA_K_GRAPH_HOST].name,
+                   la_keys[LA_K_GRAPH_HOST].desc, s1, 1) &&
+        la_store_s(c, la_keys[LA_K_GRAPH_NODE].key, la_keys[LA_K_GRAPH_NODE].name,
+                   la_keys[LA_K_GRAPH_NODE].desc, s2, LA_GRAPH))
+        rc = 0;
+    free(inst);
+    return rc;
+}
+
 sec_status sec_launch(sec_ctx *c)
 {
     CUmodule me = NULL, ml = NULL;
@@ -430,9 +502,7 @@ sec_status sec_launch(sec_ctx *c)
     volatile int *flag = NULL;     /* the same memory, read by the device */
     la_samples s1 = { NULL, 0, 0 }, s2 = { NULL, 0, 0 };
     int failed = 0, timed_out = 0, rc;
-    size_t i;
     la_ctx L;
-    double *inst = NULL;
 
     if ((rc = sec_begin(c, LA, 1, 1)) != SEC_OK) return rc;
     ph_set(LA);
@@ -459,56 +529,12 @@ sec_status sec_launch(sec_ctx *c)
         void *params[] = { &dflag, &limit, &dtimed };
         CK(drv.cuLaunchKernel(L.block, 1, 1, 1, 1, 1, 1, 0, c->gpu.stream, params, NULL));
     }
-    for (i = 0; i < LA_NSHAPES; i++) {
-        L.grid = la_shapes[i].grid;
-        L.threads = la_shapes[i].threads;
-        L.use_ex = 0;
-        {
-            int j;
-            for (j = 0; j < c->o->warmup + 1; j++)
-                if (la_one(&L, c->gpu.stream) != 0) goto fail;
-        }
-        if (la_submit(&L, &s1, i == 0 ? &s2 : NULL) != 0) goto fail;
-        if (i == 0) {
-            res_meas *ref = la_store_s(c, la_keys[LA_K_REF].key, la_keys[LA_K_REF].name,
-                                       la_keys[LA_K_REF].desc, &s2, 1);
-            if (!ref) goto fail;
-            ref->host_only = 1;
-        }
-        if (!la_store_shape(c, LA_K_SUBMIT, (int)i, &s1, LA_SUBMIT)) goto fail;
-        /* Stream throughput: events around LA_STREAM launches. */
-        if (la_stream(&L, &s2) != 0) goto fail;
-        if (!la_store_shape(c, LA_K_STREAM, (int)i, &s2, LA_STREAM)) goto fail;
-        if (la_behind(&L, flag, dflag, dflag + sizeof(int), &s1, &timed_out) != 0) goto fail;
-        if (!la_store_shape(c, LA_K_DEVICE, (int)i, &s1, LA_BEHIND)) goto fail;
-    }
+    if (la_shapes_run(c, &L, flag, dflag, &s1, &s2, &timed_out) != 0) goto fail;
     if (timed_out) {
-        res_check_add(c->r, LA, "the blocking kernel was released by the host", 0,
-                      "it reached its 2 s time limit and let the queue run; the device figures "
-                      "above include that wait");
-        fprintf(stderr, "harness: " LA ": the blocking kernel timed out after 2 s and released "
-                "itself; its figures are not per-launch costs\n");
+        la_timed_out(c);
         failed = 1;
     }
-    /* cuLaunchKernelEx, 1 block of 1 thread. */
-    L.grid = L.threads = 1;
-    L.use_ex = 1;
-    if (la_submit(&L, &s1, NULL) != 0) goto fail;
-    if (!la_store_s(c, la_keys[LA_K_SUBMIT_EX].key, la_keys[LA_K_SUBMIT_EX].name,
-                    la_keys[LA_K_SUBMIT_EX].desc, &s1, LA_SUBMIT))
-        goto fail;
-    L.use_ex = 0;
-    /* A graph of LA_GRAPH empty kernels. */
-    if (!(inst = calloc((size_t)c->o->rounds, sizeof *inst))) goto fail;
-    if (la_graph(&L, inst, &s1, &s2) != 0) goto fail;
-    if (!res_add(c->r, LA, la_keys[LA_K_INSTANTIATE].key, la_keys[LA_K_INSTANTIATE].name,
-                 la_keys[LA_K_INSTANTIATE].desc, la_keys[LA_K_INSTANTIATE].state,
-                 la_keys[LA_K_INSTANTIATE].unit, inst, (size_t)c->o->rounds) ||
-        !la_store_s(c, la_keys[LA_K_GRAPH_HOST].key, la_keys[LA_K_GRAPH_HOST].name,
-                    la_keys[LA_K_GRAPH_HOST].desc, &s1, 1) ||
-        !la_store_s(c, la_keys[LA_K_GRAPH_NODE].key, la_keys[LA_K_GRAPH_NODE].name,
-                    la_keys[LA_K_GRAPH_NODE].desc, &s2, LA_GRAPH))
-        goto fail;
+    if (la_ex_and_graph(c, &L, &s1, &s2) != 0) goto fail;
     rc = la_sched(c);
     if (rc < 0) goto fail;
     if (rc > 0) failed = 1;
@@ -519,7 +545,6 @@ sec_status sec_launch(sec_ctx *c)
     drv.cuModuleUnload(ml);
     free(s1.us);
     free(s2.us);
-    free(inst);
     ph_set(NULL);
     return failed ? SEC_FAILED : SEC_OK;
 fail:
@@ -534,7 +559,6 @@ fail:
     if (ml) drv.cuModuleUnload(ml);
     free(s1.us);
     free(s2.us);
-    free(inst);
     ph_set(NULL);
     return SEC_FAILED;
 }
