@@ -36,7 +36,7 @@ one() {
     echo "$tag: exit $rc, $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $s }") s wall"
 }
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -o 'H[0-9]*' | tr H h)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)
 case $part in
 default)
     { one before b1; one after a1; one before b2; one after a2

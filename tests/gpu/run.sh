@@ -95,7 +95,7 @@
 #   fails      program/fails.cu alone, no harness, under LAZY and EAGER: the
 #              spin/flag pair across two streams, out of memory at a lazy
 #              load, SIGSEGV after a CUDA call; each mode's exit and its own
-#              JSON line (results/h200-fails.txt)
+#              JSON line (results/GPU-fails.txt: h100, h200, as the device is)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -385,7 +385,8 @@ PY
                 rc=$?
                 echo "fails $m under $mode: exit $rc, $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $s }") s wall: $r"
             done
-        done; } | tee results/h200-fails.txt ;;
+        done; } | tee "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+            grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-fails.txt" ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
