@@ -5,7 +5,7 @@ the slowest first uses.
 Its run figures are keyed <side>.<figure>, side lazy, eager or default
 (probed) and bare.<side> (the same without the probe); its conclusions
 compare.<figure>, probe_cost.<side>.<figure>, slowest.<side>.<rank>
-(src/sections/program/program.c)."""
+(src/sections/program/: tally.c and conclude.c)."""
 
 import harness_json as hj
 

@@ -1,8 +1,8 @@
 """ready: section program's first uses after the program was ready, one panel
 per probed side on a shared axis of ms after ready.
 
-What -- CMD stores of them (src/sections/program/program.c: pg_put_uses,
-pg_ready_list): per probed side the run figures <side>.ready.at (ms after
+What -- CMD stores of them (src/sections/program/: tally.c's pgt_put_uses,
+conclude.c's pgc_ready_list): per probed side the run figures <side>.ready.at (ms after
 the spawn), .ready.uses, .ready.stall, .ready.worst, and the derived
 ready.<side>.<rank>: the slowest first uses after ready (the loads after
 ready gathered per kind, named "(library loads)"), each its median stall in
