@@ -4,6 +4,7 @@
  * last events; a process killed by SIGKILL inside a call leaves that call
  * readable; a reader beside a writer never sees half of two states. */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,7 @@ static void live_killed(lv_view *v)
     rmdir(dir);
 }
 
-struct live_race { lv_file *f; lv_thread *t; int stop; };
+struct live_race { lv_file *f; lv_thread *t; int stop; long written; };
 
 static void *live_writer(void *arg)
 {
@@ -152,6 +153,9 @@ static void *live_writer(void *arg)
     for (i = 0; !__atomic_load_n(&r->stop, __ATOMIC_RELAXED); i++) {
         const char *x = (i & 1) ? "cuLaunchKernel" : "cuModuleGetFunction";
         lv_enter(r->t, x, x, i);
+        __atomic_store_n(&r->written, i + 1, __ATOMIC_RELEASE);
+        sched_yield();  /* a writer between calls, as the probe's are (and a point where
+                           a scheduler of one thread at a time, valgrind's, switches) */
     }
     return NULL;
 }
@@ -160,7 +164,7 @@ static void *live_writer(void *arg)
  * (call and what written together are equal). */
 static void live_race(lv_file *f, lv_view *v)
 {
-    struct live_race r = { f, NULL, 0 };
+    struct live_race r = { f, NULL, 0, 0 };
     pthread_t w;
     char why[256];
     int i, mixed = 0, kept = 0;
@@ -168,12 +172,16 @@ static void live_race(lv_file *f, lv_view *v)
     lv_init(f, 5);
     r.t = lv_thread_slot(f, 6);
     if (pthread_create(&w, NULL, live_writer, &r) != 0) { th_check("live: a writer thread", 0); return; }
+    /* The writer's first state written before the reads (a scheduler that
+     * runs one thread at a time, valgrind's, may start it late). */
+    for (i = 0; i < 5000 && !__atomic_load_n(&r.written, __ATOMIC_ACQUIRE); i++) usleep(1000);
     for (i = 0; i < 20000; i++) {
         if (lv_read(f, sizeof *f, 5, v, why, sizeof why) != 0) { mixed++; continue; }
         if (v->nt == 1) {
             kept++;
             if (strcmp(v->t[0].call, v->t[0].what) != 0) mixed++;
-        }
+        } else
+            sched_yield();      /* torn: let the writer end its write */
     }
     __atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
     pthread_join(w, NULL);
