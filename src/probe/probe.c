@@ -4,6 +4,7 @@
  * and at its exit. Silent unless a record cannot be written. */
 #include "probe/probe.h"
 #include "probe/marks.h"
+#include "probe/pblive.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -524,9 +525,10 @@ static void pb_stream_forget(CUstream s, int all)
 }
 
 /* The noted streams other than own (has_own 0: every one) whose work is
- * still in flight (cuStreamQuery answers CUDA_ERROR_NOT_READY); NaN before
- * the first kernel or without the driver's cuStreamQuery. */
-static double pb_busy_streams(int has_own, CUstream own)
+ * still in flight (cuStreamQuery answers CUDA_ERROR_NOT_READY), the first
+ * of them into *which; NaN before the first kernel or without the
+ * driver's cuStreamQuery. */
+static double pb_busy_streams(int has_own, CUstream own, CUstream *which)
 {
     pb_stream_query_fn query = atomic_load(&pb_stream_query);
     size_t i;
@@ -534,7 +536,10 @@ static double pb_busy_streams(int has_own, CUstream own)
     if (!query) return NAN;
     pthread_mutex_lock(&pb_stream_lock);
     for (i = 0; i < pb_nstreams; i++)
-        if (!(has_own && pb_streams[i] == own) && query(pb_streams[i]) == CUDA_ERROR_NOT_READY) busy++;
+        if (!(has_own && pb_streams[i] == own) && query(pb_streams[i]) == CUDA_ERROR_NOT_READY) {
+            if (busy == 0) *which = pb_streams[i];
+            busy++;
+        }
     pthread_mutex_unlock(&pb_stream_lock);
     return busy;
 }
@@ -640,21 +645,53 @@ static void pb_count_load(pb_kind kind, long long start, double ms, double free_
     pb.launched_since_load = 0;
 }
 
-/* A call's ENTER: its clock started in its correlationData. */
+/* What a call of kind works on, for the live record: a launch's kernel,
+ * a get's name asked for; NULL where the call names none at its entry. */
+static const char *pb_call_what(pb_kind kind, const CUpti_CallbackData *cd)
+{
+    const void *p = cd->functionParams;
+    if (kind == PB_LAUNCH) return cd->symbolName;
+    if (kind == PB_GET_FUNCTION && p) return ((const cuModuleGetFunction_params *)p)->name;
+    if (kind == PB_GET_KERNEL && p) return ((const cuLibraryGetKernel_params *)p)->name;
+    return NULL;
+}
+
+/* A call's ENTER: its clock started in its correlationData; the live
+ * record told the call, a launch's stream, and a first use beside another
+ * stream's work (pblive.h). */
 static void pb_call_enter(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     long long now;
-    CUstream stream = NULL;
+    CUstream stream = NULL, busy_on = NULL;
     int has_stream = kind == PB_LAUNCH && pb_launch_stream(cbid, cd->functionParams, &stream);
     int watch = pb_watch(kind, cbid, cd);
+    int load = kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD;
+    const char *what = pb_call_what(kind, cd);
     pb_free_in = watch ? pb_free_now() : NAN;
-    pb_busy_in = watch && kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD
-                 ? pb_busy_streams(has_stream, stream) : NAN;
+    pb_busy_in = watch && !load ? pb_busy_streams(has_stream, stream, &busy_on) : NAN;
     if (has_stream) pb_stream_note(stream);
-    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) pb_load_enter(cbid, cd->functionParams);
+    if (load) pb_load_enter(cbid, cd->functionParams);
     now = pb_now();
     if (cd->correlationData) *cd->correlationData = (uint64_t)now;
+    pbl_enter(cd->functionName, what, now);
+    if (watch && !load && (kind == PB_LAUNCH || pb_busy_in > 0))
+        pbl_first_use(what, cd->functionName, pb_busy_in > 0, (uint64_t)(uintptr_t)busy_on, now);
+    if (has_stream) pbl_launch((uint64_t)(uintptr_t)stream, what, now);
     if (kind == PB_LAUNCH) pb_launch_enter(now);
+}
+
+/* A call's EXIT told the live record: its result, a load's time and the
+ * free memory after it, a failure. */
+static void pb_call_live(pb_kind kind, const CUpti_CallbackData *cd, long long now, double ms,
+                         double free_out, const pb_fail *fail)
+{
+    const CUresult *rv = cd->functionReturnValue;
+    pbl_exit(rv ? (int)*rv : 0, NULL, now);
+    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
+        pbl_load(cd->functionName, "", ms, now);
+        if (!isnan(free_out)) pbl_free((uint64_t)(free_out * 1048576.0), now);
+    }
+    if (fail) pbl_failure(cd->functionName, fail->name, fail->error, now);
 }
 
 /* A call's EXIT: its time from the ENTER's stamp (0 when there was none),
@@ -676,6 +713,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
         pthread_mutex_lock(&pb.lock);
         if (failed) failed = pb_fail_keep(kind, cd, NULL, &fail);
         pthread_mutex_unlock(&pb.lock);
+        pb_call_live(kind, cd, now, ms, free_out, failed ? &fail : NULL);
         if (failed) pb_write_record("failure");
         return;
     }
@@ -702,6 +740,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     }
     pb_add_span(cd->functionName, start > 0 ? start : now, ms);
     pthread_mutex_unlock(&pb.lock);
+    pb_call_live(kind, cd, now, ms, free_out, failed ? &fail : NULL);
     if (failed) pb_write_record("failure");
     if (kind == PB_LAUNCH && pb_first_here) {
         pb_first_here = 0;
@@ -754,6 +793,23 @@ static void pb_destroy_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cd
         pb_stream_forget(NULL, 1);
 }
 
+/* A call a thread may block in (pblive.h), told the live record: its
+ * entry, its exit, and the work a synchronize saw end. */
+static void pb_blocking(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    long long now = pb_now();
+    const CUresult *rv = cd->functionReturnValue;
+    uint64_t stream;
+    int all;
+    if (cd->callbackSite == CUPTI_API_ENTER) {
+        pbl_enter(cd->functionName, NULL, now);
+        return;
+    }
+    pbl_exit(rv ? (int)*rv : 0, NULL, now);
+    if ((!rv || *rv == CUDA_SUCCESS) && pbl_sync_reach(cbid, cd->functionParams, &all, &stream))
+        pbl_synced(all, stream, now);
+}
+
 void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                  const void *cbdata)
 {
@@ -762,6 +818,8 @@ void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId c
     pb_busy = 1;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && pb_destroys(cbid)) {
         pb_destroy_enter(cbid, cbdata);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && pbl_is_blocking(cbid)) {
+        pb_blocking(cbid, cbdata);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cd = cbdata;
         int kind = pb_kind_of(cbid);
@@ -1406,6 +1464,7 @@ static void pb_fork_child(void)
 {
     pthread_mutex_unlock(&pb.lock);
     atomic_store(&pb_on, 0);
+    pbl_forget();       /* the mapping is the parent's */
 }
 
 static void pb_register_fork(void)
@@ -1452,6 +1511,7 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
     pb.device[0] = '\0';
     pb_read_command(pb.command, sizeof pb.command);
     rc = pb_alloc(max_spans);
+    if (pb.path[0] && !pb.path_error) pbl_open(dir, (int)pb.pid);   /* none: no live record */
     snprintf(pb.cupti, sizeof pb.cupti, "%s",
              rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
     pthread_once(&pb_fork_once, pb_register_fork);
@@ -1541,6 +1601,10 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
         r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_destroy_cbs[i]);
         if (r != CUPTI_SUCCESS) return r;
     }
+    for (i = 0; i < pbl_nblocking; i++) {
+        r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pbl_blocking[i]);
+        if (r != CUPTI_SUCCESS) return r;
+    }
     if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) != CUPTI_SUCCESS)
         return r;
@@ -1618,6 +1682,7 @@ int InitializeInjection(void)
 static void pb_forget(void)
 {
     atomic_store(&pb_on, 0);
+    pbl_forget();
     atomic_store(&pb_first, 0);
     pb_first_here = 0;
     pthread_mutex_lock(&pb.lock);
