@@ -54,7 +54,7 @@ VERSION_C := $(B)/version.c
 VERSION_O := $(B)/obj/version.o
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
-TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
+TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c tests/live_plant.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
@@ -112,6 +112,10 @@ build/pic/%.o: %.c
 build/probe_host: tests/probe_host.c build/pic/src/probe/precord.o build/pic/src/core/results.o build/pic/src/core/stats.o
 	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
+# The live records the stand-in program plants (tests/live_plant.c).
+$(B)/live_plant: tests/live_plant.c $(B)/obj/src/probe/live.o
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^
+
 # The record reader's benchmark: records at the size cap, each read in under
 # a second (docs/program.md); make test runs it.
 $(B)/bench_record: tests/bench_record.c $(B)/obj/src/probe/precord.o $(B)/obj/src/core/results.o $(B)/obj/src/core/stats.o
@@ -129,9 +133,10 @@ $(B)/libfakenvml.so: tests/fakenvml/fake_nvml.c
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
 test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record \
-      $(SCHEMA)
+      $(B)/live_plant $(SCHEMA)
 	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
-	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
+	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record \
+	    LIVE_PLANT=$(B)/live_plant sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(BIN)

@@ -7,9 +7,9 @@
  * settles, under a lock taken only by try.
  *
  * Besides the calls the probe counts, it follows the calls a program
- * blocks in (PBL_BLOCKING: the synchronizes and the synchronous copies and
- * frees), for their entry and exit alone: a thread that hangs hangs in
- * one of them, and the record then names it. */
+ * blocks in (pbl_blocking: the synchronizes, the synchronous copies, the
+ * frees and the memsets), for their entry and exit alone: a thread that
+ * hangs hangs in one of them, and a crash after one names it as the last. */
 #ifndef PBLIVE_H
 #define PBLIVE_H
 

@@ -1043,7 +1043,7 @@ static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, lo
     kind = pb_cbs[f->call].kind;
     if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
         pb_load_name(cbid, cd->functionParams, f->name, sizeof f->name);
-    } else if (kind == PB_ALLOC || kind == PB_CONTEXT) {
+    } else {        /* a get's, a launch's, an allocation's, a context's: who called it */
         const void *drv;
         memcpy(&drv, &d.error_name, sizeof drv);
         pb_caller(pb_test_driver_addr ? pb_test_driver_addr : drv, f->by, sizeof f->by);

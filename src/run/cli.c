@@ -1331,6 +1331,7 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     if (!o->warmup_given) o->warmup = 1;
     if (o->warmup > 100) CLI_FAIL("--warmup=%d: with -- CMD, at most 100 runs a side", o->warmup);
     o->max_time_given = cli_given(seen, CLI_O_MAX_TIME);
+    o->child_timeout_given = cli_given(seen, CLI_O_CHILD_TIMEOUT);
     if (o->squeeze_auto && (cli_given(seen, CLI_O_ROUNDS) || o->max_rounds || o->max_time_given))
         CLI_FAIL("--squeeze=auto runs its own search (one run a margin, at most %d a side); "
                  "--rounds, --max-rounds and --max-time do not apply to it", CLI_SQUEEZE_TRIES);

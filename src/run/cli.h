@@ -121,6 +121,8 @@ typedef struct cli_opts {
                                     given (--profile: 1), else vd_children(), the fewest
                                     at which its U test can reach its level */
     double child_timeout;        /* --child-timeout=S, seconds */
+    int child_timeout_given;     /* 1 when --child-timeout was given (-- CMD: no default
+                                    bound of a side's runs then, docs/program.md) */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     const char *modules[CLI_MAX_MODULES]; /* --module=PATH (repeatable): section loading
                                     reads and loads these instead of its own */

@@ -96,6 +96,9 @@
 #              spin/flag pair across two streams, out of memory at a lazy
 #              load, SIGSEGV after a CUDA call; each mode's exit and its own
 #              JSON line (results/GPU-fails.txt: h100, h200, as the device is)
+#   diagnose   tests/gpu/diagnose.sh: failed and hung runs explained under the
+#              harness (fails.cu's flag, hang, the default bound, oom, segv),
+#              results/GPU-diagnose-*, one checked line each (about 4 min)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -387,6 +390,9 @@ PY
             done
         done; } | tee "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
             grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-fails.txt" ;;
+    diagnose)
+        sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+            grep -o 'H[0-9][0-9]*' | head -1 | tr H h)" 2>&1 | tail -30 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -402,7 +408,7 @@ PY
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, fails, libraries, node)" >&2
         exit 2 ;;
     esac
     pack

@@ -282,6 +282,18 @@ static void pg_env_rounds(pg_state *s)
     res_env_num(r, "program_look_calls", n->look_calls);
 }
 
+/* The failed runs' answers (failures.h), first among the answers. */
+static void pg_failures(pg_state *s)
+{
+    const char *keys[PG_MAX_SIDES], *labels[PG_MAX_SIDES];
+    size_t i;
+    for (i = 0; i < s->plan.nsides; i++) {
+        keys[i] = s->plan.side[i].key;
+        labels[i] = s->plan.side[i].label;
+    }
+    pgx_answer(&s->run.fail, s->c->r, keys, labels, s->plan.nsettings);
+}
+
 /* The conclusions, in their order: the kinds' own (--squeeze's), the
  * verdicts, the probe's cost, the slowest first uses, the headline's
  * sentence, the kinds' sentences, the first uses after ready, the hazards'
@@ -293,6 +305,7 @@ static void pg_conclude(pg_state *s)
     const pga_in in = { r, s->c->o, &s->plan, &s->tally, n };
 
     n->failed += pgk_conclude(&s->plan, s->c);
+    pg_failures(s);
     if (s->plan.nsettings > 1) pgc_compare(r, &s->plan, n->alpha, s->c->o->threshold);
     pgc_probe_cost(r, &s->plan);
     pgc_slowest(r, &s->plan, &s->tally);
@@ -408,7 +421,9 @@ sec_status pg_run(sec_ctx *c)
 void pg_schema(sch_out *o)
 {
     pgf_schema_figures(o);
+    pgx_schema_figures(o);
     sch_derived(o);
     pgf_schema_derived(o);
+    pgx_schema_derived(o);
     pgk_schema(o);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "core/verdict.h"
 #include "run/section_ctx.h"
+#include "sections/program/failures.h"
 #include "sections/program/sampler.h"
 #include "sections/program/setting.h"
 #include "sections/program/tally.h"
@@ -46,6 +47,7 @@ typedef struct pgr_runner {
     int nvml;                   /* 1 when NVML answers */
     pgm_sampler smp;
     int traced[PG_MAX_SIDES];   /* a side's spans were drawn once */
+    pgx_tally fail;             /* the measured runs that failed, and the default bound */
     pgr_counts n;
 } pgr_runner;
 
