@@ -13,7 +13,8 @@
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), under the settings it compares
 # (tests/test_settings.sh), the hazards of its loading mode
-# (tests/test_hazards.sh), with all device memory but a margin held on
+# (tests/test_hazards.sh), its failed and hung runs diagnosed
+# (tests/test_failures.sh), with all device memory but a margin held on
 # the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
 # the record reader's benchmark (tests/test_hostile.sh), the README and
 # docs/: size, the two commands,
@@ -85,6 +86,8 @@ sh tests/test_hazards.sh
 mark hazards
 FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
 mark squeeze
+FAKECUDA="${FAKECUDA:-}" LIVE_PLANT="${LIVE_PLANT:-}" sh tests/test_failures.sh
+mark failures
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 sh tests/test_docs.sh
