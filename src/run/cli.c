@@ -169,7 +169,9 @@ static const opt_word cli_format_words[] = {
                   "(default %d, --quick too: the fewest at which its U test\n"          \
                   "can reach p < %.2f; fewer are 'out of reach')"))                     \
     X(CHILD_TIMEOUT, "child-timeout", "S", OPT_INT(child_timeout, 1, 86400, "seconds"), \
-      OPT_ANY, 0, OPT_RARE, "seconds a child process may run (default 300)")            \
+      OPT_ANY, 0, OPT_RARE, "seconds a child process may run (default 300; -- CMD\n"   \
+      "without it: once a run exited 0, 10 times the slowest\n"                         \
+      "such run, at least 30 s)")                                                       \
     X(KERNEL_TIMEOUT, "kernel-timeout", "S",                                            \
       OPT_INT(kernel_timeout, 1, 86400, "seconds"), OPT_SECTIONS, 0, OPT_RARE,          \
       "seconds any wait for the device may take before the\n"                           \
