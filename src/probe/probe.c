@@ -4,6 +4,8 @@
  * and at its exit. Silent unless a record cannot be written. */
 #include "probe/probe.h"
 #include "probe/marks.h"
+#include "probe/pbcupti.h"
+#include "probe/pbimage.h"
 #include "probe/pblive.h"
 
 #include <dlfcn.h>
@@ -24,7 +26,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <fatbinary_section.h>
 /* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
 
 #include "core/results.h"
@@ -36,9 +37,6 @@
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
 #define PB_NAME    512           /* a kernel's name kept, truncated (torch's run to 300+) */
 #define PB_WHY     1024          /* env cupti */
-#define PB_FATBIN_MAGIC 0xBA55ED50u
-#define PB_MAX_FATBIN   ((uint64_t)4 << 30)  /* a fatbin that says it is larger: not read */
-#define PB_TEXT_SCAN    4096     /* whitespace skipped before a PTX text's first word */
 #define PB_FRAMES       64       /* stack frames a failed call's caller is looked for in */
 
 /* ------------------------------------------------------------- state --- */
@@ -244,64 +242,6 @@ static pb_kernel *pb_kernel_of(const void *fn)
 }
 
 /* ------------------------------------------------------------ images --- */
-
-static unsigned pb_u16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
-static uint64_t pb_u32(const unsigned char *p) { return pb_u16(p) | (uint64_t)pb_u16(p + 2) << 16; }
-static uint64_t pb_u64(const unsigned char *p) { return pb_u32(p) | pb_u32(p + 4) << 32; }
-
-/* 1 when b starts with the little-endian magic m, compared byte by byte
- * (a shorter NUL-terminated text stops at its first difference). */
-static int pb_has_magic(const unsigned char *b, uint32_t m)
-{
-    return b[0] == (m & 0xff) && b[1] == (m >> 8 & 0xff) && b[2] == (m >> 16 & 0xff) &&
-           b[3] == (m >> 24);
-}
-
-/* 1 when the fatbin at b holds a PTX entry and no ELF one. Its header is
- * u32 magic, u16 version, u16 header size, u64 size of its entries; each
- * entry starts u16 kind (1 PTX, 2 ELF), u16, u32 header size, u64 payload
- * size. Every size is checked against the fatbin's own (itself at most
- * PB_MAX_FATBIN); one that does not fit counts as no PTX. */
-static int pb_fatbin_ptx_only(const unsigned char *b)
-{
-    uint64_t hs = pb_u16(b + 6), size = pb_u64(b + 8), end, q;
-    int ptx = 0;
-
-    if (hs < 16 || size > PB_MAX_FATBIN) return 0;
-    end = hs + size;
-    for (q = hs; end - q >= 16;) {
-        unsigned kind = pb_u16(b + q);
-        uint64_t eh = pb_u32(b + q + 4), payload = pb_u64(b + q + 8);
-        if (eh < 16 || eh > end - q || payload > end - q - eh || kind == 2) return 0;
-        ptx |= kind == 1;
-        q += eh + payload;
-    }
-    return ptx;
-}
-
-/* 1 when s is PTX text: after whitespace, a comment or ".version". */
-static int pb_ptx_text(const char *s)
-{
-    size_t i = 0;
-    while (i < PB_TEXT_SCAN && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
-    return strncmp(s + i, ".version", 8) == 0 || strncmp(s + i, "//", 2) == 0 ||
-           strncmp(s + i, "/*", 2) == 0;
-}
-
-/* 1 when the image handed to a load is PTX the driver must JIT-compile:
- * PTX text, a fatbin of PTX and no ELF, or the runtime's fatbin wrapper
- * (FATBINC_MAGIC) around such a fatbin. A cubin (ELF) is not. */
-static int pb_image_ptx(const void *image)
-{
-    const unsigned char *b = image;
-    if (pb_has_magic(b, PB_FATBIN_MAGIC)) return pb_fatbin_ptx_only(b);
-    if (pb_has_magic(b, FATBINC_MAGIC)) {
-        const __fatBinC_Wrapper_t *w = image;
-        const unsigned char *fb = (const unsigned char *)w->data;
-        return fb && pb_has_magic(fb, PB_FATBIN_MAGIC) && pb_fatbin_ptx_only(fb);
-    }
-    return pb_ptx_text(image);
-}
 
 /* The image a load is handed, or NULL (a load from a file). */
 static const void *pb_image_of(CUpti_CallbackId cbid, const void *params)
@@ -562,7 +502,7 @@ static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
 {
     const void *image = params ? pb_image_of(cbid, params) : NULL;
     pb_ptx_here = 0;
-    if (!image || !pb_image_ptx(image)) return;
+    if (!image || !pbi_image_ptx(image)) return;
     pb_ptx_here = 1;
     pthread_mutex_lock(&pb.lock);
     pb.ptx += 1;
@@ -1521,75 +1461,8 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
 
 /* --------------------------------------------------------------- CUPTI --- */
 
-typedef struct pb_cupti {
-    CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
-    CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
-                                   CUpti_CallbackId);
-    CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
-    CUptiResult (*result_string)(CUptiResult, const char **);
-} pb_cupti;
-
-/* Append the place tried to the list in looked (len bytes). */
-static void pb_looked(char *looked, size_t len, const char *where, const char *note)
-{
-    size_t used = strlen(looked);
-    if (used < len)
-        snprintf(looked + used, len - used, "%s%s%s", used ? ", " : "", where, note);
-}
-
-/* dlopen CUPTI from the first of the places it may be; NULL with
- * "not found: looked in ..." in why. */
-static void *pb_cupti_open(char *why, size_t whylen)
-{
-    char home[PATH_MAX], looked[PB_WHY - 32] = "";
-    const char *env = getenv(PRC_ENV_CUPTI), *cuda_home = getenv("CUDA_HOME");
-    const char *tries[6], *notes[6];
-    size_t n = 0, i;
-    void *lib;
-
-    if (env && *env) { tries[n] = env; notes[n++] = " (" PRC_ENV_CUPTI ")"; }
-    tries[n] = "libcupti.so.13"; notes[n++] = "";
-    tries[n] = "libcupti.so"; notes[n++] = " (the loader's path)";
-    if (cuda_home && *cuda_home &&
-        snprintf(home, sizeof home, "%s/lib64/libcupti.so", cuda_home) < (int)sizeof home &&
-        strcmp(home, "/usr/local/cuda/lib64/libcupti.so") != 0) {
-        tries[n] = home; notes[n++] = " ($CUDA_HOME)";
-    }
-    tries[n] = "/usr/local/cuda/lib64/libcupti.so"; notes[n++] = "";
-    tries[n] = "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"; notes[n++] = "";
-    for (i = 0; i < n; i++) {
-        if ((lib = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return lib;
-        pb_looked(looked, sizeof looked, tries[i], notes[i]);
-    }
-    snprintf(why, whylen, "not found: looked in %s", looked);
-    return NULL;
-}
-
-/* Resolve CUPTI's entry points; 0, or -1 with why. */
-static int pb_cupti_resolve(void *lib, pb_cupti *c, char *why, size_t whylen)
-{
-    pb_sym(lib, "cuptiSubscribe", &c->subscribe, sizeof c->subscribe);
-    pb_sym(lib, "cuptiEnableCallback", &c->enable_callback, sizeof c->enable_callback);
-    pb_sym(lib, "cuptiUnsubscribe", &c->unsubscribe, sizeof c->unsubscribe);
-    pb_sym(lib, "cuptiGetResultString", &c->result_string, sizeof c->result_string);
-    if (c->subscribe && c->enable_callback && c->unsubscribe && c->result_string) return 0;
-    snprintf(why, whylen, "failed: the libcupti found lacks %s",
-             !c->subscribe ? "cuptiSubscribe" : !c->enable_callback ? "cuptiEnableCallback"
-             : !c->unsubscribe ? "cuptiUnsubscribe" : "cuptiGetResultString");
-    return -1;
-}
-
-/* "failed: <call> <CUPTI's name of r> (<r>)" into why. */
-static void pb_cupti_failed(const pb_cupti *c, const char *call, CUptiResult r, char *why,
-                            size_t whylen)
-{
-    const char *s = NULL;
-    if (c->result_string(r, &s) != CUPTI_SUCCESS || !s) s = "CUPTI error";
-    snprintf(why, whylen, "failed: %s %s (%d)", call, s, (int)r);
-}
-
 /* Enable every driver call of pb_cbs and the two resource events. */
-static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub)
+static CUptiResult pb_cupti_enable(const pbc_cupti *c, CUpti_SubscriberHandle sub)
 {
     CUptiResult r;
     size_t i;
@@ -1616,12 +1489,11 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
 static void pb_cupti_start(int only_subscribe)
 {
     char why[PB_WHY];
-    pb_cupti c;
+    pbc_cupti c;
     CUpti_SubscriberHandle sub;
     CUptiResult r;
-    void *lib = pb_cupti_open(why, sizeof why);
 
-    if (!lib || pb_cupti_resolve(lib, &c, why, sizeof why) != 0) goto done;
+    if (pbc_open(&c, why, sizeof why) != 0) goto done;
     r = c.subscribe(&sub, pb_callback, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         snprintf(why, sizeof why, "another client is subscribed "
@@ -1629,11 +1501,11 @@ static void pb_cupti_start(int only_subscribe)
         goto done;
     }
     if (r != CUPTI_SUCCESS) {
-        pb_cupti_failed(&c, "cuptiSubscribe", r, why, sizeof why);
+        pbc_failed(&c, "cuptiSubscribe", r, why, sizeof why);
         goto done;
     }
     if (!only_subscribe && (r = pb_cupti_enable(&c, sub)) != CUPTI_SUCCESS) {
-        pb_cupti_failed(&c, "cuptiEnableCallback", r, why, sizeof why);
+        pbc_failed(&c, "cuptiEnableCallback", r, why, sizeof why);
         c.unsubscribe(sub);
         goto done;
     }

@@ -220,7 +220,7 @@ pgx_kind pgx_diagnose(const pgx_seen *s, char *buf, size_t len, double *wait_out
     *wait_out = NAN;
     if (!s->nlive && !s->nrec) {
         pgx_put(buf, len, &at, "no CUDA process left a record (the probe was not loaded, or the "
-                "program failed before cuInit)");
+                "program failed before cuInit).");
         return PGX_EXIT;
     }
     *wait_out = wait ? wait_ms : NAN;
@@ -266,6 +266,7 @@ double pgx_limit(const pgx_tally *t, const cli_opts *o, int *bounded)
 void pgx_ran(pgx_tally *t, size_t si, int measured, int ok, double ms)
 {
     if (measured) t->side[si].runs++;
+    if (measured && !ok) t->side[si].failed++;
     if (ok && ms > t->ok_max_ms) t->ok_max_ms = ms;
 }
 
@@ -320,19 +321,19 @@ void pgx_note(pgx_tally *t, results *r, size_t si, const char *key, int number, 
 {
     pgx_side *sd = &t->side[si];
     char how[200], prefix[64], k[96], why[PGX_WHY], num[SCH_NUM];
-    const char *const kparts[2] = { key, sch_num(num, sd->failed + 1) };
+    const char *const kparts[2] = { key, sch_num(num, sd->noted + 1) };
     double wait_ms;
     pgx_kind kind = pgx_diagnose(s, why, sizeof why, &wait_ms);
     res_derived *d;
 
     pgx_how(s, how, sizeof how);
-    if (!sd->failed) {
+    if (!sd->noted) {
         snprintf(sd->first_how, sizeof sd->first_how, "%s", how);
         sd->same_how = 1;
     } else if (strcmp(sd->first_how, how) != 0) {
         sd->same_how = 0;
     }
-    sd->failed++;
+    sd->noted++;
     sd->timeouts += s->p->timed_out && !s->bounded;
     sd->bounded += s->p->timed_out && s->bounded;
     sd->signals += !s->p->timed_out && s->p->signal;
@@ -377,28 +378,36 @@ static const char *pgx_median(const results *r, const char *prefix, const char *
 }
 
 void pgx_answer(const pgx_tally *t, results *r, const char *const *keys, const char *const *labels,
-                size_t nsides)
+                size_t nsides, size_t nall)
 {
     char text[4000], med[96], k[96];
     size_t i, at = 0;
-    int any = 0;
+    int any = 0, runs = 0, failed = 0;
 
-    for (i = 0; i < nsides; i++) any |= t->side[i].failed > 0;
+    for (i = 0; i < nall; i++) {
+        any |= i < nsides && t->side[i].noted > 0;
+        runs += t->side[i].runs;
+        failed += t->side[i].failed;
+    }
     if (!any) return;
     for (i = 0; i < nsides; i++) {
         const pgx_side *sd = &t->side[i];
         int ran = sd->runs - sd->failed;
         if (sd->runs == 0) continue;
         if (sd->failed)
-            pgx_put(text, sizeof text, &at, "%s%s failed in %d of %d runs (%s after %s)", at ? "; " : "",
+            pgx_put(text, sizeof text, &at, "%s%s failed in %d of %d runs (%s after %s)%s", at ? "; " : "",
                     labels[i], sd->failed, sd->runs, sd->same_how ? sd->first_how : "in several ways",
-                    pgx_median(r, "failed.", keys[i], med, sizeof med));
+                    pgx_median(r, "failed.", keys[i], med, sizeof med), ran ? ", the others ran" : "");
         else
             pgx_put(text, sizeof text, &at, "%s%s ran in %d of %d (%s)", at ? "; " : "", labels[i], ran,
                     sd->runs, pgx_median(r, "", keys[i], med, sizeof med));
     }
-    pgx_put(text, sizeof text, &at, ". The failed runs' figures are apart (failed.<side>.* in the "
-            "JSON); the rest are compared.");
+    pgx_put(text, sizeof text, &at, ". ");
+    if (nall > nsides)
+        pgx_put(text, sizeof text, &at, "In all, %d of %d measured runs failed, the bare sides' too. ",
+                failed, runs);
+    pgx_put(text, sizeof text, &at, "The failed runs' figures are apart (failed.<side>.* in the JSON); "
+            "the rest are compared.");
     sch_derive(r, PG, &pgf_derived[PGF_D_FAILED], NULL, NULL, 0, text);
     for (i = 0; i < nsides; i++) {
         const pgx_side *sd = &t->side[i];

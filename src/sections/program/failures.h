@@ -62,6 +62,7 @@ typedef struct pgx_run {
 
 typedef struct pgx_side {
     int runs, failed;           /* measured runs made, and failed */
+    int noted;                  /* failed runs diagnosed (a probed side's) */
     int exits, signals, timeouts, bounded;
     char first_how[200];        /* the first failed run's how */
     int same_how;               /* every failed run failed the same way */
@@ -101,9 +102,10 @@ void pgx_note(pgx_tally *t, results *r, size_t si, const char *key, int number, 
 
 /* The answers: the headline where one setting fails where another runs,
  * and each side's failures with their first diagnosis ("answer.failed",
- * "answer.diagnosis.<side>"). labels and keys name the nsides sides. */
+ * "answer.diagnosis.<side>"). labels and keys name the nsides probed
+ * sides; the runs of all nall sides (the bare ones after them) counted. */
 void pgx_answer(const pgx_tally *t, results *r, const char *const *keys, const char *const *labels,
-                size_t nsides);
+                size_t nsides, size_t nall);
 
 /* The table's block of failed runs, from r's "diagnosis.<side>.<i>"
  * entries, each side named by its label (keys[i] -> labels[i]); nothing

@@ -291,7 +291,7 @@ static void pg_failures(pg_state *s)
         keys[i] = s->plan.side[i].key;
         labels[i] = s->plan.side[i].label;
     }
-    pgx_answer(&s->run.fail, s->c->r, keys, labels, s->plan.nsettings);
+    pgx_answer(&s->run.fail, s->c->r, keys, labels, s->plan.nsettings, s->plan.nsides);
 }
 
 /* The conclusions, in their order: the kinds' own (--squeeze's), the
