@@ -220,7 +220,10 @@ static void main_print_tables(FILE *f, const main_run *m, size_t width)
         if (sec_runs_here(o, i) && sec_table[i].scope != SEC_SCOPE_PROGRAM)
             at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
                                    sec_timed_name(i), m->secs[i]);
-    if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
+    if (line[0]) {
+        fprintf(out, "\n");
+        ly_para(out, 0, 2, width, "Seconds by section: %s", line);
+    }
     main_fit_end(f, fit, &buf, width);
 }
 

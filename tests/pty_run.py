@@ -4,14 +4,18 @@ on a pseudo-terminal, as a user's terminal shows them, and print what the
 terminal shows: each line as "\\r" (back to the line's start) and ESC [ K
 (clear to its end) leave it.
 
-Usage: pty_run.py [--both] CMD [ARGS...]
+Usage: pty_run.py [--cols=N] [--both] CMD [ARGS...]
 Without --both stdout goes to this script's stdout unrendered, after a line
-"--- stdout ---". Exits with CMD's exit code."""
+"--- stdout ---". --cols=N makes the terminal N columns wide (its window
+size, as TIOCGWINSZ reads it). Exits with CMD's exit code."""
 
+import fcntl
 import os
 import pty
+import struct
 import subprocess
 import sys
+import termios
 
 
 def render(text):
@@ -38,9 +42,15 @@ def render(text):
 
 
 def main(argv):
+    cols = None
+    if argv[:1] and argv[0].startswith("--cols="):
+        cols = int(argv[0][len("--cols="):])
+        argv = argv[1:]
     both = argv[:1] == ["--both"]
     cmd = argv[1:] if both else argv
     master, slave = pty.openpty()
+    if cols:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=slave,
                          stdout=slave if both else subprocess.PIPE)
     os.close(slave)

@@ -266,7 +266,7 @@ void pg_print(FILE *f, const results *r)
     nvml = tb_env_str(r, "program_nvml", "?");
     /* The reason NVML gives names it already ("NVML not available: ..."). */
     if (search)
-        tb_wrap(f, "  ", "  ", 100, "The runs are --squeeze=auto's search, each a fresh process "
+        tb_wrap(f, "  ", "  ", tb_width(), "The runs are --squeeze=auto's search, each a fresh process "
                 "(sides %s), one run a margin; no figure is measured. Probe: %s; CUPTI: %s; device "
                 "memory: %s%s.", tb_env_str(r, "program_sides", "?"),
                 tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
@@ -274,7 +274,7 @@ void pg_print(FILE *f, const results *r)
     else {
         char runs[96];
         pg_runs_a_side(runs, sizeof runs, r);
-        tb_wrap(f, "  ", "  ", 100, "%s, each a fresh process, every side once a round (%s), "
+        tb_wrap(f, "  ", "  ", tb_width(), "%s, each a fresh process, every side once a round (%s), "
                 "in an order where each side follows every other equally often; medians over the runs that exited 0 [95%% interval, or the "
                 "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
                 runs, tb_env_str(r, "program_sides", "?"),
@@ -296,7 +296,7 @@ void pg_print(FILE *f, const results *r)
         if (a > 0) snprintf(level, sizeof level, "verdicts at p < %.4f", a);
         else snprintf(level, sizeof level, "no difference can be called at this count (the U "
                       "test cannot reach its level)");
-        tb_wrap(f, "  ", "  ", 100, "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
+        tb_wrap(f, "  ", "  ", tb_width(), "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
                 "runs a side: %.0f): %s; %s. Clocks: \"from cuInit\" starts at the probe's load "
                 "inside the process, \"from the spawn\" at the parent's spawn.",
                 tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
@@ -312,8 +312,8 @@ void pg_print(FILE *f, const results *r)
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, AN_PREFIX, strlen(AN_PREFIX)) == 0)
-            tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
-    tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
+            tb_wrap(f, "  ", "  ", tb_width(), "%s", r->d[i].text);
+    tb_wrap(f, "  ", "  ", tb_width(), "The program's output: %s.", out ? out
             : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");
     pg_print_output(f, r);
 }
