@@ -97,6 +97,8 @@ sh tests/test_summary.sh
 mark summary
 sh tests/test_glitches.sh
 mark glitches
+FAKECUDA="${FAKECUDA:-}" sh tests/test_width.sh
+mark width
 sh tests/test_provenance.sh
 mark provenance
 

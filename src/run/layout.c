@@ -229,7 +229,13 @@ static void ly_measure(const ly_table *t, ly_widths *wd)
             if (t->rows[i].cell && strlen(t->rows[i].cell[j]) > cells) cells = strlen(t->rows[i].cell[j]);
         wd->nat[j] = cells > head ? cells : head;
         if (t->wrap_min[j]) {
-            size_t m = t->wrap_min[j] > hword ? t->wrap_min[j] : hword;
+            /* A word of the cells stays whole up to twice wrap_min. */
+            size_t m = t->wrap_min[j] > hword ? t->wrap_min[j] : hword, word = 0;
+            for (i = 0; i < t->nrows; i++)
+                if (t->rows[i].cell && ly_longest_word(t->rows[i].cell[j]) > word)
+                    word = ly_longest_word(t->rows[i].cell[j]);
+            if (word > 2 * t->wrap_min[j]) word = 2 * t->wrap_min[j];
+            if (word > m) m = word;
             wd->min[j] = m < wd->nat[j] ? m : wd->nat[j];
         } else
             wd->min[j] = cells > hword ? cells : hword;

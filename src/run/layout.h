@@ -27,8 +27,9 @@ ly_table *ly_new(size_t indent, size_t ncols);
  * spaces over several heading lines), its alignment, and the narrowest it
  * may wrap to: 0 for a column that never wraps (figures: it is as wide as
  * its widest cell), else a cell longer than the column is broken at its
- * spaces (a word longer than the column at the column's width) onto the
- * following lines of its row, in its own column. */
+ * spaces onto the following lines of its row, in its own column. The
+ * column stays as wide as its longest word up to twice wrap_min; a longer
+ * word (a C++ name) is cut at the column's width. */
 void ly_column(ly_table *t, size_t i, const char *head, ly_align align, size_t wrap_min);
 
 /* The first k columns are the table's keys: where the other columns do not

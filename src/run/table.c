@@ -248,8 +248,10 @@ static void tb_skipped(FILE *f, const results *r, const char *section)
 {
     size_t i;
     for (i = 0; i < r->nskip; i++)
-        if (strcmp(r->skip[i].section, section) == 0)
-            fprintf(f, "\n%s: skipped: %s\n", section, r->skip[i].reason);
+        if (strcmp(r->skip[i].section, section) == 0) {
+            fprintf(f, "\n");
+            ly_para(f, 0, 2, tb_width(), "%s: skipped: %s", section, r->skip[i].reason);
+        }
 }
 
 /* The median of "<section>/<key>", or NaN when absent. */
