@@ -1038,6 +1038,35 @@ static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
+/* One file a user named for reading (what): it exists, is not a
+ * directory, and this process can read it. Returns CLI_OK, or CLI_USAGE
+ * after printing what is wrong to err. */
+static int cli_check_input(const char *what, const char *path, FILE *err)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) CLI_FAIL("--%s=%s: a directory, not a %s file", what, path, what);
+    if (access(path, R_OK) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
+    return CLI_OK;
+}
+
+/* Every --module and --source names a file this process can read: a usage
+ * error before the first measurement, not when its section runs (the
+ * command and --kernels-dir are checked as they are read). Returns CLI_OK,
+ * or CLI_USAGE after printing the first that is not to err. */
+static int cli_check_inputs(const cli_opts *o, FILE *err)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; i < o->nmodules; i++)
+        if ((rc = cli_check_input("module", o->modules[i], err)) != CLI_OK) return rc;
+    for (i = 0; i < o->nsources; i++)
+        if ((rc = cli_check_input("source", o->sources[i], err)) != CLI_OK) return rc;
+    return CLI_OK;
+}
+
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
  * environment records one mode), and the entries it leaves out
@@ -1086,7 +1115,8 @@ static int cli_check_owners(const cli_opts *o, const int *seen, FILE *err)
  * outputs that name a directory or one file twice (cli_check_outputs); a
  * --kernels-dir that is not a readable directory; --reps with the stopping
  * rule; --profile with what it fixes (cli_check_profile); an option without
- * its section or the option it needs (cli_check_owners). Returns CLI_OK, or
+ * its section or the option it needs (cli_check_owners); a --module or
+ * --source that cannot be read (cli_check_inputs). Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
@@ -1101,7 +1131,8 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
-    return cli_check_owners(o, seen, err);
+    if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
+    return cli_check_inputs(o, err);
 }
 
 /* What --quick and --profile change in the options (--quick: the defaults
