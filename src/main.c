@@ -16,6 +16,7 @@
 #include "os/clock.h"
 #include "os/fault.h"
 #include "os/phase.h"
+#include "os/progress.h"
 #include "os/proc.h"
 #include "os/sig.h"
 #include "run/cli.h"
@@ -319,7 +320,9 @@ static void main_begin(main_run *m, int argc, char **argv)
                     "it loads): %s\n", why);
     }
     res_init(&m->r);
-    tr_init(m->t_main, m->o.trace != NULL, !m->o.quiet);
+    /* The progress lines are the parent's: a child's would draw over them. */
+    tr_init(m->t_main, m->o.trace != NULL, !m->o.quiet && m->o.child == CLI_CHILD_NONE);
+    pl_allow(!m->o.quiet && m->o.child == CLI_CHILD_NONE);
     ph_on_set(tr_phase);
     m->c.o = &m->o;
     m->c.r = &m->r;

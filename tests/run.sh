@@ -99,6 +99,8 @@ sh tests/test_glitches.sh
 mark glitches
 FAKECUDA="${FAKECUDA:-}" sh tests/test_width.sh
 mark width
+FAKECUDA="${FAKECUDA:-}" sh tests/test_progress.sh
+mark progress
 sh tests/test_provenance.sh
 mark provenance
 
