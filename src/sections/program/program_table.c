@@ -280,8 +280,9 @@ static void ptb_ready(FILE *f, const results *r, const char **side, const char *
             if (!(d = res_derived_find(r, PG, key))) break;
             if (k == 1) {
                 fprintf(f, "\n");
-                ly_para(f, 2, 4, tb_width(), "%s: first uses after ready (stall: get + first launch, "
-                        "host time; when: ms after ready; medians over the times it came)", label[i]);
+                ly_para(f, 2, 4, tb_width(), "%s: every first use after ready over the runs, by name "
+                        "(stall: get + first launch, host time; when: ms after ready; medians over the "
+                        "times it came)", label[i]);
             }
             dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
             snprintf(rank, sizeof rank, "%zu.", k);
