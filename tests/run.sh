@@ -158,7 +158,12 @@ env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
 run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
 expect_exit "no driver: GPU sections skipped" 3
 expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
-expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
+expect_grep "no driver: crossover skipped too, the reason not said again" \
+    "crossover: skipped: no CUDA driver (as above)\$" "$T/n.err"
+check "no driver: the reason said once on stderr and once in the report (its GPU line)" sh -c \
+    "test \$(grep -c 'cannot open shared object' '$T/n.err') -eq 1 &&
+     test \$(grep -c 'cannot open shared object' '$T/n.out') -eq 1 &&
+     grep -q '^crossover: skipped: no CUDA driver (the GPU line above)\$' '$T/n.out'"
 check "no driver: the JSON is written and reads back" \
     python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover loading
 check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \

@@ -249,8 +249,16 @@ static void tb_skipped(FILE *f, const results *r, const char *section)
     size_t i;
     for (i = 0; i < r->nskip; i++)
         if (strcmp(r->skip[i].section, section) == 0) {
+            /* The reason the configuration's GPU line gives is said once,
+             * there: here its first clause ("no CUDA driver"). */
+            const char *gpu = tb_env_str(r, "gpu_unusable", NULL);
+            const char *at = gpu && *gpu ? strstr(r->skip[i].reason, gpu) : NULL;
             fprintf(f, "\n");
-            ly_para(f, 0, 2, tb_width(), "%s: skipped: %s", section, r->skip[i].reason);
+            if (at)
+                ly_para(f, 0, 2, tb_width(), "%s: skipped: %.*s%.*s (the GPU line above)", section,
+                        (int)(at - r->skip[i].reason), r->skip[i].reason, (int)strcspn(gpu, ":"), gpu);
+            else
+                ly_para(f, 0, 2, tb_width(), "%s: skipped: %s", section, r->skip[i].reason);
         }
 }
 
