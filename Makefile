@@ -235,7 +235,9 @@ SCRIPTS := compare plot node-summary fleet.sbatch
 install: $(BIN) $(PROBE) $(SCHEMA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
 	    $(DESTDIR)$(PREFIX)/lib/harness/harness_plot \
-	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
 	install -m 644 scripts/harness_json.py scripts/harness_cli.py $(SCHEMA) \
@@ -247,6 +249,8 @@ install: $(BIN) $(PROBE) $(SCHEMA)
 	done
 	install -m 644 man/harness.1 $(DESTDIR)$(PREFIX)/share/man/man1/harness.1
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/harness/
+	./$(BIN) --completion=bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/harness
+	./$(BIN) --completion=zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_harness
 
 clean:
 	rm -rf build harness $(PROBE)

@@ -101,6 +101,8 @@ FAKECUDA="${FAKECUDA:-}" sh tests/test_width.sh
 mark width
 FAKECUDA="${FAKECUDA:-}" sh tests/test_progress.sh
 mark progress
+FAKECUDA="${FAKECUDA:-}" sh tests/test_markdown.sh
+mark markdown
 sh tests/test_provenance.sh
 mark provenance
 
@@ -657,6 +659,28 @@ else
         "MANWIDTH=80 man --warnings -l '$T/prefix/share/man/man1/harness.1' 2>'$T/man.err' | grep -q 'harness - time the cold start' && ! test -s '$T/man.err'"
     check "make install PREFIX=...: man harness finds it under the prefix" sh -c \
         "MANPATH='$T/prefix/share/man' MANWIDTH=80 man harness 2>/dev/null | grep -q '^EXIT STATUS'"
+fi
+# The completions, made from the option table: every option --help=all
+# lists (but --vs, the word between two commands after --), and a value's
+# words (bash: completed as a shell would ask).
+check "make install PREFIX=...: bash and zsh completions name every option --help=all lists" python3 -c "
+import re, subprocess, sys
+opts = set(re.findall(r'(--[a-z][a-z-]*)', subprocess.run([sys.argv[1], '--help=all'],
+       capture_output=True, text=True).stdout)) - {'--vs'}
+for f in sys.argv[2:]:
+    text = open(f).read()
+    missing = sorted(o for o in opts if not re.search(re.escape(o) + r'[=\\[ )\']', text))
+    assert not missing, (f, missing)" "$HARNESS" "$T/prefix/share/bash-completion/completions/harness" \
+    "$T/prefix/share/zsh/site-functions/_harness"
+if command -v bash >/dev/null 2>&1; then
+    check "make install PREFIX=...: bash completes --sec to --section= and --section=j to jit" bash -c "
+. '$T/prefix/share/bash-completion/completions/harness'
+COMP_WORDS=(harness --sec); COMP_CWORD=1; _harness; test \"\${COMPREPLY[*]}\" = --section= || exit 1
+COMP_WORDS=(harness --section = j); COMP_CWORD=3; _harness; test \"\${COMPREPLY[*]}\" = jit || exit 1
+COMP_WORDS=(harness --module-loading = ''); COMP_CWORD=3; _harness; test \"\${COMPREPLY[*]}\" = 'lazy eager'"
+fi
+if command -v zsh >/dev/null 2>&1; then
+    check "make install PREFIX=...: the zsh completion parses" zsh -n "$T/prefix/share/zsh/site-functions/_harness"
 fi
 for s in compare plot node-summary; do
     check "make install PREFIX=...: harness-$s runs from another directory (--help)" sh -c \

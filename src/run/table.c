@@ -386,6 +386,13 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
     }
 }
 
+static size_t tb_fixed_width;
+
+void tb_set_width(size_t w)
+{
+    tb_fixed_width = w;
+}
+
 size_t tb_width(void)
 {
     const char *c = getenv("COLUMNS");
@@ -393,6 +400,7 @@ size_t tb_width(void)
     char *end;
     long n;
 
+    if (tb_fixed_width) return tb_fixed_width;
     if (c && *c) {
         n = strtol(c, &end, 10);
         if (!*end && n >= 40 && n <= 1000) return (size_t)n;

@@ -60,6 +60,10 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
  * (stdout is a file or a pipe). */
 size_t tb_width(void);
 
+/* Make tb_width() answer w whatever COLUMNS and the terminal say (the
+ * Markdown's tables, at 100 columns); 0 undoes it. */
+void tb_set_width(size_t w);
+
 /* in shortened in the middle to at most width characters ("abc...xyz",
  * "..." in the middle), into out of len bytes; in as it is when it fits.
  * For names in a column: the full name stays in the JSON and CSV. Returns
