@@ -18,6 +18,15 @@ WARN += -Werror
 endif
 
 comma := ,
+# A quiet build: one short line a step ("  CC      src/main.c"); make V=1
+# prints every command in full.
+ifeq ($(V),1)
+Q :=
+msg = :
+else
+Q := @
+msg = printf '  %-7s %s\n' '$(1)' '$(2)'
+endif
 # make SANITIZER=address or SANITIZER=undefined (or address,undefined).
 ifneq ($(SANITIZER),)
 SANFLAGS := -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -70,7 +79,8 @@ all: $(BIN) $(PROBE) $(SCHEMA)
 
 $(SCHEMA): $(BIN)
 	@mkdir -p $(@D)
-	./$(BIN) --schema >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+	@$(call msg,GEN,$@)
+	$(Q)./$(BIN) --schema >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(VERSION_C): FORCE
 	@mkdir -p $(@D)
@@ -79,57 +89,69 @@ $(VERSION_C): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(VERSION_O): $(VERSION_C)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	@$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BIN): $(OBJS)
 	@if [ -d $@ ]; then echo "make: $@ is a directory (left from the layout before src/); move it away, then make" >&2; exit 1; fi
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/pbcupti.o $(B)/obj/src/probe/pbimage.o $(B)/obj/src/probe/pblive.o $(B)/obj/src/probe/marks.o
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The kernel sources are embedded with the assembler's .incbin (toolchain only).
 $(B)/obj/src/cuda/kernels_src.o: src/cuda/kernels_src.S $(KERNELS)
 	@mkdir -p $(@D)
-	$(CC) -c -o $@ $<
+	@$(call msg,CC,$<)
+	$(Q)$(CC) -c -o $@ $<
 
 # The probe (src/probe/): the library the driver loads into a user's program
 # (CUDA_INJECTION64_PATH). Position-independent objects of its own, every
 # symbol hidden but InitializeInjection (and InitializeInjectionNvtx2: NVTX's); libcupti and libcuda are reached
 # through dlopen. The plain build only: a sanitizer build tests this one.
 $(PROBE): $(PROBE_OBJS)
-	$(CC) $(PIC_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -ldl -lpthread -lm
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(PIC_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -ldl -lpthread -lm
 
 build/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The CPU test's host program: loads the probe as the driver would.
 build/probe_host: tests/probe_host.c build/pic/src/probe/precord.o build/pic/src/core/results.o build/pic/src/core/stats.o
-	$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
 # The live records the stand-in program plants (tests/live_plant.c).
 $(B)/live_plant: tests/live_plant.c $(B)/obj/src/probe/live.o
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^
 
 # The record reader's benchmark: records at the size cap, each read in under
 # a second (docs/program.md); make test runs it.
 $(B)/bench_record: tests/bench_record.c $(B)/obj/src/probe/precord.o $(B)/obj/src/core/results.o $(B)/obj/src/core/stats.o
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stand-in driver library for the CPU tests of the driver paths (no GPU).
 $(B)/libfakecuda.so: tests/fakecuda/fake_libcuda.c src/cuda/cudadrv.h
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
+	@$(call msg,LD,$@)
+	$(Q)$(CC) -std=c11 $(CFLAGS) -Isrc -isystem $(CUDA_HOME)/include -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
 # A stand-in NVML for the CPU tests of the device's names (HARNESS_NVML).
 $(B)/libfakenvml.so: tests/fakenvml/fake_nvml.c
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $<
+	@$(call msg,LD,$@)
+	$(Q)$(CC) -std=c11 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $<
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
 test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record \
@@ -219,7 +241,9 @@ SCRIPTS := compare plot node-summary fleet.sbatch
 install: $(BIN) $(PROBE) $(SCHEMA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
 	    $(DESTDIR)$(PREFIX)/lib/harness/harness_plot \
-	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/harness \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/harness
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/harness/$(PROBE)
 	install -m 644 scripts/harness_json.py scripts/harness_cli.py $(SCHEMA) \
@@ -231,6 +255,8 @@ install: $(BIN) $(PROBE) $(SCHEMA)
 	done
 	install -m 644 man/harness.1 $(DESTDIR)$(PREFIX)/share/man/man1/harness.1
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/harness/
+	./$(BIN) --completion=bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/harness
+	./$(BIN) --completion=zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_harness
 
 clean:
 	rm -rf build harness $(PROBE)

@@ -16,9 +16,11 @@
 #include "os/clock.h"
 #include "os/fault.h"
 #include "os/phase.h"
+#include "os/progress.h"
 #include "os/proc.h"
 #include "os/sig.h"
 #include "run/cli.h"
+#include "run/markdown.h"
 #include "run/host.h"
 #include "run/section.h"
 #include "run/table.h"
@@ -220,8 +222,22 @@ static void main_print_tables(FILE *f, const main_run *m, size_t width)
         if (sec_runs_here(o, i) && sec_table[i].scope != SEC_SCOPE_PROGRAM)
             at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %.1f", at ? ", " : "",
                                    sec_timed_name(i), m->secs[i]);
-    if (line[0]) fprintf(out, "\nSeconds by section: %s\n", line);
+    if (line[0]) {
+        fprintf(out, "\n");
+        ly_para(out, 0, 2, width, "Seconds by section: %s", line);
+    }
     main_fit_end(f, fit, &buf, width);
+}
+
+/* The entries whose answers the summary gives, into names; their count. */
+static size_t main_answer_names(const main_run *m, const char **names)
+{
+    size_t n = 0;
+    int i;
+    for (i = 0; i < CLI_NENTRIES; i++)
+        if (sec_asked(&m->o, i) && sec_table[i].scope != SEC_SCOPE_NODE)
+            names[n++] = sec_table[i].name;
+    return n;
 }
 
 /* The tables (not under --quiet), then the summary every run ends with:
@@ -230,13 +246,10 @@ static void main_print(FILE *f, const main_run *m, int code, double seconds)
 {
     const results *r = &m->r;
     const char *names[CLI_NENTRIES];
-    size_t n = 0, width = tb_width();
-    int i, node = sec_runs_here(&m->o, CLI_SEC_NODE);
+    size_t n = main_answer_names(m, names), width = tb_width();
+    int node = sec_runs_here(&m->o, CLI_SEC_NODE);
     an_run run;
 
-    for (i = 0; i < CLI_NENTRIES; i++)
-        if (sec_asked(&m->o, i) && sec_table[i].scope != SEC_SCOPE_NODE)
-            names[n++] = sec_table[i].name;
     if (!m->o.quiet) main_print_tables(f, m, width);
     run.seconds = seconds;
     run.exit_code = code;
@@ -258,7 +271,8 @@ static int main_options(main_run *m, int argc, char **argv)
     if (m->o.schema) return sec_print_schema(stdout) == 0 ? 0 : 1;
     if (cf_setup() != 0) return 2;
     /* --json=-: the JSON alone on stdout; the tables go to stderr. */
-    m->tables = m->o.json && strcmp(m->o.json, "-") == 0 ? stderr : stdout;
+    m->tables = (m->o.json && strcmp(m->o.json, "-") == 0) ||
+                (m->o.markdown && strcmp(m->o.markdown, "-") == 0) ? stderr : stdout;
     /* -- CMD: the directory of the program's output claimed (or refused,
      * when another harness run holds it) before anything is written. */
     if (m->o.cmd && m->o.child == CLI_CHILD_NONE && pg_claim_output(&m->o) != 0) return 2;
@@ -316,7 +330,9 @@ static void main_begin(main_run *m, int argc, char **argv)
                     "it loads): %s\n", why);
     }
     res_init(&m->r);
-    tr_init(m->t_main, m->o.trace != NULL, !m->o.quiet);
+    /* The progress lines are the parent's: a child's would draw over them. */
+    tr_init(m->t_main, m->o.trace != NULL, !m->o.quiet && m->o.child == CLI_CHILD_NONE);
+    pl_allow(!m->o.quiet && m->o.child == CLI_CHILD_NONE);
     ph_on_set(tr_phase);
     m->c.o = &m->o;
     m->c.r = &m->r;
@@ -399,7 +415,40 @@ static int main_lines_child(const cli_opts *o)
     return o->child == CLI_CHILD_RESULTS || o->child == CLI_CHILD_DEVICE;
 }
 
-/* The results written: a child's lines, the JSON, the CSV and the trace. */
+/* --markdown: the tables laid out at 100 columns, then the answers, the
+ * checks, the run time and the exit code as they stand now. Returns 0, or
+ * -1 (said on stderr). */
+static int main_markdown(main_run *m)
+{
+    const char *names[CLI_NENTRIES];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    md_doc d;
+    int rc;
+
+    tb_set_width(100);
+    if (mem) {
+        main_print_tables(mem, m, 100);
+        if (fclose(mem) != 0) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    tb_set_width(0);
+    d.r = &m->r;
+    d.tables = buf;
+    d.sections = names;
+    d.nsections = main_answer_names(m, names);
+    d.seconds = (double)(clk_now_ns() - m->t_main) / 1e9;
+    d.exit_code = exit_code(&m->st);
+    rc = md_write(m->o.markdown, &d);
+    free(buf);
+    return rc;
+}
+
+/* The results written: a child's lines, the JSON, the CSV, the trace and
+ * the Markdown. */
 static void main_write(main_run *m)
 {
     const cli_opts *o = &m->o;
@@ -411,6 +460,7 @@ static void main_write(main_run *m)
     if (o->json && rp_write_json(&m->r, o->json) != 0) m->st.failed = 1;
     if (o->csv && rp_write_csv(&m->r, o->csv) != 0) m->st.failed = 1;
     if (o->trace && tr_write(o->trace) != 0) m->st.failed = 1;
+    if (o->markdown && !main_lines_child(o) && !m->st.usage && main_markdown(m) != 0) m->st.failed = 1;
 }
 
 /* The tables and the summary (not in a child, nor after a usage error),

@@ -4,14 +4,19 @@ on a pseudo-terminal, as a user's terminal shows them, and print what the
 terminal shows: each line as "\\r" (back to the line's start) and ESC [ K
 (clear to its end) leave it.
 
-Usage: pty_run.py [--both] CMD [ARGS...]
+Usage: pty_run.py [--cols=N] [--raw=FILE] [--both] CMD [ARGS...]
 Without --both stdout goes to this script's stdout unrendered, after a line
-"--- stdout ---". Exits with CMD's exit code."""
+"--- stdout ---". --cols=N makes the terminal N columns wide (its window
+size, as TIOCGWINSZ reads it); --raw=FILE keeps the bytes the terminal got
+(a recording, "\\r" and escapes as they came). Exits with CMD's exit code."""
 
+import fcntl
 import os
 import pty
+import struct
 import subprocess
 import sys
+import termios
 
 
 def render(text):
@@ -38,9 +43,19 @@ def render(text):
 
 
 def main(argv):
+    cols = None
+    raw = None
+    while argv[:1] and argv[0].startswith(("--cols=", "--raw=")):
+        if argv[0].startswith("--cols="):
+            cols = int(argv[0][len("--cols="):])
+        else:
+            raw = argv[0][len("--raw="):]
+        argv = argv[1:]
     both = argv[:1] == ["--both"]
     cmd = argv[1:] if both else argv
     master, slave = pty.openpty()
+    if cols:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=slave,
                          stdout=slave if both else subprocess.PIPE)
     os.close(slave)
@@ -55,6 +70,9 @@ def main(argv):
         chunks.append(data)
     out = p.stdout.read() if p.stdout else b""
     rc = p.wait()
+    if raw:
+        with open(raw, "wb") as f:
+            f.write(b"".join(chunks))
     print("\n".join(render(b"".join(chunks).decode(errors="replace"))))
     if not both:
         print("--- stdout ---")

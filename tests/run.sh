@@ -100,6 +100,12 @@ sh tests/test_summary.sh
 mark summary
 sh tests/test_glitches.sh
 mark glitches
+FAKECUDA="${FAKECUDA:-}" sh tests/test_width.sh
+mark width
+FAKECUDA="${FAKECUDA:-}" sh tests/test_progress.sh
+mark progress
+FAKECUDA="${FAKECUDA:-}" sh tests/test_markdown.sh
+mark markdown
 sh tests/test_provenance.sh
 mark provenance
 
@@ -142,6 +148,14 @@ if ! git -C "$T/ng" rev-parse HEAD >/dev/null 2>&1; then
     check "--version outside a git checkout: the build names the commit unknown" sh -c \
         "make -s -C '$T/ng' SANITIZER= build/version.c && grep -q '\"unknown\"' '$T/ng/build/version.c'"
 fi
+# A quiet build: one short line a step; V=1 every command in full (a copy
+# of the tree's Makefile and one source, built into the copy).
+mkdir -p "$T/ng/src/os" && cp src/os/clock.c src/os/clock.h "$T/ng/src/os/"
+make -C "$T/ng" --no-print-directory SANITIZER= build/obj/src/os/clock.o >"$T/mq.out" 2>&1
+rm -f "$T/ng/build/obj/src/os/clock.o"
+make -C "$T/ng" --no-print-directory SANITIZER= V=1 build/obj/src/os/clock.o >"$T/mv.out" 2>&1
+check "make: quiet by default (one line, '  CC      src/os/clock.c'), V=1 the full command" sh -c \
+    "test \"\$(cat '$T/mq.out')\" = '  CC      src/os/clock.c' && grep -q -- '-MMD -MP -c -o build/obj/src/os/clock.o' '$T/mv.out'"
 
 mark cli
 # No driver: a library that is not there, then the toolkit's stub.
@@ -149,7 +163,12 @@ env_set HARNESS_LIBCUDA /nonexistent/libcuda.so.1
 run_harness "$T/n.out" "$T/n.err" --section=stopwatches,crossover,loading --json="$T/n.json" --csv="$T/n.csv"
 expect_exit "no driver: GPU sections skipped" 3
 expect_grep "no driver: one line per skipped section" "stopwatches: skipped: no CUDA driver: " "$T/n.err"
-expect_grep "no driver: crossover skipped too" "crossover: skipped: no CUDA driver: " "$T/n.err"
+expect_grep "no driver: crossover skipped too, the reason not said again" \
+    "crossover: skipped: no CUDA driver (as above)\$" "$T/n.err"
+check "no driver: the reason said once on stderr and once in the report (its GPU line)" sh -c \
+    "test \$(grep -c 'cannot open shared object' '$T/n.err') -eq 1 &&
+     test \$(grep -c 'cannot open shared object' '$T/n.out') -eq 1 &&
+     grep -q '^crossover: skipped: no CUDA driver (the GPU line above)\$' '$T/n.out'"
 check "no driver: the JSON is written and reads back" \
     python3 tests/check_json.py "$T/n.json" --expect-measurements 0 --expect-skipped stopwatches crossover loading
 check "no driver: the JSON says the run is incomplete (sections asked for were skipped)" \
@@ -643,6 +662,28 @@ else
         "MANWIDTH=80 man --warnings -l '$T/prefix/share/man/man1/harness.1' 2>'$T/man.err' | grep -q 'harness - time the cold start' && ! test -s '$T/man.err'"
     check "make install PREFIX=...: man harness finds it under the prefix" sh -c \
         "MANPATH='$T/prefix/share/man' MANWIDTH=80 man harness 2>/dev/null | grep -q '^EXIT STATUS'"
+fi
+# The completions, made from the option table: every option --help=all
+# lists (but --vs, the word between two commands after --), and a value's
+# words (bash: completed as a shell would ask).
+check "make install PREFIX=...: bash and zsh completions name every option --help=all lists" python3 -c "
+import re, subprocess, sys
+opts = set(re.findall(r'(--[a-z][a-z-]*)', subprocess.run([sys.argv[1], '--help=all'],
+       capture_output=True, text=True).stdout)) - {'--vs'}
+for f in sys.argv[2:]:
+    text = open(f).read()
+    missing = sorted(o for o in opts if not re.search(re.escape(o) + r'[=\\[ )\']', text))
+    assert not missing, (f, missing)" "$HARNESS" "$T/prefix/share/bash-completion/completions/harness" \
+    "$T/prefix/share/zsh/site-functions/_harness"
+if command -v bash >/dev/null 2>&1; then
+    check "make install PREFIX=...: bash completes --sec to --section= and --section=j to jit" bash -c "
+. '$T/prefix/share/bash-completion/completions/harness'
+COMP_WORDS=(harness --sec); COMP_CWORD=1; _harness; test \"\${COMPREPLY[*]}\" = --section= || exit 1
+COMP_WORDS=(harness --section = j); COMP_CWORD=3; _harness; test \"\${COMPREPLY[*]}\" = jit || exit 1
+COMP_WORDS=(harness --module-loading = ''); COMP_CWORD=3; _harness; test \"\${COMPREPLY[*]}\" = 'lazy eager'"
+fi
+if command -v zsh >/dev/null 2>&1; then
+    check "make install PREFIX=...: the zsh completion parses" zsh -n "$T/prefix/share/zsh/site-functions/_harness"
 fi
 for s in compare plot node-summary; do
     check "make install PREFIX=...: harness-$s runs from another directory (--help)" sh -c \

@@ -243,9 +243,20 @@ for c in "/nonexistent/m.cubin|cannot open: No such file or directory" "$T|a dir
     f=${c%%|*} text=${c#*|}
     run_harness "$T/bad.out" "$T/bad.err" --section=loading --module="$f"
     expect_exit "--module=$(basename "$f"): exit 2" 2
-    expect_grep "--module=$(basename "$f"): the path and the reason" "^harness: error: --module: $f: $text" "$T/bad.err"
+    # A path that is not there or is a directory is refused as the command
+    # line is read (--module=PATH: ...); a file's contents when it is read.
+    expect_grep "--module=$(basename "$f"): the path and the reason" \
+        "^harness: \(error: --module: $f\|--module=$f\): $text" "$T/bad.err"
 done
 rm -f "$T/huge.fatbin"
+# A --module that is not there stops the run before its first measurement
+# (it ran every other section first, 20 s on a GPU, before).
+t0=$(date +%s%N)
+run_harness "$T/first.out" "$T/first.err" --module=/nonexistent.cubin
+t1=$(date +%s%N)
+expect_exit "--module=/nonexistent.cubin with every section: exit 2" 2
+check "--module=/nonexistent.cubin: refused in under 1 s ($(( (t1 - t0) / 1000000 )) ms), nothing on stdout" \
+    sh -c "test $(( (t1 - t0) / 1000000 )) -lt 1000 && ! test -s '$T/first.out'"
 
 # The toolkit's own libraries: .nv_fatbin's size against readelf -S, every
 # fatbin boundary, and (libcurand, libnccl) the entries cuobjdump lists.

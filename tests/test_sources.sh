@@ -30,7 +30,7 @@ expect_exit "--source that does not compile (no -DSCALE): exit 1" 1
 expect_grep "--source that does not compile: NVRTC's log names file and line" "$T/k.cu(2): .*error: #error directive: SCALE is not defined" "$T/e.err"
 run_harness "$T/n.out" "$T/n.err" --section=jit --source="$T/none.cu"
 expect_exit "--source that cannot be read: exit 2" 2
-expect_grep "--source that cannot be read: the path and the reason" "^harness: error: --source=$T/none.cu: cannot open: No such file or directory" "$T/n.err"
+expect_grep "--source that cannot be read: the path and the reason" "^harness: --source=$T/none.cu: cannot open: No such file or directory" "$T/n.err"
 if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     HARNESS_LIBCUDA=$FAKECUDA run_harness "$T/f.out" "$T/f.err" --section=jit --source="$T/k.cu" \
         --nvrtc-option=-DSCALE=2.0f --quick --reps=1 --rounds=1 --json="$T/f.json"

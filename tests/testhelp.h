@@ -30,6 +30,7 @@ void test_firstlaunch(void);
 void test_modfile(void);
 void test_visible(void);
 void test_table(void);
+void test_layout(void);
 void test_timing(void);
 void test_timing_rounds(void);
 void test_precord(void);

@@ -1,10 +1,14 @@
 /* unit.c: the CPU unit tests: runs every test file's entry point. */
+#include <stdlib.h>
 #include "testhelp.h"
 
 int th_passed, th_failed;
 
 int main(void)
 {
+    /* The tables are laid out for COLUMNS (tb_width): the width these
+     * tests' expected lines were written for, whatever the caller's. */
+    setenv("COLUMNS", "100", 1);
     test_stats();
     test_verdict();
     test_report();
@@ -27,6 +31,7 @@ int main(void)
     test_untrusted();
     test_demangle();
     test_table();
+    test_layout();
     test_squeeze();
     test_live();
     test_failures();

@@ -10,6 +10,7 @@
 
 #include "os/atomicfile.h"
 #include "os/clock.h"
+#include "os/progress.h"
 
 /* One span: a host range (track 1: sections; 2: phases; 4: child processes)
  * or a device span (3). */
@@ -36,6 +37,7 @@ static struct {
  * starts there and covers it, instead of running on after it. */
 static void tr_progress(const char *name)
 {
+    if (pl_active()) return;      /* the runs' line (os/progress.h) has it */
     fprintf(stderr, "\r\033[K[%6.1f s] %s\r", tr_now() / 1000.0, name);
 }
 

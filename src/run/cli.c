@@ -59,7 +59,7 @@ const char *cli_loading_name(cli_loading l)
 static opt_parse_fn cli_read_section, cli_read_device, cli_read_sizes, cli_read_reps,
     cli_read_noise, cli_read_arch, cli_read_synth, cli_read_compare_env, cli_read_jit_cache,
     cli_read_compare, cli_read_ready, cli_read_squeeze, cli_read_help, cli_read_version,
-    cli_read_child, cli_read_child_t0;
+    cli_read_completion, cli_read_child, cli_read_child_t0;
 static opt_help_fn cli_help_sections, cli_help_sizes, cli_help_rounds;
 
 static const opt_word cli_loading_words[] = {
@@ -141,6 +141,9 @@ static const opt_word cli_format_words[] = {
       "write one CSV row per measurement\n"                                             \
       "(FILE of --json, --csv, --trace, --program-output:\n"                            \
       "%n node, %j Slurm job id, %t task, %% a '%')")                                   \
+    X(MARKDOWN, "markdown", "FILE", OPT_TEXT(markdown), OPT_ANY, OPT_PARENT, OPT_RARE,  \
+      "write the run's tables and answers as Markdown\n"                                \
+      "(--markdown=-: to stdout, the tables then to stderr)")                           \
     X(KERNELS_DIR, "kernels-dir", "DIR", OPT_TEXT(kernels_dir), OPT_SECTIONS, 0,        \
       OPT_RARE,                                                                         \
       "read kernel sources from DIR instead of the copies\n"                            \
@@ -191,6 +194,10 @@ static const opt_word cli_format_words[] = {
     X(VERSION, "version", NULL, OPT_CALL(cli_read_version), OPT_ANY, 0,                 \
       OPT_COMMON(12, "the version and the commit it was built from"),                   \
       "the harness version and the commit it was built from")                           \
+    X(COMPLETION, "completion", "SHELL", OPT_CALL(cli_read_completion), OPT_ANY, 0,     \
+      OPT_RARE,                                                                         \
+      "print a completion script for bash or zsh, made from\n"                          \
+      "the option table (make install installs both)")                                  \
     X(SCHEMA, "schema", NULL, OPT_FLAG(schema), OPT_ANY, 0,                             \
       OPT_COMMON(13, "every measurement key a run can write, as JSON"),                 \
       "every measurement key a run can write, with its unit,\n"                         \
@@ -848,6 +855,22 @@ static int cli_read_help(const opt_row *r, const char *arg, cli_opts *o, FILE *o
     return CLI_EXIT;
 }
 
+/* --completion=bash|zsh: the script, from the option table; the sections
+ * are --section's words. */
+static int cli_read_completion(const opt_row *r, const char *arg, cli_opts *o, FILE *out,
+                               FILE *err)
+{
+    const char *names[CLI_NSECTIONS + 1];
+    int i;
+
+    (void)r;
+    for (i = 0; i < CLI_NSECTIONS; i++) names[i] = o->section_names[i];
+    names[CLI_NSECTIONS] = NULL;
+    if (opt_completion(out, cli_rows, CLI_NOPTS, arg, "section", names) != 0)
+        CLI_FAIL("--completion=%s: expected bash or zsh", arg);
+    return CLI_EXIT;
+}
+
 /* --version. */
 static int cli_read_version(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
@@ -1040,6 +1063,55 @@ static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
+/* --markdown: stdout ("-", not with --json=-: one of them has it), or a
+ * file that can be written, not a directory. Returns CLI_OK, or CLI_USAGE
+ * after printing what is wrong to err. */
+static int cli_check_markdown(const cli_opts *o, FILE *err)
+{
+    char why[PATH_MAX + 64];
+
+    if (!o->markdown) return CLI_OK;
+    if (strcmp(o->markdown, "-") == 0) {
+        if (o->json && strcmp(o->json, "-") == 0)
+            CLI_FAIL("--markdown=- and --json=- both want stdout; give one of them a file");
+        return CLI_OK;
+    }
+    if (af_names_directory(o->markdown))
+        CLI_FAIL("--markdown=%s: names a directory; expected a file name", o->markdown);
+    if (af_check_target(o->markdown, why, sizeof why) != 0)
+        CLI_FAIL("--markdown=%s: cannot be written: %s", o->markdown, why);
+    return CLI_OK;
+}
+
+/* One file a user named for reading (what): it exists, is not a
+ * directory, and this process can read it. Returns CLI_OK, or CLI_USAGE
+ * after printing what is wrong to err. */
+static int cli_check_input(const char *what, const char *path, FILE *err)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) CLI_FAIL("--%s=%s: a directory, not a %s file", what, path, what);
+    if (access(path, R_OK) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
+    return CLI_OK;
+}
+
+/* Every --module and --source names a file this process can read: a usage
+ * error before the first measurement, not when its section runs (the
+ * command and --kernels-dir are checked as they are read). Returns CLI_OK,
+ * or CLI_USAGE after printing the first that is not to err. */
+static int cli_check_inputs(const cli_opts *o, FILE *err)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; i < o->nmodules; i++)
+        if ((rc = cli_check_input("module", o->modules[i], err)) != CLI_OK) return rc;
+    for (i = 0; i < o->nsources; i++)
+        if ((rc = cli_check_input("source", o->sources[i], err)) != CLI_OK) return rc;
+    return CLI_OK;
+}
+
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
  * environment records one mode), and the entries it leaves out
@@ -1088,7 +1160,8 @@ static int cli_check_owners(const cli_opts *o, const int *seen, FILE *err)
  * outputs that name a directory or one file twice (cli_check_outputs); a
  * --kernels-dir that is not a readable directory; --reps with the stopping
  * rule; --profile with what it fixes (cli_check_profile); an option without
- * its section or the option it needs (cli_check_owners). Returns CLI_OK, or
+ * its section or the option it needs (cli_check_owners); a --module or
+ * --source that cannot be read (cli_check_inputs). Returns CLI_OK, or
  * CLI_USAGE after printing the first conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
@@ -1103,7 +1176,9 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
-    return cli_check_owners(o, seen, err);
+    if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
+    if ((rc = cli_check_markdown(o, err)) != CLI_OK) return rc;
+    return cli_check_inputs(o, err);
 }
 
 /* What --quick and --profile change in the options (--quick: the defaults

@@ -107,6 +107,8 @@ typedef struct cli_opts {
                                     comparison calls a difference (default 20) */
     const char *json;            /* --json=FILE or NULL */
     const char *csv;             /* --csv=FILE or NULL */
+    const char *markdown;        /* --markdown=FILE, "-" (stdout) or NULL: the tables and
+                                    answers as Markdown */
     const char *kernels_dir;     /* --kernels-dir=DIR or NULL (embedded sources) */
     const char *arch;            /* --arch=sm_XY or NULL (from the device) */
     int quiet;                   /* --quiet: tables only, no progress */

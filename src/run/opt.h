@@ -232,4 +232,13 @@ const char *opt_help_lead(char *buf, size_t len, const opt_layout *l, const char
 void opt_print_rows(FILE *out, const opt_row *rows, size_t n, int brief,
                     const char *const *names);
 
+/* A completion script for shell ("bash" or "zsh") written to out from
+ * rows[0..n): every option not hidden, "=" after one that takes a value;
+ * a value completed from the row's words (OPT_K_WORD), from words for the
+ * row named word_opt (the sections), as a file or directory where the
+ * value's name says FILE, DIR, PATH or CMD; after "--", a command and its
+ * files. Returns 0, or -1 for another shell (nothing written). */
+int opt_completion(FILE *out, const opt_row *rows, size_t n, const char *shell,
+                   const char *word_opt, const char *const *words);
+
 #endif

@@ -276,13 +276,36 @@ static int sec_one_terminal(void)
            fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
 }
 
+/* A reason on stderr once: the first skip for want of a driver or a GPU
+ * says it whole; a later one that holds the same words says their first
+ * clause and "(as above)": "no CUDA driver (as above)", "the driver JIT
+ * part: no CUDA driver (as above)". Into out. */
+static void sec_reason_once(const char *reason, char *out, size_t len)
+{
+    static char said[800];
+    const char *at = said[0] ? strstr(reason, said) : NULL, *cause;
+
+    if (at) {
+        snprintf(out, len, "%.*s%.*s (as above)", (int)(at - reason), reason,
+                 (int)strcspn(said, ":"), said);
+        return;
+    }
+    snprintf(out, len, "%s", reason);
+    if ((cause = strstr(reason, "no CUDA driver")) || (cause = strstr(reason, "no usable GPU")))
+        snprintf(said, sizeof said, "%s", cause);
+}
+
 void sec_skip(sec_ctx *c, const char *name, const char *reason)
 {
+    char text[1024];
+
     res_skip_section(c->r, name, reason);
     /* Said at once on stderr, unless the report will say it on the same
      * terminal (--quiet's summary names the section, not the reason). */
-    if (c->o->quiet || c->o->child != CLI_CHILD_NONE || !sec_one_terminal())
-        fprintf(stderr, "harness: %s: skipped: %s\n", name, reason);
+    if (c->o->quiet || c->o->child != CLI_CHILD_NONE || !sec_one_terminal()) {
+        sec_reason_once(reason, text, sizeof text);
+        fprintf(stderr, "harness: %s: skipped: %s\n", name, text);
+    }
 }
 
 int sec_count_loaded(const CUfunction *fn, size_t n, size_t *count)

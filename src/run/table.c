@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "run/layout.h"
 #include "run/section.h"
 
 const char *tb_env_str(const results *r, const char *key, const char *dflt)
@@ -32,123 +33,172 @@ static void tb_fig(char *buf, size_t len, double v, int prec)
     else snprintf(buf, len, "%.*f", prec, v);
 }
 
-void tb_config(FILE *f, const results *r, const cli_opts *o)
+/* A label of the configuration block and its value, laid out for the
+ * width: the value from column 19, continued there. */
+static void tb_kv(FILE *f, const char *label, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void tb_kv(FILE *f, const char *label, const char *fmt, ...)
+{
+    char text[4096];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    ly_label(f, 2, 19, tb_width(), label, "%s", text);
+}
+
+/* The configuration of a -- CMD run: the program is timed whole and from
+ * inside; nothing of the sections' sampling applies. */
+static void tb_config_program(FILE *f, const results *r, const cli_opts *o)
+{
+    char squeeze[256] = "";
+    size_t at = 0;
+
+    tb_kv(f, "program", "%s", tb_env_str(r, "program_command", "?"));
+    if (o->squeeze_auto)
+        tb_kv(f, "runs", "those of --squeeze=auto's search (no measured round), %.0f warm-up; %s; "
+              "--child-timeout=%.0f s", tb_env_num(r, "program_warmup"),
+              tb_env_str(r, "program_sides", "?"), o->child_timeout);
+    else
+        tb_kv(f, "runs", "%.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s",
+              tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
+              tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
+              tb_env_str(r, "program_sides", "?"), o->child_timeout);
+    if (!o->squeeze_auto && !(o->squeeze_mib >= 0)) return;
+    if (o->squeeze_auto)
+        at = (size_t)snprintf(squeeze, sizeof squeeze, "auto: each side's smallest margin of "
+                              "device 0's free memory, bisected");
+    else
+        at = (size_t)snprintf(squeeze, sizeof squeeze, "%.0f MiB of device 0 left free before each "
+                              "run (a holder takes the rest)", o->squeeze_mib);
+    if (res_env_get(r, "program_squeeze_free_mib") && at < sizeof squeeze)
+        snprintf(squeeze + at, sizeof squeeze - at, "; it had %.0f MiB free, of %.0f",
+                 tb_env_num(r, "program_squeeze_free_mib"), tb_env_num(r, "program_squeeze_total_mib"));
+    tb_kv(f, "squeeze", "%s", squeeze);
+}
+
+/* The device lines of the configuration: the devices of a node run, the
+ * GPU opened, the program's, or why none. */
+static void tb_config_gpu(FILE *f, const results *r, const cli_opts *o)
 {
     double l2 = tb_env_num(r, "l2_bytes"), mem = tb_env_num(r, "memory_bytes");
-    int i, first = 1;
 
-    fprintf(f, "harness %s: the clock around one CUDA program, taken apart\n",
-            tb_env_str(r, "harness_version", "?"));
     if (r->ndev) {
         size_t k;
-        fprintf(f, "  GPUs             %zu device%s, one child process each, one after the other:\n",
-                r->ndev, r->ndev == 1 ? "" : "s");
+        tb_kv(f, "GPUs", "%zu device%s, one child process each, one after the other:", r->ndev,
+              r->ndev == 1 ? "" : "s");
         for (k = 0; k < r->ndev; k++)
-            fprintf(f, "                   %d: %s, %s, %s\n", r->dev[k].ordinal, r->dev[k].name,
-                    r->dev[k].pci_bus_id, r->dev[k].uuid);
+            tb_kv(f, "", "%d: %s, %s, %s", r->dev[k].ordinal, r->dev[k].name,
+                  r->dev[k].pci_bus_id, r->dev[k].uuid);
     } else if (tb_env_str(r, "gpu", NULL)) {
         char sl2[32], smem[32], sbus[32];
         /* A figure the record lacks (a child's device, an older child) is "?". */
         tb_fig(sl2, sizeof sl2, l2 / 1048576.0, 1);
         tb_fig(smem, sizeof smem, mem / 1073741824.0, 1);
         tb_fig(sbus, sizeof sbus, tb_env_num(r, "memory_bus_bits"), 0);
-        tb_wrap(f, "  GPU              ", "                   ", tb_width(),
-                "%s, device %.0f (%s): compute capability %s, %.0f SMs, L2 %s MiB, %s GiB, "
-                "%s-bit memory bus", tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"),
-                tb_env_str(r, "pci_bus_id", "?"), tb_env_str(r, "compute_capability", "?"),
-                tb_env_num(r, "sms"), sl2, smem, sbus);
-        fprintf(f, "  driver           %s (CUDA %s); NVRTC %s\n",
-                tb_env_str(r, "driver_version", "version not readable"),
-                tb_env_str(r, "driver_cuda_version", "?"), tb_env_str(r, "nvrtc_version", "not loaded"));
-        fprintf(f, "  module loading   requested %s, in effect %s\n",
-                tb_env_str(r, "module_loading_requested", "?"),
-                tb_env_str(r, "module_loading_effective", "?"));
-        fprintf(f, "  compiled for     %s (%s)\n", tb_env_str(r, "arch", "?"),
-                o->arch ? "--arch" : "the device's");
+        tb_kv(f, "GPU", "%s, device %.0f (%s): compute capability %s, %.0f SMs, L2 %s MiB, %s GiB, "
+              "%s-bit memory bus", tb_env_str(r, "gpu", "?"), tb_env_num(r, "device"),
+              tb_env_str(r, "pci_bus_id", "?"), tb_env_str(r, "compute_capability", "?"),
+              tb_env_num(r, "sms"), sl2, smem, sbus);
+        tb_kv(f, "driver", "%s (CUDA %s); NVRTC %s",
+              tb_env_str(r, "driver_version", "version not readable"),
+              tb_env_str(r, "driver_cuda_version", "?"), tb_env_str(r, "nvrtc_version", "not loaded"));
+        tb_kv(f, "module loading", "requested %s, in effect %s",
+              tb_env_str(r, "module_loading_requested", "?"),
+              tb_env_str(r, "module_loading_effective", "?"));
+        tb_kv(f, "compiled for", "%s (%s)", tb_env_str(r, "arch", "?"),
+              o->arch ? "--arch" : "the device's");
     } else if (o->cmd && res_env_known(r, "program_gpu_name")) {
         /* -- CMD alone: the harness opened none; the program's device, as
          * its records and NVML name it. */
-        fprintf(f, "  GPU              %s (the program's, bus %s)\n",
-                tb_env_str(r, "program_gpu_name", "?"), tb_env_str(r, "program_gpu_bus_id", "?"));
-        fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
+        tb_kv(f, "GPU", "%s (the program's, bus %s)", tb_env_str(r, "program_gpu_name", "?"),
+              tb_env_str(r, "program_gpu_bus_id", "?"));
+        tb_kv(f, "NVRTC", "%s", tb_env_str(r, "nvrtc_version", "not loaded"));
     } else {
-        fprintf(f, "  GPU              %s%s\n", res_env_get(r, "gpu_unusable") ? "none usable: " : "",
-                tb_env_str(r, "gpu_unusable", "not opened (no section run in this process needed one)"));
-        fprintf(f, "  NVRTC            %s\n", tb_env_str(r, "nvrtc_version", "not loaded"));
+        tb_kv(f, "GPU", "%s%s", res_env_get(r, "gpu_unusable") ? "none usable: " : "",
+              tb_env_str(r, "gpu_unusable", "not opened (no section run in this process needed one)"));
+        tb_kv(f, "NVRTC", "%s", tb_env_str(r, "nvrtc_version", "not loaded"));
     }
-    if (o->cmd) {
-        /* -- CMD: the program is timed whole and from inside; nothing of
-         * the sections' sampling applies. */
-        fprintf(f, "  program          %s\n", tb_env_str(r, "program_command", "?"));
-        if (o->squeeze_auto)
-            fprintf(f, "  runs             those of --squeeze=auto's search (no measured round), "
-                    "%.0f warm-up; %s; --child-timeout=%.0f s\n", tb_env_num(r, "program_warmup"),
-                    tb_env_str(r, "program_sides", "?"), o->child_timeout);
-        else
-            fprintf(f, "  runs             %.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s\n",
-                    tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
-                    tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
-                    tb_env_str(r, "program_sides", "?"), o->child_timeout);
-        if (o->squeeze_auto)
-            fprintf(f, "  squeeze          auto: each side's smallest margin of device 0's free "
-                    "memory, bisected");
-        else if (o->squeeze_mib >= 0)
-            fprintf(f, "  squeeze          %.0f MiB of device 0 left free before each run (a holder "
-                    "takes the rest)", o->squeeze_mib);
-        if ((o->squeeze_auto || o->squeeze_mib >= 0) && res_env_get(r, "program_squeeze_free_mib"))
-            fprintf(f, "; it had %.0f MiB free, of %.0f", tb_env_num(r, "program_squeeze_free_mib"),
-                    tb_env_num(r, "program_squeeze_total_mib"));
-        if (o->squeeze_auto || o->squeeze_mib >= 0) fprintf(f, "\n");
-        return;
-    }
-    fprintf(f, "  kernel sources   %s\n", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
-    if (o->profile)
-        fprintf(f, "  timing           --profile: every kernel version once, no warm-up, no "
-                "flush, no clock kernel\n");
-    else if (o->reps_given)
-        fprintf(f, "  timing           %d warm-up%s and exactly %d timed samples per measurement; "
-                "the median is shown;\n                   a region shorter than 10 us (20 "
-                "event-clock ticks) is batched\n", o->warmup, o->warmup == 1 ? "" : "s", o->reps);
-    else
-        fprintf(f, "  timing           %d warm-up%s, then samples until the median's 95%% interval "
-                "is within %g%%\n                   of it (at least %d samples, at most %g s "
-                "each; one whose interval, narrowing\n                   as 1/sqrt(n), could "
-                "not get there by the limit stops at a quarter of it; '~'\n                   marks "
-                "a measurement that stopped noisier); the median is shown; a region\n"
-                "                   shorter than 10 us (20 event-clock ticks) is batched\n",
-                o->warmup, o->warmup == 1 ? "" : "s", o->max_noise * 100.0,
-                o->min_samples, o->max_time);
-    if (!o->profile && res_env_get(r, "l2_cold_flush_bytes"))
-        fprintf(f, "  cache states     %s; L2-cold writes over %.0f MiB (2x the L2) before each "
-                "sample\n", o->cache == CLI_CACHE_WARM ? "warm" : o->cache == CLI_CACHE_COLD
-                ? "L2-cold (and warm)" : "warm and L2-cold", tb_env_num(r, "l2_cold_flush_bytes") / 1048576.0);
-    fprintf(f, "  sections         ");
-    for (i = 0; i < CLI_NSECTIONS; i++) {
-        if (!o->run[i]) continue;
-        fprintf(f, "%s%s", first ? "" : ", ", o->section_names[i]);
-        first = 0;
-    }
-    fprintf(f, "\n");
 }
 
-/* One row: label, median in ms, the state, and the interval or "1 run". */
-void tb_row(FILE *f, const char *num, const res_meas *m, const char *label)
+void tb_config(FILE *f, const results *r, const cli_opts *o)
 {
-    if (!m) return;
-    fprintf(f, "  %-3s%-46s %12.3f  %-13s", num, label, m->stats.median, res_state_name(m->state));
-    if (m->stats.n == 1)
-        fprintf(f, "1 run\n");
+    char names[512];
+    size_t at = 0;
+    int i;
+
+    fprintf(f, "harness %s: the clock around one CUDA program, taken apart\n",
+            tb_env_str(r, "harness_version", "?"));
+    tb_config_gpu(f, r, o);
+    if (o->cmd) {
+        tb_config_program(f, r, o);
+        return;
+    }
+    tb_kv(f, "kernel sources", "%s", o->kernels_dir ? o->kernels_dir : "built in (kernels/*.cu)");
+    if (o->profile)
+        tb_kv(f, "timing", "--profile: every kernel version once, no warm-up, no flush, no clock "
+              "kernel");
+    else if (o->reps_given)
+        tb_kv(f, "timing", "%d warm-up%s and exactly %d timed samples per measurement; the median "
+              "is shown; a region shorter than 10 us (20 event-clock ticks) is batched", o->warmup,
+              o->warmup == 1 ? "" : "s", o->reps);
     else
-        fprintf(f, "[%.3f, %.3f] of %zu%s%s\n", m->stats.ci_low, m->stats.ci_high, m->stats.n,
-                m->batch > 1 ? " (batched)" : "", m->noisy ? " ~noisy" : "");
+        tb_kv(f, "timing", "%d warm-up%s, then samples until the median's 95%% interval is within "
+              "%g%% of it (at least %d samples, at most %g s each; one whose interval, narrowing as "
+              "1/sqrt(n), could not get there by the limit stops at a quarter of it; '~' marks a "
+              "measurement that stopped noisier); the median is shown; a region shorter than 10 us "
+              "(20 event-clock ticks) is batched", o->warmup, o->warmup == 1 ? "" : "s",
+              o->max_noise * 100.0, o->min_samples, o->max_time);
+    if (!o->profile && res_env_get(r, "l2_cold_flush_bytes"))
+        tb_kv(f, "cache states", "%s; L2-cold writes over %.0f MiB (2x the L2) before each sample",
+              o->cache == CLI_CACHE_WARM ? "warm" : o->cache == CLI_CACHE_COLD
+              ? "L2-cold (and warm)" : "warm and L2-cold", tb_env_num(r, "l2_cold_flush_bytes") / 1048576.0);
+    names[0] = '\0';
+    for (i = 0; i < CLI_NSECTIONS && at < sizeof names; i++)
+        if (o->run[i])
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
+                                   o->section_names[i]);
+    tb_kv(f, "sections", "%s", names);
+}
+
+ly_table *tb_rows_new(void)
+{
+    ly_table *t = ly_new(2, 5);
+    ly_column(t, 0, NULL, LY_LEFT, 0);
+    ly_column(t, 1, NULL, LY_LEFT, 16);
+    ly_column(t, 2, "median (ms)", LY_RIGHT, 0);
+    ly_column(t, 3, "state", LY_LEFT, 0);
+    ly_column(t, 4, "95% CI of the median", LY_LEFT, 12);
+    ly_keys(t, 2);
+    return t;
+}
+
+void tb_rows_add(ly_table *t, const char *num, const res_meas *m, const char *label)
+{
+    char med[32], ci[128];
+    if (!m) return;
+    snprintf(med, sizeof med, "%.3f", m->stats.median);
+    if (m->stats.n == 1)
+        snprintf(ci, sizeof ci, "1 run");
+    else
+        snprintf(ci, sizeof ci, "[%.3f, %.3f] of %zu%s%s", m->stats.ci_low, m->stats.ci_high,
+                 m->stats.n, m->batch > 1 ? " (batched)" : "", m->noisy ? " ~noisy" : "");
+    ly_rowv(t, num, label, med, res_state_name(m->state), ci, NULL);
+}
+
+void tb_rows_end(FILE *f, ly_table *t)
+{
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* Per section: how many measurements the stopping rule left noisy, and the
  * SM clock read beside the samples (how many, how many low, the median). */
 static void tb_rigor(FILE *f, const results *r, const char *section)
 {
-    size_t i, j, nm = 0, noisy = 0, nclk = 0, low = 0, shown = 0;
+    size_t i, j, nm = 0, noisy = 0, nclk = 0, low = 0, shown = 0, at;
     double *clk = NULL, med = NAN, lo = NAN, hi = NAN;
+    char text[1024];
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         if (strcmp(m->section, section) != 0) continue;
@@ -175,25 +225,41 @@ static void tb_rigor(FILE *f, const results *r, const char *section)
         nclk = k;
         free(clk);
     }
-    fprintf(f, "  rigor: %zu measurements, %zu stopped noisier than asked", nm, noisy);
-    for (i = 0; i < r->nm && noisy; i++) {
+    at = (size_t)snprintf(text, sizeof text, "rigor: %zu measurements, %zu stopped noisier than asked",
+                          nm, noisy);
+    for (i = 0; i < r->nm && noisy && at < sizeof text; i++) {
         const res_meas *m = &r->m[i];
         if (strcmp(m->section, section) != 0 || !m->noisy) continue;
-        if (shown == 4) { fprintf(f, ", ..."); break; }
-        fprintf(f, "%s%s", shown++ ? ", " : " (", m->key);
+        if (shown == 4) {
+            at += (size_t)snprintf(text + at, sizeof text - at, ", ...");
+            break;
+        }
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s", shown++ ? ", " : " (", m->key);
     }
-    fprintf(f, "%s\n", shown && shown < 5 ? ")" : shown ? ")" : "");
+    if (shown && at < sizeof text) snprintf(text + at, sizeof text - at, ")");
+    ly_para(f, 2, 4, tb_width(), "%s", text);
     if (nclk)
-        fprintf(f, "  SM clock beside %zu samples: median %.0f MHz (%.0f to %.0f); %zu below 75%% "
-                "of %.0f MHz\n", nclk, med, lo, hi, low, tb_env_num(r, "sm_clock_khz") / 1000.0);
+        ly_para(f, 2, 4, tb_width(), "SM clock beside %zu samples: median %.0f MHz (%.0f to %.0f); "
+                "%zu below 75%% of %.0f MHz", nclk, med, lo, hi, low,
+                tb_env_num(r, "sm_clock_khz") / 1000.0);
 }
 
 static void tb_skipped(FILE *f, const results *r, const char *section)
 {
     size_t i;
     for (i = 0; i < r->nskip; i++)
-        if (strcmp(r->skip[i].section, section) == 0)
-            fprintf(f, "\n%s: skipped: %s\n", section, r->skip[i].reason);
+        if (strcmp(r->skip[i].section, section) == 0) {
+            /* The reason the configuration's GPU line gives is said once,
+             * there: here its first clause ("no CUDA driver"). */
+            const char *gpu = tb_env_str(r, "gpu_unusable", NULL);
+            const char *at = gpu && *gpu ? strstr(r->skip[i].reason, gpu) : NULL;
+            fprintf(f, "\n");
+            if (at)
+                ly_para(f, 0, 2, tb_width(), "%s: skipped: %.*s%.*s (the GPU line above)", section,
+                        (int)(at - r->skip[i].reason), r->skip[i].reason, (int)strcspn(gpu, ":"), gpu);
+            else
+                ly_para(f, 0, 2, tb_width(), "%s: skipped: %s", section, r->skip[i].reason);
+        }
 }
 
 /* The median of "<section>/<key>", or NaN when absent. */
@@ -240,26 +306,39 @@ static int tb_roof_point(const res_meas *m)
 
 void tb_roofline(FILE *f, const results *r)
 {
+    static const char *const head[] = { "section", "kernel", "n", "flops/B", "attainable",
+                                        "achieved", "%" };
     double peak = tb_env_num(r, "fp32_peak_gflops"), roof = tb_roof(r);
     size_t i;
+    ly_table *t;
+
     if (!(roof > 0) || isnan(peak)) return;
-    fprintf(f, "\nroofline: every kernel with a byte and flop model (warm, medians); the roofs are "
-            "the best copy floor,\n%.1f GB/s, and the FP32 peak, %.0f GFLOP/s (%s;\n"
-            "tanh counted as one operation)\n", roof, peak, tb_env_str(r, "fp32_peak_source", "?"));
-    fprintf(f, "  %-12s %-34s %12s %8s %11s %11s %7s\n", "section", "kernel", "n", "flops/B",
-            "attainable", "achieved", "%");
+    fprintf(f, "\n");
+    ly_para(f, 0, 0, tb_width(), "roofline: every kernel with a byte and flop model (warm, medians); "
+            "the roofs are the best copy floor, %.1f GB/s, and the FP32 peak, %.0f GFLOP/s (%s; tanh "
+            "counted as one operation)", roof, peak, tb_env_str(r, "fp32_peak_source", "?"));
+    t = ly_new(2, 7);
+    for (i = 0; i < 7; i++) ly_column(t, i, head[i], i < 2 ? LY_LEFT : LY_RIGHT, i == 1 ? 14 : 0);
+    ly_keys(t, 2);
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         double ai, att, ach;
+        char c[5][32];
         if (!tb_roof_point(m)) continue;
         ai = m->flops / m->bytes;
         att = fmin(peak, ai * roof);
         ach = m->flops / m->stats.median / 1e6;
-        fprintf(f, "  %-12s %-34s %12ld %8.3f %11.1f %11.1f %7.1f\n", m->section, m->name, m->n, ai,
-                att, ach, 100.0 * ach / att);
+        snprintf(c[0], sizeof c[0], "%ld", m->n);
+        snprintf(c[1], sizeof c[1], "%.3f", ai);
+        snprintf(c[2], sizeof c[2], "%.1f", att);
+        snprintf(c[3], sizeof c[3], "%.1f", ach);
+        snprintf(c[4], sizeof c[4], "%.1f", 100.0 * ach / att);
+        ly_rowv(t, m->section, m->name, c[0], c[1], c[2], c[3], c[4], NULL);
     }
-    fprintf(f, "  attainable = min(peak, intensity x floor), in GFLOP/s; achieved = the model's flops "
-            "over the median.\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
+    ly_para(f, 2, 2, tb_width(), "attainable = min(peak, intensity x floor), in GFLOP/s; achieved = "
+            "the model's flops over the median.");
 }
 
 void tb_checks(FILE *f, const results *r)
@@ -307,6 +386,13 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
     }
 }
 
+static size_t tb_fixed_width;
+
+void tb_set_width(size_t w)
+{
+    tb_fixed_width = w;
+}
+
 size_t tb_width(void)
 {
     const char *c = getenv("COLUMNS");
@@ -314,6 +400,7 @@ size_t tb_width(void)
     char *end;
     long n;
 
+    if (tb_fixed_width) return tb_fixed_width;
     if (c && *c) {
         n = strtol(c, &end, 10);
         if (!*end && n >= 40 && n <= 1000) return (size_t)n;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "core/results.h"
 #include "run/cli.h"
+#include "run/layout.h"
 
 /* Print the configuration block (environment record and options). */
 void tb_config(FILE *f, const results *r, const cli_opts *o);
@@ -31,10 +32,15 @@ void tb_checks(FILE *f, const results *r);
 const char *tb_env_str(const results *r, const char *key, const char *dflt);
 double tb_env_num(const results *r, const char *key);
 
-/* One row: number, label, median in ms, the state, and the interval with
- * its sample count, batching and noisy marks ("1 run" for one sample).
- * Nothing when m is NULL. */
-void tb_row(FILE *f, const char *num, const res_meas *m, const char *label);
+/* A table of measurements, laid out for tb_width() (run/layout.h): a
+ * number, a label (wraps in its column), the median in ms, the state, and
+ * the interval with its sample count, batching and noisy marks ("1 run"
+ * for one sample). tb_rows_new returns NULL on out of memory (the others
+ * then do nothing); tb_rows_add adds nothing when m is NULL; tb_rows_end
+ * prints the table and frees it. */
+ly_table *tb_rows_new(void);
+void tb_rows_add(ly_table *t, const char *num, const res_meas *m, const char *label);
+void tb_rows_end(FILE *f, ly_table *t);
 
 /* The median of "<section>/<key>", or NaN when absent. */
 double tb_med(const results *r, const char *section, const char *key);
@@ -53,6 +59,10 @@ void tb_wrap(FILE *f, const char *first, const char *indent, size_t width, const
  * from 40 to 1000, else the width of the terminal stdout is, else 100
  * (stdout is a file or a pipe). */
 size_t tb_width(void);
+
+/* Make tb_width() answer w whatever COLUMNS and the terminal say (the
+ * Markdown's tables, at 100 columns); 0 undoes it. */
+void tb_set_width(size_t w);
 
 /* in shortened in the middle to at most width characters ("abc...xyz",
  * "..." in the middle), into out of len bytes; in as it is when it fits.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/section.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/fusion/fusion.h"
 
@@ -59,46 +60,61 @@ static void fs_sweep_pre(char *buf, double n)
 
 static void fs_print_predictions(FILE *f, const res_derived *p)
 {
-    fprintf(f, "\nfusion: one chain of four elementwise stages (scale and bias, GELU, add residual, clamp)\n");
-    fprintf(f, "Predictions, from the byte model, before any time: staged %.0f B per element, pair-fused "
-            "%.0f, fused %.0f;\n  staged/fused: byte ratio %.2f, launch ratio %.0f; staged/pair %.2f, "
-            "pair/fused %.2f\n", res_derived_num(p, "staged_bytes"), res_derived_num(p, "pair_bytes"),
+    fprintf(f, "\n");
+    ly_para(f, 0, 2, tb_width(), "fusion: one chain of four elementwise stages (scale and bias, GELU, "
+            "add residual, clamp)");
+    ly_para(f, 0, 2, tb_width(), "Predictions, from the byte model, before any time: staged %.0f B "
+            "per element, pair-fused %.0f, fused %.0f; staged/fused: byte ratio %.2f, launch ratio "
+            "%.0f; staged/pair %.2f, pair/fused %.2f", res_derived_num(p, "staged_bytes"), res_derived_num(p, "pair_bytes"),
             res_derived_num(p, "fused_bytes"), p->value, res_derived_num(p, "launch_ratio"),
             res_derived_num(p, "staged_pair"), res_derived_num(p, "pair_fused"));
 }
 
-/* One row of the main table: ms, bytes per element, GB/s, x floor. */
-static void fs_main_row(FILE *f, const char *name, double ms, double bytes, double n, double floor_gbs)
+/* One row of the main table: ms, bytes per element, GB/s, x floor, and
+ * the L2-cold ms (NaN: "-"; a row of none: ""). */
+static void fs_main_row(ly_table *t, const char *name, double ms, double bytes, double n,
+                        double floor_gbs, double cold, int has_cold)
 {
     double gbs = bytes / ms / 1e6;
-    fprintf(f, "  %-32s %9.4f %6.0f %9.1f %9.2f", name, ms, bytes / n, gbs, gbs / floor_gbs);
+    char c[5][32];
+    snprintf(c[0], sizeof c[0], "%.4f", ms);
+    snprintf(c[1], sizeof c[1], "%.0f", bytes / n);
+    snprintf(c[2], sizeof c[2], "%.1f", gbs);
+    snprintf(c[3], sizeof c[3], "%.2f", gbs / floor_gbs);
+    if (!has_cold) c[4][0] = '\0';
+    else if (isnan(cold)) snprintf(c[4], sizeof c[4], "-");
+    else snprintf(c[4], sizeof c[4], "%.4f", cold);
+    ly_rowv(t, name, c[0], c[1], c[2], c[3], c[4], NULL);
 }
 
 /* Every version at the main size, in the order of the version table, the
  * stages' sum below the last stage. */
 static void fs_print_main(FILE *f, const results *r)
 {
+    static const char *const head[] = { NULL, "ms", "B/elem", "GB/s", "x floor", "L2-cold ms" };
     const res_derived *sum = fs_d(r, FS_D_STAGES);
     double main_n = fs_val(r, FS_D_SIZES), floor_gbs = fs_val(r, FS_D_FLOOR_MAIN);
-    char n[32];
+    char n[32], h0[96];
     size_t i;
+    ly_table *t = ly_new(2, 6);
 
-    fprintf(f, "\n  n = %s (%.0f MiB per buffer)    ms   B/elem      GB/s   x floor  L2-cold ms\n",
-            sec_commas(n, sizeof n, main_n), main_n * sizeof(float) / 1048576.0);
+    snprintf(h0, sizeof h0, "n = %s (%.0f MiB per buffer)", sec_commas(n, sizeof n, main_n),
+             main_n * sizeof(float) / 1048576.0);
+    for (i = 0; i < 6; i++) ly_column(t, i, i ? head[i] : h0, i ? LY_RIGHT : LY_LEFT, i ? 0 : 16);
     for (i = 0; i < r->nd; i++) {
         const char *key = r->d[i].key + FS_HEAD(FS_D_VERSION);
         const res_meas *m, *cold;
         if (!fs_is(&r->d[i], FS_D_VERSION) || !(m = fs_m(r, FS_MAIN_PRE, key, ""))) continue;
         cold = fs_m(r, FS_MAIN_PRE, key, FS_COLD);
-        fs_main_row(f, m->name, m->stats.median, m->bytes, (double)m->n, floor_gbs);
-        tb_num(f, 11, 4, cold ? cold->stats.median : NAN);
-        fprintf(f, "\n");
-        if (sum && strcmp(sum->text, m->key) == 0) {
-            fs_main_row(f, sum->name, sum->value, res_derived_num(sum, "bytes"),
-                        res_derived_num(sum, "n"), floor_gbs);
-            fprintf(f, "\n");
-        }
+        fs_main_row(t, m->name, m->stats.median, m->bytes, (double)m->n, floor_gbs,
+                    cold ? cold->stats.median : NAN, 1);
+        if (sum && strcmp(sum->text, m->key) == 0)
+            fs_main_row(t, sum->name, sum->value, res_derived_num(sum, "bytes"),
+                        res_derived_num(sum, "n"), floor_gbs, NAN, 0);
     }
+    fprintf(f, "\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* The copy floor at the main size and the roof the section stored. */
@@ -108,19 +124,25 @@ static void fs_print_floor(FILE *f, const results *r)
     double roof = cf ? cf->value : NAN, roof_dtod = res_derived_num(cf, "dtod_gbs");
     double buffer_mib = fs_val(r, FS_D_SIZES) * sizeof(float) / 1048576.0;
 
+    char text[1024];
+    size_t at;
+
     if (res_derived_num(cf, "fallback") == 1)
-        fprintf(f, "  No n of the sweep has buffers of 4x the L2: the roof falls back to this size's floor.\n");
-    fprintf(f, "  x floor is GB/s over the best copy at this n (%.1f GB/s). With buffers of at least "
-            "4x the L2,\n  the copy floor is highest at n = %.0f: %.1f GB/s, %.1f%% of cuMemcpyDtoD's "
-            "%.1f GB/s there", fs_val(r, FS_D_FLOOR_MAIN), res_derived_num(cf, "n"), roof,
-            100.0 * roof / roof_dtod, roof_dtod);
-    if (isfinite(res_derived_num(cf, "datasheet_pct")))
-        fprintf(f, ", %.1f%% of the %.0f GB/s its datasheet gives (%s)",
-                res_derived_num(cf, "datasheet_pct"), res_derived_num(cf, "datasheet_gbs"),
-                tb_env_str(r, "datasheet_source", "?"));
-    fprintf(f, ".\n  GB/s counts the bytes each version names, 1e9 bytes per second; the state is warm: "
-            "at %.0f MiB per\n  buffer part of the inputs stays in the %.0f MiB L2, which is how a "
-            "version can pass 1.00.\n", buffer_mib, tb_env_num(r, "l2_bytes") / 1048576.0);
+        ly_para(f, 2, 2, tb_width(), "No n of the sweep has buffers of 4x the L2: the roof falls "
+                "back to this size's floor.");
+    at = (size_t)snprintf(text, sizeof text, "x floor is GB/s over the best copy at this n (%.1f "
+                          "GB/s). With buffers of at least 4x the L2, the copy floor is highest at "
+                          "n = %.0f: %.1f GB/s, %.1f%% of cuMemcpyDtoD's %.1f GB/s there",
+                          fs_val(r, FS_D_FLOOR_MAIN), res_derived_num(cf, "n"), roof,
+                          100.0 * roof / roof_dtod, roof_dtod);
+    if (isfinite(res_derived_num(cf, "datasheet_pct")) && at < sizeof text)
+        snprintf(text + at, sizeof text - at, ", %.1f%% of the %.0f GB/s its datasheet gives (%s)",
+                 res_derived_num(cf, "datasheet_pct"), res_derived_num(cf, "datasheet_gbs"),
+                 tb_env_str(r, "datasheet_source", "?"));
+    ly_para(f, 2, 2, tb_width(), "%s.", text);
+    ly_para(f, 2, 2, tb_width(), "GB/s counts the bytes each version names, 1e9 bytes per second; "
+            "the state is warm: at %.0f MiB per buffer part of the inputs stays in the %.0f MiB L2, "
+            "which is how a version can pass 1.00.", buffer_mib, tb_env_num(r, "l2_bytes") / 1048576.0);
 }
 
 /* Which prediction held, as the section concluded it. */
@@ -129,31 +151,33 @@ static void fs_print_held(FILE *f, const results *r, const res_derived *p)
     const res_derived *h = fs_d(r, FS_D_HELD), *w = fs_d(r, FS_D_HELD_WIDE);
     double grid_us = res_derived_num(h, "grid_us");
     char blocks[32];
+    char text[1024];
     if (!h) return;
-    fprintf(f, "Which prediction held: staged/fused = %.2f against the byte ratio %.2f and the launch "
-            "ratio %.0f;\n  staged/pair = %.2f (%.2f), pair/fused = %.2f (%.2f). The staged chain takes "
-            "%.1f us longer.\n  At the roof's %.0f GB/s its %.0f extra bytes per element take %.1f us",
-            h->value, p->value, res_derived_num(p, "launch_ratio"), res_derived_num(h, "staged_pair"),
+    ly_para(f, 0, 2, tb_width(), "Which prediction held: staged/fused = %.2f against the byte "
+            "ratio %.2f and the launch ratio %.0f; staged/pair = %.2f (%.2f), pair/fused = %.2f "
+            "(%.2f). The staged chain takes %.1f us longer.", h->value, p->value,
+            res_derived_num(p, "launch_ratio"), res_derived_num(h, "staged_pair"),
             res_derived_num(p, "staged_pair"), res_derived_num(h, "pair_fused"),
-            res_derived_num(p, "pair_fused"), res_derived_num(h, "extra_us"), fs_val(r, FS_D_COPY_FLOOR),
-            res_derived_num(p, "extra_bytes"), res_derived_num(h, "bytes_us"));
+            res_derived_num(p, "pair_fused"), res_derived_num(h, "extra_us"));
     if (!isnan(grid_us))
-        fprintf(f, "; an empty kernel on the same\n  grid of %s blocks takes %.1f us (on one block "
-                "%.1f us), so its %.0f extra grids can take up to %.1f us.\n  The staged chain "
-                "moves %.0f GB/s, the fused kernel %.0f GB/s, and the ratio %s.\n",
-                sec_commas(blocks, sizeof blocks, res_derived_num(h, "grid_blocks")), grid_us,
-                res_derived_num(h, "one_us"), res_derived_num(h, "extra_grids"),
-                res_derived_num(h, "extra_grids_us"), res_derived_num(h, "staged_gbs"),
-                res_derived_num(h, "fused_gbs"), h->text);
+        snprintf(text, sizeof text, "; an empty kernel on the same grid of %s blocks takes %.1f us "
+                 "(on one block %.1f us), so its %.0f extra grids can take up to %.1f us.",
+                 sec_commas(blocks, sizeof blocks, res_derived_num(h, "grid_blocks")), grid_us,
+                 res_derived_num(h, "one_us"), res_derived_num(h, "extra_grids"),
+                 res_derived_num(h, "extra_grids_us"));
     else
-        fprintf(f, "; section launch did not run\n  in this run, so what its %.0f extra grids take "
-                "is not measured here (launch times an empty kernel\n  on the grid). The staged chain "
-                "moves %.0f GB/s, the fused kernel %.0f GB/s, and the ratio %s.\n",
-                res_derived_num(h, "extra_grids"), res_derived_num(h, "staged_gbs"),
-                res_derived_num(h, "fused_gbs"), h->text);
+        snprintf(text, sizeof text, "; section launch did not run in this run, so what its %.0f "
+                 "extra grids take is not measured here (launch times an empty kernel on the grid).",
+                 res_derived_num(h, "extra_grids"));
+    ly_para(f, 2, 2, tb_width(), "At the roof's %.0f GB/s its %.0f extra bytes per element take "
+            "%.1f us%s", fs_val(r, FS_D_COPY_FLOOR), res_derived_num(p, "extra_bytes"),
+            res_derived_num(h, "bytes_us"), text);
+    ly_para(f, 2, 2, tb_width(), "The staged chain moves %.0f GB/s, the fused kernel %.0f GB/s, "
+            "and the ratio %s.", res_derived_num(h, "staged_gbs"), res_derived_num(h, "fused_gbs"),
+            h->text);
     if (w)
-        fprintf(f, "  The fastest of the fewer, fuller blocks, fused-wide<%.0f>, moves %.0f GB/s: "
-                "%.2fx the copy floor at this n.\n", res_derived_num(w, "width"),
+        ly_para(f, 2, 2, tb_width(), "The fastest of the fewer, fuller blocks, fused-wide<%.0f>, "
+                "moves %.0f GB/s: %.2fx the copy floor at this n.", res_derived_num(w, "width"),
                 res_derived_num(w, "gbs"), w->value);
 }
 
@@ -170,35 +194,54 @@ static int fs_sweep_has_cold(const results *r)
     return 0;
 }
 
-static void fs_sweep_header(FILE *f, int cold)
+/* The sweep's table: its columns, the L2-cold ones where it has them. */
+static ly_table *fs_sweep_table(int cold)
 {
-    fprintf(f, "\n  %11s %10s %10s %7s %10s %10s %10s %6s", "n", "staged ms", "fused ms", "ratio",
-            "us/launch", "best fused", "floor", "best/");
-    if (cold) fprintf(f, " %10s %10s", "staged ms", "fused ms");
-    fprintf(f, "  reading\n  %11s %10s %10s %7s %10s %10s %10s %6s", "", "warm", "warm", "", "(staged)",
-            "GB/s", "GB/s", "floor");
-    if (cold) fprintf(f, " %10s %10s", "L2-cold", "L2-cold");
-    fprintf(f, "\n");
+    static const char *const head[] = { "n", "staged ms warm", "fused ms warm", "ratio",
+                                        "us/launch (staged)", "best fused GB/s", "floor GB/s",
+                                        "best/ floor", "staged ms L2-cold", "fused ms L2-cold",
+                                        "reading" };
+    size_t nc = cold ? 11 : 9, i;
+    ly_table *t = ly_new(2, nc);
+    for (i = 0; i < nc; i++) {
+        size_t h = i + 1 == nc ? 10 : i;
+        ly_column(t, i, head[h], h == 10 ? LY_LEFT : LY_RIGHT, h == 10 ? 12 : 0);
+    }
+    ly_keys(t, 1);
+    return t;
 }
 
 /* One row of the n sweep from its stored reading d. */
-static void fs_sweep_row(FILE *f, const results *r, const res_derived *d, int cold)
+static void fs_sweep_row(ly_table *t, const results *r, const res_derived *d, int cold)
 {
     double n = res_derived_num(d, "n");
-    char prefix[48];
-    fprintf(f, "  %11.0f %10.4f %10.4f %7.2f %10.3f %10.1f %10.1f %6.2f", n,
-            res_derived_num(d, "staged_ms"), res_derived_num(d, "fused_ms"), d->value,
-            res_derived_num(d, "us_per_launch"), res_derived_num(d, "best_fused_gbs"),
-            res_derived_num(d, "floor_gbs"), res_derived_num(d, "best_over_floor"));
+    char prefix[48], c[10][32];
+    const char *cell[11];
+    size_t i, nc = 0;
+
+    snprintf(c[0], sizeof c[0], "%.0f", n);
+    snprintf(c[1], sizeof c[1], "%.4f", res_derived_num(d, "staged_ms"));
+    snprintf(c[2], sizeof c[2], "%.4f", res_derived_num(d, "fused_ms"));
+    snprintf(c[3], sizeof c[3], "%.2f", d->value);
+    snprintf(c[4], sizeof c[4], "%.3f", res_derived_num(d, "us_per_launch"));
+    snprintf(c[5], sizeof c[5], "%.1f", res_derived_num(d, "best_fused_gbs"));
+    snprintf(c[6], sizeof c[6], "%.1f", res_derived_num(d, "floor_gbs"));
+    snprintf(c[7], sizeof c[7], "%.2f", res_derived_num(d, "best_over_floor"));
+    for (i = 0; i < 8; i++) cell[nc++] = c[i];
     if (cold) {
         const res_meas *sc, *fc;
         fs_sweep_pre(prefix, n);
         sc = fs_m(r, prefix, "staged", FS_COLD);
         fc = fs_m(r, prefix, "fused", FS_COLD);
-        tb_num(f, 10, 4, sc ? sc->stats.median : NAN);
-        tb_num(f, 10, 4, fc ? fc->stats.median : NAN);
+        if (sc) snprintf(c[8], sizeof c[8], "%.4f", sc->stats.median);
+        else snprintf(c[8], sizeof c[8], "-");
+        if (fc) snprintf(c[9], sizeof c[9], "%.4f", fc->stats.median);
+        else snprintf(c[9], sizeof c[9], "-");
+        cell[nc++] = c[8];
+        cell[nc++] = c[9];
     }
-    fprintf(f, "  %s\n", d->text);
+    cell[nc++] = d->text;
+    ly_row(t, cell, nc);
 }
 
 /* Where the ratio settles, from the stored sweep.within. */
@@ -208,12 +251,12 @@ static void fs_print_within(FILE *f, const results *r, const res_derived *p)
     double tol = 100.0 * res_derived_num(w, "tolerance");
     if (!w) return;
     if (!isnan(w->value))
-        fprintf(f, "  From n = %.0f on, staged/fused stays within %.0f%% of the byte ratio %.2f.\n",
-                w->value, tol, p->value);
+        ly_para(f, 2, 2, tb_width(), "From n = %.0f on, staged/fused stays within %.0f%% of the byte "
+                "ratio %.2f.", w->value, tol, p->value);
     else
-        fprintf(f, "  staged/fused is not within %.0f%% of the byte ratio %.2f at the largest n: it "
-                "settles at %.2f, where\n  the staged chain moves %.0f GB/s and the fused kernel %.0f "
-                "GB/s (its %.0f grids of one float per thread:\n  see above).\n", tol, p->value,
+        ly_para(f, 2, 2, tb_width(), "staged/fused is not within %.0f%% of the byte ratio %.2f at "
+                "the largest n: it settles at %.2f, where the staged chain moves %.0f GB/s and the "
+                "fused kernel %.0f GB/s (its %.0f grids of one float per thread: see above).", tol, p->value,
                 res_derived_num(w, "last_ratio"), res_derived_num(w, "last_staged_gbs"),
                 res_derived_num(w, "last_fused_gbs"), res_derived_num(p, "staged_kernels"));
     {
@@ -223,8 +266,8 @@ static void fs_print_within(FILE *f, const results *r, const res_derived *p)
         snprintf(n, sizeof n, "%.0f", res_derived_num(w, "first_n"));
         sch_fill(key, sizeof key, NULL, FS_D_SWEEP_N, &part, 1);
         first = fs_d(r, key);
-        fprintf(f, "  At n = %.0f the ratio is %.2f against the launch ratio %.0f; the reading there: "
-                "%s.\n", res_derived_num(w, "first_n"), res_derived_num(w, "first_ratio"),
+        ly_para(f, 2, 2, tb_width(), "At n = %.0f the ratio is %.2f against the launch ratio %.0f; "
+                "the reading there: %s.", res_derived_num(w, "first_n"), res_derived_num(w, "first_ratio"),
                 res_derived_num(p, "launch_ratio"), first ? first->text : "none stored");
     }
 }
@@ -234,14 +277,17 @@ static void fs_print_sweep(FILE *f, const results *r, const res_derived *p)
 {
     int cold = fs_sweep_has_cold(r);
     size_t i;
-    fs_sweep_header(f, cold);
+    ly_table *t = fs_sweep_table(cold);
     for (i = 0; i < r->nd; i++)
-        if (fs_is(&r->d[i], FS_D_SWEEP_N)) fs_sweep_row(f, r, &r->d[i], cold);
+        if (fs_is(&r->d[i], FS_D_SWEEP_N)) fs_sweep_row(t, r, &r->d[i], cold);
+    fprintf(f, "\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
     for (i = 0; i < r->nd; i++) {
         char n[32];
         if (fs_is(&r->d[i], FS_D_SHARED_N))
-            fprintf(f, "  At n = %s the rows are the main size's samples (the same versions at the "
-                    "same n), not timed again.\n", sec_commas(n, sizeof n, r->d[i].value));
+            ly_para(f, 2, 2, tb_width(), "At n = %s the rows are the main size's samples (the same "
+                    "versions at the same n), not timed again.", sec_commas(n, sizeof n, r->d[i].value));
     }
     fs_print_within(f, r, p);
 }
@@ -279,9 +325,10 @@ static void fs_print_widths(FILE *f, const results *r)
 static void fs_print_bitwise(FILE *f, const results *r)
 {
     char n[32];
-    fprintf(f, "\n  correctness at n = %s: see the checks; staged and fused differ bitwise in %.0f "
-            "elements,\n  by at most %.3g (counted, not asserted: the same arithmetic in the same order,"
-            " so differences\n  come from how the compiler contracted it)\n",
+    fprintf(f, "\n");
+    ly_para(f, 2, 2, tb_width(), "correctness at n = %s: see the checks; staged and fused differ "
+            "bitwise in %.0f elements, by at most %.3g (counted, not asserted: the same arithmetic in "
+            "the same order, so differences come from how the compiler contracted it)",
             sec_commas(n, sizeof n, fs_num(r, FS_D_SIZES, "check_n")), tb_med(r, FS, FS_BITWISE_COUNT),
             tb_med(r, FS, FS_BITWISE_MAX));
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run/section.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/jit/jit.h"
 
@@ -104,8 +105,12 @@ static void jt_print_compile(FILE *f, const results *r)
     size_t i;
     char key[128];
 
-    fprintf(f, "\njit: what compiling at run time costs (arch %s); NVRTC in this process, medians in ms\n",
-            tb_env_str(r, "jit_arch", "?"));
+    char text[1024];
+    size_t at;
+
+    fprintf(f, "\n");
+    ly_para(f, 0, 2, tb_width(), "jit: what compiling at run time costs (arch %s); NVRTC in this "
+            "process, medians in ms", tb_env_str(r, "jit_arch", "?"));
     fprintf(f, "  %-22s %10s %10s\n", "source", "to PTX", "to cubin");
     for (i = 0; i < kn_nfiles; i++) {
         fprintf(f, "  %-22s", kn_files[i]);
@@ -113,8 +118,8 @@ static void jt_print_compile(FILE *f, const results *r)
         tb_num(f, 10, 2, tb_med(r, JT, jt_fill(key, sizeof key, NULL, JT_COMPILE_CUBIN, kn_files[i])));
         fprintf(f, "\n");
     }
-    fprintf(f, "  first compile in a fresh process %.2f, the second %.2f (loading NVRTC %.2f); "
-            "children, median of %zu\n", tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST),
+    ly_para(f, 2, 4, tb_width(), "first compile in a fresh process %.2f, the second %.2f (loading "
+            "NVRTC %.2f); children, median of %zu", tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST),
             tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_SECOND), tb_med(r, JT, JT_NVRTC_PRE JT_FIRST_DLOPEN),
             res_find(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST) ? res_find(r, JT, JT_NVRTC_PRE JT_FIRST_FIRST)->stats.n
                                                         : (size_t)0);
@@ -127,11 +132,13 @@ static void jt_print_compile(FILE *f, const results *r)
             fprintf(f, "\n");
         }
     }
-    fprintf(f, "  NVRTC's own phases (--time), vector.cu to cubin:");
-    for (i = 0; i < r->nm; i++)
+    at = (size_t)snprintf(text, sizeof text, "NVRTC's own phases (--time), vector.cu to cubin:");
+    for (i = 0; i < r->nm && at < sizeof text; i++)
         if (strcmp(r->m[i].section, JT) == 0 &&
             strncmp(r->m[i].key, JT_PHASES_VECTOR, strlen(JT_PHASES_VECTOR)) == 0)
-            fprintf(f, " %s %.0f;", r->m[i].key + strlen(JT_PHASES_VECTOR), r->m[i].stats.median);
+            at += (size_t)snprintf(text + at, sizeof text - at, " %s %.0f;",
+                                   r->m[i].key + strlen(JT_PHASES_VECTOR), r->m[i].stats.median);
+    ly_para(f, 2, 4, tb_width(), "%s", text);
 }
 
 /* The synthetic sources of K kernels: their size and compile times. */
@@ -140,7 +147,7 @@ static void jt_print_synth(FILE *f, const results *r)
     size_t i;
     char key[128];
 
-    fprintf(f, "\n\n  %-10s %12s %10s %10s\n", "kernels K", "source B", "to PTX", "to cubin");
+    fprintf(f, "\n  %-10s %12s %10s %10s\n", "kernels K", "source B", "to PTX", "to cubin");
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         long k;
@@ -228,25 +235,34 @@ static void jt_print_orders(FILE *f, const results *r)
     int q;
     char key[128];
     double ci, cc, pi, pc, lc;
+    static const char *const heads[4] = { "libcuda", "cuInit", "NVRTC", "compile" };
+    ly_table *t;
 
     if (!res_find(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT)) return;
-    fprintf(f, "\n  who pays what cuInit and NVRTC share (children):  %9s %9s %9s %9s\n",
-            "libcuda", "cuInit", "NVRTC", "compile");
+    t = ly_new(2, 5);
+    ly_column(t, 0, "who pays what cuInit and NVRTC share (children):", LY_LEFT, 16);
+    for (q = 0; q < 4; q++) ly_column(t, (size_t)q + 1, heads[q], LY_RIGHT, 0);
     for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
-        fprintf(f, "  %-49s", orders[i][1]);
-        for (q = 0; q < 4; q++)
-            tb_num(f, 9, 2, tb_med(r, JT, jt_key(key, sizeof key, orders[i][0], "", st[q])));
-        fprintf(f, "\n");
+        char c[4][32];
+        for (q = 0; q < 4; q++) {
+            double v = tb_med(r, JT, jt_key(key, sizeof key, orders[i][0], "", st[q]));
+            if (isnan(v)) snprintf(c[q], sizeof c[q], "-");
+            else snprintf(c[q], sizeof c[q], "%.2f", v);
+        }
+        ly_rowv(t, orders[i][1], c[0], c[1], c[2], c[3], NULL);
     }
+    fprintf(f, "\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
     ci = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_CUINIT);
     cc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_CUINIT);
     pi = tb_med(r, JT, JT_ORDER_INIT JT_ORDER_COMPILE_STEP);
     pc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_COMPILE_STEP);
     lc = tb_med(r, JT, JT_ORDER_COMPILE JT_ORDER_LIBCUDA);
-    fprintf(f, "  Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and adds %.2f ms to "
-            "the first compile\n  (%.2f -> %.2f)%s\n", ci - cc, ci, cc, pc - pi, pi, pc,
+    ly_para(f, 2, 2, tb_width(), "Compiling first moves %.2f ms out of cuInit (%.2f -> %.2f) and "
+            "adds %.2f ms to the first compile (%.2f -> %.2f)%s", ci - cc, ci, cc, pc - pi, pi, pc,
             lc < 0.1 ? "; libcuda was already loaded when the harness asked for it: NVRTC's "
-                       "first compile\n  had loaded the driver and initialised it itself" : ".");
+                       "first compile had loaded the driver and initialised it itself" : ".");
 }
 
 void jt_print(FILE *f, const results *r)

@@ -18,6 +18,7 @@
 #include "cuda/timing.h"
 #include "os/clock.h"
 #include "os/phase.h"
+#include "os/progress.h"
 #include "run/section.h"
 #include "run/section_child.h"
 #include "run/section_vec.h"
@@ -672,12 +673,19 @@ static int ld_compare_rounds(sec_ctx *c)
     static const char *const prefix[2] = { LD_EAGER, LD_LAZY };
     int round, mi, r, failed = 0;
 
+    pl_begin(LD, c->o->compare_rounds, 2 * c->o->compare_rounds);
     for (round = 0; round < c->o->compare_rounds; round++)
         for (mi = 0; mi < 2; mi++) {
-            if ((r = ld_child(c, modes[mi], effective[mi], prefix[mi], round)) < 0)
+            pl_run(round, effective[mi]);
+            r = ld_child(c, modes[mi], effective[mi], prefix[mi], round);
+            pl_run_done();
+            if (r < 0) {
+                pl_end();
                 return -1;
+            }
             failed |= r;
         }
+    pl_end();
     return failed;
 }
 

@@ -30,10 +30,10 @@ static void ld_print_loaded_by(FILE *f, const results *r, char labels[][LD_LABEL
     }
     if (!first) return;
     if (same && seen > 1)
-        tb_wrap(f, "  ", "  ", 100, "%s: every module's functions were loaded by %s (cuFuncIsLoaded "
+        tb_wrap(f, "  ", "  ", tb_width(), "%s: every module's functions were loaded by %s (cuFuncIsLoaded "
                 "after each step)", fmt, first->text);
     else
-        tb_wrap(f, "  ", "  ", 100, "%s: loaded by: %s", fmt, text);
+        tb_wrap(f, "  ", "  ", tb_width(), "%s: loaded by: %s", fmt, text);
 }
 
 static const int ld_steps[] = { LD_K_LOAD, LD_K_JIT, LD_K_GET_FIRST, LD_K_LAUNCH_HOST,
@@ -131,7 +131,7 @@ static void ld_print_here(FILE *f, const results *r)
             }
         }
     }
-    tb_wrap(f, "  ", "  ", 100, "total = load + get 1st + 1st launch (host) + get rest + "
+    tb_wrap(f, "  ", "  ", tb_width(), "total = load + get 1st + 1st launch (host) + get rest + "
             "cuFuncLoad: the host time until every function is loaded. 'loaded after each step' "
             "counts the functions cuFuncIsLoaded reports loaded after the load, the first get, the "
             "first launch, the other gets and cuFuncLoad. The children run with the driver's JIT "

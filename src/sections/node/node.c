@@ -424,7 +424,7 @@ static void nd_print_summary(FILE *f, const results *r)
         fprintf(f, "  one device: nothing to compare it with\n");
         return;
     }
-    tb_wrap(f, "  ", "  ", 100, "A device is named when its median lies more than %g%% from the "
+    tb_wrap(f, "  ", "  ", tb_width(), "A device is named when its median lies more than %g%% from the "
             "median across the devices even at the near end of its own interval.",
             res_derived_num(s, "threshold_pct"));
     flagged = (size_t)s->value;
@@ -433,7 +433,7 @@ static void nd_print_summary(FILE *f, const results *r)
                 "every figure\n", res_derived_num(s, "threshold_pct"));
         return;
     }
-    tb_wrap(f, "  ", "  ", 100, "%s.", s->text);
+    tb_wrap(f, "  ", "  ", tb_width(), "%s.", s->text);
     fprintf(f, "  %-44s %12s %8s  %s\n", "figure (section/key)", "node median", "spread",
             "devices named");
     for (i = 0; i < r->nd && rows < ND_MAX_ROWS; i++) {

@@ -92,7 +92,7 @@ void pgd_env(results *r, const char *bus, const char *cupti)
 void pgd_print(FILE *f, const results *r)
 {
     if (!res_env_get(r, "program_gpu_name")) return;
-    tb_wrap(f, "  ", "  ", 100, "Device: %s (%s, bus %s); driver %s, CUDA %s; CUPTI: %s.",
+    tb_wrap(f, "  ", "  ", tb_width(), "Device: %s (%s, bus %s); driver %s, CUDA %s; CUPTI: %s.",
             tb_env_str(r, "program_gpu_name", "?"), tb_env_str(r, "program_gpu_uuid", "?"),
             tb_env_str(r, "program_gpu_bus_id", "?"), tb_env_str(r, "program_driver_version", "?"),
             tb_env_str(r, "program_cuda_driver_version", "?"),

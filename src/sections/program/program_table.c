@@ -8,6 +8,7 @@
 #include "core/answer.h"
 #include "cuda/demangle.h"
 #include "probe/precord.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/program/program.h"
 #include "sections/program/failures.h"
@@ -43,20 +44,19 @@ static const char *ptb_fmt(char *buf, size_t len, double v, const char *unit)
     return buf;
 }
 
-/* One cell: the median and its interval, "330 [321, 345]"; padded to its
- * column unless it ends the line. */
-static void ptb_cell(FILE *f, const res_meas *m, int pad)
+/* One cell: the median and its interval, "330 [321, 345]", into cell. */
+static const char *ptb_cell(char *cell, size_t len, const res_meas *m)
 {
-    char a[32], b[32], c[32], cell[100];
+    char a[32], b[32], c[32];
     if (!m)
-        snprintf(cell, sizeof cell, "-");
+        snprintf(cell, len, "-");
     else if (m->stats.n < 2)
-        snprintf(cell, sizeof cell, "%s", ptb_fmt(a, sizeof a, m->stats.median, m->unit));
+        snprintf(cell, len, "%s", ptb_fmt(a, sizeof a, m->stats.median, m->unit));
     else
-        snprintf(cell, sizeof cell, "%s [%s, %s]", ptb_fmt(a, sizeof a, m->stats.median, m->unit),
+        snprintf(cell, len, "%s [%s, %s]", ptb_fmt(a, sizeof a, m->stats.median, m->unit),
                  ptb_fmt(b, sizeof b, m->stats.ci_low, m->unit),
                  ptb_fmt(c, sizeof c, m->stats.ci_high, m->unit));
-    fprintf(f, pad ? " %-26s" : " %s", cell);
+    return cell;
 }
 
 /* The verdict of side i against the first: with two sides
@@ -75,40 +75,52 @@ static const res_derived *ptb_verdict(const results *r, const char *prefix, cons
 }
 
 /* One figure's row over the sides, and its verdicts when there are (each
- * later side against the first); no line ends in spaces. */
-static void ptb_row(FILE *f, const results *r, const char *prefix, const char **sides, size_t n,
-                   const char *key, const char *name, const char *unit)
+ * later side against the first), into t (ptb_table's columns). */
+static void ptb_row(ly_table *t, const results *r, const char *prefix, const char **sides, size_t n,
+                    const char *key, const char *name, const char *unit)
 {
-    char k[160];
+    char k[160], cells[PG_MAX_SIDES][100], verdicts[512] = "";
+    const char *c[PG_MAX_SIDES + 3];
     const res_meas *cell[PG_MAX_SIDES];
-    const res_derived *verdict[PG_MAX_SIDES] = { NULL };
-    size_t i, any = 0, verdicts = 0;
+    const res_derived *verdict;
+    size_t i, any = 0, at = 0;
     for (i = 0; i < n && i < PG_MAX_SIDES; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         any |= (cell[i] = res_find(r, PG, k)) != NULL;
-        if (i > 0) verdicts += (verdict[i] = ptb_verdict(r, prefix, sides, n, i, key)) != NULL;
+        c[i + 2] = ptb_cell(cells[i], sizeof cells[i], cell[i]);
+        if (i == 0 || at >= sizeof verdicts) continue;
+        verdict = ptb_verdict(r, prefix, sides, n, i, key);
+        at += (size_t)snprintf(verdicts + at, sizeof verdicts - at, "%s%s%s", at ? " " : "",
+                               verdict ? verdict->text : "", n > 2 && i + 1 < n ? ";" : "");
     }
     if (!any) return;
-    fprintf(f, "  %-*s %-5s", PRC_NAME_WIDTH, name, unit);
-    for (i = 0; i < n && i < PG_MAX_SIDES; i++) ptb_cell(f, cell[i], verdicts > 0 || i + 1 < n);
-    for (i = 1; i < n && i < PG_MAX_SIDES; i++) {
-        if (verdict[i]) fprintf(f, " %s", verdict[i]->text);
-        if (n > 2 && i + 1 < n) fprintf(f, ";");
-    }
-    fprintf(f, "\n");
+    c[0] = name;
+    c[1] = unit;
+    c[n + 2] = verdicts;
+    ly_row(t, c, n + 3);
 }
 
-static void ptb_header(FILE *f, const char **label, size_t n, int verdict)
+/* The table of figures over the sides: figure and unit (the keys), a
+ * group per side, then the verdicts (laid out as layout.h says). */
+static ly_table *ptb_table(const char **label, size_t n)
 {
-    size_t i;
-    fprintf(f, "  %-*s %-5s", PRC_NAME_WIDTH, "figure", "unit");
-    for (i = 0; i < n; i++)
-        fprintf(f, i + 1 < n || (verdict && n >= 2) ? " %-26.26s" : " %.26s", label[i]);
-    if (verdict && n >= 2) {
-        fprintf(f, " ");
-        for (i = 1; i < n; i++) fprintf(f, "%s%s against %s", i > 1 ? "; " : "", label[i], label[0]);
+    char head[512] = "";
+    size_t i, at = 0;
+    ly_table *t = ly_new(2, n + 3);
+
+    ly_column(t, 0, "figure", LY_LEFT, 14);
+    ly_column(t, 1, "unit", LY_LEFT, 0);
+    for (i = 0; i < n; i++) {
+        ly_column(t, i + 2, label[i], LY_LEFT, 0);
+        ly_group(t, i + 2);
     }
-    fprintf(f, "\n");
+    for (i = 1; i < n && at < sizeof head; i++)
+        at += (size_t)snprintf(head + at, sizeof head - at, "%s%s against %s", i > 1 ? "; " : "",
+                               label[i], label[0]);
+    ly_column(t, n + 2, head, LY_LEFT, 12);
+    ly_group(t, n + 2);
+    ly_keys(t, 2);
+    return t;
 }
 
 /* Every figure of the runs, per side. */
@@ -116,11 +128,13 @@ static void ptb_figures(FILE *f, const results *r, const char **side, const char
                        const char *prefix)
 {
     size_t i;
-    ptb_header(f, label, n, n >= 2);
+    ly_table *t = ptb_table(label, n);
     for (i = 0; i < PGF_N; i++)
-        ptb_row(f, r, prefix, side, n, pgf_figs[i].key, pgf_figs[i].name, pgf_figs[i].unit);
+        ptb_row(t, r, prefix, side, n, pgf_figs[i].key, pgf_figs[i].name, pgf_figs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
-        ptb_row(f, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
+        ptb_row(t, r, prefix, side, n, prc_figs[i].key, prc_figs[i].name, prc_figs[i].unit);
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* The probe's own cost: bare against probed per mode. */
@@ -128,20 +142,32 @@ static void ptb_cost(FILE *f, const results *r, const char **side, const char **
 {
     static const char *const says[PGF_NCOST] = { "whole process, ms", "host CPU time, ms",
                                                   "device memory peak, MiB" };
+    static const char *const head[7] = { "side", "figure", "bare", "probed", "probed - bare",
+                                         "verdict", NULL };
     size_t i, j, shown = 0;
+    ly_table *t = ly_new(2, 6);
+    for (i = 0; i < 6; i++)
+        ly_column(t, i, head[i], i >= 2 && i <= 4 ? LY_RIGHT : LY_LEFT, i == 1 || i == 5 ? 10 : 0);
     for (i = 0; i < n; i++)
         for (j = 0; j < PGF_NCOST; j++) {
-            char k[128], a[32], b[32];
+            char k[128], a[32], b[32], pct[32];
             const res_derived *d;
             snprintf(k, sizeof k, PGF_COST_PREFIX "%s.%s", side[i], pgf_figs[pgf_cost[j]].key);
             if (!(d = res_derived_find(r, PG, k))) continue;
-            if (!shown++) fprintf(f, "\n  the probe's own cost: the same program bare (no probe) "
-                                  "against probed, medians\n");
-            fprintf(f, "  %-8s %-26s bare %10s  probed %10s  %+8.2f%%  %s\n", label[i], says[j],
+            shown++;
+            snprintf(pct, sizeof pct, "%+.2f%%", res_derived_num(d, "pct_of_bare"));
+            ly_rowv(t, label[i], says[j],
                     ptb_fmt(a, sizeof a, res_derived_num(d, "bare_median"), pgf_figs[pgf_cost[j]].unit),
                     ptb_fmt(b, sizeof b, res_derived_num(d, "probed_median"), pgf_figs[pgf_cost[j]].unit),
-                    res_derived_num(d, "pct_of_bare"), d->text);
+                    pct, d->text, NULL);
         }
+    if (shown) {
+        fprintf(f, "\n");
+        ly_para(f, 2, 4, tb_width(), "the probe's own cost: the same program bare (no probe) against "
+                "probed, medians");
+        ly_print(f, t, tb_width());
+    }
+    ly_free(t);
 }
 
 /* The figure of place k among the rows per process (prc_fig's and
@@ -171,6 +197,7 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
         char prefix[32], env[64], k[128];
         const char *key, *name, *unit;
         int any = 0, place;
+        ly_table *t;
         snprintf(prefix, sizeof prefix, "proc%zu.", p);
         for (i = 0; i < n && !any; i++) {
             snprintf(k, sizeof k, "proc%zu.%s.%s", p, side[i], PRC_KEY(AT_PROBE));
@@ -178,11 +205,14 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
         }
         if (!any) break;
         snprintf(env, sizeof env, "program_proc%zu_command", p);
-        fprintf(f, "\n  process %zu (%s), in the runs that had several CUDA processes\n", p,
-                tb_env_str(r, env, "?"));
-        ptb_header(f, label, n, n >= 2);
+        fprintf(f, "\n");
+        ly_para(f, 2, 4, tb_width(), "process %zu (%s), in the runs that had several CUDA processes",
+                p, tb_env_str(r, env, "?"));
+        t = ptb_table(label, n);
         for (place = 1; ptb_proc_fig(place, &key, &name, &unit); place++)
-            ptb_row(f, r, prefix, side, n, key, name, unit);
+            ptb_row(t, r, prefix, side, n, key, name, unit);
+        ly_print(f, t, tb_width());
+        ly_free(t);
     }
 }
 
@@ -200,43 +230,70 @@ static const char *ptb_runs(const res_derived *d, char *buf, size_t len)
 }
 
 /* The slowest first uses per side, each kernel's name demangled and cut to
- * PTB_NAME_WIDTH (demangle.h says how). */
+ * PTB_NAME_WIDTH (demangle.h says how), the name wrapping in its column. */
 #define PTB_NAME_WIDTH 72
 static void ptb_slowest(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        ly_table *t = ly_new(2, 4);
+        ly_column(t, 0, NULL, LY_RIGHT, 0);
+        ly_column(t, 1, NULL, LY_LEFT, 0);
+        ly_column(t, 2, NULL, LY_LEFT, 8);
+        ly_column(t, 3, NULL, LY_LEFT, 16);
         for (k = 1; k <= PRC_SLOWEST; k++) {
-            char key[64], name[PTB_NAME_WIDTH + 1], runs[48];
+            char key[64], name[PTB_NAME_WIDTH + 1], runs[48], rank[16], ms[96];
             const res_derived *d;
             pgf_rank_key(PGF_D_SLOWEST, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
-            if (k == 1) fprintf(f, "\n  %s: the slowest first uses (get + first launch, host time; "
-                                "median over the times it came)\n", label[i]);
+            if (k == 1) {
+                fprintf(f, "\n");
+                ly_para(f, 2, 4, tb_width(), "%s: the slowest first uses (get + first launch, host "
+                        "time; median over the times it came)", label[i]);
+            }
             /* text: the name demangled (a file before it: empty, the name itself). */
             dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
-            fprintf(f, "  %2zu. %8.3f ms = %.3f + %.3f  %s  %s\n", k, d->value,
-                    res_derived_num(d, "get_ms"), res_derived_num(d, "launch_ms"),
-                    ptb_runs(d, runs, sizeof runs), name);
+            snprintf(rank, sizeof rank, "%zu.", k);
+            snprintf(ms, sizeof ms, "%8.3f ms = %.3f + %.3f", d->value, res_derived_num(d, "get_ms"),
+                     res_derived_num(d, "launch_ms"));
+            ly_rowv(t, rank, ms, ptb_runs(d, runs, sizeof runs), name, NULL);
         }
+        ly_print(f, t, tb_width());
+        ly_free(t);
+    }
 }
 
 /* The first uses after the program was ready, per side. */
 static void ptb_ready(FILE *f, const results *r, const char **side, const char **label, size_t n)
 {
     size_t i, k;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        ly_table *t = ly_new(2, 5);
+        ly_column(t, 0, NULL, LY_RIGHT, 0);
+        ly_column(t, 1, NULL, LY_RIGHT, 0);
+        ly_column(t, 2, NULL, LY_RIGHT, 0);
+        ly_column(t, 3, NULL, LY_LEFT, 8);
+        ly_column(t, 4, NULL, LY_LEFT, 16);
         for (k = 1; k <= 10; k++) {
-            char key[96], name[PTB_NAME_WIDTH + 1], runs[48];
+            char key[96], name[PTB_NAME_WIDTH + 1], runs[48], rank[16], stall[48], after[48];
             const res_derived *d;
             pgf_rank_key(PGF_D_READY_RANK, side[i], k, key, sizeof key);
             if (!(d = res_derived_find(r, PG, key))) break;
-            if (k == 1) fprintf(f, "\n  %s: first uses after ready (stall: get + first launch, host "
-                                "time; when: ms after ready; medians over the times it came)\n", label[i]);
+            if (k == 1) {
+                fprintf(f, "\n");
+                ly_para(f, 2, 4, tb_width(), "%s: every first use after ready over the runs, by name "
+                        "(stall: get + first launch, host time; when: ms after ready; medians over the "
+                        "times it came)", label[i]);
+            }
             dm_shorten(d->text && d->text[0] ? d->text : d->name, PTB_NAME_WIDTH, name, sizeof name);
-            fprintf(f, "  %2zu. %8.3f ms stall  %9.1f ms after ready  %s  %s\n", k, d->value,
-                    res_derived_num(d, "after_ms"), ptb_runs(d, runs, sizeof runs), name);
+            snprintf(rank, sizeof rank, "%zu.", k);
+            snprintf(stall, sizeof stall, "%.3f ms stall", d->value);
+            snprintf(after, sizeof after, "%.1f ms after ready", res_derived_num(d, "after_ms"));
+            ly_rowv(t, rank, stall, after, ptb_runs(d, runs, sizeof runs), name, NULL);
         }
+        ly_print(f, t, tb_width());
+        ly_free(t);
+    }
 }
 
 /* "N runs a side" into buf: the rounds taken where the run recorded them
@@ -263,11 +320,12 @@ void pg_print(FILE *f, const results *r)
     int search = sq && strcmp(sq, "auto") == 0;
 
     if (!res_env_get(r, "program_command")) return;
-    fprintf(f, "\nprogram: %s\n", tb_env_str(r, "program_command", "?"));
+    fprintf(f, "\n");
+    ly_para(f, 0, 2, tb_width(), "program: %s", tb_env_str(r, "program_command", "?"));
     nvml = tb_env_str(r, "program_nvml", "?");
     /* The reason NVML gives names it already ("NVML not available: ..."). */
     if (search)
-        tb_wrap(f, "  ", "  ", 100, "The runs are --squeeze=auto's search, each a fresh process "
+        tb_wrap(f, "  ", "  ", tb_width(), "The runs are --squeeze=auto's search, each a fresh process "
                 "(sides %s), one run a margin; no figure is measured. Probe: %s; CUPTI: %s; device "
                 "memory: %s%s.", tb_env_str(r, "program_sides", "?"),
                 tb_env_str(r, "program_probe", "not found"), tb_env_str(r, "program_cupti", "not found"),
@@ -275,7 +333,7 @@ void pg_print(FILE *f, const results *r)
     else {
         char runs[96];
         pg_runs_a_side(runs, sizeof runs, r);
-        tb_wrap(f, "  ", "  ", 100, "%s, each a fresh process, every side once a round (%s), "
+        tb_wrap(f, "  ", "  ", tb_width(), "%s, each a fresh process, every side once a round (%s), "
                 "in an order where each side follows every other equally often; medians over the runs that exited 0 [95%% interval, or the "
                 "range below 6 runs]. Probe: %s; CUPTI: %s; device memory: %s%s.",
                 runs, tb_env_str(r, "program_sides", "?"),
@@ -284,11 +342,11 @@ void pg_print(FILE *f, const results *r)
     }
     pgd_print(f, r);
     if (tb_env_str(r, "program_setting", NULL))
-        fprintf(f, "  the sides set %s\n", tb_env_str(r, "program_setting", ""));
+        ly_para(f, 2, 4, tb_width(), "the sides set %s", tb_env_str(r, "program_setting", ""));
     for (i = 0; i < n; i++) {
         char k[64];
         snprintf(k, sizeof k, "program_side%zu_command", i + 1);
-        if (tb_env_str(r, k, NULL)) fprintf(f, "  %s: %s\n", label[i], tb_env_str(r, k, ""));
+        if (tb_env_str(r, k, NULL)) ly_para(f, 2, 4, tb_width(), "%s: %s", label[i], tb_env_str(r, k, ""));
     }
     if (tb_env_str(r, "program_stop", NULL) && n >= 2 && !search)
     {
@@ -297,7 +355,7 @@ void pg_print(FILE *f, const results *r)
         if (a > 0) snprintf(level, sizeof level, "verdicts at p < %.4f", a);
         else snprintf(level, sizeof level, "no difference can be called at this count (the U "
                       "test cannot reach its level)");
-        tb_wrap(f, "  ", "  ", 100, "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
+        tb_wrap(f, "  ", "  ", tb_width(), "Rounds: %.0f taken (--rounds=%.0f, --max-rounds=%.0f, warm-up "
                 "runs a side: %.0f): %s; %s. Clocks: \"from cuInit\" starts at the probe's load "
                 "inside the process, \"from the spawn\" at the parent's spawn.",
                 tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),
@@ -314,8 +372,8 @@ void pg_print(FILE *f, const results *r)
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)
         if (strcmp(r->d[i].section, PG) == 0 && strncmp(r->d[i].key, AN_PREFIX, strlen(AN_PREFIX)) == 0)
-            tb_wrap(f, "  ", "  ", 100, "%s", r->d[i].text);
-    tb_wrap(f, "  ", "  ", 100, "The program's output: %s.", out ? out
+            tb_wrap(f, "  ", "  ", tb_width(), "%s", r->d[i].text);
+    tb_wrap(f, "  ", "  ", tb_width(), "The program's output: %s.", out ? out
             : "not kept (--program-output=DIR keeps every run's, --show-output prints the first)");
     pg_print_output(f, r);
 }

@@ -10,6 +10,7 @@
 #include "core/trace.h"
 #include "os/clock.h"
 #include "os/phase.h"
+#include "os/progress.h"
 #include "os/ptree.h"
 #include "sections/program/figures.h"
 #include "sections/program/recdir.h"
@@ -433,6 +434,18 @@ static int pgr_stop(pgr_runner *g, double alpha, double t0)
     return 1;
 }
 
+/* The most measured runs the rounds may take: every side in each of the
+ * first --rounds, the probed sides in the rounds after, to --max-rounds. */
+static int pgr_most_runs(const pgr_runner *g)
+{
+    const cli_opts *o = g->c->o;
+    size_t k;
+    int most = 0;
+    for (k = 0; k < g->plan->nsides; k++)
+        most += g->plan->side[k].probed || !g->probe[0] ? o->max_rounds : o->rounds;
+    return most;
+}
+
 /* The measured rounds: every side once a round (bare sides in the first
  * --rounds only: the probe's cost), in vd_order's balanced order; from
  * --rounds on, a look at the headline verdicts after each round, until
@@ -446,11 +459,14 @@ static int pgr_rounds(pgr_runner *g)
     size_t k;
 
     g->n.looks = vd_plan_looks(o->rounds, o->max_rounds);
+    pl_begin(PG, o->max_rounds, pgr_most_runs(g));
     for (g->n.round = 0;;) {
         for (k = 0; k < plan->nsides; k++) {
             size_t si = vd_order(plan->nsides, (size_t)g->n.round, k);
             if (!plan->side[si].probed && g->probe[0] && g->n.round >= o->rounds) continue;
+            pl_run(g->n.round, plan->side[si].label);
             if (pgr_one(g, si, PGK_MEASURED, g->n.round, -1) != 0) return -1;
+            pl_run_done();
         }
         g->n.round++;
         g->n.alpha = g->n.round >= g->n.looks.first ? g->n.looks.alpha : 0.0;
@@ -461,8 +477,11 @@ static int pgr_rounds(pgr_runner *g)
 int pgr_runs(pgr_runner *g)
 {
     if (pgr_warm_up(g) != 0) return -1;
+    int rc;
     if (g->plan->searching) return pgk_search(g->plan, g->c, pgr_try, g, g->n.stop, sizeof g->n.stop);
-    return pgr_rounds(g);
+    rc = pgr_rounds(g);
+    pl_end();
+    return rc;
 }
 
 void pgr_clean_up(pgr_runner *g)

@@ -176,12 +176,20 @@ static void pga_ready(const pga_in *in)
         double u = pga_med(in->r, sd->key, PGF_KEY(READY_USES)), st = pga_med(in->r, sd->key, PGF_KEY(READY_STALL));
         const res_meas *wm = pgc_meas(in->r, "", sd->key, PGF_KEY(READY_WORST));
         if (!sd->probed || isnan(u)) continue;
-        at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready, %.*f ms of "
-                               "stalls in all (medians)", sd->label, u, u == 1 ? "" : "s",
+        /* Counts a run (medians): the table lists every name over the runs. */
+        at += (size_t)snprintf(t + at, sizeof t - at, "%s: %.0f first use%s after ready a run, %.*f ms "
+                               "of stalls in all (medians of the runs)", sd->label, u, u == 1 ? "" : "s",
                                pga_ms_digits(st), st);
         if (w && wm && at < sizeof t) {
             char name[64];
+            size_t nl;
             dm_table_name(w->name, 60, name, sizeof name);
+            /* A name in parentheses of its own ("(library loads)") loses
+             * them inside the sentence's. */
+            if (name[0] == '(' && (nl = strlen(name)) > 2 && name[nl - 1] == ')') {
+                memmove(name, name + 1, nl - 2);
+                name[nl - 2] = '\0';
+            }
             at += (size_t)snprintf(t + at, sizeof t - at, ", the worst of a run %.*f ms (%s the worst in "
                                    "%zu of %zu runs)", pga_ms_digits(wm->stats.median), wm->stats.median, name,
                                    w->runs, wm->nsamples);
@@ -200,7 +208,11 @@ static void pga_headroom(const pga_in *in)
     for (i = 0; i < in->plan->nsides && at < sizeof t; i++) {
         char took[64] = "";
         if (!in->plan->side[i].probed || !in->t->side[i].tight_seen) continue;
-        if (!isnan(in->t->side[i].tight_took)) snprintf(took, sizeof took, ", took %.0f MiB", in->t->side[i].tight_took);
+        /* Under 1 MiB in KiB: "took 0 MiB" said nothing. */
+        if (!isnan(in->t->side[i].tight_took) && fabs(in->t->side[i].tight_took) < 1)
+            snprintf(took, sizeof took, ", took %.0f KiB", in->t->side[i].tight_took * 1024.0);
+        else if (!isnan(in->t->side[i].tight_took))
+            snprintf(took, sizeof took, ", took %.0f MiB", in->t->side[i].tight_took);
         at += (size_t)snprintf(t + at, sizeof t - at, "%sunder %s the tightest load after the first "
                                "kernel (%.60s%s) ran with %.0f MiB free (the least over the runs; "
                                "median of each run's least: %.0f MiB)", at ? "; " : "Headroom: ",

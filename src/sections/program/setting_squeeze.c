@@ -505,7 +505,7 @@ void pgs_print(FILE *f, const results *r)
                                    d->value, res_derived_num(d, "cross") == 1 ? "*" : "",
                                    res_derived_num(d, "ran") == 1 ? "ran" : "failed");
         }
-        if (line[0]) tb_wrap(f, "  ", "      ", 100, "%-8s %s", label, line);
+        if (line[0]) tb_wrap(f, "  ", "      ", tb_width(), "%-8s %s", label, line);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run/section_ctx.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/stopwatches/firstlaunch.h"
 #include "sections/stopwatches/stopwatches.h"
@@ -66,14 +67,24 @@ static const res_derived *fl_dpart(const results *r, int mi, int p)
     return res_derived_find(r, SW, fl_part_key(k, sizeof k, mi, p));
 }
 
-/* A median and its interval, or dashes. */
-static void fl_interval(FILE *f, double med, double lo, double hi)
+/* A median and its interval into two cells, or a dash. */
+static void fl_interval(char *med_s, char *ci_s, size_t len, double med, double lo, double hi)
 {
     if (isnan(med)) {
-        fprintf(f, " %8s %17s", "-", "");
+        snprintf(med_s, len, "-");
+        ci_s[0] = '\0';
         return;
     }
-    fprintf(f, " %8.4f [%7.4f,%7.4f]", med, lo, hi);
+    snprintf(med_s, len, "%.4f", med);
+    snprintf(ci_s, len, "[%7.4f,%7.4f]", lo, hi);
+}
+
+/* A figure in a cell, "-" where it is missing. */
+static const char *fl_num(char *buf, size_t len, double v)
+{
+    if (isnan(v)) snprintf(buf, len, "-");
+    else snprintf(buf, len, "%.4f", v);
+    return buf;
 }
 
 /* Which modes have conclusions; their count. */
@@ -89,31 +100,44 @@ static int fl_present(const results *r, int *has)
 
 static void fl_print_steps(FILE *f, const results *r, const int *has)
 {
-    size_t i;
+    char cell[1 + 3 * FL_NMODES][48];
+    const char *c[1 + 3 * FL_NMODES];
+    size_t i, nc = 1;
     int k;
+    ly_table *t;
 
-    fprintf(f, "  %-56s", "step (vectorAdd unless named)");
-    for (k = 0; k < FL_NMODES; k++) {
+    for (k = 0; k < FL_NMODES; k++) nc += has[k] ? 3 : 0;
+    t = ly_new(2, nc);
+    ly_column(t, 0, "step (vectorAdd unless named)", LY_LEFT, 20);
+    for (nc = 1, k = 0; k < FL_NMODES; k++) {
         char head[32];
         if (!has[k]) continue;
         snprintf(head, sizeof head, "%s events", fl_mode_names[k]);
-        fprintf(f, " %13s %-17s%10s", head, "[interval]", "enqueue");
+        ly_group(t, nc);
+        ly_column(t, nc++, head, LY_RIGHT, 0);
+        ly_column(t, nc++, "[interval]", LY_LEFT, 0);
+        ly_column(t, nc++, "enqueue", LY_RIGHT, 0);
     }
-    fprintf(f, "\n");
+    ly_keys(t, 1);
+    for (i = 0; i < 1 + 3 * FL_NMODES; i++) c[i] = cell[i];
     for (i = 0; i < sizeof fl_steps / sizeof fl_steps[0]; i++) {
-        fprintf(f, "  %-56s", fl_steps[i].label);
-        for (k = 0; k < FL_NMODES; k++) {
+        snprintf(cell[0], sizeof cell[0], "%s", fl_steps[i].label);
+        c[0] = fl_steps[i].label;
+        for (nc = 1, k = 0; k < FL_NMODES; k++) {
             const res_meas *m, *e;
             if (!has[k]) continue;
             m = fl_m(r, k, fl_steps[i].key);
             e = fl_m(r, k, fl_steps[i].enqueue);
-            fprintf(f, "     ");
-            if (m) fl_interval(f, m->stats.median, m->stats.ci_low, m->stats.ci_high);
-            else fl_interval(f, NAN, NAN, NAN);
-            tb_num(f, 9, 4, e ? e->stats.median : NAN);
+            if (m) fl_interval(cell[nc], cell[nc + 1], sizeof cell[0], m->stats.median,
+                               m->stats.ci_low, m->stats.ci_high);
+            else fl_interval(cell[nc], cell[nc + 1], sizeof cell[0], NAN, NAN, NAN);
+            fl_num(cell[nc + 2], sizeof cell[0], e ? e->stats.median : NAN);
+            nc += 3;
         }
-        fprintf(f, "\n");
+        ly_row(t, c, nc);
     }
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* What a part's verdict says, in the words of its place in the table. */
@@ -125,35 +149,43 @@ static const char *fl_reading(const res_derived *d, int in_surplus)
     return d->text;
 }
 
-static void fl_print_part(FILE *f, const res_derived *d, int p)
+static void fl_print_part(ly_table *t, const res_derived *d, int p)
 {
     int in = p >= 1 && p <= FL_NSURPLUS;
     double share = res_derived_num(d, "share");
+    char label[96], med[32], ci[48], sh[16] = "", enq[32];
 
-    fprintf(f, "  %s%-*s", p >= 1 ? "  " : "", p >= 1 ? 48 : 50, fl_labels[p]);
-    fl_interval(f, d->value, res_derived_num(d, "ci_low"), res_derived_num(d, "ci_high"));
-    if (in && isfinite(share)) fprintf(f, " %5.0f%%", 100.0 * share);
-    else fprintf(f, " %6s", "");
-    tb_num(f, 9, 4, res_derived_num(d, "enqueue"));
-    fprintf(f, "  %s\n", p == 0 ? "" : fl_reading(d, in));
+    snprintf(label, sizeof label, "%s%s", p >= 1 ? "  " : "", fl_labels[p]);
+    fl_interval(med, ci, sizeof ci, d->value, res_derived_num(d, "ci_low"), res_derived_num(d, "ci_high"));
+    if (in && isfinite(share)) snprintf(sh, sizeof sh, "%.0f%%", 100.0 * share);
+    ly_rowv(t, label, med, ci, sh, fl_num(enq, sizeof enq, res_derived_num(d, "enqueue")),
+            p == 0 ? "" : fl_reading(d, in), NULL);
 }
 
 /* One mode's surplus and its parts. */
 static void fl_print_parts(FILE *f, const results *r, int k)
 {
+    static const char *const head[] = { NULL, "events", "[interval]", "share", "enqueue", NULL };
     const res_derived *s = fl_dpart(r, k, FL_P_SURPLUS);
-    char head[64];
+    char h0[64];
     int p;
+    size_t i;
+    ly_table *t = ly_new(2, 6);
 
-    snprintf(head, sizeof head, "%s, %.0f child%s", fl_mode_names[k], res_derived_num(s, "n"),
+    snprintf(h0, sizeof h0, "%s, %.0f child%s", fl_mode_names[k], res_derived_num(s, "n"),
              res_derived_num(s, "n") == 1 ? "" : "ren");
-    fprintf(f, "\n  %-50s %8s %-17s%7s%10s\n", head, "events", "[interval]", "share", "enqueue");
+    for (i = 0; i < 6; i++)
+        ly_column(t, i, i ? head[i] : h0, i == 1 || i == 3 || i == 4 ? LY_RIGHT : LY_LEFT,
+                  i == 0 ? 20 : i == 5 ? 8 : 0);
     for (p = 0; p < FL_NPARTS; p++) {
         const res_derived *d = fl_dpart(r, k, p);
         if (p == FL_NSURPLUS + 1)
-            fprintf(f, "    not in the surplus: what a first launch made another way adds\n");
-        if (d) fl_print_part(f, d, p);
+            ly_note(t, "  not in the surplus: what a first launch made another way adds");
+        if (d) fl_print_part(t, d, p);
     }
+    fprintf(f, "\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* Where the cost went (the lesson's EAGER exercise), from both modes. */
@@ -171,7 +203,7 @@ static void fl_print_where(FILE *f, const results *r)
 
     if (!le || !ll || !wl || !wg || !ws) return;
     fprintf(f, "\n");
-    tb_wrap(f, "  ", "  ", 100, "Where the cost went (the lesson's EAGER exercise, with the driver "
+    tb_wrap(f, "  ", "  ", tb_width(), "Where the cost went (the lesson's EAGER exercise, with the driver "
             "API): after a module load EAGER had %.0f of %.0f functions loaded, LAZY %.0f of %.0f; "
             "vectorAdd was loaded by %s under EAGER and by %s under LAZY. The module load took "
             "%.4f ms under EAGER against %.4f (%s), cuModuleGetFunction %.4f against %.4f ms (%s), "
@@ -193,16 +225,18 @@ void fl_print(FILE *f, const results *r)
     for (k = 0; k < FL_NMODES && !m; k++) m = fl_m(r, k, FL_K_FIRST);
     if (m && m->n > 0) snprintf(n, sizeof n, "over %s floats ", sec_commas(c, sizeof c, (double)m->n));
     else n[0] = '\0';
-    fprintf(f, "\nThe first launch taken apart: vectorAdd %sin fresh child processes, the modes\n"
-            "interleaved; medians in ms, [95%% interval of the median; min and max under 6 "
-            "children]\n", n);
+    fprintf(f, "\n");
+    ly_para(f, 0, 0, tb_width(), "The first launch taken apart: vectorAdd %sin fresh child "
+            "processes, the modes interleaved; medians in ms, [95%% interval of the median; min and "
+            "max under 6 children]", n);
     fl_print_steps(f, r, has);
     for (k = 0; k < FL_NMODES; k++)
         if (has[k]) fl_print_parts(f, r, k);
-    fprintf(f, "  Each part is the median of the children's differences, which need not add up to "
-            "the surplus's\n  median (child by child they do). The module's first launch is "
-            "(funcload - once) - (second\n  - second_once): a module's first launch beyond what a "
-            "second kernel's first launch pays.\n  enqueue: the same difference on the host clock "
-            "around cuLaunchKernel.\n");
+    ly_para(f, 2, 2, tb_width(), "Each part is the median of the children's differences, which "
+            "need not add up to the surplus's median (child by child they do). The module's first "
+            "launch is (funcload - once) - (second - second_once): a module's first launch beyond "
+            "what a second kernel's first launch pays.");
+    ly_para(f, 2, 2, tb_width(), "enqueue: the same difference on the host clock around "
+            "cuLaunchKernel.");
     fl_print_where(f, r);
 }

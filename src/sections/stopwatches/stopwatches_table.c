@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "run/section.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/stopwatches/firstlaunch.h"
 #include "sections/stopwatches/stopwatches.h"
@@ -43,55 +44,70 @@ static void sw_print_rows(FILE *f, const results *r)
     const res_meas *m1 = sw_m(r, SW_K_ROW1), *m4 = sw_m(r, SW_K_ROW4);
     const res_meas *m5 = sw_m(r, SW_K_ROW5), *cpu = sw_m(r, SW_K_CPU);
 
-    fprintf(f, "Five ways to time one vector add                     median (ms)  state        "
-            "95%% CI of the median\n");
-    tb_row(f, "1", m1, "wall clock, whole process");
-    tb_row(f, "2", sw_m(r, SW_K_ROW2), "wall clock, around the launch");
-    tb_row(f, "", sw_m(r, SW_K_ROW2SYNC), "the same clock, plus a sync");
-    tb_row(f, "", sw_m(r, SW_K_ROW2_FIRST), "around the launch, first launch");
-    tb_row(f, "", sw_m(r, SW_K_ROW2SYNC_FIRST), "plus a sync, first launch");
-    tb_row(f, "3", sw_m(r, SW_K_ROW3), "events, kernel, first launch");
-    tb_row(f, "4", m4, "events, kernel, after warm-up");
-    tb_row(f, "", sw_m(r, SW_K_ROW4_COLD), "the same, L2 written over before each");
-    tb_row(f, "5", m5, "events, copies + kernel + copy back");
-    tb_row(f, "", sw_m(r, SW_K_ROW5PINNED), "the same, pinned host memory");
-    tb_row(f, "", cpu, "CPU, same n, one thread");
-    if (m1 && m4 && m4->stats.median > 0)
-        fprintf(f, "\nRow 1 / row 4 = %.0f: what `time ./a.out` reports over what the kernel takes.\n",
-                m1->stats.median / m4->stats.median);
+    ly_table *t = tb_rows_new();
+
+    fprintf(f, "Five ways to time one vector add\n");
+    tb_rows_add(t, "1", m1, "wall clock, whole process");
+    tb_rows_add(t, "2", sw_m(r, SW_K_ROW2), "wall clock, around the launch");
+    tb_rows_add(t, "", sw_m(r, SW_K_ROW2SYNC), "the same clock, plus a sync");
+    tb_rows_add(t, "", sw_m(r, SW_K_ROW2_FIRST), "around the launch, first launch");
+    tb_rows_add(t, "", sw_m(r, SW_K_ROW2SYNC_FIRST), "plus a sync, first launch");
+    tb_rows_add(t, "3", sw_m(r, SW_K_ROW3), "events, kernel, first launch");
+    tb_rows_add(t, "4", m4, "events, kernel, after warm-up");
+    tb_rows_add(t, "", sw_m(r, SW_K_ROW4_COLD), "the same, L2 written over before each");
+    tb_rows_add(t, "5", m5, "events, copies + kernel + copy back");
+    tb_rows_add(t, "", sw_m(r, SW_K_ROW5PINNED), "the same, pinned host memory");
+    tb_rows_add(t, "", cpu, "CPU, same n, one thread");
+    tb_rows_end(f, t);
+    if (m1 && m4 && m4->stats.median > 0) {
+        fputc('\n', f);
+        ly_para(f, 0, 2, tb_width(), "Row 1 / row 4 = %.0f: what `time ./a.out` reports over "
+                "what the kernel takes.", m1->stats.median / m4->stats.median);
+    }
     if (cpu && m4 && m5 && m4->stats.median > 0 && cpu->stats.median > 0)
-        fprintf(f, "The kernel is %.1fx the CPU's speed; the whole round trip is %.2fx.\n",
+        ly_para(f, 0, 2, tb_width(), "The kernel is %.1fx the CPU's speed; the whole round trip "
+                "is %.2fx.",
                 cpu->stats.median / m4->stats.median, cpu->stats.median / m5->stats.median);
     fprintf(f, "\nA second kernel is cold too\n");
-    tb_row(f, "", sw_m(r, SW_K_SCALE_FIRST), "vectorScale, first launch");
-    tb_row(f, "", sw_m(r, SW_K_SCALE_WARM), "vectorScale, after warm-up");
+    t = tb_rows_new();
+    tb_rows_add(t, "", sw_m(r, SW_K_SCALE_FIRST), "vectorScale, first launch");
+    tb_rows_add(t, "", sw_m(r, SW_K_SCALE_WARM), "vectorScale, after warm-up");
+    tb_rows_end(f, t);
 }
 
 static void sw_print_waterfall(FILE *f, const results *r, const res_meas *m1)
 {
     double sum = 0;
     size_t i;
+    char head[96], ms[32], pct[32];
+    ly_table *t = ly_new(2, 3);
 
     if (m1->nsamples > 1)
-        fprintf(f, "\nWhere row 1 went: the child's waterfall, median of %zu children  ms   %% of row 1\n",
-                m1->nsamples);
+        snprintf(head, sizeof head, "Where row 1 went: the child's waterfall, median of %zu children",
+                 m1->nsamples);
     else
-        fprintf(f, "\nWhere row 1 went: the child's waterfall                     ms   %% of row 1\n");
+        snprintf(head, sizeof head, "Where row 1 went: the child's waterfall");
+    fprintf(f, "\n%s\n", head);
+    ly_column(t, 0, NULL, LY_LEFT, 20);
+    ly_column(t, 1, "ms", LY_RIGHT, 0);
+    ly_column(t, 2, "% of row 1", LY_RIGHT, 0);
     for (i = 0; i < r->nm; i++) {
         const res_meas *m = &r->m[i];
         if (strcmp(m->section, SW) != 0 || strncmp(m->key, SW_WATERFALL, strlen(SW_WATERFALL)) != 0)
             continue;
-        fprintf(f, "  %-52s %10.3f %8.1f%%\n", m->name, m->stats.median,
-                100.0 * m->stats.median / m1->stats.median);
+        snprintf(ms, sizeof ms, "%.3f", m->stats.median);
+        snprintf(pct, sizeof pct, "%.1f%%", 100.0 * m->stats.median / m1->stats.median);
+        ly_rowv(t, m->name, ms, pct, NULL);
         sum += m->stats.median;
     }
-    fprintf(f, "  %-52s %10.3f %8.1f%%\n", m1->nsamples > 1 ? "total (the parts' medians)" : "total (row 1)",
-            sum, 100.0 * sum / m1->stats.median);
-    fprintf(f, "  The child times its own parts; the parent times the last two, from the\n"
-            "  child's last mark to its last file closing, and from there to waitpid.\n");
+    snprintf(ms, sizeof ms, "%.3f", sum);
+    snprintf(pct, sizeof pct, "%.1f%%", 100.0 * sum / m1->stats.median);
+    ly_rowv(t, m1->nsamples > 1 ? "total (the parts' medians)" : "total (row 1)", ms, pct, NULL);
+    ly_print(f, t, tb_width());
+    ly_free(t);
+    ly_para(f, 2, 2, tb_width(), "The child times its own parts; the parent times the last two, "
+            "from the child's last mark to its last file closing, and from there to waitpid.");
 }
-
-#define SW_WIDTH 100
 
 /* Row 3's sentence: its surplus, and what the first-launch experiment
  * found in this process's mode, or that it did not run. */
@@ -123,7 +139,7 @@ static void sw_print_row3(FILE *f, const results *r, const res_derived *d)
                  "first-launch experiment %s.", why && why->kind == RES_STR && why->str ? why->str
                  : "did not run in this mode");
     }
-    tb_wrap(f, "  3  ", "     ", SW_WIDTH, "the first launch's surplus over row 4: %.4f ms in this "
+    tb_wrap(f, "  3  ", "     ", tb_width(), "the first launch's surplus over row 4: %.4f ms in this "
             "process (%s); on the host its cuLaunchKernel took %.4f ms against %.4f warm (row 2). %s",
             d->value, mode, res_derived_num(d, "enqueue_first"), res_derived_num(d, "enqueue_warm"),
             found);
@@ -138,21 +154,21 @@ static void sw_print_holds(FILE *f, const results *r)
     if (!d1 && !d2 && !d3 && !d4 && !d5) return;
     fprintf(f, "\nWhat each row holds that the row below does not, in this run:\n");
     if (d1)
-        tb_wrap(f, "  1  ", "     ", SW_WIDTH, "every part of the waterfall above (%.0f parts); the "
+        tb_wrap(f, "  1  ", "     ", tb_width(), "every part of the waterfall above (%.0f parts); the "
                 "largest: %s (%.1f%%, %.1f%% and %.1f%% of row 1)", res_derived_num(d1, "parts"),
                 d1->text, res_derived_num(d1, "top1_pct"), res_derived_num(d1, "top2_pct"),
                 res_derived_num(d1, "top3_pct"));
     if (d2)
-        tb_wrap(f, "  2  ", "     ", SW_WIDTH, "with the sync (%.4f ms): the kernel (row 4, %.4f) and "
+        tb_wrap(f, "  2  ", "     ", tb_width(), "with the sync (%.4f ms): the kernel (row 4, %.4f) and "
                 "%.4f ms of launching and waiting; without it only the enqueue (%.4f ms)",
                 res_derived_num(d2, "sync"), res_derived_num(d2, "kernel"), d2->value,
                 res_derived_num(d2, "enqueue"));
     if (d3) sw_print_row3(f, r, d3);
     if (d4)
-        tb_wrap(f, "  4  ", "     ", SW_WIDTH, "the kernel alone, warm: %.1f MB read and written at "
+        tb_wrap(f, "  4  ", "     ", tb_width(), "the kernel alone, warm: %.1f MB read and written at "
                 "%.0f GB/s", res_derived_num(d4, "bytes") / 1e6, d4->value);
     if (d5)
-        tb_wrap(f, "  5  ", "     ", SW_WIDTH, "the two copies in and the copy back around the kernel: "
+        tb_wrap(f, "  5  ", "     ", tb_width(), "the two copies in and the copy back around the kernel: "
                 "%.3f ms more from pageable memory, %.3f ms more from pinned", d5->value,
                 res_derived_num(d5, "pinned"));
 }
