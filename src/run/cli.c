@@ -494,6 +494,10 @@ static void cli_defaults(cli_opts *o)
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
     for (i = 0; i < CLI_NSECTIONS; i++) o->run[i] = 1;
+#define CLI_OPT_IN(id) o->run[CLI_SEC_##id] = 0;
+    SEC_OPT_IN_LIST(CLI_OPT_IN)
+#undef CLI_OPT_IN
+    o->snapshot_lock_ms = 5000;
     memcpy(o->sizes, sizes, sizeof sizes);
     o->nsizes = sizeof sizes / sizeof sizes[0];
     o->warmup = 3;
