@@ -14,7 +14,9 @@
 # (tests/test_program.sh), under the settings it compares
 # (tests/test_settings.sh), the hazards of its loading mode
 # (tests/test_hazards.sh), with all device memory but a margin held on
-# the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
+# the stand-in driver (tests/test_squeeze.sh), section snapshot on the
+# stand-in driver's checkpoint entry points (tests/test_snapshot.sh), and
+# with a hostile one, with
 # the record reader's benchmark (tests/test_hostile.sh), the README and
 # docs/: size, the two commands,
 # every link (tests/test_docs.sh); the options the manual page and
@@ -85,6 +87,8 @@ sh tests/test_hazards.sh
 mark hazards
 FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
 mark squeeze
+FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
+mark snapshot
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 sh tests/test_docs.sh

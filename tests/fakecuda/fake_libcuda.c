@@ -844,7 +844,11 @@ static CUresult fake_step(int k, int pid, int from, int to)
     if (k == FAKE_CHECKPOINT || k == FAKE_RESTORE)
         if ((r = fake_move_memory(pid, k == FAKE_CHECKPOINT)) != CUDA_SUCCESS) return r;
     fake_set_state(pid, to);
-    if (kill_at && strcmp(kill_at, fake_step_names[k]) == 0) kill(pid, SIGKILL);
+    if (kill_at && strcmp(kill_at, fake_step_names[k]) == 0) {
+        int i;
+        kill(pid, SIGKILL);
+        for (i = 0; i < 1000 && fake_alive(pid); i++) fake_wait_us(1000);   /* gone, as the call returns */
+    }
     return CUDA_SUCCESS;
 }
 

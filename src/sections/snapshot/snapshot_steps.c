@@ -33,6 +33,8 @@ typedef struct sn_run {
     sec_ctx *c;
     long mib;
     int pid;                /* 0 once reaped */
+    int spid;               /* its pid, kept after it is reaped */
+    int killed;             /* 1 when this process killed it (said) */
     int fd;                 /* the parent's end of the socket */
     int status;             /* waitpid's, once reaped */
     char *text;             /* what the child sent after its ready line */
@@ -40,6 +42,7 @@ typedef struct sn_run {
     CUprocessState state;   /* where the steps left it */
     char busy[64];          /* the kernel it said it left running, "" for none */
     double mem_before;      /* its device memory before the lock, MiB (NaN: unknown) */
+    int failed_check;       /* 1 when a check it sent failed (said) */
 } sn_run;
 
 /* Append what fd holds now to R->text. Returns bytes read, 0 at EOF, -1
@@ -158,6 +161,7 @@ static int sn_start(sn_run *R, double *cold_ms)
     }
     t0 = clk_now_ms();
     R->pid = pr_start_self(args, 6, NULL, 0, sv[1], why, sizeof why);
+    R->spid = R->pid;
     close(sv[1]);
     R->fd = sv[0];
     if (R->pid < 0) {
@@ -257,6 +261,7 @@ static void sn_release(sn_run *R, const char *why)
             "from %s (%s): killed, so that nothing is left %s\n", R->mib, R->pid,
             sn_state_name(was), code, sn_state_name(R->state));
     sn_kill(R);
+    R->killed = 1;
 }
 
 /* The child's device memory now, MiB: NVML's figure for its pid, 0 when
@@ -297,8 +302,9 @@ static void sn_said(sn_run *R, int k, CUresult r, double ms)
     const cli_opts *o = R->c->o;
 
     if (sn_ended(R))
-        snprintf(s, sizeof s, "the child of %ld MiB (pid gone) %s while %s; the %s that followed "
-                 "failed: %s (%d)", R->mib, sn_outcome(R, out, sizeof out), sn_state_name(R->state),
+        snprintf(s, sizeof s, "the child of %ld MiB (pid %d) %s while %s; the %s that followed "
+                 "failed: %s (%d)", R->mib, R->spid, sn_outcome(R, out, sizeof out),
+                 sn_state_name(R->state),
                  sn_step_words[k], drv_result_name(r), (int)r);
     else if (k == 0 && (r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_TIMEOUT ||
                         (o->snapshot_lock_ms > 0 && ms >= 0.9 * o->snapshot_lock_ms)))
@@ -377,8 +383,13 @@ static double sn_merge(sn_run *R)
             if (a) a->bytes = m->bytes;
         }
     }
-    for (i = 0; i < ch.ncheck; i++)
+    for (i = 0; i < ch.ncheck; i++) {
         res_check_add(R->c->r, SN, ch.check[i].what, ch.check[i].passed, ch.check[i].detail);
+        if (!ch.check[i].passed) {
+            R->failed_check = 1;
+            fprintf(stderr, "harness: " SN ": %s: %s\n", ch.check[i].what, ch.check[i].detail);
+        }
+    }
     if ((pause = res_find(&ch, SN, sn_key(key, sizeof key, SN_K_PAUSE, R->mib, NULL))))
         v = pause->samples[0];
     res_free(&ch);
@@ -402,7 +413,7 @@ static int sn_finish(sn_run *R, int stepped, double sum, double held_ms)
 {
     char why[300] = "", out[128], what[96];
     double pause;
-    int ok;
+    int ok, gone = R->pid <= 0;     /* ended before the go: said with the failed step */
 
     if (R->pid > 0 && write(R->fd, SN_GO, strlen(SN_GO)) != (ssize_t)strlen(SN_GO))
         snprintf(why, sizeof why, "the go could not be written: %s", strerror(errno));
@@ -415,6 +426,9 @@ static int sn_finish(sn_run *R, int stepped, double sum, double held_ms)
     }
     pause = sn_merge(R);
     ok = WIFEXITED(R->status) && WEXITSTATUS(R->status) == 0 && !why[0];
+    /* Said already: a child this process killed, a check the child failed. */
+    if (!ok && (R->killed || gone || (R->failed_check && WIFEXITED(R->status) && WEXITSTATUS(R->status) == 1)))
+        return 1;
     if (!ok) {
         snprintf(what, sizeof what, "the child of %ld MiB ran to the end", R->mib);
         snprintf(out, sizeof out, "%s", why[0] ? why : "");
