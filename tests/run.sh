@@ -118,8 +118,8 @@ run_harness "$T/h.out" "$T/h.err" --help
 expect_exit "--help" 0
 check "--help fits one screen: at most 40 lines of at most 80 columns" \
     sh -c "test \$(wc -l <'$T/h.out') -le 40 && ! awk 'length > 80' '$T/h.out' | grep -q ."
-check "--help has five examples and the docs index" sh -c \
-    "test \$(grep -c '^  harness ' '$T/h.out') -eq 5 && grep -q 'docs/README.md' '$T/h.out'"
+check "--help has six examples and the docs index" sh -c \
+    "test \$(grep -c '^  harness ' '$T/h.out') -eq 6 && grep -q 'docs/README.md' '$T/h.out'"
 run_harness "$T/h2.out" "$T/h2.err" -h
 expect_exit "-h" 0
 check "-h prints what --help prints" cmp -s "$T/h.out" "$T/h2.out"

@@ -88,6 +88,9 @@ check "snapshot: the answer: a restore of N GiB against a cold start, the first 
 t = der['answer.snapshot']['text']
 assert t.startswith('A restore of 0.0322 GiB took ') and ' ms against a cold start of ' in t and \
     t.endswith(' ms more than warm.'), t"
+run_harness "$T/schema.json" "$T/schema.err" --schema
+check "snapshot: every key and derived entry declared (--schema), in its unit" \
+    python3 tests/check_json.py "$T/a.json" --schema "$T/schema.json"
 expect_grep "snapshot: the table names each step" "buffers *lock *checkpoint *restore *unlock" "$T/a.out"
 expect_grep "snapshot: the rates against the pinned copy" "checkpoint: 0.[0-9]* GB/s at the margin" "$T/a.out"
 check "snapshot: nothing is left locked or checkpointed" nothing_held
