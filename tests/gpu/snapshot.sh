@@ -50,8 +50,11 @@ for x in d["derived"]:
         print("derived %-20s %12.4g %s" % (x["key"], x["value"], x.get("unit", "")))
 PY
 done
+# --kernel-timeout=10: the kernel left running ends by itself after 10 s,
+# whatever the driver does with a lock or a checkpoint meanwhile.
 HARNESS_SNAPSHOT_BUSY=1 run_harness "$L/busy.out" "$L/busy.err" --section=snapshot \
-    --snapshot-mib=64 --rounds=1 --snapshot-lock-timeout=2000 --json="$L/busy.json"
+    --snapshot-mib=64 --rounds=1 --snapshot-lock-timeout=2000 --kernel-timeout=10 \
+    --json="$L/busy.json"
 expect_exit "snapshot, a kernel left running: the lock times out, a failure" 1
 expect_grep "snapshot, a kernel left running: one sentence names it" \
     "the lock of the child of 64 MiB (pid [0-9]*) timed out after [0-9]* ms (--snapshot-lock-timeout=2000): its kernel blockUntil was still running" "$L/busy.err"
