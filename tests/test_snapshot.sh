@@ -139,6 +139,15 @@ expect_grep "snapshot: the child's death while locked is one sentence" \
     "^harness: snapshot: the child of 1 MiB (pid [0-9]*) was killed by signal 9 (Killed) while LOCKED; the checkpoint that followed failed: CUDA_ERROR_INVALID_VALUE (1)\$" "$T/k.err"
 check "snapshot: a child that died is said once" sh -c "test \$(grep -c '^harness: snapshot' '$T/k.err') -eq 1"
 
+# A child that fails in its cold start: its own error, then one sentence.
+# shellcheck disable=SC2086
+HARNESS_FAULT=cuMemAlloc:3 run_harness "$T/e.out" "$T/e.err" $SN --snapshot-mib=1
+expect_exit "snapshot: a child that fails before it is ready fails the run" 1
+expect_grep "snapshot: the child's own error is passed on" \
+    "^harness: error: snapshot: child, cold start: drv.cuMemAlloc(.*) failed: CUDA_ERROR_OUT_OF_MEMORY" "$T/e.err"
+expect_grep "snapshot: then one sentence says it never got ready" \
+    "^harness: snapshot: the child of 1 MiB ended before it was ready: it exited with 1\$" "$T/e.err"
+
 # A buffer changed across the checkpoint: the check names it.
 # shellcheck disable=SC2086
 FAKE_CUDA_CKPT_CORRUPT=1 run_harness "$T/c.out" "$T/c.err" $SN --snapshot-mib=130 --json="$T/c.json"

@@ -26,6 +26,8 @@
 #include "run/section.h"
 #include "sections/snapshot/snapshot.h"
 
+#define SN_NARGS 9      /* the child's arguments */
+
 static const char *const sn_step_words[SN_NSTEPS] = { "lock", "checkpoint", "restore", "unlock" };
 
 /* One child, as the parent sees it. */
@@ -43,6 +45,7 @@ typedef struct sn_run {
     char busy[64];          /* the kernel it said it left running, "" for none */
     double mem_before;      /* its device memory before the lock, MiB (NaN: unknown) */
     int failed_check;       /* 1 when a check it sent failed (said) */
+    char said[300];         /* why it never got ready, to say after its own lines */
 } sn_run;
 
 /* Append what fd holds now to R->text. Returns bytes read, 0 at EOF, -1
@@ -64,6 +67,16 @@ static ssize_t sn_take(sn_run *R)
     return got;
 }
 
+/* The child's ready line in text (a line of its own that begins with
+ * SN_READY and a space, and ends), or NULL while there is none. */
+static const char *sn_ready_line(const char *text)
+{
+    const char *p;
+    for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, SN_READY " ", sizeof SN_READY) == 0 && strchr(p, '\n')) return p;
+    return NULL;
+}
+
 /* Kill the child (SIGKILL) and reap it, where it is still there. */
 static void sn_kill(sn_run *R)
 {
@@ -79,6 +92,22 @@ static int sn_ended(sn_run *R)
     if (R->pid <= 0) return 1;
     if (waitpid(R->pid, &R->status, WNOHANG) != R->pid) return 0;
     R->pid = 0;
+    return 1;
+}
+
+/* Wait up to wait_s seconds for the child to end (reaped), then kill it.
+ * Returns 1 when it ended by itself, 0 when it was killed. */
+static int sn_wait_end(sn_run *R, double wait_s)
+{
+    double end = clk_now_ms() + wait_s * 1e3;
+    while (!sn_ended(R)) {
+        struct timespec ts = { 0, 2000000L };
+        if (clk_now_ms() > end) {
+            sn_kill(R);
+            return 0;
+        }
+        nanosleep(&ts, NULL);
+    }
     return 1;
 }
 
@@ -115,8 +144,7 @@ static int sn_read(sn_run *R, int ready, char *why, size_t whylen)
         struct pollfd p[2] = { { R->fd, POLLIN, 0 }, { sg_wake_fd(), POLLIN, 0 } };
         double left = end - clk_now_ms();
         ssize_t got;
-        if (ready && R->text && strstr(R->text, SN_READY " ") && strchr(strstr(R->text, SN_READY " "), '\n'))
-            return 0;
+        if (ready && sn_ready_line(R->text)) return 0;
         if (left <= 0) {
             snprintf(why, whylen, "ran past --child-timeout=%.0f s and was killed",
                      R->c->o->child_timeout);
@@ -142,25 +170,28 @@ static int sn_read(sn_run *R, int ready, char *why, size_t whylen)
 static int sn_start(sn_run *R, double *cold_ms)
 {
     const cli_opts *o = R->c->o;
-    char a[6][64], why[512], out[160];
-    const char *args[6];
+    char a[SN_NARGS][64], why[512] = "", out[160];
+    const char *args[SN_NARGS];
+    const char *ready;
     int sv[2], i;
     double t0;
-    char *ready;
 
     snprintf(a[0], sizeof a[0], "--child=snapshot");
     snprintf(a[1], sizeof a[1], "--section=" SN);
     snprintf(a[2], sizeof a[2], "--snapshot-mib=%ld", R->mib);
     snprintf(a[3], sizeof a[3], "--device=%d", o->device);
     snprintf(a[4], sizeof a[4], "--reps=%d", o->reps);
-    snprintf(a[5], sizeof a[5], "--kernel-timeout=%.0f", o->kernel_timeout);
-    for (i = 0; i < 6; i++) args[i] = a[i];
+    snprintf(a[5], sizeof a[5], "--warmup=%d", o->warmup);
+    snprintf(a[6], sizeof a[6], "--kernel-timeout=%.0f", o->kernel_timeout);
+    snprintf(a[7], sizeof a[7], "--arch=%.50s", R->c->arch);
+    snprintf(a[8], sizeof a[8], "--module-format=%s", o->format == CLI_FMT_PTX ? "ptx" : "cubin");
+    for (i = 0; i < SN_NARGS; i++) args[i] = a[i];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         fprintf(stderr, "harness: " SN ": socketpair: %s\n", strerror(errno));
         return -1;
     }
     t0 = clk_now_ms();
-    R->pid = pr_start_self(args, 6, NULL, 0, sv[1], why, sizeof why);
+    R->pid = pr_start_self(args, SN_NARGS, NULL, 0, sv[1], why, sizeof why);
     R->spid = R->pid;
     close(sv[1]);
     R->fd = sv[0];
@@ -169,15 +200,15 @@ static int sn_start(sn_run *R, double *cold_ms)
         fprintf(stderr, "harness: " SN ": cannot start a child: %s\n", why);
         return -1;
     }
-    if (sn_read(R, 1, why, sizeof why) != 0 || !R->text || !(ready = strstr(R->text, SN_READY " "))) {
-        if (R->text && !strstr(R->text, SN_READY " ") && sn_ended(R)) sn_outcome(R, why, sizeof why);
-        else if (!R->text || !strstr(R->text, SN_READY " ")) {
+    if (sn_read(R, 1, why, sizeof why) != 0 || !(ready = sn_ready_line(R->text))) {
+        if (!why[0] && sn_wait_end(R, 5.0)) sn_outcome(R, why, sizeof why);
+        else {
             sn_kill(R);
-            if (!why[0]) snprintf(why, sizeof why, "closed its socket");
+            if (!why[0]) snprintf(why, sizeof why, "closed its socket and did not exit");
         }
         snprintf(out, sizeof out, "%.150s", why);
-        fprintf(stderr, "harness: " SN ": the child of %ld MiB ended before it was ready: it %s\n",
-                R->mib, out);
+        snprintf(R->said, sizeof R->said, "the child of %ld MiB ended before it was ready: it %s",
+                 R->mib, out);
         return 1;
     }
     *cold_ms = clk_now_ms() - t0;
@@ -420,10 +451,8 @@ static int sn_finish(sn_run *R, int stepped, double sum, double held_ms)
     R->len = 0;
     if (R->text) R->text[0] = '\0';
     if (!why[0] && R->pid > 0 && sn_read(R, 0, why, sizeof why) != 0) sn_kill(R);
-    while (R->pid > 0 && !sn_ended(R)) {
-        struct timespec ts = { 0, 2000000L };
-        nanosleep(&ts, NULL);
-    }
+    if (R->pid > 0 && !sn_wait_end(R, 10.0) && !why[0])
+        snprintf(why, sizeof why, "closed its socket and did not exit within 10 s: killed");
     pause = sn_merge(R);
     ok = WIFEXITED(R->status) && WEXITSTATUS(R->status) == 0 && !why[0];
     /* Said already: a child this process killed, a check the child failed. */
@@ -458,7 +487,13 @@ int sn_one(sec_ctx *c, long mib)
     R.state = CU_PROCESS_STATE_RUNNING;
     ph_set(SN ": starting a child");
     rc = sn_start(&R, &cold);
-    if (rc == 1) sn_merge(&R);      /* its stderr, and any check it made */
+    if (rc == 1) {
+        char what[96];
+        sn_merge(&R);               /* its own lines first, and any check it made */
+        fprintf(stderr, "harness: " SN ": %s\n", R.said);
+        snprintf(what, sizeof what, "the child of %ld MiB: its cold start, to ready", mib);
+        res_check_add(c->r, SN, what, 0, R.said);
+    }
     if (rc == 0) {
         ph_set(SN ": the steps on the child");
         if (sn_put(&R, SN_K_COLD, cold) != 0) rc = -1;
