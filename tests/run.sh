@@ -15,7 +15,9 @@
 # (tests/test_settings.sh), the hazards of its loading mode
 # (tests/test_hazards.sh), its failed and hung runs diagnosed
 # (tests/test_failures.sh), with all device memory but a margin held on
-# the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
+# the stand-in driver (tests/test_squeeze.sh), section snapshot on the
+# stand-in driver's checkpoint entry points (tests/test_snapshot.sh), and
+# with a hostile one, with
 # the record reader's benchmark (tests/test_hostile.sh), the README and
 # docs/: size, the two commands,
 # every link (tests/test_docs.sh); the options the manual page and
@@ -88,6 +90,8 @@ FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
 mark squeeze
 FAKECUDA="${FAKECUDA:-}" LIVE_PLANT="${LIVE_PLANT:-}" sh tests/test_failures.sh
 mark failures
+FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
+mark snapshot
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 sh tests/test_docs.sh
@@ -123,8 +127,8 @@ run_harness "$T/h.out" "$T/h.err" --help
 expect_exit "--help" 0
 check "--help fits one screen: at most 40 lines of at most 80 columns" \
     sh -c "test \$(wc -l <'$T/h.out') -le 40 && ! awk 'length > 80' '$T/h.out' | grep -q ."
-check "--help has five examples and the docs index" sh -c \
-    "test \$(grep -c '^  harness ' '$T/h.out') -eq 5 && grep -q 'docs/README.md' '$T/h.out'"
+check "--help has six examples and the docs index" sh -c \
+    "test \$(grep -c '^  harness ' '$T/h.out') -eq 6 && grep -q 'docs/README.md' '$T/h.out'"
 run_harness "$T/h2.out" "$T/h2.err" -h
 expect_exit "-h" 0
 check "-h prints what --help prints" cmp -s "$T/h.out" "$T/h2.out"

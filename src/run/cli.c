@@ -75,8 +75,9 @@ static const opt_word cli_format_words[] = {
  * (SEC_OPT_LIST, sections/list.h), then CLI_OPTS_LAST. */
 #define CLI_OPTS(X)                                                                     \
     X(SECTION, "section", "LIST", OPT_CALL(cli_read_section), OPT_SECTIONS, 0,          \
-      OPT_COMMON(1, "%s (default)"),                                                    \
-      OPT_HELP_BY(cli_help_sections, "sections to run, in order: %s (default: all)"))   \
+      OPT_COMMON(1, "%s (default: all but snapshot)"),                                  \
+      OPT_HELP_BY(cli_help_sections, "sections to run, in order: %s (default: all but "  \
+                  "snapshot)"))                                                         \
     X(MODULE_LOADING, "module-loading", "MODE", OPT_WORD(loading, cli_loading_words),   \
       OPT_ANY, 0, OPT_COMMON(5, "lazy or eager (sets CUDA_MODULE_LOADING)"),            \
       "lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"                        \
@@ -283,6 +284,8 @@ static const char cli_brief_head[] =
 "                                       a library's device code in both modes\n"
 "  harness --json=b1.json              keep a run; with 3 runs of each build,\n"
 "                                       harness-compare a?.json -- b?.json\n"
+"  harness --section=snapshot           a restore from the driver's checkpoint\n"
+"                                       against a cold start (not run by default)\n"
 "\n"
 "Common options (--help=all lists every one):\n";
 
@@ -503,6 +506,10 @@ static void cli_defaults(cli_opts *o)
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
     for (i = 0; i < CLI_NSECTIONS; i++) o->run[i] = 1;
+#define CLI_OPT_IN(id) o->run[CLI_SEC_##id] = 0;
+    SEC_OPT_IN_LIST(CLI_OPT_IN)
+#undef CLI_OPT_IN
+    o->snapshot_lock_ms = 5000;
     memcpy(o->sizes, sizes, sizeof sizes);
     o->nsizes = sizeof sizes / sizeof sizes[0];
     o->warmup = 3;

@@ -69,6 +69,10 @@
 #              first linalg.qr and fft, LAZY and EAGER, against a sweep of
 #              --squeeze=M by hand (SQUEEZE_SWEEP, MiB), and the failures
 #              named; results/h200-squeeze-*
+#   snapshot   tests/gpu/snapshot.sh: section snapshot under LAZY and EAGER
+#              (every buffer intact, the steps within the child's own pause,
+#              the memory released), a lock that times out on a running
+#              kernel; results/<h100|h200>-snapshot.txt
 #   concurrent tests/gpu/concurrent.sh: a first launch on one stream while a
 #              kernel spins on another, LAZY against EAGER: the harness's
 #              answer.concurrent, and the program's own launch times
@@ -350,6 +354,8 @@ for part in $parts; do
         L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
     squeeze)
         L="$L/squeeze" sh tests/gpu/squeeze.sh 2>&1 | tail -40 ;;
+    snapshot)
+        L="$L/snapshot" sh tests/gpu/snapshot.sh 2>&1 | tail -40 ;;
     concurrent)
         L="$L/concurrent" sh tests/gpu/concurrent.sh 2>&1 | tail -20 ;;
     program-trust)
