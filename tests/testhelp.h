@@ -40,5 +40,6 @@ void test_untrusted(void);
 void test_demangle(void);
 void test_live(void);
 void test_squeeze(void);
+void test_rx(void);
 
 #endif

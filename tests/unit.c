@@ -29,6 +29,7 @@ int main(void)
     test_table();
     test_squeeze();
     test_live();
+    test_rx();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
