@@ -15,7 +15,8 @@
 # (tests/test_settings.sh), the hazards of its loading mode
 # (tests/test_hazards.sh), with all device memory but a margin held on
 # the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
-# the record reader's benchmark (tests/test_hostile.sh), the README and
+# the record reader's benchmark (tests/test_hostile.sh), its output, tree,
+# paths and bytes under hostile input (tests/test_trust.sh), the README and
 # docs/: size, the two commands,
 # every link (tests/test_docs.sh); the options the manual page and
 # docs/options.md list, against the option table (tests/test_options.sh);
@@ -87,6 +88,8 @@ FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
 mark squeeze
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
+sh tests/test_trust.sh
+mark trust
 sh tests/test_docs.sh
 mark docs
 sh tests/test_options.sh

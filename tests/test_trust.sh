@@ -1,0 +1,109 @@
+#!/bin/sh
+# test_trust.sh: the harness under hostile input, round 3 (a program's
+# output and process tree, the output paths, the standard descriptors, the
+# bytes the JSON records), on the CPU with tests/trust_program.py:
+#   ready     a back-reference, a pattern over 4000 bytes: refused at start;
+#             --ready over a 1 MiB line with the worst pattern found: a
+#             SIGTERM answered within 1 s; a 50 MiB flood: the ready line
+#             dated within 20 ms of its writing (200 ms here, a loaded
+#             machine's margin; the figure is printed); a last line without
+#             a newline, a line after a NUL, a line past the first 64 KiB
+#             with an exit at once: matched; an earlier run's output in the
+#             kept directory: not matched.
+# Every check here failed on the harness before these defences. Each run
+# is bounded (timeout) so that a harness that blocks fails, not hangs.
+: "${HARNESS:=./harness}"
+. tests/lib.sh
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+TP="python3 $(pwd)/tests/trust_program.py"
+export HARNESS_PROBE=/dev/null
+export STANDIN_STATE="$T/state"
+mkdir -p "$STANDIN_STATE"
+TO="timeout -s KILL 60"
+
+# ready_at FILE: the first ready.at of the JSON FILE, in ms.
+ready_at() {
+    python3 -c "import json, sys
+d = json.load(open('$1'))
+print([x for x in d['measurements'] if x['key'].endswith('ready.at')][0]['samples'][0])" 2>/dev/null
+}
+
+# one_line DESC FILE WORDS: FILE is one line holding WORDS (a usage
+# error's "Try 'harness --help'" after it).
+one_line() {
+    if [ "$(grep -vc "^Try 'harness --help'" "$2")" -eq 1 ] && head -n 1 "$2" | grep -q -F -e "$3"; then
+        echo "PASSED $1"
+    else
+        printf 'FAILED %s (%s)\n' "$1" "$(head -c 300 "$2")"
+    fi
+}
+
+# --- ready ------------------------------------------------------------------
+# A back-reference (glibc backtracks: 51 s for one 3,000-byte line) and a
+# pattern longer than the probe's copy of it: refused before any run.
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --ready='((a*)*)\1x' -- $TP --long-line 1 >"$T/bref.out" 2>"$T/bref.err"
+rc=$?
+expect_exit "ready: a back-reference refused before any run" 2
+one_line "ready: a back-reference: one line, the reason" "$T/bref.err" "back-references"
+check "ready: a back-reference: nothing run" test ! -e "$STANDIN_STATE/written"
+long=$(python3 -c "print('x' * 4001)")
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --ready="$long" -- $TP >"$T/long.out" 2>"$T/long.err"
+rc=$?
+expect_exit "ready: a pattern of 4001 bytes (the probe's copy held 4000) refused" 2
+one_line "ready: a pattern of 4001 bytes: one line, its length" "$T/long.err" "(4001 bytes): not taken: 4001 bytes, more than 4000"
+# shellcheck disable=SC2086
+secs=$(python3 - "$STANDIN_STATE" $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/term.json" \
+    --ready='(a|a?|.){1,150}(a*)*b{0,40}x' -- $TP --long-line 1 --sleep 30 <<'EOF'
+import os, signal, subprocess, sys, time
+state = sys.argv[1]
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t = time.monotonic()
+while not os.path.exists(os.path.join(state, "written")) and time.monotonic() - t < 30:
+    time.sleep(0.01)
+time.sleep(0.5)
+t0 = time.monotonic()
+p.send_signal(signal.SIGTERM)
+try:
+    rc = p.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = -1
+print("%.3f %d" % (time.monotonic() - t0, rc))
+EOF
+)
+echo "  a SIGTERM while --ready matches the worst pattern over a 1 MiB line: answered in ${secs% *} s"
+check "ready: the worst pattern over a 1 MiB line: a SIGTERM answered within 1 s (exit 143)" \
+    sh -c "[ '${secs#* }' = 143 ] && awk 'BEGIN { exit !(${secs% *} < 1) }'"
+check "ready: after that SIGTERM, the JSON written, marked incomplete" python3 -c "import json
+d = json.load(open('$T/term.json')); assert d['incomplete'] is True and 'SIGTERM' in d['environment']['stopped']"
+rm -f "$STANDIN_STATE/ready_ns"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --json="$T/flood.json" -- $TP --flood 50 --sleep 0.3 \
+    >"$T/flood.out" 2>"$T/flood.err"
+at=$(ready_at "$T/flood.json")
+wrote=$(python3 -c "print(int(open('$STANDIN_STATE/ready_ns').read()) / 1e6)" 2>/dev/null)
+echo "  50 MiB of output, then the ready line: written at ${wrote:-?} ms, dated ${at:-?} ms"
+check "ready: after 50 MiB of output, the ready line dated within 200 ms of its writing, never before it" \
+    python3 -c "assert 0 <= $at - $wrote < 200"
+for mode in tail after-nul boundary; do
+    # shellcheck disable=SC2086
+    $TO "$HARNESS" --rounds=1 --warmup=0 --ready='READY$' --json="$T/$mode.json" -- $TP --$mode \
+        >"$T/$mode.out" 2>"$T/$mode.err"
+    check "ready: the line matched: --$mode" python3 -c "assert $(ready_at "$T/$mode.json") > 0"
+done
+# An earlier run's output, left in the kept directory, is not this run's.
+mkdir -p "$T/kept"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --program-output="$T/kept" -- $TP --flood 1 \
+    >/dev/null 2>&1
+rm -f "$STANDIN_STATE/ready_ns"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --program-output="$T/kept" --json="$T/stale.json" \
+    -- $TP --flood 1 --sleep 0.5 >/dev/null 2>&1
+at=$(ready_at "$T/stale.json")
+wrote=$(python3 -c "print(int(open('$STANDIN_STATE/ready_ns').read()) / 1e6)" 2>/dev/null)
+check "ready: an earlier run's ready line in the kept output directory: not this run's (dated ${at:-?} ms, written ${wrote:-?})" \
+    python3 -c "assert $at >= $wrote"
