@@ -1,4 +1,6 @@
 /* main.c: options -> plan -> run sections -> write results; nothing else. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,12 +448,30 @@ static int main_end(main_run *m)
     return exit_code(&m->st);
 }
 
+/* Descriptors 0, 1 and 2 made valid: a closed one opened on /dev/null
+ * (read for 0, write for 1 and 2), before anything opens a descriptor
+ * that would land there (the signal pipe, an output file) and take the
+ * messages and tables meant for stdout and stderr. Returns 0, or -1 when
+ * /dev/null cannot be opened (nothing can be said: the caller exits 1). */
+static int main_fds(void)
+{
+    int fd, got;
+    for (fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        /* The lowest free descriptor is fd: those below it are open. */
+        got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got != fd) return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static main_run m;      /* large (the options hold whole paths): not on the stack */
     const sec_def *owner;
     int rc;
 
+    if (main_fds() != 0) return 1;
     m.t_main = clk_now_ns();
     m.t_start = time(NULL);
     if ((rc = main_options(&m, argc, argv)) != MAIN_GO) return rc;

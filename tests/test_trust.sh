@@ -9,7 +9,9 @@
 #             machine's margin; the figure is printed); a last line without
 #             a newline, a line after a NUL, a line past the first 64 KiB
 #             with an exit at once: matched; an earlier run's output in the
-#             kept directory: not matched.
+#             kept directory: not matched;
+#   descriptors stdout and stderr closed at start: the exit code of a whole
+#             run every time, no busy wait, the JSON written.
 # Every check here failed on the harness before these defences. Each run
 # is bounded (timeout) so that a harness that blocks fails, not hangs.
 : "${HARNESS:=./harness}"
@@ -107,3 +109,28 @@ at=$(ready_at "$T/stale.json")
 wrote=$(python3 -c "print(int(open('$STANDIN_STATE/ready_ns').read()) / 1e6)" 2>/dev/null)
 check "ready: an earlier run's ready line in the kept output directory: not this run's (dated ${at:-?} ms, written ${wrote:-?})" \
     python3 -c "assert $at >= $wrote"
+
+# --- descriptors ----------------------------------------------------------------
+# Started with stdout and stderr closed: the signal pipe and the output files
+# must not land on 1 and 2 (messages into the pipe, every wait busy, the exit
+# code 1 or 3 by chance). Three runs of a program that sleeps 2 s.
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/fd0.json" -- $TP --sleep 0.1 >/dev/null 2>&1
+want=$?
+res=$(python3 - $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/fd.json" -- $TP --sleep 2 <<'EOF2'
+import resource, subprocess, sys
+codes = []
+for _ in range(3):
+    codes.append(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=None, stderr=None,
+                                pass_fds=(), close_fds=True,
+                                preexec_fn=lambda: [__import__("os").close(f) for f in (1, 2)]).returncode)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(" ".join(map(str, codes)), "%.2f" % (ru.ru_utime + ru.ru_stime))
+EOF2
+)
+echo "  stdout and stderr closed, 3 runs of a 2 s program: exit codes and CPU seconds: $res (a whole run: exit $want)"
+check "descriptors: stdout and stderr closed: the exit code of a whole run, 3 times out of 3" \
+    test "$res" != "" -a "${res% *}" = "$want $want $want"
+check "descriptors: stdout and stderr closed: no busy wait (under 3 s of CPU for 3 runs of 2 s)" \
+    awk "BEGIN { exit !(${res##* } < 3) }"
+check "descriptors: stdout and stderr closed: the JSON written" python3 -c "import json; json.load(open('$T/fd.json'))"
