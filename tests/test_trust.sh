@@ -134,3 +134,25 @@ check "descriptors: stdout and stderr closed: the exit code of a whole run, 3 ti
 check "descriptors: stdout and stderr closed: no busy wait (under 3 s of CPU for 3 runs of 2 s)" \
     awk "BEGIN { exit !(${res##* } < 3) }"
 check "descriptors: stdout and stderr closed: the JSON written" python3 -c "import json; json.load(open('$T/fd.json'))"
+
+# --- bytes ----------------------------------------------------------------------
+# Bytes that are not UTF-8 in an environment value the JSON records and in
+# a program argument; an argument of 5,000 bytes; an ESC in
+# CUDA_INJECTION64_PATH's warning.
+long=$(python3 -c "print('y' * 5000)")
+# shellcheck disable=SC2086
+CUDA_CACHE_PATH=$(printf '/tmp/\377\376') CUDA_INJECTION64_PATH=$(printf '/x\033[2J\nharness: forged') \
+    $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/bytes.json" -- $TP "$(printf 'a\351b\303')" "$long" \
+    >"$T/bytes.out" 2>"$T/bytes.err"
+check "bytes: not UTF-8 in CUDA_CACHE_PATH and an argument: valid JSON, each such byte as its \\u00XX" \
+    python3 -c "import json
+d = json.load(open('$T/bytes.json', encoding='utf-8'))
+e = d['environment']
+assert e['CUDA_CACHE_PATH'] == '/tmp/\\u00ff\\u00fe' and 'a\\u00e9b\\u00c3' in e['program_command'], e['CUDA_CACHE_PATH']"
+check "bytes: an argument of 5,000 bytes: command_line whole, program_command's cut said" \
+    python3 -c "import json
+e = json.load(open('$T/bytes.json', encoding='utf-8'))['environment']
+assert e['command_line'].endswith(' ' + 'y' * 5000) and e['program_command'].endswith('[cut here: command_line holds the whole]')"
+check "bytes: scripts/compare reads that JSON" python3 scripts/compare "$T/bytes.json" "$T/bytes.json"
+check "bytes: CUDA_INJECTION64_PATH's ESC and newline not printed raw" \
+    sh -c "grep -q 'CUDA_INJECTION64_PATH=/x.x1b.2J.x0aharness: forged is set' '$T/bytes.err' && ! grep -q \"\$(printf '\\033')\" '$T/bytes.err' && ! grep -q '^harness: forged' '$T/bytes.err'"

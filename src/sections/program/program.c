@@ -212,7 +212,8 @@ static int pg_setup(pg_state *s)
     res_env_str(r, "program_user_injection", getenv("CUDA_INJECTION64_PATH"));
     if (getenv("CUDA_INJECTION64_PATH") && *getenv("CUDA_INJECTION64_PATH"))
         fprintf(stderr, "harness: " PG ": CUDA_INJECTION64_PATH=%s is set: probed runs load the "
-                "harness's probe in its place; bare runs keep it\n", getenv("CUDA_INJECTION64_PATH"));
+                "harness's probe in its place; bare runs keep it\n",
+                uf_visible(getenv("CUDA_INJECTION64_PATH"), line, sizeof line));
     res_env_str(r, "program_output", s->outdir_tmp ? NULL : s->outdir);
     if (s->probe[0]) {
         res_env_str(r, "program_probe", s->probe);
@@ -235,7 +236,8 @@ static int pg_setup(pg_state *s)
                 : pgr_user_nvtx() ? "none: NVTX_INJECTION64_PATH is the user's" : "NVTX marks, through the probe");
     if (s->ready_on && s->probe[0] && pgr_user_nvtx())
         fprintf(stderr, "harness: " PG ": NVTX_INJECTION64_PATH=%s is set: --ready matches the "
-                "program's lines only, not its NVTX marks\n", getenv("NVTX_INJECTION64_PATH"));
+                "program's lines only, not its NVTX marks\n",
+                uf_visible(getenv("NVTX_INJECTION64_PATH"), line, sizeof line));
     return 0;
 }
 
