@@ -249,6 +249,12 @@ static void main_print(FILE *f, const main_run *m, int code, double seconds)
     an_summary(f, r, names, n, &run);
 }
 
+/* 1 when an output's path is "-", stdout. */
+static int main_dash(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
 /* The command line read, HARNESS_FAULT armed, -- CMD's output directory
  * claimed and the sampling planned. Returns MAIN_GO, or the exit code. */
 static int main_options(main_run *m, int argc, char **argv)
@@ -257,10 +263,17 @@ static int main_options(main_run *m, int argc, char **argv)
 
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
-    if (m->o.schema) return sec_print_schema(stdout) == 0 ? 0 : 1;
+    if (m->o.schema) {
+        errno = 0;
+        if (sec_print_schema(stdout) == 0 && fflush(stdout) == 0) return 0;
+        fprintf(stderr, "harness: --schema: cannot write to stdout: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
     if (cf_setup() != 0) return 2;
-    /* --json=-: the JSON alone on stdout; the tables go to stderr. */
-    m->tables = m->o.json && strcmp(m->o.json, "-") == 0 ? stderr : stdout;
+    /* --json=- (or --csv, --trace, --preload-list): that output alone on
+     * stdout; the tables go to stderr. */
+    m->tables = main_dash(m->o.json) || main_dash(m->o.csv) || main_dash(m->o.trace) ||
+                main_dash(m->o.preload_list) ? stderr : stdout;
     /* -- CMD: the directory of the program's output claimed (or refused,
      * when another harness run holds it) before anything is written. */
     if (m->o.cmd && m->o.child == CLI_CHILD_NONE && pg_claim_output(&m->o) != 0) return 2;

@@ -11,14 +11,27 @@
 #             with an exit at once: matched; an earlier run's output in the
 #             kept directory: not matched;
 #   descriptors stdout and stderr closed at start: the exit code of a whole
-#             run every time, no busy wait, the JSON written.
-# Every check here failed on the harness before these defences. Each run
-# is bounded (timeout) so that a harness that blocks fails, not hangs.
+#             run every time, no busy wait, the JSON written;
+#   bytes     bytes that are not UTF-8 in an environment value and in an
+#             argument: valid JSON; an argument of 5,000 bytes; an ESC and
+#             a newline in CUDA_INJECTION64_PATH's warning;
+#   paths     an output naming stdout by another name, --program-output
+#             as an output, a name too long, two outputs on stdout: exit 2
+#             before any run; --csv=- and --trace=- on stdout;
+#             --schema >/dev/full says why.
+# Each class has checks that failed on the harness before these defences
+# (not every check: glibc matched the worst pattern here fast, and its own
+# worst, with a back-reference, is now refused at start). Each run is
+# bounded (timeout; the SIGTERM case by its own wait, as timeout(1) would
+# send a second SIGTERM to the group) so that a harness that blocks fails,
+# not hangs.
 : "${HARNESS:=./harness}"
 . tests/lib.sh
 T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 TP="python3 $(pwd)/tests/trust_program.py"
+# The harness by an absolute path, for the runs from another directory.
+case $HARNESS in /*) ABS=$HARNESS ;; *) ABS="$(pwd)/$HARNESS" ;; esac
 export HARNESS_PROBE=/dev/null
 export STANDIN_STATE="$T/state"
 mkdir -p "$STANDIN_STATE"
@@ -57,11 +70,12 @@ rc=$?
 expect_exit "ready: a pattern of 4001 bytes (the probe's copy held 4000) refused" 2
 one_line "ready: a pattern of 4001 bytes: one line, its length" "$T/long.err" "(4001 bytes): not taken: 4001 bytes, more than 4000"
 # shellcheck disable=SC2086
-secs=$(python3 - "$STANDIN_STATE" $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/term.json" \
+rm -f "$STANDIN_STATE/written"
+secs=$(python3 - "$STANDIN_STATE" "$T/term.err" "$HARNESS" --rounds=1 --warmup=0 --json="$T/term.json" \
     --ready='(a|a?|.){1,150}(a*)*b{0,40}x' -- $TP --long-line 1 --sleep 30 <<'EOF'
 import os, signal, subprocess, sys, time
 state = sys.argv[1]
-p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+p = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[2], "w"))
 t = time.monotonic()
 while not os.path.exists(os.path.join(state, "written")) and time.monotonic() - t < 30:
     time.sleep(0.01)
@@ -156,3 +170,43 @@ assert e['command_line'].endswith(' ' + 'y' * 5000) and e['program_command'].end
 check "bytes: scripts/compare reads that JSON" python3 scripts/compare "$T/bytes.json" "$T/bytes.json"
 check "bytes: CUDA_INJECTION64_PATH's ESC and newline not printed raw" \
     sh -c "grep -q 'CUDA_INJECTION64_PATH=/x.x1b.2J.x0aharness: forged is set' '$T/bytes.err' && ! grep -q \"\$(printf '\\033')\" '$T/bytes.err' && ! grep -q '^harness: forged' '$T/bytes.err'"
+
+# --- paths ----------------------------------------------------------------------
+# Each refused before any run (exit 2, one line), stdout a pipe as in a
+# script: an output naming stdout by another name, the program's output
+# directory, a name too long for the temporary file beside it, two on stdout.
+long=$(python3 -c "print('n' * 250)")
+mkdir -p "$T/paths"
+ln -s "$T/paths/stdout.txt" "$T/paths/link.json"
+n=0
+for args in "--json=- --preload-list=/dev/stdout|is the harness's stdout" \
+            "--trace=/proc/self/fd/1|is the harness's stdout" \
+            "--json=$T/paths/D --program-output=$T/paths/D|is the directory of the program's output" \
+            "--csv=$T/paths/r.json.program --json=$T/paths/r.json|is the directory of the program's output" \
+            "--json=$T/paths/$long|its name is 250 bytes" \
+            "--json=- --csv=-|both name stdout"; do
+    n=$((n + 1))
+    words=${args##*|}
+    # shellcheck disable=SC2086
+    ($TO "$HARNESS" --rounds=1 ${args%|*} -- $TP --flood 1 2>"$T/paths/$n.err"; echo $? >"$T/paths/$n.rc") | cat >"$T/paths/$n.out"
+    rc=$(cat "$T/paths/$n.rc")
+    expect_exit "paths: ${args%|*}: refused before any run" 2
+    one_line "paths: ${args%|*}: one line: $words" "$T/paths/$n.err" "$words"
+done
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --json="$T/paths/link.json" -- $TP >"$T/paths/stdout.txt" 2>"$T/paths/link.err"
+rc=$?
+expect_exit "paths: --json a link to the file stdout goes to: refused" 2
+one_line "paths: --json a link to stdout's file: one line" "$T/paths/link.err" "is the harness's stdout"
+for opt in csv trace; do
+    # shellcheck disable=SC2086
+    (cd "$T/paths" && $TO "$ABS" --rounds=1 --warmup=0 --$opt=- -- $TP >"$T/paths/$opt.out" 2>"$T/paths/$opt.err")
+    check "paths: --$opt=- writes to stdout alone (no file named '-'), the tables to stderr" \
+        sh -c "[ ! -e '$T/paths/-' ] && grep -q 'exit code' '$T/paths/$opt.err' && ! grep -q 'exit code' '$T/paths/$opt.out' && [ -s '$T/paths/$opt.out' ]"
+done
+check "paths: --csv=-: the CSV on stdout" sh -c "head -1 '$T/paths/csv.out' | grep -q '^section,key,name'"
+check "paths: --trace=-: the trace on stdout" python3 -c "import json; assert json.load(open('$T/paths/trace.out'))['traceEvents']"
+"$HARNESS" --schema >/dev/full 2>"$T/paths/full.err"
+rc=$?
+expect_exit "paths: --schema >/dev/full: exit 1" 1
+one_line "paths: --schema >/dev/full: says why" "$T/paths/full.err" "--schema: cannot write to stdout: No space left on device"
