@@ -67,7 +67,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c tests/live_pla
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/pbcupti.c src/probe/pbimage.c src/probe/pblive.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/pbcupti.c src/probe/pbimage.c src/probe/pblive.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/core/rx.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 # The keys a run can write (./harness --schema), read by the scripts: from
@@ -193,7 +193,8 @@ sanitize-gpu: $(BIN)
 # whole record path of -- CMD: a record directory's contents, FIFOs, links,
 # directories, foreign pids and all (tests/fuzz/recdirs, recdir.h),
 # the kernel names' demangler and shortener (tests/fuzz/names), and the
-# live record's reader (tests/fuzz/lives: patches over a whole record).
+# live record's reader (tests/fuzz/lives: patches over a whole record),
+# and --ready's matcher (tests/fuzz/patterns: a pattern, then lines).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -210,7 +211,8 @@ fuzz: $(VERSION_C)
 	    src/os/ufile.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_live tests/fuzz/fuzz_live.c src/probe/live.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names build/fuzz/lives
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_rx tests/fuzz/fuzz_rx.c src/core/rx.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names build/fuzz/lives build/fuzz/patterns
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
@@ -218,6 +220,7 @@ fuzz: $(VERSION_C)
 	cp tests/fuzz/recdirs/* build/fuzz/recdirs/
 	cp tests/fuzz/names/* build/fuzz/names/
 	cp tests/fuzz/lives/* build/fuzz/lives/
+	cp tests/fuzz/patterns/* build/fuzz/patterns/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -232,6 +235,8 @@ fuzz: $(VERSION_C)
 	    >build/fuzz/demangle.log 2>&1; rc=$$?; tail -3 build/fuzz/demangle.log; exit $$rc
 	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/lives \
 	    >build/fuzz/live.log 2>&1; rc=$$?; tail -3 build/fuzz/live.log; exit $$rc
+	build/fuzz/fuzz_rx -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=512 build/fuzz/patterns \
+	    >build/fuzz/rx.log 2>&1; rc=$$?; tail -3 build/fuzz/rx.log; exit $$rc
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where

@@ -18,7 +18,8 @@
 # the stand-in driver (tests/test_squeeze.sh), section snapshot on the
 # stand-in driver's checkpoint entry points (tests/test_snapshot.sh), and
 # with a hostile one, with
-# the record reader's benchmark (tests/test_hostile.sh), the README and
+# the record reader's benchmark (tests/test_hostile.sh), its output, tree,
+# paths and bytes under hostile input (tests/test_trust.sh), the README and
 # docs/: size, the two commands,
 # every link (tests/test_docs.sh); the options the manual page and
 # docs/options.md list, against the option table (tests/test_options.sh);
@@ -94,6 +95,8 @@ FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
 mark snapshot
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
+sh tests/test_trust.sh
+mark trust
 sh tests/test_docs.sh
 mark docs
 sh tests/test_options.sh

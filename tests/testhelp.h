@@ -42,5 +42,6 @@ void test_demangle(void);
 void test_live(void);
 void test_failures(void);
 void test_squeeze(void);
+void test_rx(void);
 
 #endif

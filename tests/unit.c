@@ -35,6 +35,7 @@ int main(void)
     test_squeeze();
     test_live();
     test_failures();
+    test_rx();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

@@ -4,6 +4,7 @@
  * argv through it, the values, the help's layout) is run/opt.c. */
 #include "run/cli.h"
 #include "run/opt.h"
+#include "core/rx.h"
 #include "core/verdict.h"
 #include "cuda/kernels.h"
 #include "os/atomicfile.h"
@@ -12,7 +13,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -818,20 +818,22 @@ static int cli_read_compare(const opt_row *r, const char *arg, cli_opts *o, FILE
     return CLI_OK;
 }
 
-/* --ready=REGEX: a POSIX extended regular expression. */
+/* --ready=REGEX: a POSIX extended regular expression that rx takes
+ * (src/core/rx.h: no back-references, bounded in size); a pattern over
+ * 60 bytes is named by its start and length. */
 static int cli_read_ready(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    regex_t re;
+    rx_prog *re;
     char msg[200];
-    int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+    size_t len = strlen(arg);
 
     (void)r;
     (void)out;
-    if (rc != 0) {
-        regerror(rc, &re, msg, sizeof msg);
-        CLI_FAIL("--ready=%s: not a regular expression (POSIX extended): %s", arg, msg);
+    if (rx_compile(arg, &re, msg, sizeof msg) != 0) {
+        if (len > 60) CLI_FAIL("--ready=%.40s... (%zu bytes): not taken: %s", arg, len, msg);
+        CLI_FAIL("--ready=%s: not taken: %s", arg, msg);
     }
-    regfree(&re);
+    rx_free(re);
     o->ready = arg;
     return CLI_OK;
 }
@@ -1019,32 +1021,80 @@ static int cli_expand_outputs(cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
-/* The output files, --json, --csv and --trace: none names a directory,
- * each can be written (its directory is there and takes new files:
- * af_check_target), and no two name one file, however spelled (r.json and
- * ./r.json, a symbolic link and the file it names; the same path twice, a
- * device's included): the second write would replace the first. All before
- * any section runs. Returns CLI_OK, or CLI_USAGE after printing what is
- * wrong to err. */
+/* Which of the harness's stdout and stderr path would write into: "stdout",
+ * "stderr", or NULL (neither; /dev/null is neither: nothing written there
+ * is lost). Through links and /proc/self/fd: the same open file (a pipe, a
+ * terminal, a regular file) by device and inode. */
+static const char *cli_std_clash(const char *path)
+{
+    struct stat p, s, null;
+    int fd;
+    if (stat(path, &p) != 0) return NULL;
+    if (S_ISCHR(p.st_mode) && stat("/dev/null", &null) == 0 && p.st_rdev == null.st_rdev) return NULL;
+    for (fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &s) == 0 && s.st_dev == p.st_dev && s.st_ino == p.st_ino)
+            return fd == 1 ? "stdout" : "stderr";
+    return NULL;
+}
+
+/* The directory of -- CMD's output beside the outputs: --program-output,
+ * or <json>.program (pg_claim_output), into buf; NULL without -- CMD or
+ * where there is none. */
+static const char *cli_program_dir(const cli_opts *o, char *buf, size_t len)
+{
+    if (!o->cmd) return NULL;
+    if (o->program_output) return o->program_output;
+    if (!o->json || strcmp(o->json, "-") == 0) return NULL;
+    if ((size_t)snprintf(buf, len, "%s.program", o->json) >= len) return NULL;
+    return buf;
+}
+
+/* The output files, --json, --csv, --trace and --preload-list: "-" is
+ * stdout, for one of them at most; none names a directory, or stdout or
+ * stderr by another name (/dev/stdout, /proc/self/fd/1, a link to the file
+ * stdout goes to: the tables would mix into it); each can be written (its
+ * directory is there and takes new files, its name leaves room for the
+ * temporary file's: af_check_target); no two name one file, however
+ * spelled (r.json and ./r.json, a symbolic link and the file it names; the
+ * same path twice, a device's included), nor the program's output
+ * directory (cli_program_dir): the second write would replace the first.
+ * All before any section runs. Returns CLI_OK, or CLI_USAGE after printing
+ * what is wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
         { "preload-list", o->preload_list },
     };
-    size_t i, j, n = sizeof out / sizeof out[0];
-    char why[PATH_MAX + 64];
+    size_t i, j, n = sizeof out / sizeof out[0], dash = n;
+    char why[PATH_MAX + 64], dir[CLI_PATH_MAX + 16];
+    const char *std, *pdir;
 
-
-    /* --json=- is stdout, nothing to check. */
-    for (i = 0; i < n; i++)
-        if (i == 0 && out[i].path && strcmp(out[i].path, "-") == 0) out[i].path = NULL;
+    for (i = 0; i < n; i++) {
+        if (!out[i].path || strcmp(out[i].path, "-") != 0) continue;
+        if (dash < n)
+            CLI_FAIL("--%s=- and --%s=- both name stdout; one output at a time can go there",
+                     out[dash].name, out[i].name);
+        dash = i;
+        out[i].path = NULL;     /* stdout: nothing to check */
+    }
     for (i = 0; i < n; i++)
         if (out[i].path && af_names_directory(out[i].path))
             CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
     for (i = 0; i < n; i++)
+        if (out[i].path && (std = cli_std_clash(out[i].path)) != NULL)
+            CLI_FAIL("--%s=%s: is the harness's %s (where its %s go); --%s=- writes it to stdout "
+                     "alone", out[i].name, out[i].path, std, std[3] == 'o' ? "tables" : "messages",
+                     out[i].name);
+    for (i = 0; i < n; i++)
         if (out[i].path && af_check_target(out[i].path, why, sizeof why) != 0)
             CLI_FAIL("--%s=%s: cannot be written: %s", out[i].name, out[i].path, why);
+    if ((pdir = cli_program_dir(o, dir, sizeof dir)) != NULL)
+        for (i = 0; i < n; i++)
+            if (out[i].path && (strcmp(out[i].path, pdir) == 0 || af_same_file(out[i].path, pdir)))
+                CLI_FAIL("--%s=%s: is the directory of the program's output (%s%s): the two "
+                         "would be written over each other", out[i].name, out[i].path,
+                         o->program_output ? "--program-output=" : "--json's default, ", pdir);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
             if (out[i].path && out[j].path &&

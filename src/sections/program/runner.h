@@ -8,8 +8,8 @@
 #ifndef RUNNER_H
 #define RUNNER_H
 
-#include <regex.h>
 #include <stddef.h>
+#include "core/rx.h"
 #include "core/verdict.h"
 #include "run/section_ctx.h"
 #include "sections/program/failures.h"
@@ -43,7 +43,7 @@ typedef struct pgr_runner {
     const char *probe;          /* the probe, "" when not found */
     const char *cupti;          /* the libcupti for the probe, "" when not found */
     const char *outdir;         /* where each run's output goes */
-    regex_t *ready;             /* --ready, compiled; NULL without */
+    const rx_prog *ready;       /* --ready, compiled; NULL without */
     int nvml;                   /* 1 when NVML answers */
     pgm_sampler smp;
     int traced[PG_MAX_SIDES];   /* a side's spans were drawn once */
