@@ -67,7 +67,7 @@ TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c tests/live_pla
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/pbcupti.c src/probe/pbimage.c src/probe/pblive.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/core/rx.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/pbcupti.c src/probe/pbimage.c src/probe/pbrecord.c src/probe/pbstate.c src/probe/pblive.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/core/rx.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 # The keys a run can write (./harness --schema), read by the scripts: from
@@ -97,7 +97,7 @@ $(BIN): $(OBJS)
 	@$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/pbcupti.o $(B)/obj/src/probe/pbimage.o $(B)/obj/src/probe/pblive.o $(B)/obj/src/probe/marks.o
+$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/pbcupti.o $(B)/obj/src/probe/pbrecord.o $(B)/obj/src/probe/pbstate.o $(B)/obj/src/probe/pbimage.o $(B)/obj/src/probe/pblive.o $(B)/obj/src/probe/marks.o
 	@$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -6,6 +6,8 @@
 #include "probe/marks.h"
 #include "probe/pbcupti.h"
 #include "probe/pbimage.h"
+#include "probe/pbrecord.h"
+#include "probe/pbstate.h"
 #include "probe/pblive.h"
 
 #include <dlfcn.h>
@@ -35,33 +37,10 @@
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
-#define PB_NAME    512           /* a kernel's name kept, truncated (torch's run to 300+) */
-#define PB_WHY     1024          /* env cupti */
 #define PB_FRAMES       64       /* stack frames a failed call's caller is looked for in */
 
 /* ------------------------------------------------------------- state --- */
 
-/* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
- * launch is told first or later at its exit. Past PB_NKINDS, the calls
- * watched for their failure alone, not counted: PB_CONTEXT a context's
- * creation (under EAGER it loads every library loaded before it, so a
- * squeezed device can fail there); PB_ALLOC a device allocation (on a
- * squeezed device a library's handle or workspace, or the program's own
- * tensor, fails there rather than in a load). */
-typedef enum pb_kind {
-    PB_MODULE_LOAD, PB_LIBRARY_LOAD, PB_GET_FUNCTION, PB_GET_KERNEL,
-    PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS,
-    PB_CONTEXT = PB_NKINDS, PB_ALLOC
-} pb_kind;
-#define PB_LAUNCH PB_LAUNCH_FIRST
-
-/* Each kind's figures: its calls counted, the time inside them (precord.h). */
-static const prc_fig_id pb_kind_figs[PB_NKINDS][2] = {
-    { PRC_F_MODULE_LOAD_N, PRC_F_MODULE_LOAD_MS }, { PRC_F_LIBRARY_LOAD_N, PRC_F_LIBRARY_LOAD_MS },
-    { PRC_F_GET_FUNCTION_N, PRC_F_GET_FUNCTION_MS }, { PRC_F_GET_KERNEL_N, PRC_F_GET_KERNEL_MS },
-    { PRC_F_KERNEL_FUNCTION_N, PRC_F_KERNEL_FUNCTION_MS }, { PRC_F_FUNC_LOAD_N, PRC_F_FUNC_LOAD_MS },
-    { PRC_F_LAUNCH_FIRST_N, PRC_F_LAUNCH_FIRST_MS }, { PRC_F_LAUNCH_LATER_N, PRC_F_LAUNCH_LATER_MS },
-};
 
 /* The driver calls enabled, and what each one counts as (cupti_driver_cbid.h
  * has no _v2 of these; the per-thread-stream launches are _ptsz). */
@@ -104,67 +83,6 @@ static const pb_cb pb_cbs[] = {
  * lists the same calls in the same order. */
 _Static_assert(PB_NCBS == PRC_NFAIL_CALLS, "pb_cbs and prc_fail_calls list the same calls");
 
-/* A first use or load whose call failed ("fail.<i>" of the record). */
-typedef struct pb_fail {
-    double at_ms;           /* the call began, ms after t0 */
-    double free_mib;        /* free when it returned (NaN: unread) */
-    int error;              /* the CUresult */
-    size_t call;            /* index into pb_cbs and prc_fail_calls */
-    char err[64];           /* cuGetErrorName's name of it, or "?" */
-    char name[PB_NAME];     /* what was being loaded */
-    char by[128];           /* the library that made the call (pb_caller), or "" */
-} pb_fail;
-
-/* One function (CUfunction) seen got or launched. */
-typedef struct pb_kernel {
-    const void *fn;
-    double get_ms;          /* its gets (cuModuleGetFunction, cuKernelGetFunction)
-                               before its first launch, summed */
-    double launch_ms;       /* its first launch's host time */
-    double at_ms;           /* its first use began (its first get's or first launch's entry),
-                               ms after t0; valid where used */
-    double free_mib;        /* device memory free when its first use began (cuMemGetInfo
-                               at the entry of its first get or launch); valid where has_free */
-    double took_mib;        /* free memory its first use took: before less after each of
-                               its gets and its first launch, summed */
-    double later_n, later_ms; /* its later launches: how many, their host time summed */
-    double busy;            /* other streams with work in flight when its first use began
-                               (the most over its gets and first launch); NaN: not asked */
-    int used, has_free;
-    int launched;
-    char name[PB_NAME];     /* the launch's symbolName, else the get's name */
-} pb_kernel;
-
-/* Everything the record holds; pb.lock guards what changes after set-up. */
-typedef struct pb_state {
-    pthread_mutex_t lock;
-    long pid;                   /* the process the probe was set up in */
-    long long t0_ns;            /* the origin of every "at." figure */
-    int counting;               /* the callbacks are enabled: counts are known */
-    char path[PATH_MAX + 32];   /* the record; "" when too long (path_error) */
-    int path_error;
-    char command[256], cupti[PB_WHY], loading_mode[8], mem_source[16], device[32];
-    double at_probe, at_context, at_first_kernel, at_exit;  /* NaN: not reached */
-    double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
-    double n[PB_NKINDS], ms[PB_NKINDS];
-    double contexts, loaded, loaded_mib, ptx, ptx_ms;
-    prc_load loads[PRC_MAX_LOADS]; /* loads after the first kernel, the first nloads: each a
-                                   burst of loads with no launch between them */
-    size_t nloads;
-    int launched_since_load;    /* a launch came after the last load: the next starts a burst */
-    double burst_gets_ms;       /* host time of the gets since the last load of the open burst */
-    uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
-    pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
-    size_t nkernels;
-    prc_span *spans;            /* maxspans, the first nspans used (then never changed) */
-    size_t nspans, maxspans;
-    int exit_written;           /* the "exit" record is written: no later one */
-    int said;                   /* a failed write has been said on stderr */
-    pb_fail fails[PRC_MAX_FAILS]; /* the failed calls of first uses and loads, the first nfails */
-    size_t nfails;
-} pb_state;
-
-static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_mutex_t pb_write_lock = PTHREAD_MUTEX_INITIALIZER;  /* one record write at a time */
 static atomic_int pb_on;        /* 1 once set up in this process; 0 before and in a forked child */
 static atomic_int pb_first;     /* 1 once the first launch has entered */
@@ -199,11 +117,6 @@ typedef CUresult (*pb_mem_info_fn)(size_t *, size_t *);
 static _Atomic(pb_mem_info_fn) pb_mem_info; /* cuMemGetInfo_v2, set at the first kernel */
 static _Thread_local long pb_tid;
 
-/* ms after the origin of the clock's reading ns. */
-static double pb_ms(long long ns)
-{
-    return (double)(ns - pb.t0_ns) / 1e6;
-}
 
 /* Copy src (NULL: "") into dst of len bytes, truncated, control characters
  * as '?' (a span line is tab-separated). */
@@ -1102,213 +1015,6 @@ static void pb_first_kernel_done(void)
 
 /* ------------------------------------------------------------ record --- */
 
-/* The NVTX marks' figures (marks.h): marks.n where any was seen (or the
- * marks are routed here), at.ready_mark where one matched. */
-static void pb_put_marks(double *v)
-{
-    double n = 0;
-    long long ns = 0;
-    int ready = pm_ready(&n, &ns);
-    if (n > 0 || getenv(PRC_ENV_READY)) v[PRC_F_MARKS_N] = n;
-    if (ready) v[PRC_F_AT_READY_MARK] = pb_ms(ns) > 0 ? pb_ms(ns) : 0;
-}
-
-/* Every figure's value into v (indexed by prc_fig_id), NaN where absent:
- * counts only where the calls were seen, a call's .ms only where it was
- * made. Under pb.lock. */
-static void pb_figures(double *v)
-{
-    size_t i;
-
-    for (i = 0; i < PRC_NFIGS; i++) v[i] = NAN;
-    v[PRC_F_AT_PROBE] = pb.at_probe;
-    v[PRC_F_AT_CONTEXT] = pb.at_context;
-    v[PRC_F_AT_FIRST_KERNEL] = pb.at_first_kernel;
-    v[PRC_F_AT_EXIT] = pb.at_exit;
-    v[PRC_F_MEM_FIRST_KERNEL] = pb.mem_first_kernel;
-    v[PRC_F_MEM_EXIT] = pb.mem_exit;
-    v[PRC_F_RSS_PEAK] = pb.rss_peak;
-    pb_put_marks(v);
-    if (!pb.counting) return;
-    v[PRC_F_CONTEXTS_N] = pb.contexts;
-    v[PRC_F_LOADED_N] = pb.loaded;
-    v[PRC_F_LOADED_MIB] = pb.loaded_mib;
-    v[PRC_F_PTX_N] = pb.ptx;
-    if (pb.ptx > 0) v[PRC_F_PTX_MS] = pb.ptx_ms;
-    for (i = 0; i < PB_NKINDS; i++) {
-        v[pb_kind_figs[i][0]] = pb.n[i];
-        if (pb.n[i] > 0) v[pb_kind_figs[i][1]] = pb.ms[i];
-    }
-}
-
-static double pb_first_use(const pb_kernel *k)
-{
-    return k->get_ms + k->launch_ms;
-}
-
-/* The PRC_SLOWEST launched functions of the slowest first use into top,
- * slowest first (ties: the one seen first); returns how many. */
-static size_t pb_slowest(const pb_kernel **top)
-{
-    size_t n = 0, i, j;
-    for (i = 0; i < pb.nkernels; i++) {
-        const pb_kernel *k = &pb.kernels[i];
-        double use = pb_first_use(k);
-        if (!k->launched || (n == PRC_SLOWEST && pb_first_use(top[n - 1]) >= use)) continue;
-        j = n < PRC_SLOWEST ? n++ : n - 1;
-        for (; j > 0 && pb_first_use(top[j - 1]) < use; j--) top[j] = top[j - 1];
-        top[j] = k;
-    }
-    return n;
-}
-
-/* The record's env fields into r. 0, or -1 on out of memory. */
-static int pb_build_env(results *r, const char *written)
-{
-    if (res_env_str(r, "record", PRC_FORMAT) != 0 ||
-        res_env_str(r, "version", HARNESS_VERSION) != 0 ||
-        res_env_num(r, "pid", (double)pb.pid) != 0 ||
-        res_env_num(r, "ppid", (double)getppid()) != 0 ||
-        res_env_str(r, "command", pb.command) != 0 ||
-        res_env_str(r, "written", written) != 0 ||
-        res_env_str(r, "cupti", pb.cupti) != 0 ||
-        res_env_str(r, "loading_mode", pb.loading_mode) != 0 ||
-        res_env_str(r, "mem_source", pb.mem_source) != 0 ||
-        res_env_str(r, "device", pb.device) != 0)
-        return -1;
-    return 0;
-}
-
-/* Every failed call kept ("fail.<i>") into r. 0, or -1 on out of memory. */
-static int pb_build_fails(results *r)
-{
-    size_t i;
-    for (i = 0; i < pb.nfails; i++) {
-        const pb_fail *f = &pb.fails[i];
-        char key[32], text[160];
-        res_derived *d;
-        snprintf(key, sizeof key, "fail.%zu", i + 1);
-        snprintf(text, sizeof text, "%s %s", prc_fail_calls[f->call], f->err);
-        d = res_derive(r, PRC_SECTION, key, f->name[0] ? f->name : "(unnamed)", f->at_ms, "ms", text);
-        if (!d || res_derived_field(d, "error", f->error) != 0 ||
-            (!isnan(f->free_mib) && res_derived_field(d, "free_mib", f->free_mib) != 0))
-            return -1;
-    }
-    return 0;
-}
-
-/* Every first use ("use.<i>") and every load after the first kernel
- * ("load.<i>") into r. 0, or -1 on out of memory. */
-static int pb_build_uses(results *r)
-{
-    size_t i, n = 0;
-    char key[32];
-    res_derived *d;
-    for (i = 0; i < pb.nkernels && n < PRC_MAX_USES; i++) {
-        const pb_kernel *k = &pb.kernels[i];
-        if (!k->launched || !k->used) continue;
-        snprintf(key, sizeof key, "use.%zu", ++n);
-        d = res_derive(r, PRC_SECTION, key, k->name[0] ? k->name : "(unnamed)", k->at_ms, "ms", "");
-        if (!d || res_derived_field(d, "get_ms", k->get_ms) != 0 ||
-            res_derived_field(d, "launch_ms", k->launch_ms) != 0 ||
-            res_derived_field(d, "later_n", k->later_n) != 0 ||
-            res_derived_field(d, "later_ms", k->later_ms) != 0 ||
-            (!isnan(k->busy) && res_derived_field(d, "busy", k->busy) != 0) ||
-            (k->has_free && (res_derived_field(d, "free_mib", k->free_mib) != 0 ||
-                             res_derived_field(d, "took_mib", k->took_mib) != 0)))
-            return -1;
-    }
-    for (i = 0; i < pb.nloads; i++) {
-        const prc_load *l = &pb.loads[i];
-        snprintf(key, sizeof key, "load.%zu", i + 1);
-        d = res_derive(r, PRC_SECTION, key, l->library ? "library" : "module", l->at_ms, "ms", "");
-        if (!d || res_derived_field(d, "ms", l->ms) != 0 || res_derived_field(d, "n", l->n) != 0 ||
-            res_derived_field(d, "span_ms", l->span_ms) != 0 ||
-            (!isnan(l->free_mib) && res_derived_field(d, "free_mib", l->free_mib) != 0) ||
-            (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
-            return -1;
-    }
-    return pb_build_fails(r);
-}
-
-/* The figures and slowest first uses into r. 0, or -1 on out of memory. */
-static int pb_build_figures(results *r)
-{
-    double v[PRC_NFIGS];
-    const pb_kernel *top[PRC_SLOWEST];
-    size_t i, n;
-
-    pb_figures(v);
-    for (i = 0; i < PRC_NFIGS; i++) {
-        const prc_fig *f = &prc_figs[i];
-        if (!isnan(v[i]) && !res_add(r, PRC_SECTION, f->key, f->name, f->region, RES_PROCESS,
-                                     f->unit, &v[i], 1))
-            return -1;
-    }
-    n = pb_slowest(top);
-    for (i = 0; i < n; i++) {
-        char key[32];
-        res_derived *d;
-        snprintf(key, sizeof key, "slowest.%zu", i + 1);
-        d = res_derive(r, PRC_SECTION, key, top[i]->name[0] ? top[i]->name : "(unnamed)",
-                       pb_first_use(top[i]), "ms", "");
-        if (!d || res_derived_field(d, "get_ms", top[i]->get_ms) != 0 ||
-            res_derived_field(d, "launch_ms", top[i]->launch_ms) != 0)
-            return -1;
-    }
-    return pb_build_uses(r);
-}
-
-/* The record's lines: the results, the spans[0..nspans), the end line. */
-static int pb_emit(FILE *f, const results *r, size_t nspans)
-{
-    size_t i;
-    if (res_write_lines(f, r) != 0) return -1;
-    for (i = 0; i < nspans; i++) {
-        const prc_span *s = &pb.spans[i];
-        if (fprintf(f, "span\t%ld\t%s\t%.17g\t%.17g\n", s->tid, s->name, s->start_ms, s->ms) < 0)
-            return -1;
-    }
-    if (fprintf(f, "end\t%ld\t%zu\n", pb.pid, r->nenv + r->nm + r->nd) < 0) return -1;
-    return 0;
-}
-
-/* Write the record to pb.path through a temporary file beside it, renamed
- * over it (no fsync: whole against the process's death, which is what the
- * parent reads after). 0, or -1 with errno set (the temporary removed). */
-static int pb_save(const results *r, size_t nspans)
-{
-    char tmp[sizeof pb.path + 16];
-    FILE *f;
-    int fd, err, rc;
-
-    if (pb.path_error) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", pb.path);
-    if ((fd = mkstemp(tmp)) < 0) return -1;
-    if (fchmod(fd, 0644) != 0 || (f = fdopen(fd, "w")) == NULL) {
-        err = errno;
-        close(fd);
-        unlink(tmp);
-        errno = err;
-        return -1;
-    }
-    errno = 0;
-    rc = pb_emit(f, r, nspans) != 0 || fflush(f) != 0;
-    err = errno ? errno : EIO;
-    if (fclose(f) != 0 && !rc) {
-        rc = 1;
-        err = errno ? errno : EIO;
-    }
-    if (!rc && rename(tmp, pb.path) == 0) return 0;
-    if (!rc) err = errno;
-    unlink(tmp);
-    errno = err;
-    return -1;
-}
-
 /* 1 when the probe is set up in this very process. */
 static int pb_mine(void)
 {
@@ -1336,10 +1042,10 @@ int pb_write_record(const char *written)
     if (pb.exit_written) goto done;
     res_init(&r);
     pthread_mutex_lock(&pb.lock);
-    rc = pb_build_env(&r, written) != 0 || pb_build_figures(&r) != 0 ? -1 : 0;
+    rc = pbr_build_env(&r, written) != 0 || pbr_build_figures(&r) != 0 ? -1 : 0;
     nspans = pb.nspans;     /* the spans below it no longer change */
     pthread_mutex_unlock(&pb.lock);
-    if (rc == 0 && (rc = pb_save(&r, nspans)) != 0) err = errno;
+    if (rc == 0 && (rc = pbr_save(&r, nspans)) != 0) err = errno;
     res_free(&r);
     if (rc != 0) pb_say_failure(err);
     else if (strcmp(written, "exit") == 0) pb.exit_written = 1;
