@@ -100,6 +100,9 @@
 #              spin/flag pair across two streams, out of memory at a lazy
 #              load, SIGSEGV after a CUDA call; each mode's exit and its own
 #              JSON line (results/GPU-fails.txt: h100, h200, as the device is)
+#   probecost  the probe against the probe before the live record (PROBE_OLD,
+#              default build/probe-old/harness-probe.so, carried) and bare, on
+#              app_torch.py, OVERHEAD_RUNS (10) runs each (results/GPU-probecost.txt)
 #   diagnose   tests/gpu/diagnose.sh: failed and hung runs explained under the
 #              harness (fails.cu's flag, hang, the default bound, oom, segv),
 #              results/GPU-diagnose-*, one checked line each (about 4 min)
@@ -396,6 +399,13 @@ PY
             done
         done; } | tee "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
             grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-fails.txt" ;;
+    probecost)
+        OUT="$L/probecost" PROBE_OLD="$PWD/${PROBE_OLD:-build/probe-old/harness-probe.so}" \
+            OVERHEAD_NO_TOOLS=1 OVERHEAD_PROGRAMS=torch sh tests/gpu/overhead.sh 2>&1 | tail -12
+        cp "$L/probecost/overhead.txt" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.txt"
+        cp "$L/probecost/overhead.csv" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.csv" ;;
     diagnose)
         sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
             grep -o 'H[0-9][0-9]*' | head -1 | tr H h)" 2>&1 | tail -30 ;;
@@ -414,7 +424,7 @@ PY
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, fails, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, fails, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
