@@ -1,7 +1,7 @@
 #!/bin/sh
 # diagnose.sh DEV: failed and hung runs explained, on a GPU, with
 # tests/gpu/program/fails.cu (each mode described there):
-#   flag  --compare-loading, 3 rounds: LAZY fails, EAGER runs; each failed
+#   flag  --compare-loading, 2 rounds: LAZY fails, EAGER runs; each failed
 #         LAZY run names setter waiting while spinner ran, its wait within
 #         10% of the program's own clock (spin_s, the spinner's time on the
 #         device's clock, printed in the run's stdout)
@@ -30,7 +30,7 @@ one() {     # one NAME ARGS...: a harness run, its table, JSON and outputs kept
     echo "diagnose $name: exit $?, $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $s }") s"
 }
 
-one flag --compare-loading --rounds=3 --max-rounds=3 --warmup=0 -- ./build/fails flag
+one flag --compare-loading --rounds=2 --max-rounds=2 --warmup=0 -- ./build/fails flag
 one hang --compare-loading --rounds=1 --max-rounds=1 --warmup=0 --child-timeout=20 -- ./build/fails hang
 echo "after hang: processes named fails: $(pgrep -fc 'build/fails' || true);" \
      "GPU compute processes: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l)"
