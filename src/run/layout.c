@@ -34,7 +34,8 @@ typedef struct ly_widths {
 /* The next piece of s that fits room columns: the length to print, and in
  * *next where the piece after it starts (its spaces skipped). Breaks at
  * the last space that leaves the piece within room; a word longer than
- * room is cut at room (hard, 1) or left whole (0). */
+ * room is left whole (hard 0: prose), or cut at room (hard 1: a cell,
+ * which also breaks after the last "; " that leaves it half of room). */
 static size_t ly_piece(const char *s, size_t room, int hard, const char **next)
 {
     size_t n = strlen(s), cut = 0, k;
@@ -45,6 +46,13 @@ static size_t ly_piece(const char *s, size_t room, int hard, const char **next)
     }
     for (k = 1; k <= room; k++)
         if (s[k] == ' ') cut = k;
+    /* In a cell, a list's item kept whole: the last "; " where it leaves
+     * the line at least half full. */
+    for (k = room; hard && k > room / 2; k--)
+        if (s[k] == ' ' && s[k - 1] == ';') {
+            cut = k;
+            break;
+        }
     if (cut == 0) {
         if (hard) cut = room;
         else
@@ -341,8 +349,8 @@ static void ly_print_block(FILE *f, const ly_table *t, const size_t *col, size_t
     for (i = 0; i < t->nrows; i++) {
         if (t->rows[i].cell) ly_print_cells(f, t, t->rows[i].cell, col, n, wd->w, gut);
         else if (notes) {
-            fprintf(f, "%*s", (int)t->indent, "");
-            ly_wrap_text(f, t->indent, t->indent + 2, width, t->rows[i].note);
+            fprintf(f, "%*s", (int)t->indent + 2, "");
+            ly_wrap_text(f, t->indent + 2, t->indent + 4, width, t->rows[i].note);
         }
     }
 }

@@ -50,9 +50,9 @@ int ly_row(ly_table *t, const char *const *cells, size_t n);
 /* The same with the cells as arguments, ended by NULL. */
 int ly_rowv(ly_table *t, const char *first, ...);
 
-/* A line of its own between rows, at the table's indent, broken at its
- * spaces to the width (a paragraph under a row, a heading inside the
- * table). Returns 0, or -1 on out of memory. */
+/* A line of its own between rows, two columns further in than the rows,
+ * broken at its spaces to the width (what a row names, a heading inside
+ * the table); in the first block only. Returns 0, or -1 on out of memory. */
 int ly_note(ly_table *t, const char *text);
 
 /* Print the table to f with no line wider than width where the key
