@@ -11,6 +11,7 @@
 typedef struct ly_line {
     char **cell;
     char *note;
+    int heading;        /* a note: 1 a heading (2 columns out), 0 under a row (2 in) */
 } ly_line;
 
 struct ly_table {
@@ -171,6 +172,7 @@ int ly_row(ly_table *t, const char *const *cells, size_t n)
             return -1;
         }
     t->rows[t->nrows].cell = c;
+    t->rows[t->nrows].heading = 0;
     t->rows[t->nrows++].note = NULL;
     return 0;
 }
@@ -191,13 +193,25 @@ int ly_rowv(ly_table *t, const char *first, ...)
     return ly_row(t, cells, n);
 }
 
-int ly_note(ly_table *t, const char *text)
+/* A line of its own: under a row (heading 0) or heading the rows below. */
+static int ly_line_of_own(ly_table *t, const char *text, int heading)
 {
     char *copy;
     if (!t || ly_grow(t) != 0 || !(copy = strdup(text ? text : ""))) return -1;
     t->rows[t->nrows].cell = NULL;
+    t->rows[t->nrows].heading = heading;
     t->rows[t->nrows++].note = copy;
     return 0;
+}
+
+int ly_note(ly_table *t, const char *text)
+{
+    return ly_line_of_own(t, text, 0);
+}
+
+int ly_heading(ly_table *t, const char *text)
+{
+    return ly_line_of_own(t, text, 1);
 }
 
 void ly_free(ly_table *t)
@@ -336,7 +350,7 @@ static void ly_print_cells(FILE *f, const ly_table *t, char *const *c, const siz
 
 /* One block: the columns col[0..n) of every row, headings first. */
 static void ly_print_block(FILE *f, const ly_table *t, const size_t *col, size_t n, ly_widths *wd,
-                           size_t width, int notes)
+                           size_t width)
 {
     size_t gut = ly_narrow(t, col, n, wd, width), i, any = 0;
     char *head[LY_MAX_COLS];
@@ -348,9 +362,10 @@ static void ly_print_block(FILE *f, const ly_table *t, const size_t *col, size_t
     if (any) ly_print_cells(f, t, head, col, n, wd->w, gut);
     for (i = 0; i < t->nrows; i++) {
         if (t->rows[i].cell) ly_print_cells(f, t, t->rows[i].cell, col, n, wd->w, gut);
-        else if (notes) {
-            fprintf(f, "%*s", (int)t->indent + 2, "");
-            ly_wrap_text(f, t->indent + 2, t->indent + 4, width, t->rows[i].note);
+        else {
+            size_t at = t->rows[i].heading ? (t->indent > 2 ? t->indent - 2 : 0) : t->indent + 2;
+            fprintf(f, "%*s", (int)at, "");
+            ly_wrap_text(f, at, at + 2, width, t->rows[i].note);
         }
     }
 }
@@ -365,7 +380,7 @@ void ly_print(FILE *f, const ly_table *t, size_t width)
     ly_measure(t, &wd);
     for (i = 0; i < t->ncols; i++) col[i] = i;
     if (ly_total(t, col, t->ncols, wd.min, 1) <= width) {
-        ly_print_block(f, t, col, t->ncols, &wd, width, 1);
+        ly_print_block(f, t, col, t->ncols, &wd, width);
         return;
     }
     /* Blocks: the keys, then as many of the other columns (whole groups)
@@ -384,6 +399,6 @@ void ly_print(FILE *f, const ly_table *t, size_t width)
         }
         for (k = 0; k < t->ncols; k++) wd.w[k] = wd.nat[k];
         if (i > keys) fprintf(f, "\n");
-        ly_print_block(f, t, col, n, &wd, width, i == keys);
+        ly_print_block(f, t, col, n, &wd, width);
     }
 }
