@@ -376,7 +376,7 @@ void ly_print(FILE *f, const ly_table *t, size_t width)
     int grouped = 0;
     ly_widths wd;
 
-    if (!t) return;
+    if (!t || t->nrows == 0) return;      /* no row: no headings either */
     ly_measure(t, &wd);
     for (i = 0; i < t->ncols; i++) col[i] = i;
     if (ly_total(t, col, t->ncols, wd.min, 1) <= width) {

@@ -64,7 +64,7 @@ int ly_heading(ly_table *t, const char *text);
  * columns and the widest unwrappable cell of each column allow it: the
  * wrapping columns narrowed (the widest first) down to their wrap_min,
  * then the gutters from two spaces to one, then blocks. No line ends in
- * spaces. */
+ * spaces. A table without a row prints nothing. */
 void ly_print(FILE *f, const ly_table *t, size_t width);
 
 /* Release the table (NULL is fine). */
