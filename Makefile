@@ -63,11 +63,11 @@ VERSION_C := $(B)/version.c
 VERSION_O := $(B)/obj/version.o
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/src/cuda/kernels_src.o $(VERSION_O)
-TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c,$(wildcard tests/*.c))
+TEST_SRCS := $(filter-out tests/probe_host.c tests/bench_record.c tests/live_plant.c,$(wildcard tests/*.c))
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/obj/%.o)
 # The probe's sources (see its rule below).
 PROBE := harness-probe.so
-PROBE_SRCS := src/probe/probe.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/clock.c
+PROBE_SRCS := src/probe/probe.c src/probe/pbcupti.c src/probe/pbimage.c src/probe/pbrecord.c src/probe/pbstate.c src/probe/pblive.c src/probe/live.c src/probe/marks.c src/cuda/nvml.c src/probe/precord.c src/core/results.c src/core/stats.c src/core/rx.c src/os/clock.c
 PROBE_OBJS := $(PROBE_SRCS:%.c=build/pic/%.o)
 PIC_CFLAGS := -std=c11 -pthread $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden
 # The keys a run can write (./harness --schema), read by the scripts: from
@@ -97,7 +97,7 @@ $(BIN): $(OBJS)
 	@$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/marks.o
+$(B)/unit: $(TEST_OBJS) $(LIB_OBJS) $(B)/obj/src/probe/probe.o $(B)/obj/src/probe/pbcupti.o $(B)/obj/src/probe/pbrecord.o $(B)/obj/src/probe/pbstate.o $(B)/obj/src/probe/pbimage.o $(B)/obj/src/probe/pblive.o $(B)/obj/src/probe/marks.o
 	@$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -130,6 +130,11 @@ build/probe_host: tests/probe_host.c build/pic/src/probe/precord.o build/pic/src
 	@$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(PIC_CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
 
+# The live records the stand-in program plants (tests/live_plant.c).
+$(B)/live_plant: tests/live_plant.c $(B)/obj/src/probe/live.o
+	@$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^
+
 # The record reader's benchmark: records at the size cap, each read in under
 # a second (docs/program.md); make test runs it.
 $(B)/bench_record: tests/bench_record.c $(B)/obj/src/probe/precord.o $(B)/obj/src/core/results.o $(B)/obj/src/core/stats.o
@@ -150,9 +155,10 @@ $(B)/libfakenvml.so: tests/fakenvml/fake_nvml.c
 
 # The README's test command: CPU tests everywhere, GPU tests where a GPU is usable.
 test: $(BIN) $(B)/unit $(B)/libfakecuda.so $(B)/libfakenvml.so $(PROBE) build/probe_host $(B)/bench_record \
-      $(SCHEMA)
+      $(B)/live_plant $(SCHEMA)
 	HARNESS=./$(BIN) UNIT=$(B)/unit FAKECUDA=$(B)/libfakecuda.so PROBE=./$(PROBE) \
-	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record sh tests/run.sh
+	    FAKENVML=$(B)/libfakenvml.so PROBE_HOST=build/probe_host BENCH=$(B)/bench_record \
+	    LIVE_PLANT=$(B)/live_plant sh tests/run.sh
 
 # GPU tests only (both sections, their checks and invariants); needs a GPU.
 test-gpu: $(BIN)
@@ -187,7 +193,8 @@ sanitize-gpu: $(BIN)
 # whole record path of -- CMD: a record directory's contents, FIFOs, links,
 # directories, foreign pids and all (tests/fuzz/recdirs, recdir.h),
 # the kernel names' demangler and shortener (tests/fuzz/names), and the
-# live record's reader (tests/fuzz/lives: patches over a whole record).
+# live record's reader (tests/fuzz/lives: patches over a whole record),
+# and --ready's matcher (tests/fuzz/patterns: a pattern, then lines).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=all
@@ -204,7 +211,8 @@ fuzz: $(VERSION_C)
 	    src/os/ufile.c src/probe/precord.c src/core/results.c src/core/stats.c src/os/proc.c src/os/ptree.c src/os/sig.c src/os/clock.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_demangle tests/fuzz/fuzz_demangle.c src/cuda/demangle.c
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_live tests/fuzz/fuzz_live.c src/probe/live.c
-	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names build/fuzz/lives
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_rx tests/fuzz/fuzz_rx.c src/core/rx.c
+	@mkdir -p build/fuzz/records build/fuzz/kcache build/fuzz/recdirs build/fuzz/names build/fuzz/lives build/fuzz/patterns
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	cp tests/fuzz/modules/* build/fuzz/modules/
 	cp tests/fuzz/records/* build/fuzz/records/
@@ -212,6 +220,7 @@ fuzz: $(VERSION_C)
 	cp tests/fuzz/recdirs/* build/fuzz/recdirs/
 	cp tests/fuzz/names/* build/fuzz/names/
 	cp tests/fuzz/lives/* build/fuzz/lives/
+	cp tests/fuzz/patterns/* build/fuzz/patterns/
 	build/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz/corpus \
 	    >build/fuzz/log 2>&1; rc=$$?; tail -3 build/fuzz/log; exit $$rc
 	build/fuzz/fuzz_modfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build/fuzz/modules \
@@ -226,6 +235,8 @@ fuzz: $(VERSION_C)
 	    >build/fuzz/demangle.log 2>&1; rc=$$?; tail -3 build/fuzz/demangle.log; exit $$rc
 	build/fuzz/fuzz_live -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/lives \
 	    >build/fuzz/live.log 2>&1; rc=$$?; tail -3 build/fuzz/live.log; exit $$rc
+	build/fuzz/fuzz_rx -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=512 build/fuzz/patterns \
+	    >build/fuzz/rx.log 2>&1; rc=$$?; tail -3 build/fuzz/rx.log; exit $$rc
 
 # The binary, the probe, the scripts (as harness-compare, harness-plot,
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where

@@ -1,4 +1,6 @@
 /* main.c: options -> plan -> run sections -> write results; nothing else. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +262,12 @@ static void main_print(FILE *f, const main_run *m, int code, double seconds)
     an_summary(f, r, names, n, &run);
 }
 
+/* 1 when an output's path is "-", stdout. */
+static int main_dash(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
 /* The command line read, HARNESS_FAULT armed, -- CMD's output directory
  * claimed and the sampling planned. Returns MAIN_GO, or the exit code. */
 static int main_options(main_run *m, int argc, char **argv)
@@ -268,11 +276,17 @@ static int main_options(main_run *m, int argc, char **argv)
 
     if (rc == CLI_EXIT) return 0;
     if (rc != CLI_OK) return 2;
-    if (m->o.schema) return sec_print_schema(stdout) == 0 ? 0 : 1;
+    if (m->o.schema) {
+        errno = 0;
+        if (sec_print_schema(stdout) == 0 && fflush(stdout) == 0) return 0;
+        fprintf(stderr, "harness: --schema: cannot write to stdout: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
     if (cf_setup() != 0) return 2;
-    /* --json=-: the JSON alone on stdout; the tables go to stderr. */
-    m->tables = (m->o.json && strcmp(m->o.json, "-") == 0) ||
-                (m->o.markdown && strcmp(m->o.markdown, "-") == 0) ? stderr : stdout;
+    /* --json=- (or --csv, --trace, --preload-list, --markdown): that output
+     * alone on stdout; the tables go to stderr. */
+    m->tables = main_dash(m->o.json) || main_dash(m->o.csv) || main_dash(m->o.trace) ||
+                main_dash(m->o.preload_list) || main_dash(m->o.markdown) ? stderr : stdout;
     /* -- CMD: the directory of the program's output claimed (or refused,
      * when another harness run holds it) before anything is written. */
     if (m->o.cmd && m->o.child == CLI_CHILD_NONE && pg_claim_output(&m->o) != 0) return 2;
@@ -496,12 +510,30 @@ static int main_end(main_run *m)
     return exit_code(&m->st);
 }
 
+/* Descriptors 0, 1 and 2 made valid: a closed one opened on /dev/null
+ * (read for 0, write for 1 and 2), before anything opens a descriptor
+ * that would land there (the signal pipe, an output file) and take the
+ * messages and tables meant for stdout and stderr. Returns 0, or -1 when
+ * /dev/null cannot be opened (nothing can be said: the caller exits 1). */
+static int main_fds(void)
+{
+    int fd, got;
+    for (fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        /* The lowest free descriptor is fd: those below it are open. */
+        got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got != fd) return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static main_run m;      /* large (the options hold whole paths): not on the stack */
     const sec_def *owner;
     int rc;
 
+    if (main_fds() != 0) return 1;
     m.t_main = clk_now_ns();
     m.t_start = time(NULL);
     if ((rc = main_options(&m, argc, argv)) != MAIN_GO) return rc;

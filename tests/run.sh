@@ -13,9 +13,13 @@
 # as built (tests/test_probe_so.sh), the user's own program with a stand-in
 # (tests/test_program.sh), under the settings it compares
 # (tests/test_settings.sh), the hazards of its loading mode
-# (tests/test_hazards.sh), with all device memory but a margin held on
-# the stand-in driver (tests/test_squeeze.sh) and with a hostile one, with
-# the record reader's benchmark (tests/test_hostile.sh), the README and
+# (tests/test_hazards.sh), its failed and hung runs diagnosed
+# (tests/test_failures.sh), with all device memory but a margin held on
+# the stand-in driver (tests/test_squeeze.sh), section snapshot on the
+# stand-in driver's checkpoint entry points (tests/test_snapshot.sh), and
+# with a hostile one, with
+# the record reader's benchmark (tests/test_hostile.sh), its output, tree,
+# paths and bytes under hostile input (tests/test_trust.sh), the README and
 # docs/: size, the two commands,
 # every link (tests/test_docs.sh); the options the manual page and
 # docs/options.md list, against the option table (tests/test_options.sh);
@@ -85,8 +89,14 @@ sh tests/test_hazards.sh
 mark hazards
 FAKECUDA="${FAKECUDA:-}" sh tests/test_squeeze.sh
 mark squeeze
+FAKECUDA="${FAKECUDA:-}" LIVE_PLANT="${LIVE_PLANT:-}" sh tests/test_failures.sh
+mark failures
+FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
+mark snapshot
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
+sh tests/test_trust.sh
+mark trust
 sh tests/test_docs.sh
 mark docs
 sh tests/test_options.sh
@@ -122,8 +132,8 @@ run_harness "$T/h.out" "$T/h.err" --help
 expect_exit "--help" 0
 check "--help fits one screen: at most 40 lines of at most 80 columns" \
     sh -c "test \$(wc -l <'$T/h.out') -le 40 && ! awk 'length > 80' '$T/h.out' | grep -q ."
-check "--help has five examples and the docs index" sh -c \
-    "test \$(grep -c '^  harness ' '$T/h.out') -eq 5 && grep -q 'docs/README.md' '$T/h.out'"
+check "--help has six examples and the docs index" sh -c \
+    "test \$(grep -c '^  harness ' '$T/h.out') -eq 6 && grep -q 'docs/README.md' '$T/h.out'"
 run_harness "$T/h2.out" "$T/h2.err" -h
 expect_exit "-h" 0
 check "-h prints what --help prints" cmp -s "$T/h.out" "$T/h2.out"

@@ -14,10 +14,10 @@ for both):
   --mem MIB            mem.first_kernel
   --effective MODE     the loading mode the record says was in effect
   --workers N          N more CUDA processes (forked), each with a record
-  --exit N             exit status
+  --exit N             exit status (by mode: "LAZY=5,EAGER=0")
   --fail-every K       exit 1 on every K-th call (a counter file in $STANDIN_STATE)
   --hang               sleep forever (a worker that hangs too, its pid in $STANDIN_STATE/hung)
-  --signal SIG         kill itself with SIG
+  --signal SIG         kill itself with SIG (by mode: "LAZY=SIGSEGV", none for the others)
   --no-cuda            write no record
   --truncate           write the record without its end line
   --forge-pid          write the record under another pid than its own
@@ -40,6 +40,9 @@ for both):
                        holds fail.1: that call on name, CUDA_ERROR_OUT_OF_MEMORY,
                        with the free memory; stderr says so and the exit is 1. Call
                        "-": the program's own allocation failed (nothing recorded)
+  --live SPEC          the live record the probe would keep (src/probe/live.h),
+                       written by $LIVE_PLANT (tests/live_plant.c) from its
+                       commands joined by ';'; "LAZY=cmds|EAGER=cmds" for a mode alone
   --ptx MS             one PTX image a process, its load MS ms where
                        $CUDA_CACHE_PATH holds no "jit" file (the file then
                        written there, 4096 bytes: a JIT cache), MS/100 where
@@ -210,6 +213,29 @@ def record(opts, mode, pid, first_kernel, worker):
     os.rename(tmp, os.path.join(d, "%d.rec" % name))
 
 
+def by_mode_str(spec, mode):
+    """spec's value for mode: "LAZY=a|EAGER=b" (or with ','), a plain value for every mode."""
+    parts = spec.split("|" if spec and "|" in spec else ",") if spec else []
+    if not parts or "=" not in parts[0] or parts[0].partition("=")[0] not in ("LAZY", "EAGER"):
+        return spec
+    for part in parts:
+        m, _, v = part.partition("=")
+        if m == mode:
+            return v
+    return None
+
+
+def plant_live(opts, mode):
+    """The live record of --live, by $LIVE_PLANT, for this process."""
+    cmds = by_mode_str(opts.get("live"), mode)
+    plant = os.environ.get("LIVE_PLANT")
+    if not cmds or not plant:
+        return
+    import subprocess
+    subprocess.run([plant, os.environ["HARNESS_PROBE_DIR"], str(os.getpid()),
+                    os.environ.get("HARNESS_PROBE_T0_NS", "0"), cmds], check=True)
+
+
 def main(argv):
     opts, i = {}, 1
     flags = {"--hang", "--no-cuda", "--truncate", "--forge-pid"}
@@ -260,6 +286,7 @@ def main(argv):
     opts["failed"] = unmet_need(opts, mode)
     if probed:
         record(opts, mode, os.getpid(), fk, False)
+        plant_live(opts, mode)
     if opts["failed"]:
         call, name, free = opts["failed"]
         sys.stderr.write("stand-in: out of memory (%s of %s, %.0f MiB free)\n"
@@ -275,9 +302,10 @@ def main(argv):
         while True:
             time.sleep(1)
     time.sleep(sleep)
-    if opts.get("signal"):
-        os.kill(os.getpid(), getattr(signal, opts["signal"]))
-    sys.exit(int(opts.get("exit") or 0))
+    sig = by_mode_str(opts.get("signal"), mode)
+    if sig:
+        os.kill(os.getpid(), getattr(signal, sig))
+    sys.exit(int(by_mode(opts.get("exit"), mode) or 0))
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ static void live_roundtrip(lv_file *f, lv_view *v)
     lv_launch(f, 0x7f00, "spinner", 5000);
     lv_launch(f, 0, "setter", 6000);
     lv_launch(f, 0x7f00, "spinner2", 7000);
-    lv_event_add(f, LV_EV_LOAD, 4243, "libcufft.so.12", "cuModuleLoadData", 0, 0, 2.5, 3500);
-    lv_event_add(f, LV_EV_WAIT, 4243, "setter", "cuLaunchKernel", 0, 0x7f00, 15000.0, 9000);
+    lv_event_add(f, LV_EV_LOAD, 4243, "libcufft.so.12", "cuModuleLoadData", "", 0, 0, 2.5, 3500);
+    lv_event_add(f, LV_EV_WAIT, 4243, "setter", "cuLaunchKernel", "spinner", 0, 0x7f00, 15000.0, 9000);
     lv_free_mem(f, 123u << 20, 3500);
     th_check("live: a record written here reads back", lv_read(f, sizeof *f, 4242, v, why, sizeof why) == 0);
     th_check("live: the pid, free memory at the last load and when",
@@ -46,7 +46,33 @@ static void live_roundtrip(lv_file *f, lv_view *v)
     th_check("live: the events in order: the load, then setter's wait of 15 s on stream 0x7f00",
              v->ne == 2 && v->e[0].kind == LV_EV_LOAD && v->e[0].ms == 2.5 && v->e[1].kind == LV_EV_WAIT &&
              strcmp(v->e[1].name, "setter") == 0 && v->e[1].stream == 0x7f00 && v->e[1].ms == 15000.0);
+    th_check("live: the wait names the kernel in flight on the busy stream",
+             strcmp(v->e[1].other, "spinner") == 0 && v->e[0].other[0] == '\0');
     th_check("live: nothing torn or forged", v->torn == 0 && v->forged == 0);
+    {
+        char k[LV_NAME];
+        size_t i, done = 0, open = 0;
+        lv_stream_kernel(f, 0x7f00, k, sizeof k);
+        th_check("live: the kernel last launched on a stream, spinner2", strcmp(k, "spinner2") == 0);
+        lv_stream_kernel(f, 0x1234, k, sizeof k);
+        th_check("live: a stream never launched on has no kernel", k[0] == '\0');
+        lv_stream_done(f, 0, 0x7f00, 8000);
+        lv_read(f, sizeof *f, 4242, v, why, sizeof why);
+        for (i = 0; i < v->ns; i++) {
+            done += v->s[i].key == 0x7f01 && v->s[i].done_ns == 8000;
+            open += v->s[i].key == 0x1 && v->s[i].done_ns == 0;
+        }
+        th_check("live: one stream's synchronize marks it alone done", done == 1 && open == 1);
+        lv_stream_done(f, 1, 0, 8500);
+        lv_launch(f, 0x7f00, "spinner3", 9000);
+        lv_read(f, sizeof *f, 4242, v, why, sizeof why);
+        for (i = 0, done = open = 0; i < v->ns; i++) {
+            done += v->s[i].key == 0x1 && v->s[i].done_ns == 8500;
+            open += v->s[i].key == 0x7f01 && v->s[i].done_ns == 0;
+        }
+        th_check("live: a context's synchronize marks every stream; a later launch opens one again",
+                 done == 1 && open == 1);
+    }
 }
 
 static void live_refused(lv_file *f, lv_view *v)
@@ -96,7 +122,7 @@ static void live_ring(lv_file *f, lv_view *v)
     lv_init(f, 7);
     for (i = 1; i <= 300; i++) {
         snprintf(name, sizeof name, "k%d", i);
-        lv_event_add(f, LV_EV_FIRST_USE, 8, name, "cuLaunchKernel", 0, 0, 0, i);
+        lv_event_add(f, LV_EV_FIRST_USE, 8, name, "cuLaunchKernel", "", 0, 0, 0, i);
     }
     th_check("live: 300 events: the ring keeps the last 256, oldest first (k45 to k300)",
              lv_read(f, sizeof *f, 7, v, why, sizeof why) == 0 && v->ne == LV_EVENTS && v->events_n == 300 &&

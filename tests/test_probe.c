@@ -21,6 +21,8 @@
 
 #include <fatbinary_section.h>
 
+#include "probe/live.h"
+
 #define T0_NS 1000000000000LL   /* the fake spawn */
 
 static long long fake_ns = T0_NS;
@@ -887,6 +889,63 @@ static void check_streams(const char *dir)
     pb_set_mem_info_for_test(NULL);
 }
 
+/* The live record (pblive.h) of the spin/flag pair: the spinner on 0xB0
+ * (busy), the setter's first launch on 0xA0 beside it, then the context's
+ * synchronize that ends 15 s later: the setter's first use names the
+ * spinner, its wait is 15 s by the fake clock; the thread's last call is
+ * the synchronize, returned; a synchronize still inside reads as inside. */
+static void check_live(const char *dir)
+{
+    char path[512], why[256] = "";
+    lv_view *v = calloc(1, sizeof *v);
+    const lv_event *use = NULL, *wait = NULL;
+    cuStreamSynchronize_params ss = { (CUstream)(uintptr_t)0xA0 };
+    uint64_t corr = 0;
+    CUpti_CallbackData cd;
+    size_t i;
+
+    if (!v) return;
+    clock_at(1);
+    pb_init_for_test(dir, T0_NS, 0);
+    launch_on(0x9000, 0xB0, "spinner", 5, 6);           /* the first kernel */
+    pb_set_mem_info_for_test(fake_mem_info);
+    pb_set_stream_query_for_test(fake_query);
+    launch_on(0x9000, 0xB0, "spinner", 7, 8);           /* its own stream's: no wait */
+    launch_on(0x9100, 0xA0, "setter", 10, 10.025);      /* 0xB0 busy: waits */
+    call(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize", NULL, NULL, 11, 15010);
+    snprintf(path, sizeof path, "%s/%ld.live", dir, (long)getpid());
+    th_check("probe: its live record reads", lv_read_file(path, (int)getpid(), v, why, sizeof why) == 0);
+    for (i = 0; i < v->ne; i++) {
+        if (v->e[i].kind == LV_EV_FIRST_USE && strcmp(v->e[i].name, "setter") == 0) use = &v->e[i];
+        if (v->e[i].kind == LV_EV_WAIT) wait = &v->e[i];
+    }
+    th_check("probe: live: the setter's first use began beside spinner on stream 0xB0",
+             use && strcmp(use->other, "spinner") == 0 && use->stream == 0xB0 &&
+             use->at_ns == T0_NS + 10000000LL);
+    th_check("probe: live: its wait ended at the synchronize, 15,000 ms after it began",
+             wait && strcmp(wait->name, "setter") == 0 && strcmp(wait->other, "spinner") == 0 &&
+             fabs(wait->ms - 15000.0) < 1e-6);
+    th_check("probe: live: the thread's last call, cuCtxSynchronize, returned 0 at 15,010 ms",
+             v->nt == 1 && v->t[0].state == LV_RETURNED && strcmp(v->t[0].call, "cuCtxSynchronize") == 0 &&
+             v->t[0].end_ns == T0_NS + 15010000000LL);
+    memset(&cd, 0, sizeof cd);
+    cd.functionName = "cuStreamSynchronize";
+    cd.functionParams = &ss;
+    cd.correlationData = &corr;
+    cd.callbackSite = CUPTI_API_ENTER;
+    clock_at(16000);
+    pb_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, &cd);
+    lv_read_file(path, (int)getpid(), v, why, sizeof why);
+    th_check("probe: live: a thread inside cuStreamSynchronize since 16,000 ms reads as inside",
+             v->nt == 1 && v->t[0].state == LV_INSIDE && strcmp(v->t[0].call, "cuStreamSynchronize") == 0 &&
+             v->t[0].since_ns == T0_NS + 16000000000LL);
+    pb_set_stream_query_for_test(NULL);
+    pb_set_mem_info_for_test(NULL);
+    pb_reset_for_test();
+    pb_set_clock_for_test(fake_clock);
+    free(v);
+}
+
 /* Counting stand-ins: how often the probe read the free memory and asked
  * a stream. */
 static int n_mem_info, n_query;
@@ -968,6 +1027,7 @@ void test_probe(void)
     check_bursts(dir);
     check_streams(dir);
     check_watch(dir);
+    check_live(dir);
     check_said_once();
     pb_reset_for_test();
     th_check("probe: after the reset, nothing is written", pb_write_record("exit") == 1);

@@ -35,8 +35,8 @@ pid=$(sed -n 's/^pid //p' "$T/run.out")
 expect_exit "probe: the host loaded it and exited" 0
 expect_grep "probe: InitializeInjection returned 1" "^init 1\$" "$T/run.out"
 check "probe: silent: nothing on stderr" test ! -s "$T/run.err"
-check "probe: the record is DIR/<pid>.rec, and nothing else is left there" \
-    sh -c "test -n '$pid' && test \"\$(ls '$T/rec')\" = '$pid.rec'"
+check "probe: the record is DIR/<pid>.rec beside its live record DIR/<pid>.live, and nothing else is left there" \
+    sh -c "test -n '$pid' && test \"\$(ls '$T/rec' | tr '\\n' ' ')\" = '$pid.live $pid.rec '"
 "$PROBE_HOST" check "$T/rec/$pid.rec" "$pid" >"$T/check.out" 2>&1
 rc=$?
 expect_exit "probe: the record reads back whole ($(cat "$T/check.out"))" 0

@@ -184,7 +184,7 @@ rm -f "$STANDIN_STATE/count"
 run_harness "$T/f.out" "$T/f.err" --module-loading=eager --rounds=3 --json="$T/f.json" -- \
     $SP --fail-every 2
 expect_exit "-- CMD, runs that exit 1: exit 1" 1
-expect_grep "-- CMD, runs that exit 1: how many failed" "3 of 6 runs failed" "$T/f.out"
+expect_grep "-- CMD, runs that exit 1: how many failed" "In all, 3 of 6 measured" "$T/f.out"
 check "-- CMD, runs that exit 1: the others' figures kept" \
     program_py "$T/f.json" "assert len(m('eager.wall')[0]['samples']) + len(m('bare.eager.wall')[0]['samples']) == 3"
 

@@ -40,6 +40,8 @@ void test_kcache(void);
 void test_untrusted(void);
 void test_demangle(void);
 void test_live(void);
+void test_failures(void);
 void test_squeeze(void);
+void test_rx(void);
 
 #endif

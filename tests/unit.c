@@ -34,6 +34,8 @@ int main(void)
     test_layout();
     test_squeeze();
     test_live();
+    test_failures();
+    test_rx();
     printf("unit: %d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }

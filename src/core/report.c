@@ -8,23 +8,47 @@
 
 /* ---------------------------------------------------------------- JSON --- */
 
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0 where the
+ * byte at p starts none (a stray continuation byte, an overlong form, a
+ * surrogate, past U+10FFFF, a sequence cut short). */
+static size_t rp_utf8_len(const unsigned char *p)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+    size_t n, i;
+    if (c < 0x80) return 1;
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c >= 0xe0 && c <= 0xef) n = 3;
+    else if (c >= 0xf0 && c <= 0xf4) n = 4;
+    else return 0;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+    return n;
+}
+
 void rp_json_str(FILE *f, const char *s)
 {
     const unsigned char *p;
+    size_t n;
 
     if (s == NULL) {
         fputs("null", f);
         return;
     }
     putc('"', f);
-    for (p = (const unsigned char *)s; *p; p++) {
+    for (p = (const unsigned char *)s; *p; p += n ? n : 1) {
+        n = rp_utf8_len(p);
         if (*p == '"' || *p == '\\') {
             putc('\\', f);
             putc(*p, f);
-        } else if (*p < 0x20) {
+        } else if (*p < 0x20 || !n) {
             fprintf(f, "\\u%04x", (unsigned)*p);
         } else {
-            putc(*p, f);
+            fwrite(p, 1, n, f);
         }
     }
     putc('"', f);

@@ -38,7 +38,10 @@ int rp_write_csv(const results *r, const char *path);
 int rp_json(FILE *f, const results *r);
 
 /* Write s as a JSON string: quotes, backslashes and control characters
- * escaped, other bytes (UTF-8 included) as they are; NULL as null. */
+ * escaped, valid UTF-8 as it is, and each byte that is not part of valid
+ * UTF-8 as \u00XX, the character of that byte's value (so a file name or
+ * an environment value in Latin-1 reads back as its Latin-1 characters,
+ * and the document is always valid JSON); NULL as null. */
 void rp_json_str(FILE *f, const char *s);
 
 #endif

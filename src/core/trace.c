@@ -8,6 +8,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
+#include "core/report.h"
 #include "os/atomicfile.h"
 #include "os/clock.h"
 #include "os/progress.h"
@@ -154,17 +155,10 @@ void tr_process_span(int pid, const char *pname, long tid, const char *name, dou
     }
 }
 
-/* One JSON string, escaped. */
+/* One JSON string, escaped (rp_json_str). */
 static void tr_str(FILE *f, const char *s)
 {
-    const unsigned char *p;
-    putc('"', f);
-    for (p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", (unsigned)*p);
-        else putc(*p, f);
-    }
-    putc('"', f);
+    rp_json_str(f, s ? s : "");
 }
 
 static int tr_emit(FILE *f, const void *unused)

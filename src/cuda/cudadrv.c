@@ -160,6 +160,7 @@ int drv_entry_known(const char *name)
     if (strcmp(name, "cuGetErrorString") == 0) return 0;
 #define DRV_KNOWN(fn) if (strcmp(name, #fn) == 0) return 1;
     DRV_FUNCS(DRV_KNOWN)
+    DRV_CKPT_FUNCS(DRV_KNOWN)
 #undef DRV_KNOWN
     return 0;
 }
@@ -193,6 +194,11 @@ CUresult drv_fault_default(const char *name)
         { "cuEventSynchronize", CUDA_ERROR_LAUNCH_FAILED },
         { "cuEventElapsedTime", CUDA_ERROR_NOT_READY },
         { "cuStreamEndCapture", CUDA_ERROR_STREAM_CAPTURE_INVALIDATED },
+        { "cuCheckpointProcessLock", CUDA_ERROR_NOT_READY },
+        { "cuCheckpointProcessCheckpoint", CUDA_ERROR_NOT_SUPPORTED },
+        { "cuCheckpointProcessRestore", CUDA_ERROR_OUT_OF_MEMORY },
+        { "cuCheckpointProcessUnlock", CUDA_ERROR_ILLEGAL_STATE },
+        { "cuCheckpointProcessGetState", CUDA_ERROR_INVALID_VALUE },
     };
     size_t i;
     for (i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
@@ -374,6 +380,15 @@ int drv_load(char *why, size_t whylen)
     memcpy(&drv.name, &p, sizeof p);
     DRV_FUNCS(DRV_RESOLVE)
 #undef DRV_RESOLVE
+    /* The checkpoint entry points may be missing (a driver before 570):
+     * left NULL, for drv_ckpt_missing to say. */
+#define DRV_RESOLVE_OPTIONAL(name)                                            \
+    p = NULL;                                                                 \
+    r = getproc(#name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);\
+    if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS) p = NULL; \
+    memcpy(&drv.name, &p, sizeof p);
+    DRV_CKPT_FUNCS(DRV_RESOLVE_OPTIONAL)
+#undef DRV_RESOLVE_OPTIONAL
     /* The two waits go through the bounded versions. */
     drv_real_stream_sync = drv.cuStreamSynchronize;
     drv_real_event_sync = drv.cuEventSynchronize;
@@ -385,6 +400,23 @@ fail:
     dlclose(drv_lib);
     drv_lib = NULL;
     return -1;
+}
+
+int drv_ckpt_missing(char *why, size_t whylen)
+{
+    if (!drv_lib) {
+        snprintf(why, whylen, "no CUDA driver loaded");
+        return 1;
+    }
+#define DRV_CKPT_CHECK(name)                                                  \
+    if (!drv.name) {                                                          \
+        snprintf(why, whylen, "the driver has no checkpoint API: 570 or later (%s not found)", \
+                 #name);                                                      \
+        return 1;                                                             \
+    }
+    DRV_CKPT_FUNCS(DRV_CKPT_CHECK)
+#undef DRV_CKPT_CHECK
+    return 0;
 }
 
 void drv_set_sched(unsigned flags)

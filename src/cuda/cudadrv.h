@@ -41,6 +41,15 @@
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                           \
     X(cuLibraryGetKernelCount) X(cuLibraryEnumerateKernels)
 
+/* The driver's checkpoint entry points (driver 570 / CUDA 12.8 and
+ * later), called on another process by its pid. They are resolved like
+ * the others but may be missing: an older driver leaves them NULL and
+ * drv_ckpt_missing says so; drv_load does not fail for them. */
+#define DRV_CKPT_FUNCS(X)                                                     \
+    X(cuCheckpointProcessLock) X(cuCheckpointProcessCheckpoint)               \
+    X(cuCheckpointProcessRestore) X(cuCheckpointProcessUnlock)                \
+    X(cuCheckpointProcessGetState)
+
 /* The table of entry points. The member for cuMemAlloc is spelled as
  * cuda.h's macro expands it (cuMemAlloc_v2), so drv.cuMemAlloc(...) reads
  * like the API. One process-wide table: the driver itself is process-wide.
@@ -50,9 +59,16 @@
 struct drv_api {
 #define DRV_MEMBER(name) __typeof__(&name) name;
     DRV_FUNCS(DRV_MEMBER)
+    DRV_CKPT_FUNCS(DRV_MEMBER)
 #undef DRV_MEMBER
 };
 extern struct drv_api drv;
+
+/* Whether the loaded driver has every checkpoint entry point
+ * (DRV_CKPT_FUNCS): 0 when it has, else 1 with one line in why: "the
+ * driver has no checkpoint API: 570 or later (cuCheckpointProcessLock
+ * not found)"; also 1 (why: "no CUDA driver loaded") before drv_load. */
+int drv_ckpt_missing(char *why, size_t whylen);
 
 /* The time limit of every wait on the device through the table, in seconds
  * (--kernel-timeout). With a limit, drv.cuStreamSynchronize and

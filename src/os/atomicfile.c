@@ -14,6 +14,8 @@
 #include "os/sig.h"
 
 #define AF_READER_POLL_MS 20   /* how often a FIFO is tried for a reader */
+#define AF_SUFFIX ".tmp.XXXXXX"     /* the temporary file's, after the target's name */
+#define AF_SUFFIX_LEN (sizeof AF_SUFFIX - 1)
 
 /* Open path, an existing file that is not a regular file, for writing,
  * without blocking in open(): a FIFO that no process reads yet (ENXIO) is
@@ -115,7 +117,7 @@ fail:
 static int af_replace(const char *path, int (*emit)(FILE *, const void *), const void *arg,
                       int durable)
 {
-    static const char suffix[] = ".tmp.XXXXXX";
+    static const char suffix[] = AF_SUFFIX;
     size_t len = strlen(path);
     char *tmp;
     FILE *f = NULL;
@@ -158,6 +160,15 @@ fail:
     return -1;
 }
 
+/* "-": emit to stdout, flushed. */
+static int af_write_stdout(int (*emit)(FILE *, const void *), const void *arg)
+{
+    errno = 0;
+    if (emit(stdout, arg) == 0 && fflush(stdout) == 0) return 0;
+    fprintf(stderr, "harness: cannot write to stdout: %s\n", strerror(errno ? errno : EIO));
+    return -1;
+}
+
 int af_write(const char *path, int (*emit)(FILE *, const void *), const void *arg)
 {
     const char *shown = path;
@@ -165,6 +176,7 @@ int af_write(const char *path, int (*emit)(FILE *, const void *), const void *ar
     int err;
     struct stat st;
 
+    if (strcmp(path, "-") == 0) return af_write_stdout(emit, arg);
     errno = 0;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (!S_ISDIR(st.st_mode)) return af_write_in_place(path, emit, arg);
@@ -267,6 +279,12 @@ int af_check_target(const char *path, char *why, size_t len)
         return -1;
     }
     slash = strrchr(real, '/');
+    /* The temporary file beside it must be a name too. */
+    if (strlen(slash ? slash + 1 : real) + AF_SUFFIX_LEN > NAME_MAX) {
+        snprintf(why, len, "its name is %zu bytes: with the temporary file's suffix (%s) it would pass "
+                 "the %d bytes a name may hold", strlen(slash ? slash + 1 : real), AF_SUFFIX, NAME_MAX);
+        return -1;
+    }
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == real) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - real), real);

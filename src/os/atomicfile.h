@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 /* Write with emit(f, arg) to "<path>.tmp.XXXXXX" in the target's directory,
- * fsync it and rename it over path. On failure the temporary file is
+ * fsync it and rename it over path; path "-" is stdout (written and
+ * flushed; "harness: cannot write to stdout: reason" on failure). On failure the temporary file is
  * removed, an earlier file at path is untouched, "harness: cannot write
  * PATH: reason" goes to stderr, and -1 is returned; 0 on success. emit
  * returns 0, or -1 when a write failed. A symlink at path is followed: the
@@ -43,7 +44,9 @@ int af_names_directory(const char *path);
  * device or a pipe, written in place) that this process may write, or when
  * the directory af_write would create the file in (through symbolic links,
  * dangling ones too) exists, is a directory, and this process may create
- * files in it. Otherwise -1 with the reason in why ("/nonexistent-dir: No
+ * files in it, and the file's name leaves room for the temporary file's
+ * suffix within NAME_MAX (its name at most 244 bytes). Otherwise -1 with
+ * the reason in why ("/nonexistent-dir: No
  * such file or directory", "out.json/x: Not a directory"). A directory as
  * path is af_names_directory's to say. Creates nothing; a write can still
  * fail later (a full disk, a file size limit). */

@@ -104,3 +104,25 @@ int uf_create(const char *path)
     }
     return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
 }
+
+char *uf_visible(const char *s, char *buf, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t at = 0;
+    for (; *p; p++) {
+        char one[5];
+        size_t n;
+        if (*p < 0x20 || *p == 0x7f) snprintf(one, sizeof one, "\\x%02x", (unsigned)*p);
+        else if (*p == '\\') snprintf(one, sizeof one, "\\\\");
+        else one[0] = (char)*p, one[1] = '\0';
+        n = strlen(one);
+        if (at + n + 4 > len) {
+            memcpy(buf + (at + 4 <= len ? at : len - 4), "...", 4);
+            return buf;
+        }
+        memcpy(buf + at, one, n);
+        at += n;
+    }
+    buf[at] = '\0';
+    return buf;
+}

@@ -32,4 +32,10 @@ int uf_create(const char *path);
  * symbolic link", "a file of unknown type". */
 const char *uf_kind(unsigned mode);
 
+/* s (NULL: "") made safe to print on a terminal, into buf of len bytes
+ * (len >= 8): each control byte (below 0x20, and 0x7f: ESC, a newline,
+ * a carriage return that could forge or hide a line) as \xNN, a
+ * backslash as \\; cut with "..." where buf is full. Returns buf. */
+char *uf_visible(const char *s, char *buf, size_t len);
+
 #endif

@@ -175,13 +175,61 @@ void lv_launch(lv_file *f, uint64_t stream, const char *kernel, int64_t now_ns)
     lv_stream *s = f ? lv_stream_slot(f, stream) : NULL;
     if (!s || !lv_take(&s->seq)) return;
     s->since_ns = now_ns;
+    s->done_ns = 0;
     s->launches++;
     lv_put(s->kernel, sizeof s->kernel, kernel);
     lv_give(&s->seq);
 }
 
+/* The slot of stream where it has one (nothing claimed). */
+static lv_stream *lv_stream_find(lv_file *f, uint64_t stream)
+{
+    uint64_t key = stream + 1, h = (stream >> 4) * 0x9e3779b97f4a7c15ull;
+    uint32_t i;
+    for (i = 0; i < LV_STREAMS; i++) {
+        lv_stream *s = &f->s[(h + i) % LV_STREAMS];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k == key) return s;
+        if (k == 0) return NULL;
+    }
+    return NULL;
+}
+
+/* One stream's work seen to end at now_ns (its writer elsewhere: skipped). */
+static void lv_done(lv_stream *s, int64_t now_ns)
+{
+    if (!__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) || !lv_take(&s->seq)) return;
+    if (s->launches && !s->done_ns) s->done_ns = now_ns;
+    lv_give(&s->seq);
+}
+
+void lv_stream_done(lv_file *f, int all, uint64_t stream, int64_t now_ns)
+{
+    uint32_t i;
+    lv_stream *s;
+    if (!f) return;
+    if (!all) {
+        if ((s = lv_stream_find(f, stream)) != NULL) lv_done(s, now_ns);
+        return;
+    }
+    for (i = 0; i < LV_STREAMS; i++) lv_done(&f->s[i], now_ns);
+}
+
+void lv_stream_kernel(lv_file *f, uint64_t stream, char *buf, size_t len)
+{
+    lv_stream *s = f ? lv_stream_find(f, stream) : NULL;
+    uint64_t a;
+    buf[0] = '\0';
+    if (!s || !len) return;
+    a = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+    if (a & 1u) return;
+    lv_put(buf, len < sizeof s->kernel ? len : sizeof s->kernel, s->kernel);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != a) buf[0] = '\0';
+}
+
 void lv_event_add(lv_file *f, lv_kind kind, int tid, const char *name, const char *call,
-                  int result, uint64_t stream, double ms, int64_t now_ns)
+                  const char *other, int result, uint64_t stream, double ms, int64_t now_ns)
 {
     uint64_t n;
     lv_event *e;
@@ -199,6 +247,7 @@ void lv_event_add(lv_file *f, lv_kind kind, int tid, const char *name, const cha
     e->ms = ms;
     lv_put(e->name, sizeof e->name, name);
     lv_put(e->call, sizeof e->call, call);
+    lv_put(e->other, sizeof e->other, other);
     lv_give(&e->seq);
 }
 
@@ -239,7 +288,7 @@ static int lv_event_ok(const lv_event *e)
 {
     return e->kind >= 1 && e->kind <= LV_EV_KIND_MAX && e->at_ns >= 0 && isfinite(e->ms) &&
            e->ms >= 0 && e->ms < 1e12 && lv_ended(e->name, sizeof e->name) &&
-           lv_ended(e->call, sizeof e->call);
+           lv_ended(e->call, sizeof e->call) && lv_ended(e->other, sizeof e->other);
 }
 
 /* The header, checked: 0, or -1 with why. */
@@ -300,7 +349,10 @@ static void lv_read_streams(const lv_file *f, lv_view *v)
         lv_stream *s = &v->s[v->ns];
         if (!lv_copy(s, &f->s[i], sizeof *s, &f->s[i].seq)) { v->torn++; continue; }
         if (!s->key || !s->launches) continue;
-        if (s->since_ns < 0 || !lv_ended(s->kernel, sizeof s->kernel)) { v->forged++; continue; }
+        if (s->since_ns < 0 || s->done_ns < 0 || !lv_ended(s->kernel, sizeof s->kernel)) {
+            v->forged++;
+            continue;
+        }
         v->ns++;
     }
 }

@@ -79,6 +79,8 @@ typedef struct lv_stream {
     uint64_t seq;
     uint64_t key;                   /* the CUstream's value plus 1; 0: a free slot */
     int64_t since_ns;               /* the last launch there */
+    int64_t done_ns;                /* its work was seen to end after that launch (a
+                                       synchronize returned); 0: not seen */
     uint32_t launches;
     uint32_t pad;
     char kernel[LV_NAME];
@@ -96,6 +98,8 @@ typedef struct lv_event {
     double ms;                      /* LV_EV_WAIT: the wait; LV_EV_LOAD: the load's time */
     char name[LV_NAME];
     char call[LV_CALL];
+    char other[LV_NAME];            /* LV_EV_FIRST_USE, LV_EV_WAIT: the kernel last launched
+                                       on the busy stream; "" where none was busy */
 } lv_event;
 
 /* The file: a header, then the slots, in this order. */
@@ -138,9 +142,17 @@ void lv_exit(lv_thread *t, int result, const char *what, int64_t now_ns);
  * first launch; nothing beyond LV_STREAMS streams). */
 void lv_launch(lv_file *f, uint64_t stream, const char *kernel, int64_t now_ns);
 
-/* One event into the ring (name, call: "" or NULL where none). */
+/* One event into the ring (name, call, other: "" or NULL where none). */
 void lv_event_add(lv_file *f, lv_kind kind, int tid, const char *name, const char *call,
-                  int result, uint64_t stream, double ms, int64_t now_ns);
+                  const char *other, int result, uint64_t stream, double ms, int64_t now_ns);
+
+/* The work launched on stream was seen to end at now_ns (all = 1: every
+ * stream's, as a context's synchronize says). */
+void lv_stream_done(lv_file *f, int all, uint64_t stream, int64_t now_ns);
+
+/* The kernel last launched on stream into buf (len bytes; "" where the
+ * stream has no slot, or its slot is being written). */
+void lv_stream_kernel(lv_file *f, uint64_t stream, char *buf, size_t len);
 
 /* The free device memory read at a load, at now_ns. */
 void lv_free_mem(lv_file *f, uint64_t free_bytes, int64_t now_ns);

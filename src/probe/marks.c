@@ -3,18 +3,18 @@
 #include "probe/marks.h"
 
 #include <pthread.h>
-#include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rx.h"
 #include "os/clock.h"
 #include "probe/precord.h"
 
 static struct {
     pthread_mutex_t lock;
-    regex_t re;
-    int re_on;              /* re compiled */
+    rx_prog *re;            /* PRC_ENV_READY compiled, or NULL */
+    rx_stream *scan;        /* its scan of one mark's text at a time */
     double n;               /* marks seen */
     long long ready_ns;     /* the first match's clock reading */
     int ready;              /* one matched */
@@ -29,7 +29,7 @@ void pm_mark_now(const char *text)
     if (!text) return;
     pthread_mutex_lock(&pm.lock);
     pm.n++;
-    if (pm.re_on && !pm.ready && regexec(&pm.re, text, 0, NULL, 0) == 0) {
+    if (pm.scan && !pm.ready && rx_match(pm.scan, text, strlen(text), NULL, NULL) == 1) {
         pm.ready = 1;
         pm.ready_ns = ns;
     }
@@ -80,16 +80,21 @@ static int pm_route(const NvtxExportTableCallbacks *cb, NvtxCallbackModule modul
     return 1;
 }
 
-/* PRC_ENV_READY compiled into pm.re; 1, or 0 (absent, empty, or not an
- * expression: the harness compiled it first, so only a stray variable). */
+/* PRC_ENV_READY compiled into pm.re, its scan made; 1, or 0 (absent,
+ * empty, not an expression rx takes, or memory short: the harness compiled
+ * it first, so only a stray variable). */
 static int pm_compile(void)
 {
     const char *expr = getenv(PRC_ENV_READY);
+    char why[200];
     int on;
     pthread_mutex_lock(&pm.lock);
-    if (!pm.re_on && expr && *expr && regcomp(&pm.re, expr, REG_EXTENDED | REG_NOSUB) == 0)
-        pm.re_on = 1;
-    on = pm.re_on;
+    if (!pm.scan && expr && *expr && rx_compile(expr, &pm.re, why, sizeof why) == 0 &&
+        !(pm.scan = rx_stream_new(pm.re, 0))) {
+        rx_free(pm.re);
+        pm.re = NULL;
+    }
+    on = pm.scan != NULL;
     pthread_mutex_unlock(&pm.lock);
     return on;
 }
@@ -120,8 +125,11 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 void pm_reset_for_test(long long (*now)(void))
 {
     pthread_mutex_lock(&pm.lock);
-    if (pm.re_on) regfree(&pm.re);
-    pm.re_on = pm.ready = 0;
+    rx_stream_free(pm.scan);
+    rx_free(pm.re);
+    pm.scan = NULL;
+    pm.re = NULL;
+    pm.ready = 0;
     pm.n = 0;
     pm.ready_ns = 0;
     pthread_mutex_unlock(&pm.lock);

@@ -15,14 +15,16 @@
 
 /* NVTX's entry point (nvtxInit.h: the symbol the NVTX loader looks up in
  * the library NVTX_INJECTION64_PATH names). Compiles PRC_ENV_READY (POSIX
- * extended), routes the marks to the probe and returns 1; returns 0 (every
+ * extended, as src/core/rx.h takes it: the harness refuses a pattern over
+ * RX_MAX_PATTERN bytes, so the variable holds it whole), routes the marks to the probe and returns 1; returns 0 (every
  * NVTX call stays a no-op) without the variable, where it does not
  * compile, or where the export table is not NVTX's. */
 __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get);
 
 /* A mark made now with text (NULL, or a wide or registered message: not
  * counted): counted, and where it is the first to match the expression its
- * time kept. Thread-safe; allocates nothing. */
+ * time kept: in time bounded by the text's length times the pattern's
+ * states (rx.h). Thread-safe; allocates nothing. */
 void pm_mark_now(const char *text);
 
 /* The marks counted so far into *n, and the probe clock's reading

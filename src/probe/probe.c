@@ -4,6 +4,11 @@
  * and at its exit. Silent unless a record cannot be written. */
 #include "probe/probe.h"
 #include "probe/marks.h"
+#include "probe/pbcupti.h"
+#include "probe/pbimage.h"
+#include "probe/pbrecord.h"
+#include "probe/pbstate.h"
+#include "probe/pblive.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,7 +28,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <fatbinary_section.h>
 /* cupti.h includes generated_cuda_meta.h (the call parameter structs; unguarded) */
 
 #include "core/results.h"
@@ -33,36 +37,10 @@
 
 #define PB_SLOTS   (1u << 16)    /* hash slots for functions (a power of two) */
 #define PB_KERNELS PB_MAX_KERNELS /* functions tracked: half the slots (short probes) */
-#define PB_NAME    512           /* a kernel's name kept, truncated (torch's run to 300+) */
-#define PB_WHY     1024          /* env cupti */
-#define PB_FATBIN_MAGIC 0xBA55ED50u
-#define PB_MAX_FATBIN   ((uint64_t)4 << 30)  /* a fatbin that says it is larger: not read */
-#define PB_TEXT_SCAN    4096     /* whitespace skipped before a PTX text's first word */
 #define PB_FRAMES       64       /* stack frames a failed call's caller is looked for in */
 
 /* ------------------------------------------------------------- state --- */
 
-/* The calls timed, each a pair of figures "<key>.n" and "<key>.ms". A
- * launch is told first or later at its exit. Past PB_NKINDS, the calls
- * watched for their failure alone, not counted: PB_CONTEXT a context's
- * creation (under EAGER it loads every library loaded before it, so a
- * squeezed device can fail there); PB_ALLOC a device allocation (on a
- * squeezed device a library's handle or workspace, or the program's own
- * tensor, fails there rather than in a load). */
-typedef enum pb_kind {
-    PB_MODULE_LOAD, PB_LIBRARY_LOAD, PB_GET_FUNCTION, PB_GET_KERNEL,
-    PB_KERNEL_FUNCTION, PB_FUNC_LOAD, PB_LAUNCH_FIRST, PB_LAUNCH_LATER, PB_NKINDS,
-    PB_CONTEXT = PB_NKINDS, PB_ALLOC
-} pb_kind;
-#define PB_LAUNCH PB_LAUNCH_FIRST
-
-/* Each kind's figures: its calls counted, the time inside them (precord.h). */
-static const prc_fig_id pb_kind_figs[PB_NKINDS][2] = {
-    { PRC_F_MODULE_LOAD_N, PRC_F_MODULE_LOAD_MS }, { PRC_F_LIBRARY_LOAD_N, PRC_F_LIBRARY_LOAD_MS },
-    { PRC_F_GET_FUNCTION_N, PRC_F_GET_FUNCTION_MS }, { PRC_F_GET_KERNEL_N, PRC_F_GET_KERNEL_MS },
-    { PRC_F_KERNEL_FUNCTION_N, PRC_F_KERNEL_FUNCTION_MS }, { PRC_F_FUNC_LOAD_N, PRC_F_FUNC_LOAD_MS },
-    { PRC_F_LAUNCH_FIRST_N, PRC_F_LAUNCH_FIRST_MS }, { PRC_F_LAUNCH_LATER_N, PRC_F_LAUNCH_LATER_MS },
-};
 
 /* The driver calls enabled, and what each one counts as (cupti_driver_cbid.h
  * has no _v2 of these; the per-thread-stream launches are _ptsz). */
@@ -105,67 +83,6 @@ static const pb_cb pb_cbs[] = {
  * lists the same calls in the same order. */
 _Static_assert(PB_NCBS == PRC_NFAIL_CALLS, "pb_cbs and prc_fail_calls list the same calls");
 
-/* A first use or load whose call failed ("fail.<i>" of the record). */
-typedef struct pb_fail {
-    double at_ms;           /* the call began, ms after t0 */
-    double free_mib;        /* free when it returned (NaN: unread) */
-    int error;              /* the CUresult */
-    size_t call;            /* index into pb_cbs and prc_fail_calls */
-    char err[64];           /* cuGetErrorName's name of it, or "?" */
-    char name[PB_NAME];     /* what was being loaded */
-    char by[128];           /* the library that made the call (pb_caller), or "" */
-} pb_fail;
-
-/* One function (CUfunction) seen got or launched. */
-typedef struct pb_kernel {
-    const void *fn;
-    double get_ms;          /* its gets (cuModuleGetFunction, cuKernelGetFunction)
-                               before its first launch, summed */
-    double launch_ms;       /* its first launch's host time */
-    double at_ms;           /* its first use began (its first get's or first launch's entry),
-                               ms after t0; valid where used */
-    double free_mib;        /* device memory free when its first use began (cuMemGetInfo
-                               at the entry of its first get or launch); valid where has_free */
-    double took_mib;        /* free memory its first use took: before less after each of
-                               its gets and its first launch, summed */
-    double later_n, later_ms; /* its later launches: how many, their host time summed */
-    double busy;            /* other streams with work in flight when its first use began
-                               (the most over its gets and first launch); NaN: not asked */
-    int used, has_free;
-    int launched;
-    char name[PB_NAME];     /* the launch's symbolName, else the get's name */
-} pb_kernel;
-
-/* Everything the record holds; pb.lock guards what changes after set-up. */
-typedef struct pb_state {
-    pthread_mutex_t lock;
-    long pid;                   /* the process the probe was set up in */
-    long long t0_ns;            /* the origin of every "at." figure */
-    int counting;               /* the callbacks are enabled: counts are known */
-    char path[PATH_MAX + 32];   /* the record; "" when too long (path_error) */
-    int path_error;
-    char command[256], cupti[PB_WHY], loading_mode[8], mem_source[16], device[32];
-    double at_probe, at_context, at_first_kernel, at_exit;  /* NaN: not reached */
-    double mem_first_kernel, mem_exit, rss_peak;            /* NaN: not read */
-    double n[PB_NKINDS], ms[PB_NKINDS];
-    double contexts, loaded, loaded_mib, ptx, ptx_ms;
-    prc_load loads[PRC_MAX_LOADS]; /* loads after the first kernel, the first nloads: each a
-                                   burst of loads with no launch between them */
-    size_t nloads;
-    int launched_since_load;    /* a launch came after the last load: the next starts a burst */
-    double burst_gets_ms;       /* host time of the gets since the last load of the open burst */
-    uint32_t *slots;            /* PB_SLOTS: 1 + index into kernels; 0 empty */
-    pb_kernel *kernels;         /* PB_KERNELS, the first nkernels used */
-    size_t nkernels;
-    prc_span *spans;            /* maxspans, the first nspans used (then never changed) */
-    size_t nspans, maxspans;
-    int exit_written;           /* the "exit" record is written: no later one */
-    int said;                   /* a failed write has been said on stderr */
-    pb_fail fails[PRC_MAX_FAILS]; /* the failed calls of first uses and loads, the first nfails */
-    size_t nfails;
-} pb_state;
-
-static pb_state pb = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_mutex_t pb_write_lock = PTHREAD_MUTEX_INITIALIZER;  /* one record write at a time */
 static atomic_int pb_on;        /* 1 once set up in this process; 0 before and in a forked child */
 static atomic_int pb_first;     /* 1 once the first launch has entered */
@@ -200,11 +117,6 @@ typedef CUresult (*pb_mem_info_fn)(size_t *, size_t *);
 static _Atomic(pb_mem_info_fn) pb_mem_info; /* cuMemGetInfo_v2, set at the first kernel */
 static _Thread_local long pb_tid;
 
-/* ms after the origin of the clock's reading ns. */
-static double pb_ms(long long ns)
-{
-    return (double)(ns - pb.t0_ns) / 1e6;
-}
 
 /* Copy src (NULL: "") into dst of len bytes, truncated, control characters
  * as '?' (a span line is tab-separated). */
@@ -243,64 +155,6 @@ static pb_kernel *pb_kernel_of(const void *fn)
 }
 
 /* ------------------------------------------------------------ images --- */
-
-static unsigned pb_u16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
-static uint64_t pb_u32(const unsigned char *p) { return pb_u16(p) | (uint64_t)pb_u16(p + 2) << 16; }
-static uint64_t pb_u64(const unsigned char *p) { return pb_u32(p) | pb_u32(p + 4) << 32; }
-
-/* 1 when b starts with the little-endian magic m, compared byte by byte
- * (a shorter NUL-terminated text stops at its first difference). */
-static int pb_has_magic(const unsigned char *b, uint32_t m)
-{
-    return b[0] == (m & 0xff) && b[1] == (m >> 8 & 0xff) && b[2] == (m >> 16 & 0xff) &&
-           b[3] == (m >> 24);
-}
-
-/* 1 when the fatbin at b holds a PTX entry and no ELF one. Its header is
- * u32 magic, u16 version, u16 header size, u64 size of its entries; each
- * entry starts u16 kind (1 PTX, 2 ELF), u16, u32 header size, u64 payload
- * size. Every size is checked against the fatbin's own (itself at most
- * PB_MAX_FATBIN); one that does not fit counts as no PTX. */
-static int pb_fatbin_ptx_only(const unsigned char *b)
-{
-    uint64_t hs = pb_u16(b + 6), size = pb_u64(b + 8), end, q;
-    int ptx = 0;
-
-    if (hs < 16 || size > PB_MAX_FATBIN) return 0;
-    end = hs + size;
-    for (q = hs; end - q >= 16;) {
-        unsigned kind = pb_u16(b + q);
-        uint64_t eh = pb_u32(b + q + 4), payload = pb_u64(b + q + 8);
-        if (eh < 16 || eh > end - q || payload > end - q - eh || kind == 2) return 0;
-        ptx |= kind == 1;
-        q += eh + payload;
-    }
-    return ptx;
-}
-
-/* 1 when s is PTX text: after whitespace, a comment or ".version". */
-static int pb_ptx_text(const char *s)
-{
-    size_t i = 0;
-    while (i < PB_TEXT_SCAN && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
-    return strncmp(s + i, ".version", 8) == 0 || strncmp(s + i, "//", 2) == 0 ||
-           strncmp(s + i, "/*", 2) == 0;
-}
-
-/* 1 when the image handed to a load is PTX the driver must JIT-compile:
- * PTX text, a fatbin of PTX and no ELF, or the runtime's fatbin wrapper
- * (FATBINC_MAGIC) around such a fatbin. A cubin (ELF) is not. */
-static int pb_image_ptx(const void *image)
-{
-    const unsigned char *b = image;
-    if (pb_has_magic(b, PB_FATBIN_MAGIC)) return pb_fatbin_ptx_only(b);
-    if (pb_has_magic(b, FATBINC_MAGIC)) {
-        const __fatBinC_Wrapper_t *w = image;
-        const unsigned char *fb = (const unsigned char *)w->data;
-        return fb && pb_has_magic(fb, PB_FATBIN_MAGIC) && pb_fatbin_ptx_only(fb);
-    }
-    return pb_ptx_text(image);
-}
 
 /* The image a load is handed, or NULL (a load from a file). */
 static const void *pb_image_of(CUpti_CallbackId cbid, const void *params)
@@ -524,9 +378,10 @@ static void pb_stream_forget(CUstream s, int all)
 }
 
 /* The noted streams other than own (has_own 0: every one) whose work is
- * still in flight (cuStreamQuery answers CUDA_ERROR_NOT_READY); NaN before
- * the first kernel or without the driver's cuStreamQuery. */
-static double pb_busy_streams(int has_own, CUstream own)
+ * still in flight (cuStreamQuery answers CUDA_ERROR_NOT_READY), the first
+ * of them into *which; NaN before the first kernel or without the
+ * driver's cuStreamQuery. */
+static double pb_busy_streams(int has_own, CUstream own, CUstream *which)
 {
     pb_stream_query_fn query = atomic_load(&pb_stream_query);
     size_t i;
@@ -534,7 +389,10 @@ static double pb_busy_streams(int has_own, CUstream own)
     if (!query) return NAN;
     pthread_mutex_lock(&pb_stream_lock);
     for (i = 0; i < pb_nstreams; i++)
-        if (!(has_own && pb_streams[i] == own) && query(pb_streams[i]) == CUDA_ERROR_NOT_READY) busy++;
+        if (!(has_own && pb_streams[i] == own) && query(pb_streams[i]) == CUDA_ERROR_NOT_READY) {
+            if (busy == 0) *which = pb_streams[i];
+            busy++;
+        }
     pthread_mutex_unlock(&pb_stream_lock);
     return busy;
 }
@@ -557,7 +415,7 @@ static void pb_load_enter(CUpti_CallbackId cbid, const void *params)
 {
     const void *image = params ? pb_image_of(cbid, params) : NULL;
     pb_ptx_here = 0;
-    if (!image || !pb_image_ptx(image)) return;
+    if (!image || !pbi_image_ptx(image)) return;
     pb_ptx_here = 1;
     pthread_mutex_lock(&pb.lock);
     pb.ptx += 1;
@@ -640,21 +498,53 @@ static void pb_count_load(pb_kind kind, long long start, double ms, double free_
     pb.launched_since_load = 0;
 }
 
-/* A call's ENTER: its clock started in its correlationData. */
+/* What a call of kind works on, for the live record: a launch's kernel,
+ * a get's name asked for; NULL where the call names none at its entry. */
+static const char *pb_call_what(pb_kind kind, const CUpti_CallbackData *cd)
+{
+    const void *p = cd->functionParams;
+    if (kind == PB_LAUNCH) return cd->symbolName;
+    if (kind == PB_GET_FUNCTION && p) return ((const cuModuleGetFunction_params *)p)->name;
+    if (kind == PB_GET_KERNEL && p) return ((const cuLibraryGetKernel_params *)p)->name;
+    return NULL;
+}
+
+/* A call's ENTER: its clock started in its correlationData; the live
+ * record told the call, a launch's stream, and a first use beside another
+ * stream's work (pblive.h). */
 static void pb_call_enter(pb_kind kind, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     long long now;
-    CUstream stream = NULL;
+    CUstream stream = NULL, busy_on = NULL;
     int has_stream = kind == PB_LAUNCH && pb_launch_stream(cbid, cd->functionParams, &stream);
     int watch = pb_watch(kind, cbid, cd);
+    int load = kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD;
+    const char *what = pb_call_what(kind, cd);
     pb_free_in = watch ? pb_free_now() : NAN;
-    pb_busy_in = watch && kind != PB_MODULE_LOAD && kind != PB_LIBRARY_LOAD
-                 ? pb_busy_streams(has_stream, stream) : NAN;
+    pb_busy_in = watch && !load ? pb_busy_streams(has_stream, stream, &busy_on) : NAN;
     if (has_stream) pb_stream_note(stream);
-    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) pb_load_enter(cbid, cd->functionParams);
+    if (load) pb_load_enter(cbid, cd->functionParams);
     now = pb_now();
     if (cd->correlationData) *cd->correlationData = (uint64_t)now;
+    pbl_enter(cd->functionName, what, now);
+    if (watch && !load && (kind == PB_LAUNCH || pb_busy_in > 0))
+        pbl_first_use(what, cd->functionName, pb_busy_in > 0, (uint64_t)(uintptr_t)busy_on, now);
+    if (has_stream) pbl_launch((uint64_t)(uintptr_t)stream, what, now);
     if (kind == PB_LAUNCH) pb_launch_enter(now);
+}
+
+/* A call's EXIT told the live record: its result, a load's time and the
+ * free memory after it, a failure. */
+static void pb_call_live(pb_kind kind, const CUpti_CallbackData *cd, long long now, double ms,
+                         double free_out, const pb_fail *fail)
+{
+    const CUresult *rv = cd->functionReturnValue;
+    pbl_exit(rv ? (int)*rv : 0, NULL, now);
+    if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
+        pbl_load(cd->functionName, "", ms, now);
+        if (!isnan(free_out)) pbl_free((uint64_t)(free_out * 1048576.0), now);
+    }
+    if (fail) pbl_failure(cd->functionName, fail->name, fail->error, now);
 }
 
 /* A call's EXIT: its time from the ENTER's stamp (0 when there was none),
@@ -676,6 +566,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
         pthread_mutex_lock(&pb.lock);
         if (failed) failed = pb_fail_keep(kind, cd, NULL, &fail);
         pthread_mutex_unlock(&pb.lock);
+        pb_call_live(kind, cd, now, ms, free_out, failed ? &fail : NULL);
         if (failed) pb_write_record("failure");
         return;
     }
@@ -702,6 +593,7 @@ static void pb_call_exit(pb_kind kind, CUpti_CallbackId cbid, const CUpti_Callba
     }
     pb_add_span(cd->functionName, start > 0 ? start : now, ms);
     pthread_mutex_unlock(&pb.lock);
+    pb_call_live(kind, cd, now, ms, free_out, failed ? &fail : NULL);
     if (failed) pb_write_record("failure");
     if (kind == PB_LAUNCH && pb_first_here) {
         pb_first_here = 0;
@@ -754,6 +646,23 @@ static void pb_destroy_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cd
         pb_stream_forget(NULL, 1);
 }
 
+/* A call a thread may block in (pblive.h), told the live record: its
+ * entry, its exit, and the work a synchronize saw end. */
+static void pb_blocking(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+    long long now = pb_now();
+    const CUresult *rv = cd->functionReturnValue;
+    uint64_t stream;
+    int all;
+    if (cd->callbackSite == CUPTI_API_ENTER) {
+        pbl_enter(cd->functionName, NULL, now);
+        return;
+    }
+    pbl_exit(rv ? (int)*rv : 0, NULL, now);
+    if ((!rv || *rv == CUDA_SUCCESS) && pbl_sync_reach(cbid, cd->functionParams, &all, &stream))
+        pbl_synced(all, stream, now);
+}
+
 void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                  const void *cbdata)
 {
@@ -762,6 +671,8 @@ void pb_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId c
     pb_busy = 1;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && pb_destroys(cbid)) {
         pb_destroy_enter(cbid, cbdata);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && pbl_is_blocking(cbid)) {
+        pb_blocking(cbid, cbdata);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cd = cbdata;
         int kind = pb_kind_of(cbid);
@@ -985,7 +896,7 @@ static int pb_fail_begin(CUpti_CallbackId cbid, const CUpti_CallbackData *cd, lo
     kind = pb_cbs[f->call].kind;
     if (kind == PB_MODULE_LOAD || kind == PB_LIBRARY_LOAD) {
         pb_load_name(cbid, cd->functionParams, f->name, sizeof f->name);
-    } else if (kind == PB_ALLOC || kind == PB_CONTEXT) {
+    } else {        /* a get's, a launch's, an allocation's, a context's: who called it */
         const void *drv;
         memcpy(&drv, &d.error_name, sizeof drv);
         pb_caller(pb_test_driver_addr ? pb_test_driver_addr : drv, f->by, sizeof f->by);
@@ -1104,213 +1015,6 @@ static void pb_first_kernel_done(void)
 
 /* ------------------------------------------------------------ record --- */
 
-/* The NVTX marks' figures (marks.h): marks.n where any was seen (or the
- * marks are routed here), at.ready_mark where one matched. */
-static void pb_put_marks(double *v)
-{
-    double n = 0;
-    long long ns = 0;
-    int ready = pm_ready(&n, &ns);
-    if (n > 0 || getenv(PRC_ENV_READY)) v[PRC_F_MARKS_N] = n;
-    if (ready) v[PRC_F_AT_READY_MARK] = pb_ms(ns) > 0 ? pb_ms(ns) : 0;
-}
-
-/* Every figure's value into v (indexed by prc_fig_id), NaN where absent:
- * counts only where the calls were seen, a call's .ms only where it was
- * made. Under pb.lock. */
-static void pb_figures(double *v)
-{
-    size_t i;
-
-    for (i = 0; i < PRC_NFIGS; i++) v[i] = NAN;
-    v[PRC_F_AT_PROBE] = pb.at_probe;
-    v[PRC_F_AT_CONTEXT] = pb.at_context;
-    v[PRC_F_AT_FIRST_KERNEL] = pb.at_first_kernel;
-    v[PRC_F_AT_EXIT] = pb.at_exit;
-    v[PRC_F_MEM_FIRST_KERNEL] = pb.mem_first_kernel;
-    v[PRC_F_MEM_EXIT] = pb.mem_exit;
-    v[PRC_F_RSS_PEAK] = pb.rss_peak;
-    pb_put_marks(v);
-    if (!pb.counting) return;
-    v[PRC_F_CONTEXTS_N] = pb.contexts;
-    v[PRC_F_LOADED_N] = pb.loaded;
-    v[PRC_F_LOADED_MIB] = pb.loaded_mib;
-    v[PRC_F_PTX_N] = pb.ptx;
-    if (pb.ptx > 0) v[PRC_F_PTX_MS] = pb.ptx_ms;
-    for (i = 0; i < PB_NKINDS; i++) {
-        v[pb_kind_figs[i][0]] = pb.n[i];
-        if (pb.n[i] > 0) v[pb_kind_figs[i][1]] = pb.ms[i];
-    }
-}
-
-static double pb_first_use(const pb_kernel *k)
-{
-    return k->get_ms + k->launch_ms;
-}
-
-/* The PRC_SLOWEST launched functions of the slowest first use into top,
- * slowest first (ties: the one seen first); returns how many. */
-static size_t pb_slowest(const pb_kernel **top)
-{
-    size_t n = 0, i, j;
-    for (i = 0; i < pb.nkernels; i++) {
-        const pb_kernel *k = &pb.kernels[i];
-        double use = pb_first_use(k);
-        if (!k->launched || (n == PRC_SLOWEST && pb_first_use(top[n - 1]) >= use)) continue;
-        j = n < PRC_SLOWEST ? n++ : n - 1;
-        for (; j > 0 && pb_first_use(top[j - 1]) < use; j--) top[j] = top[j - 1];
-        top[j] = k;
-    }
-    return n;
-}
-
-/* The record's env fields into r. 0, or -1 on out of memory. */
-static int pb_build_env(results *r, const char *written)
-{
-    if (res_env_str(r, "record", PRC_FORMAT) != 0 ||
-        res_env_str(r, "version", HARNESS_VERSION) != 0 ||
-        res_env_num(r, "pid", (double)pb.pid) != 0 ||
-        res_env_num(r, "ppid", (double)getppid()) != 0 ||
-        res_env_str(r, "command", pb.command) != 0 ||
-        res_env_str(r, "written", written) != 0 ||
-        res_env_str(r, "cupti", pb.cupti) != 0 ||
-        res_env_str(r, "loading_mode", pb.loading_mode) != 0 ||
-        res_env_str(r, "mem_source", pb.mem_source) != 0 ||
-        res_env_str(r, "device", pb.device) != 0)
-        return -1;
-    return 0;
-}
-
-/* Every failed call kept ("fail.<i>") into r. 0, or -1 on out of memory. */
-static int pb_build_fails(results *r)
-{
-    size_t i;
-    for (i = 0; i < pb.nfails; i++) {
-        const pb_fail *f = &pb.fails[i];
-        char key[32], text[160];
-        res_derived *d;
-        snprintf(key, sizeof key, "fail.%zu", i + 1);
-        snprintf(text, sizeof text, "%s %s", prc_fail_calls[f->call], f->err);
-        d = res_derive(r, PRC_SECTION, key, f->name[0] ? f->name : "(unnamed)", f->at_ms, "ms", text);
-        if (!d || res_derived_field(d, "error", f->error) != 0 ||
-            (!isnan(f->free_mib) && res_derived_field(d, "free_mib", f->free_mib) != 0))
-            return -1;
-    }
-    return 0;
-}
-
-/* Every first use ("use.<i>") and every load after the first kernel
- * ("load.<i>") into r. 0, or -1 on out of memory. */
-static int pb_build_uses(results *r)
-{
-    size_t i, n = 0;
-    char key[32];
-    res_derived *d;
-    for (i = 0; i < pb.nkernels && n < PRC_MAX_USES; i++) {
-        const pb_kernel *k = &pb.kernels[i];
-        if (!k->launched || !k->used) continue;
-        snprintf(key, sizeof key, "use.%zu", ++n);
-        d = res_derive(r, PRC_SECTION, key, k->name[0] ? k->name : "(unnamed)", k->at_ms, "ms", "");
-        if (!d || res_derived_field(d, "get_ms", k->get_ms) != 0 ||
-            res_derived_field(d, "launch_ms", k->launch_ms) != 0 ||
-            res_derived_field(d, "later_n", k->later_n) != 0 ||
-            res_derived_field(d, "later_ms", k->later_ms) != 0 ||
-            (!isnan(k->busy) && res_derived_field(d, "busy", k->busy) != 0) ||
-            (k->has_free && (res_derived_field(d, "free_mib", k->free_mib) != 0 ||
-                             res_derived_field(d, "took_mib", k->took_mib) != 0)))
-            return -1;
-    }
-    for (i = 0; i < pb.nloads; i++) {
-        const prc_load *l = &pb.loads[i];
-        snprintf(key, sizeof key, "load.%zu", i + 1);
-        d = res_derive(r, PRC_SECTION, key, l->library ? "library" : "module", l->at_ms, "ms", "");
-        if (!d || res_derived_field(d, "ms", l->ms) != 0 || res_derived_field(d, "n", l->n) != 0 ||
-            res_derived_field(d, "span_ms", l->span_ms) != 0 ||
-            (!isnan(l->free_mib) && res_derived_field(d, "free_mib", l->free_mib) != 0) ||
-            (!isnan(l->took_mib) && res_derived_field(d, "took_mib", l->took_mib) != 0))
-            return -1;
-    }
-    return pb_build_fails(r);
-}
-
-/* The figures and slowest first uses into r. 0, or -1 on out of memory. */
-static int pb_build_figures(results *r)
-{
-    double v[PRC_NFIGS];
-    const pb_kernel *top[PRC_SLOWEST];
-    size_t i, n;
-
-    pb_figures(v);
-    for (i = 0; i < PRC_NFIGS; i++) {
-        const prc_fig *f = &prc_figs[i];
-        if (!isnan(v[i]) && !res_add(r, PRC_SECTION, f->key, f->name, f->region, RES_PROCESS,
-                                     f->unit, &v[i], 1))
-            return -1;
-    }
-    n = pb_slowest(top);
-    for (i = 0; i < n; i++) {
-        char key[32];
-        res_derived *d;
-        snprintf(key, sizeof key, "slowest.%zu", i + 1);
-        d = res_derive(r, PRC_SECTION, key, top[i]->name[0] ? top[i]->name : "(unnamed)",
-                       pb_first_use(top[i]), "ms", "");
-        if (!d || res_derived_field(d, "get_ms", top[i]->get_ms) != 0 ||
-            res_derived_field(d, "launch_ms", top[i]->launch_ms) != 0)
-            return -1;
-    }
-    return pb_build_uses(r);
-}
-
-/* The record's lines: the results, the spans[0..nspans), the end line. */
-static int pb_emit(FILE *f, const results *r, size_t nspans)
-{
-    size_t i;
-    if (res_write_lines(f, r) != 0) return -1;
-    for (i = 0; i < nspans; i++) {
-        const prc_span *s = &pb.spans[i];
-        if (fprintf(f, "span\t%ld\t%s\t%.17g\t%.17g\n", s->tid, s->name, s->start_ms, s->ms) < 0)
-            return -1;
-    }
-    if (fprintf(f, "end\t%ld\t%zu\n", pb.pid, r->nenv + r->nm + r->nd) < 0) return -1;
-    return 0;
-}
-
-/* Write the record to pb.path through a temporary file beside it, renamed
- * over it (no fsync: whole against the process's death, which is what the
- * parent reads after). 0, or -1 with errno set (the temporary removed). */
-static int pb_save(const results *r, size_t nspans)
-{
-    char tmp[sizeof pb.path + 16];
-    FILE *f;
-    int fd, err, rc;
-
-    if (pb.path_error) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", pb.path);
-    if ((fd = mkstemp(tmp)) < 0) return -1;
-    if (fchmod(fd, 0644) != 0 || (f = fdopen(fd, "w")) == NULL) {
-        err = errno;
-        close(fd);
-        unlink(tmp);
-        errno = err;
-        return -1;
-    }
-    errno = 0;
-    rc = pb_emit(f, r, nspans) != 0 || fflush(f) != 0;
-    err = errno ? errno : EIO;
-    if (fclose(f) != 0 && !rc) {
-        rc = 1;
-        err = errno ? errno : EIO;
-    }
-    if (!rc && rename(tmp, pb.path) == 0) return 0;
-    if (!rc) err = errno;
-    unlink(tmp);
-    errno = err;
-    return -1;
-}
-
 /* 1 when the probe is set up in this very process. */
 static int pb_mine(void)
 {
@@ -1338,10 +1042,10 @@ int pb_write_record(const char *written)
     if (pb.exit_written) goto done;
     res_init(&r);
     pthread_mutex_lock(&pb.lock);
-    rc = pb_build_env(&r, written) != 0 || pb_build_figures(&r) != 0 ? -1 : 0;
+    rc = pbr_build_env(&r, written) != 0 || pbr_build_figures(&r) != 0 ? -1 : 0;
     nspans = pb.nspans;     /* the spans below it no longer change */
     pthread_mutex_unlock(&pb.lock);
-    if (rc == 0 && (rc = pb_save(&r, nspans)) != 0) err = errno;
+    if (rc == 0 && (rc = pbr_save(&r, nspans)) != 0) err = errno;
     res_free(&r);
     if (rc != 0) pb_say_failure(err);
     else if (strcmp(written, "exit") == 0) pb.exit_written = 1;
@@ -1406,6 +1110,7 @@ static void pb_fork_child(void)
 {
     pthread_mutex_unlock(&pb.lock);
     atomic_store(&pb_on, 0);
+    pbl_forget();       /* the mapping is the parent's */
 }
 
 static void pb_register_fork(void)
@@ -1452,6 +1157,7 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
     pb.device[0] = '\0';
     pb_read_command(pb.command, sizeof pb.command);
     rc = pb_alloc(max_spans);
+    if (pb.path[0] && !pb.path_error) pbl_open(dir, (int)pb.pid);   /* none: no live record */
     snprintf(pb.cupti, sizeof pb.cupti, "%s",
              rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
     pthread_once(&pb_fork_once, pb_register_fork);
@@ -1461,75 +1167,8 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
 
 /* --------------------------------------------------------------- CUPTI --- */
 
-typedef struct pb_cupti {
-    CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
-    CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
-                                   CUpti_CallbackId);
-    CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
-    CUptiResult (*result_string)(CUptiResult, const char **);
-} pb_cupti;
-
-/* Append the place tried to the list in looked (len bytes). */
-static void pb_looked(char *looked, size_t len, const char *where, const char *note)
-{
-    size_t used = strlen(looked);
-    if (used < len)
-        snprintf(looked + used, len - used, "%s%s%s", used ? ", " : "", where, note);
-}
-
-/* dlopen CUPTI from the first of the places it may be; NULL with
- * "not found: looked in ..." in why. */
-static void *pb_cupti_open(char *why, size_t whylen)
-{
-    char home[PATH_MAX], looked[PB_WHY - 32] = "";
-    const char *env = getenv(PRC_ENV_CUPTI), *cuda_home = getenv("CUDA_HOME");
-    const char *tries[6], *notes[6];
-    size_t n = 0, i;
-    void *lib;
-
-    if (env && *env) { tries[n] = env; notes[n++] = " (" PRC_ENV_CUPTI ")"; }
-    tries[n] = "libcupti.so.13"; notes[n++] = "";
-    tries[n] = "libcupti.so"; notes[n++] = " (the loader's path)";
-    if (cuda_home && *cuda_home &&
-        snprintf(home, sizeof home, "%s/lib64/libcupti.so", cuda_home) < (int)sizeof home &&
-        strcmp(home, "/usr/local/cuda/lib64/libcupti.so") != 0) {
-        tries[n] = home; notes[n++] = " ($CUDA_HOME)";
-    }
-    tries[n] = "/usr/local/cuda/lib64/libcupti.so"; notes[n++] = "";
-    tries[n] = "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"; notes[n++] = "";
-    for (i = 0; i < n; i++) {
-        if ((lib = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return lib;
-        pb_looked(looked, sizeof looked, tries[i], notes[i]);
-    }
-    snprintf(why, whylen, "not found: looked in %s", looked);
-    return NULL;
-}
-
-/* Resolve CUPTI's entry points; 0, or -1 with why. */
-static int pb_cupti_resolve(void *lib, pb_cupti *c, char *why, size_t whylen)
-{
-    pb_sym(lib, "cuptiSubscribe", &c->subscribe, sizeof c->subscribe);
-    pb_sym(lib, "cuptiEnableCallback", &c->enable_callback, sizeof c->enable_callback);
-    pb_sym(lib, "cuptiUnsubscribe", &c->unsubscribe, sizeof c->unsubscribe);
-    pb_sym(lib, "cuptiGetResultString", &c->result_string, sizeof c->result_string);
-    if (c->subscribe && c->enable_callback && c->unsubscribe && c->result_string) return 0;
-    snprintf(why, whylen, "failed: the libcupti found lacks %s",
-             !c->subscribe ? "cuptiSubscribe" : !c->enable_callback ? "cuptiEnableCallback"
-             : !c->unsubscribe ? "cuptiUnsubscribe" : "cuptiGetResultString");
-    return -1;
-}
-
-/* "failed: <call> <CUPTI's name of r> (<r>)" into why. */
-static void pb_cupti_failed(const pb_cupti *c, const char *call, CUptiResult r, char *why,
-                            size_t whylen)
-{
-    const char *s = NULL;
-    if (c->result_string(r, &s) != CUPTI_SUCCESS || !s) s = "CUPTI error";
-    snprintf(why, whylen, "failed: %s %s (%d)", call, s, (int)r);
-}
-
 /* Enable every driver call of pb_cbs and the two resource events. */
-static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub)
+static CUptiResult pb_cupti_enable(const pbc_cupti *c, CUpti_SubscriberHandle sub)
 {
     CUptiResult r;
     size_t i;
@@ -1539,6 +1178,10 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
     }
     for (i = 0; i < PB_NDESTROYS; i++) {
         r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pb_destroy_cbs[i]);
+        if (r != CUPTI_SUCCESS) return r;
+    }
+    for (i = 0; i < pbl_nblocking; i++) {
+        r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, pbl_blocking[i]);
         if (r != CUPTI_SUCCESS) return r;
     }
     if ((r = c->enable_callback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
@@ -1552,12 +1195,11 @@ static CUptiResult pb_cupti_enable(const pb_cupti *c, CUpti_SubscriberHandle sub
 static void pb_cupti_start(int only_subscribe)
 {
     char why[PB_WHY];
-    pb_cupti c;
+    pbc_cupti c;
     CUpti_SubscriberHandle sub;
     CUptiResult r;
-    void *lib = pb_cupti_open(why, sizeof why);
 
-    if (!lib || pb_cupti_resolve(lib, &c, why, sizeof why) != 0) goto done;
+    if (pbc_open(&c, why, sizeof why) != 0) goto done;
     r = c.subscribe(&sub, pb_callback, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         snprintf(why, sizeof why, "another client is subscribed "
@@ -1565,11 +1207,11 @@ static void pb_cupti_start(int only_subscribe)
         goto done;
     }
     if (r != CUPTI_SUCCESS) {
-        pb_cupti_failed(&c, "cuptiSubscribe", r, why, sizeof why);
+        pbc_failed(&c, "cuptiSubscribe", r, why, sizeof why);
         goto done;
     }
     if (!only_subscribe && (r = pb_cupti_enable(&c, sub)) != CUPTI_SUCCESS) {
-        pb_cupti_failed(&c, "cuptiEnableCallback", r, why, sizeof why);
+        pbc_failed(&c, "cuptiEnableCallback", r, why, sizeof why);
         c.unsubscribe(sub);
         goto done;
     }
@@ -1618,6 +1260,7 @@ int InitializeInjection(void)
 static void pb_forget(void)
 {
     atomic_store(&pb_on, 0);
+    pbl_forget();
     atomic_store(&pb_first, 0);
     pb_first_here = 0;
     pthread_mutex_lock(&pb.lock);

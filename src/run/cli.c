@@ -4,6 +4,7 @@
  * argv through it, the values, the help's layout) is run/opt.c. */
 #include "run/cli.h"
 #include "run/opt.h"
+#include "core/rx.h"
 #include "core/verdict.h"
 #include "cuda/kernels.h"
 #include "os/atomicfile.h"
@@ -12,7 +13,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +75,9 @@ static const opt_word cli_format_words[] = {
  * (SEC_OPT_LIST, sections/list.h), then CLI_OPTS_LAST. */
 #define CLI_OPTS(X)                                                                     \
     X(SECTION, "section", "LIST", OPT_CALL(cli_read_section), OPT_SECTIONS, 0,          \
-      OPT_COMMON(1, "%s (default)"),                                                    \
-      OPT_HELP_BY(cli_help_sections, "sections to run, in order: %s (default: all)"))   \
+      OPT_COMMON(1, "%s (default: all but snapshot)"),                                  \
+      OPT_HELP_BY(cli_help_sections, "sections to run, in order: %s (default: all but "  \
+                  "snapshot)"))                                                         \
     X(MODULE_LOADING, "module-loading", "MODE", OPT_WORD(loading, cli_loading_words),   \
       OPT_ANY, 0, OPT_COMMON(5, "lazy or eager (sets CUDA_MODULE_LOADING)"),            \
       "lazy or eager: sets CUDA_MODULE_LOADING before cuInit;\n"                        \
@@ -172,7 +173,9 @@ static const opt_word cli_format_words[] = {
                   "(default %d, --quick too: the fewest at which its U test\n"          \
                   "can reach p < %.2f; fewer are 'out of reach')"))                     \
     X(CHILD_TIMEOUT, "child-timeout", "S", OPT_INT(child_timeout, 1, 86400, "seconds"), \
-      OPT_ANY, 0, OPT_RARE, "seconds a child process may run (default 300)")            \
+      OPT_ANY, 0, OPT_RARE, "seconds a child process may run (default 300; -- CMD\n"   \
+      "without it: once a run exited 0, 10 times the slowest\n"                         \
+      "such run, at least 30 s)")                                                       \
     X(KERNEL_TIMEOUT, "kernel-timeout", "S",                                            \
       OPT_INT(kernel_timeout, 1, 86400, "seconds"), OPT_SECTIONS, 0, OPT_RARE,          \
       "seconds any wait for the device may take before the\n"                           \
@@ -281,6 +284,8 @@ static const char cli_brief_head[] =
 "                                       a library's device code in both modes\n"
 "  harness --json=b1.json              keep a run; with 3 runs of each build,\n"
 "                                       harness-compare a?.json -- b?.json\n"
+"  harness --section=snapshot           a restore from the driver's checkpoint\n"
+"                                       against a cold start (not run by default)\n"
 "\n"
 "Common options (--help=all lists every one):\n";
 
@@ -501,6 +506,10 @@ static void cli_defaults(cli_opts *o)
     memset(o, 0, sizeof *o);
     o->loading = CLI_LOAD_DEFAULT;
     for (i = 0; i < CLI_NSECTIONS; i++) o->run[i] = 1;
+#define CLI_OPT_IN(id) o->run[CLI_SEC_##id] = 0;
+    SEC_OPT_IN_LIST(CLI_OPT_IN)
+#undef CLI_OPT_IN
+    o->snapshot_lock_ms = 5000;
     memcpy(o->sizes, sizes, sizeof sizes);
     o->nsizes = sizeof sizes / sizeof sizes[0];
     o->warmup = 3;
@@ -809,20 +818,22 @@ static int cli_read_compare(const opt_row *r, const char *arg, cli_opts *o, FILE
     return CLI_OK;
 }
 
-/* --ready=REGEX: a POSIX extended regular expression. */
+/* --ready=REGEX: a POSIX extended regular expression that rx takes
+ * (src/core/rx.h: no back-references, bounded in size); a pattern over
+ * 60 bytes is named by its start and length. */
 static int cli_read_ready(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
-    regex_t re;
+    rx_prog *re;
     char msg[200];
-    int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+    size_t len = strlen(arg);
 
     (void)r;
     (void)out;
-    if (rc != 0) {
-        regerror(rc, &re, msg, sizeof msg);
-        CLI_FAIL("--ready=%s: not a regular expression (POSIX extended): %s", arg, msg);
+    if (rx_compile(arg, &re, msg, sizeof msg) != 0) {
+        if (len > 60) CLI_FAIL("--ready=%.40s... (%zu bytes): not taken: %s", arg, len, msg);
+        CLI_FAIL("--ready=%s: not taken: %s", arg, msg);
     }
-    regfree(&re);
+    rx_free(re);
     o->ready = arg;
     return CLI_OK;
 }
@@ -1010,32 +1021,80 @@ static int cli_expand_outputs(cli_opts *o, FILE *err)
     return CLI_OK;
 }
 
-/* The output files, --json, --csv and --trace: none names a directory,
- * each can be written (its directory is there and takes new files:
- * af_check_target), and no two name one file, however spelled (r.json and
- * ./r.json, a symbolic link and the file it names; the same path twice, a
- * device's included): the second write would replace the first. All before
- * any section runs. Returns CLI_OK, or CLI_USAGE after printing what is
- * wrong to err. */
+/* Which of the harness's stdout and stderr path would write into: "stdout",
+ * "stderr", or NULL (neither; /dev/null is neither: nothing written there
+ * is lost). Through links and /proc/self/fd: the same open file (a pipe, a
+ * terminal, a regular file) by device and inode. */
+static const char *cli_std_clash(const char *path)
+{
+    struct stat p, s, null;
+    int fd;
+    if (stat(path, &p) != 0) return NULL;
+    if (S_ISCHR(p.st_mode) && stat("/dev/null", &null) == 0 && p.st_rdev == null.st_rdev) return NULL;
+    for (fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &s) == 0 && s.st_dev == p.st_dev && s.st_ino == p.st_ino)
+            return fd == 1 ? "stdout" : "stderr";
+    return NULL;
+}
+
+/* The directory of -- CMD's output beside the outputs: --program-output,
+ * or <json>.program (pg_claim_output), into buf; NULL without -- CMD or
+ * where there is none. */
+static const char *cli_program_dir(const cli_opts *o, char *buf, size_t len)
+{
+    if (!o->cmd) return NULL;
+    if (o->program_output) return o->program_output;
+    if (!o->json || strcmp(o->json, "-") == 0) return NULL;
+    if ((size_t)snprintf(buf, len, "%s.program", o->json) >= len) return NULL;
+    return buf;
+}
+
+/* The output files, --json, --csv, --trace, --preload-list and --markdown: "-" is
+ * stdout, for one of them at most; none names a directory, or stdout or
+ * stderr by another name (/dev/stdout, /proc/self/fd/1, a link to the file
+ * stdout goes to: the tables would mix into it); each can be written (its
+ * directory is there and takes new files, its name leaves room for the
+ * temporary file's: af_check_target); no two name one file, however
+ * spelled (r.json and ./r.json, a symbolic link and the file it names; the
+ * same path twice, a device's included), nor the program's output
+ * directory (cli_program_dir): the second write would replace the first.
+ * All before any section runs. Returns CLI_OK, or CLI_USAGE after printing
+ * what is wrong to err. */
 static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
-        { "preload-list", o->preload_list },
+        { "preload-list", o->preload_list }, { "markdown", o->markdown },
     };
-    size_t i, j, n = sizeof out / sizeof out[0];
-    char why[PATH_MAX + 64];
+    size_t i, j, n = sizeof out / sizeof out[0], dash = n;
+    char why[PATH_MAX + 64], dir[CLI_PATH_MAX + 16];
+    const char *std, *pdir;
 
-
-    /* --json=- is stdout, nothing to check. */
-    for (i = 0; i < n; i++)
-        if (i == 0 && out[i].path && strcmp(out[i].path, "-") == 0) out[i].path = NULL;
+    for (i = 0; i < n; i++) {
+        if (!out[i].path || strcmp(out[i].path, "-") != 0) continue;
+        if (dash < n)
+            CLI_FAIL("--%s=- and --%s=- both name stdout; one output at a time can go there",
+                     out[dash].name, out[i].name);
+        dash = i;
+        out[i].path = NULL;     /* stdout: nothing to check */
+    }
     for (i = 0; i < n; i++)
         if (out[i].path && af_names_directory(out[i].path))
             CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
     for (i = 0; i < n; i++)
+        if (out[i].path && (std = cli_std_clash(out[i].path)) != NULL)
+            CLI_FAIL("--%s=%s: is the harness's %s (where its %s go); --%s=- writes it to stdout "
+                     "alone", out[i].name, out[i].path, std, std[3] == 'o' ? "tables" : "messages",
+                     out[i].name);
+    for (i = 0; i < n; i++)
         if (out[i].path && af_check_target(out[i].path, why, sizeof why) != 0)
             CLI_FAIL("--%s=%s: cannot be written: %s", out[i].name, out[i].path, why);
+    if ((pdir = cli_program_dir(o, dir, sizeof dir)) != NULL)
+        for (i = 0; i < n; i++)
+            if (out[i].path && (strcmp(out[i].path, pdir) == 0 || af_same_file(out[i].path, pdir)))
+                CLI_FAIL("--%s=%s: is the directory of the program's output (%s%s): the two "
+                         "would be written over each other", out[i].name, out[i].path,
+                         o->program_output ? "--program-output=" : "--json's default, ", pdir);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
             if (out[i].path && out[j].path &&
@@ -1058,26 +1117,6 @@ static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
     if (!S_ISDIR(st.st_mode)) CLI_FAIL("--kernels-dir=%s: not a directory", o->kernels_dir);
     if (access(o->kernels_dir, R_OK | X_OK) != 0)
         CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
-    return CLI_OK;
-}
-
-/* --markdown: stdout ("-", not with --json=-: one of them has it), or a
- * file that can be written, not a directory. Returns CLI_OK, or CLI_USAGE
- * after printing what is wrong to err. */
-static int cli_check_markdown(const cli_opts *o, FILE *err)
-{
-    char why[PATH_MAX + 64];
-
-    if (!o->markdown) return CLI_OK;
-    if (strcmp(o->markdown, "-") == 0) {
-        if (o->json && strcmp(o->json, "-") == 0)
-            CLI_FAIL("--markdown=- and --json=- both want stdout; give one of them a file");
-        return CLI_OK;
-    }
-    if (af_names_directory(o->markdown))
-        CLI_FAIL("--markdown=%s: names a directory; expected a file name", o->markdown);
-    if (af_check_target(o->markdown, why, sizeof why) != 0)
-        CLI_FAIL("--markdown=%s: cannot be written: %s", o->markdown, why);
     return CLI_OK;
 }
 
@@ -1175,7 +1214,6 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
-    if ((rc = cli_check_markdown(o, err)) != CLI_OK) return rc;
     return cli_check_inputs(o, err);
 }
 
@@ -1406,6 +1444,7 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     if (!o->warmup_given) o->warmup = 1;
     if (o->warmup > 100) CLI_FAIL("--warmup=%d: with -- CMD, at most 100 runs a side", o->warmup);
     o->max_time_given = cli_given(seen, CLI_O_MAX_TIME);
+    o->child_timeout_given = cli_given(seen, CLI_O_CHILD_TIMEOUT);
     if (o->squeeze_auto && (cli_given(seen, CLI_O_ROUNDS) || o->max_rounds || o->max_time_given))
         CLI_FAIL("--squeeze=auto runs its own search (one run a margin, at most %d a side); "
                  "--rounds, --max-rounds and --max-time do not apply to it", CLI_SQUEEZE_TRIES);

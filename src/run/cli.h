@@ -122,7 +122,12 @@ typedef struct cli_opts {
     int compare_rounds;          /* --compare-loading's children per mode: --rounds where
                                     given (--profile: 1), else vd_children(), the fewest
                                     at which its U test can reach its level */
+    const char *snapshot_mib;    /* --snapshot-mib=LIST (section snapshot), NULL: the
+                                    default sizes (sections/snapshot/snapshot.h) */
+    int snapshot_lock_ms;        /* --snapshot-lock-timeout=MS (default 5000; 0: none) */
     double child_timeout;        /* --child-timeout=S, seconds */
+    int child_timeout_given;     /* 1 when --child-timeout was given (-- CMD: no default
+                                    bound of a side's runs then, docs/program.md) */
     double kernel_timeout;       /* --kernel-timeout=S, seconds: any wait on the device */
     const char *modules[CLI_MAX_MODULES]; /* --module=PATH (repeatable): section loading
                                     reads and loads these instead of its own */

@@ -83,47 +83,62 @@ void host_record(results *r, const cli_opts *o)
                 si_driver_version(version, sizeof version) == 0 ? version : NULL);
 }
 
-/* The command line as a shell would read it back into buf of len bytes:
- * argv's words joined by spaces, a word with a character outside
- * [A-Za-z0-9-_=./,:+%@] (or an empty one) in '...', a ' in it as '\''.
- * Cut where buf is full. */
-static void host_command_line(char *buf, size_t len, int argc, char **argv)
+/* A word of the command line as a shell reads it back, at buf (NULL: only
+ * counted): plain, or in '...' with a ' in it as '\''. Returns its length. */
+static size_t host_word(const char *a, char *buf)
 {
     size_t at = 0;
-    int i;
-
-    buf[0] = '\0';
-    for (i = 0; i < argc && at < len; i++) {
-        const char *a = argv[i], *p;
-        int plain = *a != '\0';
-        for (p = a; *p && plain; p++)
-            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                        "-_=./,:+%@", *p))
-                plain = 0;
-        if (at && at < len) buf[at++] = ' ';
-        if (plain) {
-            at += (size_t)snprintf(buf + at, len - at, "%s", a);
-            continue;
-        }
-        if (at < len) buf[at++] = '\'';
-        for (p = a; *p && at + 5 < len; p++) {
-            if (*p == '\'') at += (size_t)snprintf(buf + at, len - at, "'\\''");
-            else buf[at++] = *p;
-        }
-        at += (size_t)snprintf(buf + at, len - at > 0 ? len - at : 0, "'");
+    const char *p;
+    int plain = *a != '\0';
+    for (p = a; *p && plain; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+%@", *p))
+            plain = 0;
+    if (plain) {
+        if (buf) memcpy(buf, a, strlen(a));
+        return strlen(a);
     }
-    if (at >= len) at = len - 1;
+    if (buf) buf[at] = '\'';
+    at++;
+    for (p = a; *p; p++) {
+        if (*p == '\'') {
+            if (buf) memcpy(buf + at, "'\\''", 4);
+            at += 4;
+        } else {
+            if (buf) buf[at] = *p;
+            at++;
+        }
+    }
+    if (buf) buf[at] = '\'';
+    return at + 1;
+}
+
+/* The command line as a shell would read it back: argv's words joined by
+ * spaces, a word with a character outside [A-Za-z0-9-_=./,:+%@] (or an
+ * empty one) in '...', a ' in it as '\''. Whole, however long; a new
+ * string, or NULL when memory is short. */
+static char *host_command_line(int argc, char **argv)
+{
+    size_t n = 1, at = 0;
+    char *buf;
+    int i;
+    for (i = 0; i < argc; i++) n += host_word(argv[i], NULL) + 1;
+    if (!(buf = malloc(n))) return NULL;
+    for (i = 0; i < argc; i++) {
+        if (i) buf[at++] = ' ';
+        at += host_word(argv[i], buf + at);
+    }
     buf[at] = '\0';
+    return buf;
 }
 
 void host_provenance(results *r, int argc, char **argv, time_t start)
 {
-    char buf[4096], model[256];
+    char buf[4096], model[256], *line = host_command_line(argc, argv);
     struct tm tm;
     struct utsname u;
 
-    host_command_line(buf, sizeof buf, argc, argv);
-    res_env_str(r, "command_line", buf);
+    res_env_str(r, "command_line", line ? line : "(out of memory)");
+    free(line);
     if (gmtime_r(&start, &tm) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
         res_env_str(r, "started_utc", buf);
     else res_env_str(r, "started_utc", NULL);

@@ -38,6 +38,7 @@
 #include "sections/jit/jit_opts.h"
 #include "sections/launch/launch_opts.h"
 #include "sections/program/program_opts.h"
+#include "sections/snapshot/snapshot_opts.h"
 
 /* The entries, in the order they run:
  *   X(ID, name, scope, plan, run, print, answer, child, schema, roof)
@@ -76,6 +77,8 @@
       sec_launch_child, la_schema, sec_no_roof)                                         \
     X(FUSION, "fusion", DEVICE, sec_no_plan, sec_fusion, fs_print, fs_answers,          \
       sec_no_child, fs_schema, fs_roof)                                                 \
+    X(SNAPSHOT, "snapshot", DEVICE, sn_plan, sec_snapshot, sn_print, sn_answers,        \
+      sec_snapshot_child, sn_schema, sec_no_roof)                                       \
     X(NODE, "node", NODE, nd_plan, nd_run, sec_no_print, sec_no_answer,                 \
       nd_devices_child, nd_schema, sec_no_roof)                                         \
     X(PROGRAM, "program", PROGRAM, sec_no_plan, pg_run, pg_print, sec_no_answer,        \
@@ -124,7 +127,9 @@
     X(VISIBLE, "visible", VISIBLE)           /* libcuda, cuInit, the contexts, as it    \
                                                 sees devices */                         \
     X(HOLD, "hold", PROGRAM)                 /* -- CMD --squeeze: hold the device's     \
-                                                memory but a margin (squeeze_holder.h) */
+                                                memory but a margin (squeeze_holder.h) */ \
+    X(SNAPSHOT, "snapshot", SNAPSHOT)        /* a cold start, then paused while its     \
+                                                parent checkpoints and restores it */
 
 /* The entries' rows of the option table, in the list's order, each entry's
  * from its folder's NAME_opts.h:
@@ -137,6 +142,11 @@
  *           --profile is a usage error */
 #define SEC_OPT_LIST(X, NO_PROFILE)                                                     \
     LD_OPTS(X, NO_PROFILE) JT_OPTS(X, NO_PROFILE) LA_OPTS(X, NO_PROFILE)                \
-    PG_OPTS(X, NO_PROFILE)
+    SN_OPTS(X, NO_PROFILE) PG_OPTS(X, NO_PROFILE)
+
+/* The sections a run leaves out unless --section names them (or "all"):
+ * those that take longer than the default run's budget allows.
+ *   X(ID)   SEC_LIST's ID */
+#define SEC_OPT_IN_LIST(X) X(SNAPSHOT)
 
 #endif

@@ -39,6 +39,28 @@
  * CUDA_ERROR_OUT_OF_MEMORY. Allocations of more than 64 MiB are address
  * space only (never touched). The stand-in program reads the same files
  * (tests/standin_program.py).
+ * The checkpoint entry points (cuCheckpointProcess*), called on another
+ * process by pid: FAKE_CUDA_NO_CKPT=1 makes cuGetProcAddress find none of
+ * them (a driver before 570). Each process's state is kept in
+ * FAKE_CUDA_MEM_DIR/ckpt.<pid> (a number, CUprocessState; in this
+ * process's memory without FAKE_CUDA_MEM_DIR), and moves as the driver's
+ * does: lock RUNNING -> LOCKED, checkpoint LOCKED -> CHECKPOINTED (the
+ * bytes the process holds, FAKE_CUDA_MEM_DIR/<pid>, set to 0, so the
+ * device has them free again, and kept in saved.<pid>), restore back to
+ * LOCKED (the bytes held again; more than the device has free is
+ * CUDA_ERROR_OUT_OF_MEMORY), unlock LOCKED -> RUNNING; a step from
+ * another state is CUDA_ERROR_ILLEGAL_STATE, a pid that is gone
+ * CUDA_ERROR_INVALID_VALUE. Planted: FAKE_CUDA_CKPT_US=L,C,R,U makes each
+ * step take that many us; FAKE_CUDA_CKPT_GBS=C,R makes a checkpoint and a
+ * restore take, besides, the bytes moved at C and R GB/s (1e9 bytes a
+ * second); FAKE_CUDA_CKPT_FAIL=STEP:CODE makes STEP (lock,
+ * checkpoint, restore, unlock) answer CODE, the state unchanged;
+ * FAKE_CUDA_CKPT_BUSY=1 makes a lock find work that never ends: it waits
+ * its timeoutMs and answers CUDA_ERROR_NOT_READY, the process left
+ * RUNNING; FAKE_CUDA_CKPT_KILL=STEP kills the process (SIGKILL) once
+ * STEP succeeded; FAKE_CUDA_CKPT_CORRUPT=1 makes a restore spoil the
+ * process's device memory: the first cuMemcpyDtoH it makes after it reads
+ * one float changed (FAKE_CUDA_MEM_DIR/corrupt.<pid> marks it).
  * Built by make as build/libfakecuda.so. */
 #include <dirent.h>
 #include <errno.h>
@@ -489,9 +511,21 @@ CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n)
     memcpy((void *)(uintptr_t)d, h, n);
     return CUDA_SUCCESS;
 }
+/* FAKE_CUDA_CKPT_CORRUPT: 1 once, when a restore marked this process's
+ * memory spoilt (the mark removed). */
+static int fake_spoilt(void)
+{
+    char path[4096];
+    const char *dir = getenv("FAKE_CUDA_MEM_DIR");
+    if (!dir || !*dir) return 0;
+    snprintf(path, sizeof path, "%s/corrupt.%ld", dir, (long)getpid());
+    return unlink(path) == 0;
+}
+
 CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n)
 {
     memcpy(h, (const void *)(uintptr_t)d, n);
+    if (n >= sizeof(float) && fake_spoilt()) ((unsigned char *)h)[n / 2] ^= 0x40;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *h, size_t n, CUstream s)
@@ -686,13 +720,184 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec ge, CUstream s) { (void)ge; (void)s; 
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec ge) { free(ge); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuGraphDestroy(CUgraph g) { free(g); return CUDA_SUCCESS; }
 
+/* ------------------------------------------------------- checkpoints --- */
+
+enum { FAKE_LOCK, FAKE_CHECKPOINT, FAKE_RESTORE, FAKE_UNLOCK, FAKE_NSTEPS };
+static const char *const fake_step_names[FAKE_NSTEPS] = { "lock", "checkpoint", "restore", "unlock" };
+static int fake_mem_state = CU_PROCESS_STATE_RUNNING;  /* without FAKE_CUDA_MEM_DIR */
+
+/* FAKE_CUDA_MEM_DIR/<what><pid> into path; 0, or -1 without the variable. */
+static int fake_ckpt_path(char *path, size_t len, const char *what, int pid)
+{
+    const char *dir = getenv("FAKE_CUDA_MEM_DIR");
+    if (!dir || !*dir) return -1;
+    snprintf(path, len, "%s/%s%d", dir, what, pid);
+    return 0;
+}
+
+/* The number in file path, or def when it cannot be read. */
+static long long fake_read_num(const char *path, long long def)
+{
+    char buf[64];
+    ssize_t n;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return def;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return def;
+    buf[n] = '\0';
+    return strtoll(buf, NULL, 10);
+}
+
+static void fake_write_num(const char *path, long long v)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%lld\n", v);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    if (write(fd, buf, (size_t)n) != n) {}
+    close(fd);
+}
+
+static int fake_get_state(int pid)
+{
+    char path[4096];
+    if (fake_ckpt_path(path, sizeof path, "ckpt.", pid) != 0) return fake_mem_state;
+    return (int)fake_read_num(path, CU_PROCESS_STATE_RUNNING);
+}
+
+static void fake_set_state(int pid, int state)
+{
+    char path[4096];
+    if (fake_ckpt_path(path, sizeof path, "ckpt.", pid) != 0) fake_mem_state = state;
+    else fake_write_num(path, state);
+}
+
+/* The planted rate of the checkpoint (k 0) or the restore (k 1), GB/s;
+ * infinite when none is planted. */
+static double fake_gbs(int k)
+{
+    const char *e = getenv("FAKE_CUDA_CKPT_GBS");
+    double c = 0, r = 0;
+    if (!e || sscanf(e, "%lf,%lf", &c, &r) != 2) return 1e300;
+    return (k ? r : c) > 0 ? (k ? r : c) : 1e300;
+}
+
+/* Checkpoint (out 1) or restore (out 0) process pid's device memory:
+ * the bytes it holds moved between FAKE_CUDA_MEM_DIR/<pid> and saved.<pid>. */
+static CUresult fake_move_memory(int pid, int out)
+{
+    char held[4096], saved[4096];
+    long long bytes;
+    if (fake_ckpt_path(held, sizeof held, "", pid) != 0 ||
+        fake_ckpt_path(saved, sizeof saved, "saved.", pid) != 0)
+        return CUDA_SUCCESS;
+    if (out) {
+        fake_wait_us((long)((double)fake_read_num(held, 0) / fake_gbs(0) / 1e3));
+        fake_write_num(saved, fake_read_num(held, 0));
+        fake_write_num(held, 0);
+        return CUDA_SUCCESS;
+    }
+    bytes = fake_read_num(saved, 0);
+    if (fake_shared() && (size_t)bytes > fake_free()) return CUDA_ERROR_OUT_OF_MEMORY;
+    fake_wait_us((long)((double)bytes / fake_gbs(1) / 1e3));
+    fake_write_num(held, bytes);
+    if (fake_env_long("FAKE_CUDA_CKPT_CORRUPT", 0) == 1 &&
+        fake_ckpt_path(held, sizeof held, "corrupt.", pid) == 0)
+        fake_write_num(held, 1);
+    return CUDA_SUCCESS;
+}
+
+/* The planted time of step k (FAKE_CUDA_CKPT_US=L,C,R,U), in us. */
+static long fake_step_us(int k)
+{
+    const char *e = getenv("FAKE_CUDA_CKPT_US");
+    long v = 0;
+    int i;
+    for (i = 0; e && *e && i <= k; i++) {
+        char *end;
+        v = strtol(e, &end, 10);
+        e = *end == ',' ? end + 1 : end;
+        if (i < k && end == e) return 0;
+    }
+    return i > k ? v : 0;
+}
+
+/* The code FAKE_CUDA_CKPT_FAIL plants for step k, or CUDA_SUCCESS. */
+static CUresult fake_step_planted(int k)
+{
+    const char *e = getenv("FAKE_CUDA_CKPT_FAIL");
+    size_t n = strlen(fake_step_names[k]);
+    if (!e || strncmp(e, fake_step_names[k], n) != 0 || e[n] != ':') return CUDA_SUCCESS;
+    return (CUresult)strtol(e + n + 1, NULL, 10);
+}
+
+/* One step k on process pid, from state `from` to state `to`. */
+static CUresult fake_step(int k, int pid, int from, int to)
+{
+    const char *kill_at = getenv("FAKE_CUDA_CKPT_KILL");
+    CUresult r;
+    if (pid <= 0 || !fake_alive(pid)) return CUDA_ERROR_INVALID_VALUE;
+    fake_wait_us(fake_step_us(k));
+    if ((r = fake_step_planted(k)) != CUDA_SUCCESS) return r;
+    if (fake_get_state(pid) != from) return CUDA_ERROR_ILLEGAL_STATE;
+    if (k == FAKE_CHECKPOINT || k == FAKE_RESTORE)
+        if ((r = fake_move_memory(pid, k == FAKE_CHECKPOINT)) != CUDA_SUCCESS) return r;
+    fake_set_state(pid, to);
+    if (kill_at && strcmp(kill_at, fake_step_names[k]) == 0) {
+        int i;
+        kill(pid, SIGKILL);
+        for (i = 0; i < 1000 && fake_alive(pid); i++) fake_wait_us(1000);   /* gone, as the call returns */
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args)
+{
+    if (fake_env_long("FAKE_CUDA_CKPT_BUSY", 0) == 1 && pid > 0 && fake_alive(pid)) {
+        unsigned ms = args ? args->timeoutMs : 0;
+        if (ms == 0) for (;;) pause();
+        fake_wait_us((long)ms * 1000);
+        return CUDA_ERROR_NOT_READY;
+    }
+    return fake_step(FAKE_LOCK, pid, CU_PROCESS_STATE_RUNNING, CU_PROCESS_STATE_LOCKED);
+}
+CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args)
+{
+    (void)args;
+    return fake_step(FAKE_CHECKPOINT, pid, CU_PROCESS_STATE_LOCKED, CU_PROCESS_STATE_CHECKPOINTED);
+}
+CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args)
+{
+    (void)args;
+    return fake_step(FAKE_RESTORE, pid, CU_PROCESS_STATE_CHECKPOINTED, CU_PROCESS_STATE_LOCKED);
+}
+CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args)
+{
+    (void)args;
+    return fake_step(FAKE_UNLOCK, pid, CU_PROCESS_STATE_LOCKED, CU_PROCESS_STATE_RUNNING);
+}
+CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state)
+{
+    if (pid <= 0 || !fake_alive(pid)) return CUDA_ERROR_INVALID_VALUE;
+    *state = (CUprocessState)fake_get_state(pid);
+    return CUDA_SUCCESS;
+}
+
 /* The entry points by base name, from the harness's own list, so that one
  * the harness adds and this file lacks fails to build. */
 static const struct { const char *name; void (*fn)(void); } fake_table[] = {
 #define FAKE_ENTRY(name) { #name, (void (*)(void))(name) },
     DRV_FUNCS(FAKE_ENTRY)
+    DRV_CKPT_FUNCS(FAKE_ENTRY)
 #undef FAKE_ENTRY
 };
+
+/* 1 for a checkpoint entry point FAKE_CUDA_NO_CKPT=1 hides. */
+static int fake_hidden(const char *symbol)
+{
+    return fake_env_long("FAKE_CUDA_NO_CKPT", 0) == 1 && strncmp(symbol, "cuCheckpoint", 12) == 0;
+}
 
 static CUresult fake_getproc(const char *symbol, void **pfn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status);
@@ -711,7 +916,7 @@ static CUresult fake_getproc(const char *symbol, void **pfn, int version, cuuint
         if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
         return CUDA_SUCCESS;
     }
-    for (i = 0; i < sizeof fake_table / sizeof fake_table[0]; i++) {
+    for (i = 0; i < sizeof fake_table / sizeof fake_table[0] && !fake_hidden(symbol); i++) {
         if (strcmp(symbol, fake_table[i].name) == 0) {
             memcpy(pfn, &fake_table[i].fn, sizeof fake_table[i].fn);
             if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;

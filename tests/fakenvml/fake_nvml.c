@@ -2,7 +2,16 @@
  * opened through HARNESS_NVML=PATH: one device, the bus id the stand-in
  * program's records name (00000000:00:00.0), no compute process. With
  * FAKE_NVML_NAMES=off the name, UUID and version queries answer
- * NVML_ERROR_NOT_SUPPORTED; with FAKE_NVML_INIT=fail nvmlInit_v2 fails. */
+ * NVML_ERROR_NOT_SUPPORTED; with FAKE_NVML_INIT=fail nvmlInit_v2 fails.
+ * FAKE_NVML_MEM_DIR=DIR (the stand-in driver's FAKE_CUDA_MEM_DIR) makes the
+ * compute processes those that hold device memory there: each file named
+ * by a pid of a live process holding more than 0 bytes (a process the
+ * driver checkpointed holds none, and is not listed). */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,12 +82,54 @@ nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus, nvmlDevice_t *d)
     return FAKE_SUCCESS;
 }
 
+/* nvmlProcessInfo_t of the _v3 query. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} fake_proc_info;
+
+/* The bytes process pid holds in FAKE_NVML_MEM_DIR (file name), 0 when none
+ * or when it is gone. */
+static unsigned long long fake_held(const char *dir, const char *name, long pid)
+{
+    char path[4096], buf[64];
+    FILE *f;
+    unsigned long long v = 0;
+    if (kill((pid_t)pid, 0) != 0) return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(f = fopen(path, "r"))) return 0;
+    if (fgets(buf, sizeof buf, f)) v = strtoull(buf, NULL, 10);
+    fclose(f);
+    return v;
+}
+
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *n, void *p)
 {
+    const char *dir = getenv("FAKE_NVML_MEM_DIR");
+    fake_proc_info *out = p;
+    unsigned int cap = *n, count = 0;
+    struct dirent *e;
+    DIR *dd;
     (void)d;
-    (void)p;
     *n = 0;
-    return FAKE_SUCCESS;
+    if (!dir || !*dir || !(dd = opendir(dir))) return FAKE_SUCCESS;
+    while ((e = readdir(dd))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        unsigned long long b;
+        if (pid <= 0 || *end || (b = fake_held(dir, e->d_name, pid)) == 0) continue;
+        if (count < cap) {
+            memset(&out[count], 0, sizeof out[count]);
+            out[count].pid = (unsigned)pid;
+            out[count].usedGpuMemory = b;
+        }
+        count++;
+    }
+    closedir(dd);
+    *n = count;
+    return count > cap ? 7 : FAKE_SUCCESS;     /* NVML_ERROR_INSUFFICIENT_SIZE */
 }
 
 const char *nvmlErrorString(nvmlReturn_t r)

@@ -21,9 +21,9 @@ static void fuzz_base(lv_file *f)
     t = lv_thread_slot(f, 1235);
     lv_enter(t, "cuLaunchKernel", "setter", 100);
     lv_launch(f, 0x7f00, "spinner", 50);
-    lv_event_add(f, LV_EV_LOAD, 1235, "libcublas.so.13", "cuLibraryLoadData", 0, 0, 3.5, 40);
-    lv_event_add(f, LV_EV_WAIT, 1235, "setter", "cuLaunchKernel", 0, 0x7f00, 15000, 200);
-    lv_event_add(f, LV_EV_FAILURE, 1235, "", "cuMemAlloc", 2, 0, 0, 300);
+    lv_event_add(f, LV_EV_LOAD, 1235, "libcublas.so.13", "cuLibraryLoadData", "", 0, 0, 3.5, 40);
+    lv_event_add(f, LV_EV_WAIT, 1235, "setter", "cuLaunchKernel", "spinner", 0, 0x7f00, 15000, 200);
+    lv_event_add(f, LV_EV_FAILURE, 1235, "", "cuMemAlloc", "", 2, 0, 0, 300);
     lv_free_mem(f, 1u << 30, 40);
 }
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """overhead.py: the runs of tests/gpu/overhead.sh, timed and tabled.
 
-overhead.py --runs N --warmup W --out DIR [--probe SO --cupti SO] [--tracer SO]
-            [--nsys NSYS] --program NAME=CMD ... (CMD split on spaces)
+overhead.py --runs N --warmup W --out DIR [--probe SO --cupti SO] [--probe-old SO]
+            [--tracer SO] [--nsys NSYS] --program NAME=CMD ... (CMD split on spaces)
 
 Each program is run N times under each variant, the variants alternating
 (rotated by one each round so that none always runs first), after W
 unmeasured runs of each: bare (no injection), probe (the harness's probe,
-as ./harness -- CMD runs it), activity (tests/gpu/activity_tracer.c: CUPTI's
+as ./harness -- CMD runs it), probe-old (another build of the probe, to
+weigh a change of it against the probe before), activity (tests/gpu/activity_tracer.c: CUPTI's
 activity API for kernels, copies, sets, runtime and driver API, buffers
 written to a file) and nsys (nsys profile --trace=cuda; its wall time
 includes nsys's own start and its writing of the report). Wall time runs
@@ -70,8 +71,8 @@ def one_run(args, variant, cmd, scratch):
     env = dict(os.environ)
     env.pop("CUDA_INJECTION64_PATH", None)
     argv = list(cmd)
-    if variant == "probe":
-        env["CUDA_INJECTION64_PATH"] = args.probe
+    if variant in ("probe", "probe-old"):
+        env["CUDA_INJECTION64_PATH"] = args.probe if variant == "probe" else args.probe_old
         env["HARNESS_PROBE_DIR"] = scratch
         if args.cupti:
             env["HARNESS_PROBE_CUPTI"] = args.cupti
@@ -86,7 +87,7 @@ def one_run(args, variant, cmd, scratch):
     try:
         with open(os.path.join(logs, "out"), "wb") as o, open(os.path.join(logs, "err"), "wb") as e:
             t0 = time.monotonic_ns()
-            if variant == "probe":
+            if variant in ("probe", "probe-old"):
                 env["HARNESS_PROBE_T0_NS"] = str(t0)
             # A session of its own, so that a timeout ends all of it; not
             # for nsys profile, which then never ends (2022.4, seen here).
@@ -170,14 +171,15 @@ def main():
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--out", required=True)
     ap.add_argument("--probe")
+    ap.add_argument("--probe-old")
     ap.add_argument("--cupti")
     ap.add_argument("--tracer")
     ap.add_argument("--nsys")
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("OVERHEAD_TIMEOUT", "300")))
     ap.add_argument("--program", action="append", default=[])
     args = ap.parse_args()
-    variants = ["bare"] + [v for v, x in (("probe", args.probe), ("activity", args.tracer),
-                                          ("nsys", args.nsys)) if x]
+    variants = ["bare"] + [v for v, x in (("probe", args.probe), ("probe-old", args.probe_old),
+                                          ("activity", args.tracer), ("nsys", args.nsys)) if x]
     programs = []
     for p in args.program:
         name, _, cmd = p.partition("=")

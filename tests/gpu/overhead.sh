@@ -17,7 +17,10 @@
 # $OUT/overhead-<program>-<variant>.err (the first run's stderr: what nsys or
 # CUPTI said). OVERHEAD_TIMEOUT (s, default 300) ends a run that hangs;
 # vector.cu is built for OVERHEAD_ARCH (default sm_90, the H200's);
-# OVERHEAD_PROGRAMS (default "vector torch") picks the programs. Needs a
+# OVERHEAD_PROGRAMS (default "vector torch") picks the programs; PROBE_OLD
+# names another build of the probe, run as a variant of its own (probe-old:
+# the probe before a change); OVERHEAD_NO_TOOLS=1 leaves the tracer and
+# nsys out (the probes alone). Needs a
 # GPU; make builds the probe first. Exit 0 when every run exited 0.
 : "${CUDA_HOME:=/usr/local/cuda}"
 : "${OVERHEAD_RUNS:=10}"
@@ -36,7 +39,11 @@ done
 cuptidir=$(dirname "${cupti:-$CUDA_HOME/lib64/x}")
 set -- --probe "$PWD/harness-probe.so"
 [ -n "$cupti" ] && set -- "$@" --cupti "$cupti"
-if cc -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -I"$CUDA_HOME/include" -o "$W/libactivity.so" \
+# PROBE_OLD: another build of the probe (the one before a change), a variant of its own.
+[ -n "${PROBE_OLD:-}" ] && set -- "$@" --probe-old "$PROBE_OLD"
+[ -n "${OVERHEAD_NO_TOOLS:-}" ] && NSYS=none    # the probes alone: no tracer, no nsys
+if [ -z "${OVERHEAD_NO_TOOLS:-}" ] &&
+   cc -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -I"$CUDA_HOME/include" -o "$W/libactivity.so" \
         tests/gpu/activity_tracer.c -L"$cuptidir" -lcupti -Wl,-rpath,"$cuptidir" >"$W/cc.log" 2>&1; then
     set -- "$@" --tracer "$W/libactivity.so"
 else
@@ -51,7 +58,7 @@ if [ -z "$nsys" ] && [ -f "$NSYS_TAR" ]; then
     mkdir -p "$W/nsys/target-linux-x64"
     tar -xJf "$NSYS_TAR" -C "$W/nsys/target-linux-x64" && nsys="$W/nsys/target-linux-x64/nsys"
 fi
-if [ -n "$nsys" ] && "$nsys" --version >"$W/nsys.version" 2>&1; then
+if [ -n "$nsys" ] && [ "$nsys" != none ] && "$nsys" --version >"$W/nsys.version" 2>&1; then
     echo "overhead.sh: nsys: $(head -1 "$W/nsys.version") ($nsys)"
     set -- "$@" --nsys "$nsys"
 else

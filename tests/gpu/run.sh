@@ -69,6 +69,10 @@
 #              first linalg.qr and fft, LAZY and EAGER, against a sweep of
 #              --squeeze=M by hand (SQUEEZE_SWEEP, MiB), and the failures
 #              named; results/h200-squeeze-*
+#   snapshot   tests/gpu/snapshot.sh: section snapshot under LAZY and EAGER
+#              (every buffer intact, the steps within the child's own pause,
+#              the memory released), a lock that times out on a running
+#              kernel; results/<h100|h200>-snapshot.txt
 #   concurrent tests/gpu/concurrent.sh: a first launch on one stream while a
 #              kernel spins on another, LAZY against EAGER: the harness's
 #              answer.concurrent, and the program's own launch times
@@ -96,6 +100,12 @@
 #              spin/flag pair across two streams, out of memory at a lazy
 #              load, SIGSEGV after a CUDA call; each mode's exit and its own
 #              JSON line (results/GPU-fails.txt: h100, h200, as the device is)
+#   probecost  the probe against the probe before the live record (PROBE_OLD,
+#              default build/probe-old/harness-probe.so, carried) and bare, on
+#              app_torch.py, OVERHEAD_RUNS (10) runs each (results/GPU-probecost.txt)
+#   diagnose   tests/gpu/diagnose.sh: failed and hung runs explained under the
+#              harness (fails.cu's flag, hang, the default bound, oom, segv),
+#              results/GPU-diagnose-*, one checked line each (about 4 min)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -347,6 +357,8 @@ for part in $parts; do
         L="$L/hazards" sh tests/gpu/hazards.sh 2>&1 | tail -30 ;;
     squeeze)
         L="$L/squeeze" sh tests/gpu/squeeze.sh 2>&1 | tail -40 ;;
+    snapshot)
+        L="$L/snapshot" sh tests/gpu/snapshot.sh 2>&1 | tail -40 ;;
     concurrent)
         L="$L/concurrent" sh tests/gpu/concurrent.sh 2>&1 | tail -20 ;;
     program-trust)
@@ -387,6 +399,16 @@ PY
             done
         done; } | tee "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
             grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-fails.txt" ;;
+    probecost)
+        OUT="$L/probecost" PROBE_OLD="$PWD/${PROBE_OLD:-build/probe-old/harness-probe.so}" \
+            OVERHEAD_NO_TOOLS=1 OVERHEAD_PROGRAMS=torch sh tests/gpu/overhead.sh 2>&1 | tail -12
+        cp "$L/probecost/overhead.txt" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.txt"
+        cp "$L/probecost/overhead.csv" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.csv" ;;
+    diagnose)
+        sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+            grep -o 'H[0-9][0-9]*' | head -1 | tr H h)" 2>&1 | tail -30 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
     node)
@@ -402,7 +424,7 @@ PY
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/h200-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, fails, libraries, node)" >&2
         exit 2 ;;
     esac
     pack

@@ -11,6 +11,10 @@
 /* The period at which a run's sampler reads NVML and --ready's output
  * (sampler.h); the figures taken from it say so. */
 #define PGF_SAMPLE_MS 10
+/* How often --ready's output is looked at, in ms: a ready line is dated by
+ * the first look that saw its file hold it (sampler.c), so its date lags
+ * its writing by at most this, and the look's own lateness. */
+#define PGF_READY_MS 2
 #define PGF_STR_(x) #x
 #define PGF_STR(x) PGF_STR_(x)    /* a constant's digits, in a description */
 
@@ -57,8 +61,9 @@
     X(CACHE_CUPY, "cache.cupy", "MiB", "CUPY_CACHE_DIR after the run",                        \
       "--jit-cache: the regular files under the side's CUPY_CACHE_DIR after the run", 0)      \
     X(READY_AT, "ready.at", "ms", "ready, from the spawn",                                    \
-      "when a line of the program's output first matched --ready (the harness's clock, "     \
-      "polled every " PGF_STR(PGF_SAMPLE_MS) " ms), else the first kernel plus --ready-after", \
+      "when a line of the program's output first matched --ready (the harness's clock: "     \
+      "the first look, every " PGF_STR(PGF_READY_MS) " ms, that saw it written), else the "  \
+      "first kernel plus --ready-after",                                                      \
       0)                                                                                      \
     X(READY_USES, "ready.uses", "count", "first uses after ready",                            \
       "kernels whose first use began after ready, over the run's CUDA processes", 0)          \

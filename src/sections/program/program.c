@@ -8,7 +8,6 @@
  * sides, the runs (runner.h), the conclusions, the end. */
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "sections/program/program.h"
+#include "core/rx.h"
 #include "cuda/cudadrv.h"
 #include "cuda/nvml.h"
 #include "os/proc.h"
@@ -38,7 +38,7 @@ typedef struct pg_state {
     char outdir[4096];
     int outdir_tmp;         /* 1: a temporary directory, removed at the end */
     int nvml;               /* 1 when NVML answers */
-    regex_t ready_re;       /* --ready, compiled (ready_on) */
+    rx_prog *ready_re;      /* --ready, compiled (ready_on) */
     int ready_on;
     pgk_plan plan;
     pgt_tally tally;
@@ -212,7 +212,8 @@ static int pg_setup(pg_state *s)
     res_env_str(r, "program_user_injection", getenv("CUDA_INJECTION64_PATH"));
     if (getenv("CUDA_INJECTION64_PATH") && *getenv("CUDA_INJECTION64_PATH"))
         fprintf(stderr, "harness: " PG ": CUDA_INJECTION64_PATH=%s is set: probed runs load the "
-                "harness's probe in its place; bare runs keep it\n", getenv("CUDA_INJECTION64_PATH"));
+                "harness's probe in its place; bare runs keep it\n",
+                uf_visible(getenv("CUDA_INJECTION64_PATH"), line, sizeof line));
     res_env_str(r, "program_output", s->outdir_tmp ? NULL : s->outdir);
     if (s->probe[0]) {
         res_env_str(r, "program_probe", s->probe);
@@ -228,14 +229,15 @@ static int pg_setup(pg_state *s)
     s->nvml = nv_open(why, sizeof why) == 0;
     res_env_str(r, "program_nvml", s->nvml ? "ok" : why);
     /* cli_parse compiled it once already: it cannot fail here but for memory. */
-    if (o->ready && regcomp(&s->ready_re, o->ready, REG_EXTENDED | REG_NOSUB) == 0) s->ready_on = 1;
+    if (o->ready && rx_compile(o->ready, &s->ready_re, why, sizeof why) == 0) s->ready_on = 1;
     res_env_str(r, "program_ready", o->ready);
     res_env_num(r, "program_ready_after_s", o->ready_after);
     res_env_str(r, "program_ready_marks", !s->ready_on || !s->probe[0] ? "none: no --ready, or no probe"
                 : pgr_user_nvtx() ? "none: NVTX_INJECTION64_PATH is the user's" : "NVTX marks, through the probe");
     if (s->ready_on && s->probe[0] && pgr_user_nvtx())
         fprintf(stderr, "harness: " PG ": NVTX_INJECTION64_PATH=%s is set: --ready matches the "
-                "program's lines only, not its NVTX marks\n", getenv("NVTX_INJECTION64_PATH"));
+                "program's lines only, not its NVTX marks\n",
+                uf_visible(getenv("NVTX_INJECTION64_PATH"), line, sizeof line));
     return 0;
 }
 
@@ -262,7 +264,7 @@ static void pg_runner(pg_state *s)
     g->probe = s->probe;
     g->cupti = s->cupti;
     g->outdir = s->outdir;
-    g->ready = s->ready_on ? &s->ready_re : NULL;
+    g->ready = s->ready_on ? s->ready_re : NULL;
     g->nvml = s->nvml;
 }
 
@@ -282,6 +284,18 @@ static void pg_env_rounds(pg_state *s)
     res_env_num(r, "program_look_calls", n->look_calls);
 }
 
+/* The failed runs' answers (failures.h), first among the answers. */
+static void pg_failures(pg_state *s)
+{
+    const char *keys[PG_MAX_SIDES], *labels[PG_MAX_SIDES];
+    size_t i;
+    for (i = 0; i < s->plan.nsides; i++) {
+        keys[i] = s->plan.side[i].key;
+        labels[i] = s->plan.side[i].label;
+    }
+    pgx_answer(&s->run.fail, s->c->r, keys, labels, s->plan.nsettings, s->plan.nsides);
+}
+
 /* The conclusions, in their order: the kinds' own (--squeeze's), the
  * verdicts, the probe's cost, the slowest first uses, the headline's
  * sentence, the kinds' sentences, the first uses after ready, the hazards'
@@ -293,6 +307,7 @@ static void pg_conclude(pg_state *s)
     const pga_in in = { r, s->c->o, &s->plan, &s->tally, n };
 
     n->failed += pgk_conclude(&s->plan, s->c);
+    pg_failures(s);
     if (s->plan.nsettings > 1) pgc_compare(r, &s->plan, n->alpha, s->c->o->threshold);
     pgc_probe_cost(r, &s->plan);
     pgc_slowest(r, &s->plan, &s->tally);
@@ -342,7 +357,7 @@ static void pg_end(pg_state *s)
 {
     pgk_stop(&s->plan);
     pgt_free(&s->tally);
-    if (s->ready_on) regfree(&s->ready_re);
+    if (s->ready_on) rx_free(s->ready_re);
     if (s->outdir_tmp && s->outdir[0]) {
         pr_rmtree(s->outdir);
         res_env_str(s->c->r, "program_first_stdout", NULL);
@@ -378,7 +393,7 @@ sec_status pg_run(sec_ctx *c)
     }
     s->c = c;
     if (pg_setup(s) != 0 || pgt_init(&s->tally, s->plan.nsides) != 0) {
-        if (s->ready_on) regfree(&s->ready_re);
+        if (s->ready_on) rx_free(s->ready_re);
         free(s);
         return SEC_FAILED;
     }
@@ -408,7 +423,9 @@ sec_status pg_run(sec_ctx *c)
 void pg_schema(sch_out *o)
 {
     pgf_schema_figures(o);
+    pgx_schema_figures(o);
     sch_derived(o);
     pgf_schema_derived(o);
+    pgx_schema_derived(o);
     pgk_schema(o);
 }

@@ -11,6 +11,7 @@
 #include "run/layout.h"
 #include "run/table.h"
 #include "sections/program/program.h"
+#include "sections/program/failures.h"
 #include "sections/program/figures.h"
 #include "sections/program/program_device.h"
 #include "sections/program/setting.h"
@@ -366,6 +367,7 @@ void pg_print(FILE *f, const results *r)
     ptb_processes(f, r, side, label, n);
     ptb_slowest(f, r, side, label, n);
     ptb_ready(f, r, side, label, n);
+    pgx_print(f, r, side, label, n);
     pgk_print(f, r);
     fprintf(f, "\n");
     for (i = 0; i < r->nd; i++)

@@ -66,13 +66,18 @@ static size_t pgr_env(const pgr_runner *g, const pgk_run *run, const char *recdi
  * search's run: its exit is the answer); 1 when it exited 0. Processes of
  * its tree that were still there at its end (killed: proc.h) are said on
  * stderr and are a failed check of their own. */
-static int pgr_outcome(pgr_runner *g, pgk_run *run, const char *what, const pr_program *p)
+static int pgr_outcome(pgr_runner *g, pgk_run *run, const char *what, const pr_program *p,
+                       double limit_s, int bounded)
 {
     char detail[700], left[900];
     int ok = !p->timed_out && p->signal == 0 && p->exit_code == 0;
-    if (p->timed_out)
+    if (p->timed_out && bounded)
+        snprintf(run->how, sizeof run->how, "ran past the default bound of %.0f s (%.0f times the "
+                 "slowest run that exited 0, at least %.0f s; --child-timeout sets another); its "
+                 "process group was killed", limit_s, PGX_BOUND_FACTOR, PGX_BOUND_FLOOR_S);
+    else if (p->timed_out)
         snprintf(run->how, sizeof run->how, "ran past --child-timeout=%.0f s; its process group was "
-                 "killed", g->c->o->child_timeout);
+                 "killed", limit_s);
     else if (p->signal)
         snprintf(run->how, sizeof run->how, "killed by signal %d (%s)", p->signal, strsignal(p->signal));
     else
@@ -248,6 +253,8 @@ typedef struct pgr_one_run {
     const char *env[PGR_NENV];
     prc_record recs[PG_MAX_PROCS * 4];
     pr_program p;
+    double limit_s;         /* the time limit it ran under */
+    int bounded;            /* that limit is the default bound (failures.h) */
 } pgr_one_run;
 
 /* The program spawned and waited for, the sampler beside it; 0, or -1
@@ -266,12 +273,27 @@ static int pgr_spawn(pgr_runner *g, pgr_one_run *w, int spans)
         res_env_str(g->c->r, "program_first_stderr", w->err);
     }
     ph_set(w->what);
+    w->limit_s = pgx_limit(&g->fail, o, &w->bounded);
     started = pgm_start(&g->smp, g->nvml, g->ready, w->out, w->err);
     rc = pr_run_program(sd->path, sd->cmd, w->env, nenv, sd->probed ? PRC_ENV_T0 : NULL, w->out,
-                        w->err, o->child_timeout, pgm_spawned, &g->smp, &w->p, w->why, sizeof w->why);
+                        w->err, w->limit_s, pgm_spawned, &g->smp, &w->p, w->why, sizeof w->why);
     pgm_stop(&g->smp, started);
     if (rc != 0) fprintf(stderr, "harness: " PG ": %s\n", w->why);
     return rc;
+}
+
+/* A measured run that failed, diagnosed from its processes' live records
+ * in its record directory (failures.h). */
+static void pgr_failed(pgr_runner *g, const pgr_one_run *w, size_t nrec)
+{
+    const pgk_side *sd = w->run.side;
+    lv_view *live = w->recdir[0] ? calloc(PG_MAX_PROCS, sizeof *live) : NULL;
+    const res_kv *mode = nrec ? res_env_get(&w->recs[0].r, "loading_mode") : NULL;
+    pgx_seen seen = { &w->p, w->limit_s, w->bounded, live, 0, w->recs, nrec,
+                      sd->mode ? sd->mode : mode && mode->kind == RES_STR ? mode->str : NULL };
+    if (live) seen.nlive = pgx_read_live(w->recdir, pt_known, live, PG_MAX_PROCS);
+    pgx_note(&g->fail, g->c->r, w->run.si, sd->key, g->n.runs, &seen);
+    free(live);
 }
 
 /* ------------------------------------------------------------ one run --- */
@@ -313,7 +335,7 @@ static int pgr_one(pgr_runner *g, size_t si, pgk_purpose purpose, int round, dou
     spans = measured && g->c->o->trace && sd->probed && !g->traced[si];
     if ((rc = pgr_spawn(g, w, spans)) != 0) goto done;
     w->run.p = &w->p;
-    w->run.ok = pgr_outcome(g, &w->run, w->what, &w->p);
+    w->run.ok = pgr_outcome(g, &w->run, w->what, &w->p, w->limit_s, w->bounded);
     pgk_ended(g->plan, g->c, &w->run);
     if (sd->probed && g->smp.peak_sum >= 0) g->n.nvml_runs++;
     if (w->recdir[0]) {
@@ -322,6 +344,8 @@ static int pgr_one(pgr_runner *g, size_t si, pgk_purpose purpose, int round, dou
     }
     w->run.recs = w->recs;
     w->run.nrec = nrec;
+    pgx_ran(&g->fail, si, measured, w->run.ok, w->p.ms);
+    if (!w->run.ok && measured && sd->probed) pgr_failed(g, w, nrec);
     if (!w->run.ok && (measured || w->run.lost)) g->n.failed++;
     if (w->run.ok && measured) pgr_keep(g, &w->run);
     if (spans && nrec) {

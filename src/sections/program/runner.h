@@ -8,10 +8,11 @@
 #ifndef RUNNER_H
 #define RUNNER_H
 
-#include <regex.h>
 #include <stddef.h>
+#include "core/rx.h"
 #include "core/verdict.h"
 #include "run/section_ctx.h"
+#include "sections/program/failures.h"
 #include "sections/program/sampler.h"
 #include "sections/program/setting.h"
 #include "sections/program/tally.h"
@@ -42,10 +43,11 @@ typedef struct pgr_runner {
     const char *probe;          /* the probe, "" when not found */
     const char *cupti;          /* the libcupti for the probe, "" when not found */
     const char *outdir;         /* where each run's output goes */
-    regex_t *ready;             /* --ready, compiled; NULL without */
+    const rx_prog *ready;       /* --ready, compiled; NULL without */
     int nvml;                   /* 1 when NVML answers */
     pgm_sampler smp;
     int traced[PG_MAX_SIDES];   /* a side's spans were drawn once */
+    pgx_tally fail;             /* the measured runs that failed, and the default bound */
     pgr_counts n;
 } pgr_runner;
 

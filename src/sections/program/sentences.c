@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/answer.h"
 #include "core/stats.h"
 #include "core/verdict.h"
 #include "cuda/demangle.h"
@@ -379,7 +380,7 @@ static void pga_runs(const pga_in *in)
                  "exit, host memory).", in->t->no_cupti, in->t->records, in->t->cupti_why);
         pga_store(in->r, PGF_D_CUPTI, NULL, in->t->no_cupti, t);
     }
-    if (in->n->failed && in->n->runs) {
+    if (in->n->failed && in->n->runs && !res_derived_find(in->r, PG, AN_PREFIX "failed")) {
         snprintf(t, sizeof t, "%d of %d runs failed (their figures are left out; the rest are "
                  "compared).", in->n->failed, in->n->runs);
         pga_store(in->r, PGF_D_FAILED, NULL, in->n->failed, t);

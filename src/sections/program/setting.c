@@ -80,8 +80,11 @@ static void pgk_command_words(const char *const *w, char *buf, size_t len)
 
 void pgk_command_line(const pgk_plan *plan, const cli_opts *o, char *buf, size_t len)
 {
+    static const char cut[] = " [cut here: command_line holds the whole]";
     if (plan->maker->command_line) plan->maker->command_line(o, buf, len);
     else pgk_command_words(o->cmd, buf, len);
+    /* Full: said at the end, not cut silently. */
+    if (len > 2 * sizeof cut && strlen(buf) + 1 >= len) memcpy(buf + len - sizeof cut, cut, sizeof cut);
 }
 
 void pgk_env_fields(results *r, const pgk_plan *plan, const cli_opts *o)

@@ -153,7 +153,9 @@ struct pgk_plan {
 void pgk_plan_make(pgk_plan *plan, const cli_opts *o, int probe);
 
 /* The command as one line of words (with --compare, each command, the
- * separator between them), into buf. */
+ * separator between them), into buf; one that fills buf ends with
+ * " [cut here: command_line holds the whole]" (the environment's
+ * command_line is never cut). */
 void pgk_command_line(const pgk_plan *plan, const cli_opts *o, char *buf, size_t len);
 
 /* The environment fields of the sides (the printer and scripts read

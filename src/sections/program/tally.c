@@ -178,8 +178,8 @@ static void pgt_put_inside(results *r, const char *prefix, const prc_record *rec
 }
 
 /* The run's figures from its records: "at." the earliest, the others
- * summed; then each process's own where the run had several. */
-static void pgt_put_figures(results *r, const char *side, const prc_record *recs, size_t n)
+ * summed; then, with procs, each process's own where the run had several. */
+static void pgt_put_figures(results *r, const char *side, const prc_record *recs, size_t n, int procs)
 {
     char prefix[64], region[600];
     size_t i, j;
@@ -200,7 +200,7 @@ static void pgt_put_figures(results *r, const char *side, const prc_record *recs
                  : "summed over the run's CUDA processes", f->region);
         pgt_put(r, prefix, f->key, f->name, region, f->unit, v);
     }
-    if (n < 2) return;
+    if (n < 2 || !procs) return;
     for (i = 0; i < n && i < PG_MAX_PROCS; i++) {
         char env[64];
         const res_kv *cmd = res_env_get(&recs[i].r, "command");
@@ -386,9 +386,20 @@ static void pgt_tally_modes(pgt_tally *t, size_t si, const prc_record *recs, siz
 
 void pgt_put_records(pgt_tally *t, results *r, const pgt_run *run)
 {
-    pgt_put_figures(r, run->side, run->recs, run->n);
+    pgt_put_figures(r, run->side, run->recs, run->n, 1);
     pgt_gather_slowest(&t->side[run->si], run);
     pgt_put_uses(t, r, run);
     pgt_tally_modes(t, run->si, run->recs, run->n);
     if (run->n) t->with_record++;
+}
+
+void pgt_put_failed(results *r, const char *prefix_side, const pr_program *p, const prc_record *recs,
+                    size_t n)
+{
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "%s.", prefix_side);
+    pgt_put_run(r, prefix, PGF_WALL, p->ms);
+    pgt_put_run(r, prefix, PGF_CPU, p->cpu_ms);
+    pgt_put_run(r, prefix, PGF_RSS_MAIN, p->rss_mib);
+    pgt_put_figures(r, prefix_side, recs, n, 0);
 }

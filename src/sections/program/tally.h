@@ -72,6 +72,12 @@ void pgt_free(pgt_tally *t);
  * none); out of memory is said on stderr. */
 void pgt_put_run(results *r, const char *prefix, pgf_id f, double v);
 
+/* A failed run's figures apart from the others: its whole process, CPU
+ * time and host memory, and its records' figures (summed and earliest, no
+ * process's own), each under "<prefix_side>.<figure>" ("failed.lazy"). */
+void pgt_put_failed(results *r, const char *prefix_side, const pr_program *p, const prc_record *recs,
+                    size_t n);
+
 /* A measured run's figures from the parent: its clock, CPU time and host
  * memory (p), the device memory the sampler m saw, in all and, where the
  * run had several CUDA processes (its records recs[0..n)), per process;

@@ -1,0 +1,212 @@
+#!/bin/sh
+# test_trust.sh: the harness under hostile input, round 3 (a program's
+# output and process tree, the output paths, the standard descriptors, the
+# bytes the JSON records), on the CPU with tests/trust_program.py:
+#   ready     a back-reference, a pattern over 4000 bytes: refused at start;
+#             --ready over a 1 MiB line with the worst pattern found: a
+#             SIGTERM answered within 1 s; a 50 MiB flood: the ready line
+#             dated within 20 ms of its writing (200 ms here, a loaded
+#             machine's margin; the figure is printed); a last line without
+#             a newline, a line after a NUL, a line past the first 64 KiB
+#             with an exit at once: matched; an earlier run's output in the
+#             kept directory: not matched;
+#   descriptors stdout and stderr closed at start: the exit code of a whole
+#             run every time, no busy wait, the JSON written;
+#   bytes     bytes that are not UTF-8 in an environment value and in an
+#             argument: valid JSON; an argument of 5,000 bytes; an ESC and
+#             a newline in CUDA_INJECTION64_PATH's warning;
+#   paths     an output naming stdout by another name, --program-output
+#             as an output, a name too long, two outputs on stdout: exit 2
+#             before any run; --csv=- and --trace=- on stdout;
+#             --schema >/dev/full says why.
+# Each class has checks that failed on the harness before these defences
+# (not every check: glibc matched the worst pattern here fast, and its own
+# worst, with a back-reference, is now refused at start). Each run is
+# bounded (timeout; the SIGTERM case by its own wait, as timeout(1) would
+# send a second SIGTERM to the group) so that a harness that blocks fails,
+# not hangs.
+: "${HARNESS:=./harness}"
+. tests/lib.sh
+T=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+TP="python3 $(pwd)/tests/trust_program.py"
+# The harness by an absolute path, for the runs from another directory.
+case $HARNESS in /*) ABS=$HARNESS ;; *) ABS="$(pwd)/$HARNESS" ;; esac
+export HARNESS_PROBE=/dev/null
+export STANDIN_STATE="$T/state"
+mkdir -p "$STANDIN_STATE"
+TO="timeout -s KILL 60"
+
+# ready_at FILE: the first ready.at of the JSON FILE, in ms.
+ready_at() {
+    python3 -c "import json, sys
+d = json.load(open('$1'))
+print([x for x in d['measurements'] if x['key'].endswith('ready.at')][0]['samples'][0])" 2>/dev/null
+}
+
+# one_line DESC FILE WORDS: FILE is one line holding WORDS (a usage
+# error's "Try 'harness --help'" after it).
+one_line() {
+    if [ "$(grep -vc "^Try 'harness --help'" "$2")" -eq 1 ] && head -n 1 "$2" | grep -q -F -e "$3"; then
+        echo "PASSED $1"
+    else
+        printf 'FAILED %s (%s)\n' "$1" "$(head -c 300 "$2")"
+    fi
+}
+
+# --- ready ------------------------------------------------------------------
+# A back-reference (glibc backtracks: 51 s for one 3,000-byte line) and a
+# pattern longer than the probe's copy of it: refused before any run.
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --ready='((a*)*)\1x' -- $TP --long-line 1 >"$T/bref.out" 2>"$T/bref.err"
+rc=$?
+expect_exit "ready: a back-reference refused before any run" 2
+one_line "ready: a back-reference: one line, the reason" "$T/bref.err" "back-references"
+check "ready: a back-reference: nothing run" test ! -e "$STANDIN_STATE/written"
+long=$(python3 -c "print('x' * 4001)")
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --ready="$long" -- $TP >"$T/long.out" 2>"$T/long.err"
+rc=$?
+expect_exit "ready: a pattern of 4001 bytes (the probe's copy held 4000) refused" 2
+one_line "ready: a pattern of 4001 bytes: one line, its length" "$T/long.err" "(4001 bytes): not taken: 4001 bytes, more than 4000"
+# shellcheck disable=SC2086
+rm -f "$STANDIN_STATE/written"
+secs=$(python3 - "$STANDIN_STATE" "$T/term.err" "$HARNESS" --rounds=1 --warmup=0 --json="$T/term.json" \
+    --ready='(a|a?|.){1,150}(a*)*b{0,40}x' -- $TP --long-line 1 --sleep 30 <<'EOF'
+import os, signal, subprocess, sys, time
+state = sys.argv[1]
+p = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[2], "w"))
+t = time.monotonic()
+while not os.path.exists(os.path.join(state, "written")) and time.monotonic() - t < 30:
+    time.sleep(0.01)
+time.sleep(0.5)
+t0 = time.monotonic()
+p.send_signal(signal.SIGTERM)
+try:
+    rc = p.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = -1
+print("%.3f %d" % (time.monotonic() - t0, rc))
+EOF
+)
+echo "  a SIGTERM while --ready matches the worst pattern over a 1 MiB line: answered in ${secs% *} s"
+check "ready: the worst pattern over a 1 MiB line: a SIGTERM answered within 1 s (exit 143)" \
+    sh -c "[ '${secs#* }' = 143 ] && awk 'BEGIN { exit !(${secs% *} < 1) }'"
+check "ready: after that SIGTERM, the JSON written, marked incomplete" python3 -c "import json
+d = json.load(open('$T/term.json')); assert d['incomplete'] is True and 'SIGTERM' in d['environment']['stopped']"
+rm -f "$STANDIN_STATE/ready_ns"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --json="$T/flood.json" -- $TP --flood 50 --sleep 0.3 \
+    >"$T/flood.out" 2>"$T/flood.err"
+at=$(ready_at "$T/flood.json")
+wrote=$(python3 -c "print(int(open('$STANDIN_STATE/ready_ns').read()) / 1e6)" 2>/dev/null)
+echo "  50 MiB of output, then the ready line: written at ${wrote:-?} ms, dated ${at:-?} ms"
+check "ready: after 50 MiB of output, the ready line dated within 200 ms of its writing, never before it" \
+    python3 -c "assert 0 <= $at - $wrote < 200"
+for mode in tail after-nul boundary; do
+    # shellcheck disable=SC2086
+    $TO "$HARNESS" --rounds=1 --warmup=0 --ready='READY$' --json="$T/$mode.json" -- $TP --$mode \
+        >"$T/$mode.out" 2>"$T/$mode.err"
+    check "ready: the line matched: --$mode" python3 -c "assert $(ready_at "$T/$mode.json") > 0"
+done
+# An earlier run's output, left in the kept directory, is not this run's.
+mkdir -p "$T/kept"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --program-output="$T/kept" -- $TP --flood 1 \
+    >/dev/null 2>&1
+rm -f "$STANDIN_STATE/ready_ns"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY --program-output="$T/kept" --json="$T/stale.json" \
+    -- $TP --flood 1 --sleep 0.5 >/dev/null 2>&1
+at=$(ready_at "$T/stale.json")
+wrote=$(python3 -c "print(int(open('$STANDIN_STATE/ready_ns').read()) / 1e6)" 2>/dev/null)
+check "ready: an earlier run's ready line in the kept output directory: not this run's (dated ${at:-?} ms, written ${wrote:-?})" \
+    python3 -c "assert $at >= $wrote"
+
+# --- descriptors ----------------------------------------------------------------
+# Started with stdout and stderr closed: the signal pipe and the output files
+# must not land on 1 and 2 (messages into the pipe, every wait busy, the exit
+# code 1 or 3 by chance). Three runs of a program that sleeps 2 s.
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/fd0.json" -- $TP --sleep 0.1 >/dev/null 2>&1
+want=$?
+res=$(python3 - $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/fd.json" -- $TP --sleep 2 <<'EOF2'
+import resource, subprocess, sys
+codes = []
+for _ in range(3):
+    codes.append(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=None, stderr=None,
+                                pass_fds=(), close_fds=True,
+                                preexec_fn=lambda: [__import__("os").close(f) for f in (1, 2)]).returncode)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(" ".join(map(str, codes)), "%.2f" % (ru.ru_utime + ru.ru_stime))
+EOF2
+)
+echo "  stdout and stderr closed, 3 runs of a 2 s program: exit codes and CPU seconds: $res (a whole run: exit $want)"
+check "descriptors: stdout and stderr closed: the exit code of a whole run, 3 times out of 3" \
+    test "$res" != "" -a "${res% *}" = "$want $want $want"
+check "descriptors: stdout and stderr closed: no busy wait (under 3 s of CPU for 3 runs of 2 s)" \
+    awk "BEGIN { exit !(${res##* } < 3) }"
+check "descriptors: stdout and stderr closed: the JSON written" python3 -c "import json; json.load(open('$T/fd.json'))"
+
+# --- bytes ----------------------------------------------------------------------
+# Bytes that are not UTF-8 in an environment value the JSON records and in
+# a program argument; an argument of 5,000 bytes; an ESC in
+# CUDA_INJECTION64_PATH's warning.
+long=$(python3 -c "print('y' * 5000)")
+# shellcheck disable=SC2086
+CUDA_CACHE_PATH=$(printf '/tmp/\377\376') CUDA_INJECTION64_PATH=$(printf '/x\033[2J\nharness: forged') \
+    $TO "$HARNESS" --rounds=1 --warmup=0 --json="$T/bytes.json" -- $TP "$(printf 'a\351b\303')" "$long" \
+    >"$T/bytes.out" 2>"$T/bytes.err"
+check "bytes: not UTF-8 in CUDA_CACHE_PATH and an argument: valid JSON, each such byte as its \\u00XX" \
+    python3 -c "import json
+d = json.load(open('$T/bytes.json', encoding='utf-8'))
+e = d['environment']
+assert e['CUDA_CACHE_PATH'] == '/tmp/\\u00ff\\u00fe' and 'a\\u00e9b\\u00c3' in e['program_command'], e['CUDA_CACHE_PATH']"
+check "bytes: an argument of 5,000 bytes: command_line whole, program_command's cut said" \
+    python3 -c "import json
+e = json.load(open('$T/bytes.json', encoding='utf-8'))['environment']
+assert e['command_line'].endswith(' ' + 'y' * 5000) and e['program_command'].endswith('[cut here: command_line holds the whole]')"
+check "bytes: scripts/compare reads that JSON" python3 scripts/compare "$T/bytes.json" "$T/bytes.json"
+check "bytes: CUDA_INJECTION64_PATH's ESC and newline not printed raw" \
+    sh -c "grep -q 'CUDA_INJECTION64_PATH=/x.x1b.2J.x0aharness: forged is set' '$T/bytes.err' && ! grep -q \"\$(printf '\\033')\" '$T/bytes.err' && ! grep -q '^harness: forged' '$T/bytes.err'"
+
+# --- paths ----------------------------------------------------------------------
+# Each refused before any run (exit 2, one line), stdout a pipe as in a
+# script: an output naming stdout by another name, the program's output
+# directory, a name too long for the temporary file beside it, two on stdout.
+long=$(python3 -c "print('n' * 250)")
+mkdir -p "$T/paths"
+ln -s "$T/paths/stdout.txt" "$T/paths/link.json"
+n=0
+for args in "--json=- --preload-list=/dev/stdout|is the harness's stdout" \
+            "--trace=/proc/self/fd/1|is the harness's stdout" \
+            "--json=$T/paths/D --program-output=$T/paths/D|is the directory of the program's output" \
+            "--csv=$T/paths/r.json.program --json=$T/paths/r.json|is the directory of the program's output" \
+            "--json=$T/paths/$long|its name is 250 bytes" \
+            "--json=- --csv=-|both name stdout"; do
+    n=$((n + 1))
+    words=${args##*|}
+    # shellcheck disable=SC2086
+    ($TO "$HARNESS" --rounds=1 ${args%|*} -- $TP --flood 1 2>"$T/paths/$n.err"; echo $? >"$T/paths/$n.rc") | cat >"$T/paths/$n.out"
+    rc=$(cat "$T/paths/$n.rc")
+    expect_exit "paths: ${args%|*}: refused before any run" 2
+    one_line "paths: ${args%|*}: one line: $words" "$T/paths/$n.err" "$words"
+done
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --json="$T/paths/link.json" -- $TP >"$T/paths/stdout.txt" 2>"$T/paths/link.err"
+rc=$?
+expect_exit "paths: --json a link to the file stdout goes to: refused" 2
+one_line "paths: --json a link to stdout's file: one line" "$T/paths/link.err" "is the harness's stdout"
+for opt in csv trace; do
+    # shellcheck disable=SC2086
+    (cd "$T/paths" && $TO "$ABS" --rounds=1 --warmup=0 --$opt=- -- $TP >"$T/paths/$opt.out" 2>"$T/paths/$opt.err")
+    check "paths: --$opt=- writes to stdout alone (no file named '-'), the tables to stderr" \
+        sh -c "[ ! -e '$T/paths/-' ] && grep -q 'exit code' '$T/paths/$opt.err' && ! grep -q 'exit code' '$T/paths/$opt.out' && [ -s '$T/paths/$opt.out' ]"
+done
+check "paths: --csv=-: the CSV on stdout" sh -c "head -1 '$T/paths/csv.out' | grep -q '^section,key,name'"
+check "paths: --trace=-: the trace on stdout" python3 -c "import json; assert json.load(open('$T/paths/trace.out'))['traceEvents']"
+"$HARNESS" --schema >/dev/full 2>"$T/paths/full.err"
+rc=$?
+expect_exit "paths: --schema >/dev/full: exit 1" 1
+one_line "paths: --schema >/dev/full: says why" "$T/paths/full.err" "--schema: cannot write to stdout: No space left on device"

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""A stand-in for a user's program that tests what the harness reads of it
+under hostile output and process trees (tests/test_trust.sh). One mode a
+run; its state (times, pids) goes to files in $STANDIN_STATE. Standard
+library only.
+
+  --flood MIB          MIB of noise lines in large writes, then READY; the
+                       clock at READY's write, less HARNESS_PROBE_T0_NS (the
+                       spawn on the harness's clock), into ready_ns (probed
+                       runs only)
+  --tail               noise, then READY with no newline after it; exits
+  --after-nul          a line holding a NUL, READY after it on that line
+  --boundary           300 KiB of noise, READY, an exit at once
+  --long-line MIB      one line of MIB MiB of 'a', no newline; then sleeps
+  --setsid N           N children, each in a session of its own, sleeping
+                       (their pids, one a line, into kids)
+  --group N            N children in the program's own group, sleeping
+  --sleep S            sleep S seconds before exiting
+"""
+import os
+import sys
+import time
+
+
+def state(name, value):
+    d = os.environ.get("STANDIN_STATE")
+    if d:
+        with open(os.path.join(d, name + ".tmp"), "w") as f:
+            f.write(str(value))
+        os.rename(os.path.join(d, name + ".tmp"), os.path.join(d, name))
+
+
+def write(data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(1, view):]
+
+
+def flood(mib):
+    line = b"noise " * 20 + b"\n"
+    chunk = line * (1024 * 1024 // len(line))
+    for _ in range(mib):
+        write(chunk)
+    t = time.monotonic_ns()
+    write(b"READY\n")
+    if "HARNESS_PROBE_T0_NS" in os.environ:
+        state("ready_ns", t - int(os.environ["HARNESS_PROBE_T0_NS"]))
+
+
+def kids(n, own_session):
+    pids = []
+    for _ in range(n):
+        pid = os.fork()
+        if pid == 0:
+            if own_session:
+                os.setsid()
+            time.sleep(120)
+            os._exit(0)
+        pids.append(pid)
+    state("kids", "\n".join(str(p) for p in pids))
+
+
+def main(argv):
+    opts, i = {}, 1
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--tail", "--after-nul", "--boundary"):
+            opts[a[2:]] = True
+            i += 1
+        else:
+            opts[a[2:].replace("-", "_")] = argv[i + 1]
+            i += 2
+    if "flood" in opts:
+        flood(int(opts["flood"]))
+    if opts.get("tail"):
+        write(b"noise\nREADY")
+    if opts.get("after-nul"):
+        write(b"noise\x00 READY\n")
+    if opts.get("boundary"):
+        write(b"n" * 65530 + b"\n" + (b"noise\n" * 50000) + b"READY\n")
+    if "long_line" in opts:
+        write(b"a" * (int(opts["long_line"]) << 20))
+        state("written", 1)
+    if "setsid" in opts:
+        kids(int(opts["setsid"]), True)
+    if "group" in opts:
+        kids(int(opts["group"]), False)
+    time.sleep(float(opts.get("sleep") or 0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
