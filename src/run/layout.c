@@ -318,7 +318,7 @@ static void ly_print_cells(FILE *f, const ly_table *t, char *const *c, const siz
 {
     const char *at[LY_MAX_COLS];
     size_t i, line, lines = 1;
-    char buf[1024];
+    char buf[4096];         /* a line: COLUMNS is at most 1000 */
 
     for (i = 0; i < n; i++) {
         size_t h = ly_height(c[col[i]], w[col[i]]);
