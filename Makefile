@@ -242,7 +242,7 @@ fuzz: $(VERSION_C)
 # harness-node-summary, harness-fleet.sbatch: links into lib/harness, where
 # their shared JSON reader, the key schema and plot's figures are), the
 # manual page harness(1) and the docs.
-SCRIPTS := compare plot node-summary fleet.sbatch
+SCRIPTS := compare plot node-summary fleet.sbatch ncu-bytes reference.sh
 install: $(BIN) $(PROBE) $(SCHEMA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/harness \
 	    $(DESTDIR)$(PREFIX)/lib/harness/harness_plot \

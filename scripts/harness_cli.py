@@ -4,6 +4,10 @@ stderr, "NAME: what is wrong (usage: USAGE)", and exit 2.
 
     Parser(prog, usage, doc)    argparse in those words; parse(argv)
     fail(prog, usage, msg)      the usage error's line on stderr; returns 2
+    invoked(prog)               the name a script was run by: "scripts/compare"
+                                in the tree, "harness-compare" installed
+
+The texts say "scripts/NAME"; Parser says the name the script was run by.
 """
 
 import argparse
@@ -14,13 +18,29 @@ import sys
 OWN_WORDS = (r"^argument --[a-z-]+: (?=--)", "")
 
 
+def invoked(prog, argv0=None):
+    """The name the script prog was run by, as its user typed it: the
+    installed link's own name ("harness-compare"), else "scripts/<prog>"."""
+    import os
+    name = os.path.basename(argv0 if argv0 is not None else sys.argv[0])
+    return name if name.startswith("harness-") else "scripts/" + prog
+
+
+def named(text, prog, argv0=None):
+    """text with "scripts/<prog>" said as the script was run (invoked)."""
+    return text.replace("scripts/" + prog, invoked(prog, argv0)) if text else text
+
+
 class Usage(Exception):
     """A usage error: its one line."""
 
 
 def fail(prog, usage, msg):
-    """Print the usage error msg of prog on stderr; returns 2, its exit status."""
-    print("%s: %s (usage: %s)" % (prog, msg, usage), file=sys.stderr)
+    """Print the usage error msg of prog on stderr, named as it was run;
+    returns 2, its exit status."""
+    name = invoked(prog)
+    print("%s: %s (usage: %s)" % (name if name.startswith("harness-") else prog, msg,
+                                  named(usage, prog)), file=sys.stderr)
     return 2
 
 
@@ -31,6 +51,7 @@ class Parser(argparse.ArgumentParser):
     allow_abbrev (compare's, as it always was)."""
 
     def __init__(self, prog, usage, doc, rewords=(OWN_WORDS,), allow_abbrev=False):
+        usage, doc = named(usage, prog), named(doc, prog)
         super().__init__(prog=prog, usage=usage, allow_abbrev=allow_abbrev)
         self.doc, self.rewords = doc, rewords
 

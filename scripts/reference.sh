@@ -5,13 +5,18 @@
 # output as NAME.cmd, its exit code at the end of NAME.txt. Then the figures
 # (scripts/plot) where matplotlib is installed, else the command to make
 # them elsewhere from the same files. Run from the repository root after make.
+# Installed (harness-reference.sh), it runs the harness beside it and names
+# the installed scripts; from the tree, ./harness and scripts/.
 # Usage: scripts/reference.sh [PREFIX]   (PREFIX of the file names, default h200)
 #        scripts/reference.sh --run NAME ARGS...   one run, kept as results/NAME.*
 #        scripts/reference.sh --runs=N NAME ARGS...   N runs one after the other,
 #            kept as results/NAME-1.* ... results/NAME-N.*: one side of
 #            scripts/compare NAME-*.json -- OTHER-*.json (several runs a side)
 set -u
-H=${HARNESS:-./harness}
+case $(basename "$0") in
+harness-*) D=$(dirname "$0"); H=${HARNESS:-$D/harness}; S=harness-; SP=$D/harness- ;;
+*) H=${HARNESS:-./harness}; S=scripts/; SP=scripts/ ;;
+esac
 mkdir -p results
 [ -x "$H" ] || { echo "reference.sh: $H is not built (make)" >&2; exit 2; }
 
@@ -51,7 +56,7 @@ case ${1:-} in
         i=$((i + 1))
     done
     echo "$base: $n runs; compare them with another set:"
-    echo "  scripts/compare$files -- OTHER-1.json ..."
+    echo "  ${S}compare$files -- OTHER-1.json ..."
     exit 0 ;;
 esac
 P=${1:-h200}
@@ -62,8 +67,8 @@ run "$P-lazy" --section=loading --module-loading=lazy
 run "$P-compare" --section=loading --compare-loading --rounds=40
 run "$P-compare-2" --section=loading --compare-loading --rounds=40
 if python3 -c "import matplotlib" 2>/dev/null; then
-    scripts/plot "results/$P-compare.json" "results/$P.json" --out results/figures
+    "${SP}plot" "results/$P-compare.json" "results/$P.json" --out results/figures
 else
     echo "reference.sh: no matplotlib here; make the figures where it is with:"
-    echo "  scripts/plot results/$P-compare.json results/$P.json --out results/figures"
+    echo "  ${S}plot results/$P-compare.json results/$P.json --out results/figures"
 fi

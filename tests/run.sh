@@ -113,6 +113,8 @@ FAKECUDA="${FAKECUDA:-}" sh tests/test_progress.sh
 mark progress
 FAKECUDA="${FAKECUDA:-}" sh tests/test_markdown.sh
 mark markdown
+sh tests/test_references.sh
+mark references
 sh tests/test_provenance.sh
 mark provenance
 

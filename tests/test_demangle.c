@@ -204,6 +204,40 @@ static void test_dm_prefix(void)
     free(big);
 }
 
+/* A kernel name of 305 bytes with 21 back-references, as g++ mangles it:
+ * its bound, 305 x 1.5^21 (1.5 MB), was over the old 1 MiB budget, and the
+ * name came back "[partly read]"; demangled whole, as c++filt gives it. */
+static void test_dm_backrefs(void)
+{
+    static const char name[] =
+        "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_37implementation_details_of_elementwi"
+        "se32VectorizedFunctorBaseWithCastingINS2_26MemoryLoaderWithoutCastingINS0_42TrivialOffsetC"
+        "alculatorForInputsAndOutputsINS2_5ArrayIPcLi3EEEEES9_S8_EEEES8_NS4_IS8_S9_NS3_IS8_EEEENS4_"
+        "IS9_S8_NS3_IS9_EEEEEEviT0_T1_T2_T3_";
+#define TD_NS "at::native::implementation_details_of_elementwise::"
+    static const char ac[] = TD_NS "Array<char*, 3>";
+    static const char oc[] = "at::native::TrivialOffsetCalculatorForInputsAndOutputs<" TD_NS
+                             "Array<char*, 3> >";
+    char want[8192], out[8192], fb[1024], l1[1024], l2[1024];
+
+    /* Every name here ends in '>': a '>' after it is " >". */
+    snprintf(fb, sizeof fb, TD_NS "VectorizedFunctorBaseWithCasting<" TD_NS
+             "MemoryLoaderWithoutCasting<%s, %s, %s > >", oc, oc, ac);
+    snprintf(l1, sizeof l1, TD_NS "MemoryLoaderWithoutCasting<%s, %s, " TD_NS
+             "VectorizedFunctorBaseWithCasting<%s > >", ac, oc, ac);
+    snprintf(l2, sizeof l2, TD_NS "MemoryLoaderWithoutCasting<%s, %s, " TD_NS
+             "VectorizedFunctorBaseWithCasting<%s > >", oc, ac, oc);
+#undef TD_NS
+    snprintf(want, sizeof want, "void at::native::vectorized_elementwise_kernel<4, %s, %s, %s, %s >"
+             "(int, %s, %s, %s, %s)", fb, ac, l1, l2, fb, ac, l1, l2);
+    if (dm_open(NULL, 0) != 0) {
+        printf("SKIPPED demangle: 21 back-references: no demangler here\n");
+        return;
+    }
+    th_check("demangle: a 305-byte name with 21 back-references comes back whole, as c++filt gives it",
+             dm_demangle(name, out, sizeof out) == DM_DEMANGLED && strcmp(out, want) == 0);
+}
+
 /* Names built to hurt: deep nesting, multiplying back-references, a name
  * of a megabyte. Each must come back, bounded. */
 static void test_dm_hostile(void)
@@ -355,6 +389,7 @@ void test_demangle(void)
     test_dm_reference();
     test_dm_not_cxx();
     test_dm_prefix();
+    test_dm_backrefs();
     test_dm_hostile();
     test_dm_shorten();
     test_dm_recorded();

@@ -200,24 +200,27 @@ static void tl_table(const results *r)
         th_check("loading verdicts: open_memstream", 0);
         return;
     }
+    /* Wide enough that no cell wraps: the rows as they are. */
+    tb_set_width(1000);
     ld_print(f, r);
+    tb_set_width(0);
     fclose(f);
     if (getenv("TABLE_SHOW")) fputs(text, stdout);
     th_check("loading verdicts: the table prints each verdict with its noise and p",
-             strstr(text, " load            1.200 [ 1.000, 1.400]    2.200 [ 2.000, 2.400]"
-                    "     +1.000    0.190  0.0079  LAZY higher\n") &&
-             strstr(text, " jit             2.200 [ 2.000, 2.400]    1.200 [ 1.000, 1.400]"
-                    "     -1.000    0.190  0.0079  EAGER higher\n") &&
-             strstr(text, " launch_host     3.000 [ 1.000,11.000]    6.000 [ 4.000, 8.000]"
-                    "     +3.000    4.900  0.6905  no difference\n") &&
-             strstr(text, "     +0.000    1.900  1.0000  no difference\n") &&
-             strstr(text, "     +1.000    0.095  0.1000  out of reach at 3 a side: the U test's smallest "
+             strstr(text, "    load            1.200 [1.000, 1.400]     2.200 [2.000, 2.400]"
+                    "  +1.000, 0.190, 0.0079  LAZY higher\n") &&
+             strstr(text, "    jit             2.200 [2.000, 2.400]     1.200 [1.000, 1.400]"
+                    "  -1.000, 0.190, 0.0079  EAGER higher\n") &&
+             strstr(text, "    launch_host    3.000 [1.000, 11.000]     6.000 [4.000, 8.000]"
+                    "  +3.000, 4.900, 0.6905  no difference\n") &&
+             strstr(text, "  +0.000, 1.900, 1.0000  no difference\n") &&
+             strstr(text, "  +1.000, 0.095, 0.1000  out of reach at 3 a side: the U test's smallest "
                     "p is 0.100\n") &&
-             strstr(text, "     +0.700    0.482  0.0952  unclear\n"));
-    th_check("loading verdicts: a module's label on its first row, also without a load row",
-             strstr(text, "\n  harness (ptx)    total           1.200 [ 1.000, 1.400]"));
+             strstr(text, "  +0.700, 0.482, 0.0952  unclear\n"));
+    th_check("loading verdicts: a module heads its rows, also without a load row",
+             strstr(text, "\n  harness (ptx)\n    total           1.200 [1.000, 1.400]"));
     th_check("loading verdicts: the footer names the noise, alpha and the threshold",
-             strstr(text, "noise: half the central\n  95% of the noisier mode's children") &&
+             strstr(text, "noise: half the central 95% of the noisier mode's children") &&
              strstr(text, "p < 0.01 and its median is at least 15% above the other's") &&
              strstr(text, "fewer than 3 children a mode") &&
              strstr(text, "'out of reach' where the counts cannot give p < 0.01") &&

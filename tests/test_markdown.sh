@@ -43,7 +43,7 @@ else
 fi
 run_harness "$T/c.out" "$T/c.err" --markdown=- --json=-
 expect_exit "--markdown=- with --json=-: usage error" 2
-expect_grep "--markdown=- with --json=-: said" "both want stdout" "$T/c.err"
+expect_grep "--markdown=- with --json=-: said" "both name stdout" "$T/c.err"
 run_harness "$T/d.out" "$T/d.err" --markdown=/nonexistent-dir/run.md
 expect_exit "--markdown in a directory that is not there: usage error before any run" 2
 expect_grep "--markdown=/nonexistent-dir/run.md: said" "cannot be written" "$T/d.err"

@@ -81,6 +81,22 @@ static void tt_fit_tests(void)
     o = tt_fit(prose, 80);
     th_check("fit: prose is broken at spaces, its continuation further in",
              o && strstr(o, "  rigor: 174 measurements") && strstr(o, "\n    ") );
+    {
+        /* Headings off their columns: the first column's span holds the
+         * figures; fitting must not cut them to "...". */
+        static const char skew[] =
+            "  buffers       lock  checkpoint   restore   unlock       sum its pause  cold start\n"
+            "  256 MiB         0.1          0.0        0.0       0.0        0.1        0.5        326.0\n"
+            "  2048 MiB        0.1          0.0        0.0       0.0        0.1        0.3       2292.4\n"
+            "  the child's device memory (NVML, MiB):  before the lock  checkpointed  after the unlock\n"
+            "       256 MiB of buffers                         0             0                  0\n"
+            "      2048 MiB of buffers                         0             0                  0\n";
+        char *k = tt_fit(skew, 80);
+        th_check("fit: a column that holds figures is never cut to '...' (every figure stays)",
+                 k && !strstr(k, "...") && strstr(k, "326.0") && strstr(k, "2292.4") &&
+                 strstr(k, "0.3"));
+        free(k);
+    }
     th_check("fit: a failed check's line stays whole, for grep",
              o && strstr(o, "\n  FAILED fusion: fused at n = 1,049,187, every element vs the CPU in "
                             "double: 1049187 of 1049187 elements wrong\n"));

@@ -9,7 +9,7 @@
 
 /* The longest name handed to __cxa_demangle (its recursion and its stack
  * grow with the name): a longer one, or one whose back-references could
- * make the demangled text longer than 1 MiB (each "S0_" or "T_" counted as
+ * make the demangled text longer than 16 MiB (each "S0_" or "T_" counted as
  * multiplying it by 1.5), is read by dm's own bounded reader of the
  * qualified name (DM_PREFIX) or kept as it is. */
 #define DM_MAX_IN 4096

@@ -1049,7 +1049,7 @@ static const char *cli_program_dir(const cli_opts *o, char *buf, size_t len)
     return buf;
 }
 
-/* The output files, --json, --csv, --trace and --preload-list: "-" is
+/* The output files, --json, --csv, --trace, --preload-list and --markdown: "-" is
  * stdout, for one of them at most; none names a directory, or stdout or
  * stderr by another name (/dev/stdout, /proc/self/fd/1, a link to the file
  * stdout goes to: the tables would mix into it); each can be written (its
@@ -1064,7 +1064,7 @@ static int cli_check_outputs(const cli_opts *o, FILE *err)
 {
     struct { const char *name, *path; } out[] = {
         { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
-        { "preload-list", o->preload_list },
+        { "preload-list", o->preload_list }, { "markdown", o->markdown },
     };
     size_t i, j, n = sizeof out / sizeof out[0], dash = n;
     char why[PATH_MAX + 64], dir[CLI_PATH_MAX + 16];
@@ -1117,26 +1117,6 @@ static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
     if (!S_ISDIR(st.st_mode)) CLI_FAIL("--kernels-dir=%s: not a directory", o->kernels_dir);
     if (access(o->kernels_dir, R_OK | X_OK) != 0)
         CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
-    return CLI_OK;
-}
-
-/* --markdown: stdout ("-", not with --json=-: one of them has it), or a
- * file that can be written, not a directory. Returns CLI_OK, or CLI_USAGE
- * after printing what is wrong to err. */
-static int cli_check_markdown(const cli_opts *o, FILE *err)
-{
-    char why[PATH_MAX + 64];
-
-    if (!o->markdown) return CLI_OK;
-    if (strcmp(o->markdown, "-") == 0) {
-        if (o->json && strcmp(o->json, "-") == 0)
-            CLI_FAIL("--markdown=- and --json=- both want stdout; give one of them a file");
-        return CLI_OK;
-    }
-    if (af_names_directory(o->markdown))
-        CLI_FAIL("--markdown=%s: names a directory; expected a file name", o->markdown);
-    if (af_check_target(o->markdown, why, sizeof why) != 0)
-        CLI_FAIL("--markdown=%s: cannot be written: %s", o->markdown, why);
     return CLI_OK;
 }
 
@@ -1234,7 +1214,6 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
-    if ((rc = cli_check_markdown(o, err)) != CLI_OK) return rc;
     return cli_check_inputs(o, err);
 }
 

@@ -11,6 +11,7 @@
 typedef struct ly_line {
     char **cell;
     char *note;
+    int heading;        /* a note: 1 a heading (2 columns out), 0 under a row (2 in) */
 } ly_line;
 
 struct ly_table {
@@ -34,7 +35,8 @@ typedef struct ly_widths {
 /* The next piece of s that fits room columns: the length to print, and in
  * *next where the piece after it starts (its spaces skipped). Breaks at
  * the last space that leaves the piece within room; a word longer than
- * room is cut at room (hard, 1) or left whole (0). */
+ * room is left whole (hard 0: prose), or cut at room (hard 1: a cell,
+ * which also breaks after the last "; " that leaves it half of room). */
 static size_t ly_piece(const char *s, size_t room, int hard, const char **next)
 {
     size_t n = strlen(s), cut = 0, k;
@@ -45,6 +47,13 @@ static size_t ly_piece(const char *s, size_t room, int hard, const char **next)
     }
     for (k = 1; k <= room; k++)
         if (s[k] == ' ') cut = k;
+    /* In a cell, a list's item kept whole: the last "; " where it leaves
+     * the line at least half full. */
+    for (k = room; hard && k > room / 2; k--)
+        if (s[k] == ' ' && s[k - 1] == ';') {
+            cut = k;
+            break;
+        }
     if (cut == 0) {
         if (hard) cut = room;
         else
@@ -163,6 +172,7 @@ int ly_row(ly_table *t, const char *const *cells, size_t n)
             return -1;
         }
     t->rows[t->nrows].cell = c;
+    t->rows[t->nrows].heading = 0;
     t->rows[t->nrows++].note = NULL;
     return 0;
 }
@@ -183,13 +193,25 @@ int ly_rowv(ly_table *t, const char *first, ...)
     return ly_row(t, cells, n);
 }
 
-int ly_note(ly_table *t, const char *text)
+/* A line of its own: under a row (heading 0) or heading the rows below. */
+static int ly_line_of_own(ly_table *t, const char *text, int heading)
 {
     char *copy;
     if (!t || ly_grow(t) != 0 || !(copy = strdup(text ? text : ""))) return -1;
     t->rows[t->nrows].cell = NULL;
+    t->rows[t->nrows].heading = heading;
     t->rows[t->nrows++].note = copy;
     return 0;
+}
+
+int ly_note(ly_table *t, const char *text)
+{
+    return ly_line_of_own(t, text, 0);
+}
+
+int ly_heading(ly_table *t, const char *text)
+{
+    return ly_line_of_own(t, text, 1);
 }
 
 void ly_free(ly_table *t)
@@ -296,7 +318,7 @@ static void ly_print_cells(FILE *f, const ly_table *t, char *const *c, const siz
 {
     const char *at[LY_MAX_COLS];
     size_t i, line, lines = 1;
-    char buf[1024];
+    char buf[4096];         /* a line: COLUMNS is at most 1000 */
 
     for (i = 0; i < n; i++) {
         size_t h = ly_height(c[col[i]], w[col[i]]);
@@ -328,7 +350,7 @@ static void ly_print_cells(FILE *f, const ly_table *t, char *const *c, const siz
 
 /* One block: the columns col[0..n) of every row, headings first. */
 static void ly_print_block(FILE *f, const ly_table *t, const size_t *col, size_t n, ly_widths *wd,
-                           size_t width, int notes)
+                           size_t width)
 {
     size_t gut = ly_narrow(t, col, n, wd, width), i, any = 0;
     char *head[LY_MAX_COLS];
@@ -340,9 +362,10 @@ static void ly_print_block(FILE *f, const ly_table *t, const size_t *col, size_t
     if (any) ly_print_cells(f, t, head, col, n, wd->w, gut);
     for (i = 0; i < t->nrows; i++) {
         if (t->rows[i].cell) ly_print_cells(f, t, t->rows[i].cell, col, n, wd->w, gut);
-        else if (notes) {
-            fprintf(f, "%*s", (int)t->indent, "");
-            ly_wrap_text(f, t->indent, t->indent + 2, width, t->rows[i].note);
+        else {
+            size_t at = t->rows[i].heading ? (t->indent > 2 ? t->indent - 2 : 0) : t->indent + 2;
+            fprintf(f, "%*s", (int)at, "");
+            ly_wrap_text(f, at, at + 2, width, t->rows[i].note);
         }
     }
 }
@@ -353,11 +376,11 @@ void ly_print(FILE *f, const ly_table *t, size_t width)
     int grouped = 0;
     ly_widths wd;
 
-    if (!t) return;
+    if (!t || t->nrows == 0) return;      /* no row: no headings either */
     ly_measure(t, &wd);
     for (i = 0; i < t->ncols; i++) col[i] = i;
     if (ly_total(t, col, t->ncols, wd.min, 1) <= width) {
-        ly_print_block(f, t, col, t->ncols, &wd, width, 1);
+        ly_print_block(f, t, col, t->ncols, &wd, width);
         return;
     }
     /* Blocks: the keys, then as many of the other columns (whole groups)
@@ -376,6 +399,6 @@ void ly_print(FILE *f, const ly_table *t, size_t width)
         }
         for (k = 0; k < t->ncols; k++) wd.w[k] = wd.nat[k];
         if (i > keys) fprintf(f, "\n");
-        ly_print_block(f, t, col, n, &wd, width, i == keys);
+        ly_print_block(f, t, col, n, &wd, width);
     }
 }

@@ -50,16 +50,21 @@ int ly_row(ly_table *t, const char *const *cells, size_t n);
 /* The same with the cells as arguments, ended by NULL. */
 int ly_rowv(ly_table *t, const char *first, ...);
 
-/* A line of its own between rows, at the table's indent, broken at its
- * spaces to the width (a paragraph under a row, a heading inside the
- * table). Returns 0, or -1 on out of memory. */
+/* A line of its own between rows, two columns further in than the rows,
+ * broken at its spaces to the width (what a row names, a heading of the
+ * rows below it); in every block. Returns 0, or -1 on out of memory. */
 int ly_note(ly_table *t, const char *text);
+
+/* A heading of the rows below it, on a line of its own two columns further
+ * out than the rows (at 0 where they are nearer), broken at its spaces; in
+ * every block. Returns 0, or -1 on out of memory. */
+int ly_heading(ly_table *t, const char *text);
 
 /* Print the table to f with no line wider than width where the key
  * columns and the widest unwrappable cell of each column allow it: the
  * wrapping columns narrowed (the widest first) down to their wrap_min,
  * then the gutters from two spaces to one, then blocks. No line ends in
- * spaces. */
+ * spaces. A table without a row prints nothing. */
 void ly_print(FILE *f, const ly_table *t, size_t width);
 
 /* Release the table (NULL is fine). */

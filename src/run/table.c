@@ -517,6 +517,29 @@ static void tb_squeeze(char **b, size_t n, size_t width, size_t keep)
     }
 }
 
+/* 1 when a row of b[1..n) (the first is the heading) holds, between
+ * columns bs and be, a word of figures alone ("0.0", "12,345", "+3%"):
+ * that span is not a column of names, and cutting it would lose them. */
+static int tb_figures_in(char *const *b, size_t n, size_t bs, size_t be)
+{
+    size_t i, k;
+    for (i = 1; i < n; i++) {
+        size_t len = strlen(b[i]), end = len < be ? len : be;
+        int fig = 0, word = 0;
+        for (k = bs; k <= end; k++) {
+            char ch = k < end ? b[i][k] : ' ';
+            if (ch == ' ') {
+                if (word && fig) return 1;
+                word = 0;
+                continue;
+            }
+            if (!word) word = fig = 1;
+            if (!strchr("0123456789.,+-%", ch)) fig = 0;
+        }
+    }
+    return 0;
+}
+
 /* Shorten the first column of a table (the rows' names; columns lie
  * between gutters two blanks wide) in the middle, in every row, by what the
  * widest row is over width, while it keeps at least TB_MIN_CELL
@@ -562,7 +585,9 @@ static int tb_shorten_column(char **b, size_t n, size_t width, size_t *sbs, size
             if (w - width <= 1) break;
             w--;
         }
-    if (bs != ind || be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell) return -1;
+    if (bs != ind || be - bs < TB_MIN_CELL + (w - width) || be - bs >= sizeof cell ||
+        tb_figures_in(b, n, bs, be))
+        return -1;
     for (i = 0; i < n; i++) {
         size_t len = strlen(b[i]), k, nw = be - bs - (w - width);
         size_t have = len > bs ? (len < be ? len : be) - bs : 0;

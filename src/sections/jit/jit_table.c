@@ -41,6 +41,35 @@ static const char *jt_fill(char *buf, size_t len, const char *prefix, const char
     return buf;
 }
 
+/* A table of rows labelled label[i] and up to four figures v[i][0..3]
+ * (the columns whose head is not NULL; NaN: "-"), each column at its
+ * precision, laid out for the width. */
+static void jt_table4(FILE *f, const char *head0, const char *const head[4], const char *const *label,
+                      size_t n, double (*v)[4], const int prec[4])
+{
+    size_t i, nc = 0;
+    int q;
+    ly_table *t;
+
+    while (nc < 4 && head[nc]) nc++;
+    t = ly_new(2, nc + 1);
+    ly_column(t, 0, head0, LY_LEFT, 16);
+    for (q = 0; q < (int)nc; q++) ly_column(t, (size_t)q + 1, head[q], LY_RIGHT, 0);
+    for (i = 0; i < n; i++) {
+        char c[4][32];
+        const char *cell[5];
+        cell[0] = label[i];
+        for (q = 0; q < (int)nc; q++) {
+            if (isnan(v[i][q])) snprintf(c[q], sizeof c[q], "-");
+            else snprintf(c[q], sizeof c[q], "%.*f", prec[q], v[i][q]);
+            cell[q + 1] = c[q];
+        }
+        ly_row(t, cell, nc + 1);
+    }
+    ly_print(f, t, tb_width());
+    ly_free(t);
+}
+
 /* --source: each file's NVRTC figures, its first compile in a process and
  * the driver's JIT of its PTX by cache state. */
 static void jt_print_sources(FILE *f, const results *r)
@@ -55,17 +84,22 @@ static void jt_print_sources(FILE *f, const results *r)
         jt_fill(key, sizeof key, NULL, JT_D_SRC, n);
         if (!(d = res_derived_find(r, JT, key))) break;
         jt_fill(pre, sizeof pre, JT_SRC_PRE, "", n);
-        fprintf(f, "\njit --source %zu: %s (%.0f bytes), NVRTC options: %s; arch %s, medians in ms\n", i,
-                d->name, d->value, d->text[0] ? d->text : "none", tb_env_str(r, "jit_arch", "?"));
+        fprintf(f, "\n");
+        ly_para(f, 0, 2, tb_width(), "jit --source %zu: %s (%.0f bytes), NVRTC options: %s; arch %s, "
+                "medians in ms", i, d->name, d->value, d->text[0] ? d->text : "none",
+                tb_env_str(r, "jit_arch", "?"));
         fprintf(f, "  to PTX");
         tb_num(f, 10, 2, tb_med(r, JT, jt_key(key, sizeof key, pre, "", JT_SRC_PTX)));
         fprintf(f, "   to cubin");
         tb_num(f, 10, 2, tb_med(r, JT, jt_key(key, sizeof key, pre, "", JT_SRC_CUBIN)));
-        fprintf(f, "\n  first compile in a fresh process %.2f",
-                tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_FIRST)));
-        fprintf(f, ", the second %.2f", tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_SECOND)));
-        fprintf(f, " (loading NVRTC %.2f); children\n",
-                tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_DLOPEN)));
+        fprintf(f, "\n");
+        {
+            double a = tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_FIRST));
+            double b = tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_SECOND));
+            double c = tb_med(r, JT, jt_key(key, sizeof key, pre, JT_NVRTC_PRE, JT_FIRST_DLOPEN));
+            ly_para(f, 2, 4, tb_width(), "first compile in a fresh process %.2f, the second %.2f "
+                    "(loading NVRTC %.2f); children", a, b, c);
+        }
         if (res_find(r, JT, jt_key(key, sizeof key, pre, "", JT_SET_BASE))) {
             fprintf(f, "  options (each after the --nvrtc-option list)\n");
             for (q = 0; q < sizeof sets / sizeof sets[0]; q++) {
@@ -75,25 +109,32 @@ static void jt_print_sources(FILE *f, const results *r)
             }
         }
         jt_key(key, sizeof key, pre, JT_PHASES, "");
-        fprintf(f, "  NVRTC's own phases (--time), to cubin:");
-        for (q = 0; q < r->nm; q++)
-            if (strcmp(r->m[q].section, JT) == 0 && strncmp(r->m[q].key, key, strlen(key)) == 0)
-                fprintf(f, " %s %.0f;", r->m[q].key + strlen(key), r->m[q].stats.median);
-        fprintf(f, "\n");
+        {
+            char text[1024];
+            size_t at = (size_t)snprintf(text, sizeof text, "NVRTC's own phases (--time), to cubin:");
+            for (q = 0; q < r->nm && at < sizeof text; q++)
+                if (strcmp(r->m[q].section, JT) == 0 && strncmp(r->m[q].key, key, strlen(key)) == 0)
+                    at += (size_t)snprintf(text + at, sizeof text - at, " %s %.0f;",
+                                           r->m[q].key + strlen(key), r->m[q].stats.median);
+            ly_para(f, 2, 4, tb_width(), "%s", text);
+        }
         jt_key(key, sizeof key, pre, JT_CACHE_DISABLED, JT_LOAD);
         if (!res_find(r, JT, key)) continue;
-        fprintf(f, "  driver JIT of its PTX, child processes, median of %zu:\n",
+        ly_para(f, 2, 4, tb_width(), "driver JIT of its PTX, child processes, median of %zu:",
                 res_find(r, JT, key)->stats.n);
-        fprintf(f, "  %-48s %9s %9s %11s %9s\n", "", "load", "JIT wall", "cuFuncLoad", "functions");
-        for (q = 0; q < sizeof states / sizeof states[0]; q++) {
+        {
+            static const char *const head[4] = { "load", "JIT wall", "cuFuncLoad", "functions" };
             static const char *const st[4] = { JT_LOAD, JT_JIT, JT_FUNC_LOAD, JT_FUNCTIONS };
+            static const int prec[4] = { 3, 3, 3, 0 };
+            const char *label[sizeof states / sizeof states[0]];
+            double v[sizeof states / sizeof states[0]][4];
             int k;
-            fprintf(f, "  %-48s", states[q][1]);
-            for (k = 0; k < 4; k++) {
-                jt_key(key, sizeof key, pre, states[q][0], st[k]);
-                tb_num(f, k == 2 ? 11 : 9, k == 3 ? 0 : 3, tb_med(r, JT, key));
+            for (q = 0; q < sizeof states / sizeof states[0]; q++) {
+                label[q] = states[q][1];
+                for (k = 0; k < 4; k++)
+                    v[q][k] = tb_med(r, JT, jt_key(key, sizeof key, pre, states[q][0], st[k]));
             }
-            fprintf(f, "\n");
+            jt_table4(f, NULL, head, label, sizeof states / sizeof states[0], v, prec);
         }
     }
 }
@@ -172,18 +213,21 @@ static void jt_print_driver_jit(FILE *f, const results *r)
     double dis, warm, ej, lj, ll, la;
 
     if (!res_find(r, JT, jt_key(k2, sizeof k2, "", JT_CACHE_DISABLED, JT_LOAD))) return;
-    fprintf(f, "\n  driver JIT of the %.0f-kernel PTX module, child processes, median of %zu:\n",
-            tb_env_num(r, "jit_cache_k"), res_find(r, JT, k2)->stats.n);
-    fprintf(f, "  %-48s %9s %9s %9s %11s\n", "", "load", "JIT wall", "get 1st", "1st launch");
-    for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+    fprintf(f, "\n");
+    ly_para(f, 2, 4, tb_width(), "driver JIT of the %.0f-kernel PTX module, child processes, median "
+            "of %zu:", tb_env_num(r, "jit_cache_k"), res_find(r, JT, k2)->stats.n);
+    {
+        static const char *const head[4] = { "load", "JIT wall", "get 1st", "1st launch" };
         static const char *const st[4] = { JT_LOAD, JT_JIT, JT_GET, JT_LAUNCH };
+        static const int prec[4] = { 3, 3, 3, 3 };
+        const char *label[sizeof states / sizeof states[0]];
+        double v[sizeof states / sizeof states[0]][4];
         int q;
-        fprintf(f, "  %-48s", states[i][1]);
-        for (q = 0; q < 4; q++) {
-            jt_key(key, sizeof key, "", states[i][0], st[q]);
-            tb_num(f, q == 3 ? 11 : 9, 3, tb_med(r, JT, key));
+        for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+            label[i] = states[i][1];
+            for (q = 0; q < 4; q++) v[i][q] = tb_med(r, JT, jt_key(key, sizeof key, "", states[i][0], st[q]));
         }
-        fprintf(f, "\n");
+        jt_table4(f, NULL, head, label, sizeof states / sizeof states[0], v, prec);
     }
     dis = tb_med(r, JT, JT_CACHE_DISABLED JT_LOAD);
     warm = tb_med(r, JT, JT_CACHE_WARM JT_LOAD);
@@ -191,10 +235,10 @@ static void jt_print_driver_jit(FILE *f, const results *r)
     lj = tb_med(r, JT, JT_LAZY_DISABLED JT_JIT);
     ll = tb_med(r, JT, JT_LAZY_DISABLED JT_LOAD);
     la = tb_med(r, JT, JT_LAZY_DISABLED JT_LAUNCH);
-    fprintf(f, "  The warm cache saves %.3f ms of the %.3f ms load.\n", dis - warm, dis);
+    ly_para(f, 2, 2, tb_width(), "The warm cache saves %.3f ms of the %.3f ms load.", dis - warm, dis);
     if (!isnan(lj) && !isnan(ej) && ej > 0)
-        fprintf(f, "  Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside the load "
-                "(EAGER %.3f ms);\n  the load takes %.3f ms and the first launch %.3f ms.\n",
+        ly_para(f, 2, 2, tb_width(), "Under LAZY the JIT %s: the driver reports %.3f ms of JIT inside "
+                "the load (EAGER %.3f ms); the load takes %.3f ms and the first launch %.3f ms.",
                 lj >= 0.5 * ej ? "is not deferred" : "is deferred", lj, ej, ll, la);
 }
 
@@ -205,17 +249,20 @@ static void jt_print_levels(FILE *f, const results *r)
     char key[128];
 
     if (!res_find(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, "0"))) return;
-    fprintf(f, "\n  CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled): %9s %9s %12s\n",
-            "load", "JIT wall", "vectorAdd");
-    for (i = 0; i <= 4; i++) {
-        char n[32];
-        snprintf(n, sizeof n, "%zu", i);
-        fprintf(f, "  %-56s", "");
-        fprintf(f, "%zu", i);
-        tb_num(f, 8, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, n)));
-        tb_num(f, 9, 3, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_JIT, n)));
-        tb_num(f, 12, 4, tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_WARM, n)));
+    {
+        static const char *const head[4] = { "load", "JIT wall", "vectorAdd", NULL };
+        static const int prec[4] = { 3, 3, 4, 0 };
+        static const char *const label[5] = { "0", "1", "2", "3", "4" };
+        double v[5][4];
+        for (i = 0; i <= 4; i++) {
+            v[i][0] = tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_LOAD, label[i]));
+            v[i][1] = tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_JIT, label[i]));
+            v[i][2] = tb_med(r, JT, jt_fill(key, sizeof key, JT_JITOPT_PRE, JT_OPT_WARM, label[i]));
+            v[i][3] = NAN;
+        }
         fprintf(f, "\n");
+        jt_table4(f, "CU_JIT_OPTIMIZATION_LEVEL (vector.cu PTX, cache disabled)", head, label, 5, v,
+                  prec);
     }
 }
 

@@ -13,6 +13,7 @@
 #include "os/sig.h"
 #include "run/section.h"
 #include "run/section_child.h"
+#include "run/layout.h"
 #include "run/table.h"
 
 /* ------------------------------------------------------ the listing --- */
@@ -416,6 +417,7 @@ static void nd_print_summary(FILE *f, const results *r)
 {
     const res_derived *s = res_derived_find(r, ND_SECTION, nd_derived[ND_D_SUMMARY].key);
     size_t i, rows = 0, flagged;
+    ly_table *t;
 
     if (!s || r->ndev == 0) return;
     fprintf(f, "\nnode summary: %zu device%s, %.0f figures measured on more than one\n", r->ndev,
@@ -434,18 +436,27 @@ static void nd_print_summary(FILE *f, const results *r)
         return;
     }
     tb_wrap(f, "  ", "  ", tb_width(), "%s.", s->text);
-    fprintf(f, "  %-44s %12s %8s  %s\n", "figure (section/key)", "node median", "spread",
-            "devices named");
+    /* The devices named wrap in their own column, beside their figure. */
+    t = ly_new(2, 4);
+    ly_column(t, 0, "figure (section/key)", LY_LEFT, 16);
+    ly_column(t, 1, "node median", LY_RIGHT, 0);
+    ly_column(t, 2, "spread", LY_RIGHT, 0);
+    ly_column(t, 3, "devices named", LY_LEFT, 20);
     for (i = 0; i < r->nd && rows < ND_MAX_ROWS; i++) {
         const res_derived *d = &r->d[i];
+        char med[32], spread[32];
         if (strcmp(d->section, ND_SECTION) != 0 || !d->text[0] || strcmp(d->key, nd_derived[ND_D_SUMMARY].key) == 0)
             continue;
-        fprintf(f, "  %-44.44s %12.4g %7.1f%%  %s\n", d->key, d->value,
-                res_derived_num(d, "spread_pct"), d->text);
+        snprintf(med, sizeof med, "%.4g", d->value);
+        snprintf(spread, sizeof spread, "%.1f%%", res_derived_num(d, "spread_pct"));
+        ly_rowv(t, d->key, med, spread, d->text, NULL);
         rows++;
     }
+    ly_print(f, t, tb_width());
+    ly_free(t);
     if (flagged > rows)
-        fprintf(f, "  ... and %zu more (every figure is in the JSON, section node)\n", flagged - rows);
+        ly_para(f, 2, 4, tb_width(), "... and %zu more (every figure is in the JSON, section node)",
+                flagged - rows);
 }
 
 void nd_print(FILE *f, const results *r, const cli_opts *o,

@@ -436,8 +436,8 @@ void pgx_print(FILE *f, const results *r, const char *const *keys, const char *c
             if (strncmp(d->key + 10, keys[j], kl) == 0 && d->key[10 + kl] == '.') side = labels[j];
         }
         if (!n++) fprintf(f, "\n  Failed runs (their figures apart: failed.<side>.* in the JSON):\n");
-        tb_wrap(f, "  ", "    ", 100, "%s, run %.0f, after %.2f s: %s", side, res_derived_num(d, "run"),
-                d->value / 1e3, d->text);
+        tb_wrap(f, "  ", "    ", tb_width(), "%s, run %.0f, after %.2f s: %s", side,
+                res_derived_num(d, "run"), d->value / 1e3, d->text);
     }
 }
 

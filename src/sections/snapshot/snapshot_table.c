@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/section.h"
+#include "run/layout.h"
 #include "run/table.h"
 #include "sections/snapshot/snapshot.h"
 
@@ -34,42 +35,66 @@ static double sn_tmed(const results *r, int k, long mib, const char *kernel)
     return tb_med(r, SN, sn_key(key, sizeof key, k, mib, kernel));
 }
 
+/* A median in a cell at prec decimals, "-" where it is missing. */
+static const char *sn_cell(char *buf, size_t len, double v, int prec)
+{
+    if (isnan(v)) snprintf(buf, len, "-");
+    else snprintf(buf, len, "%.*f", prec, v);
+    return buf;
+}
+
 /* One row a size: the steps, their sum, the child's pause, the cold start. */
 static void sn_print_steps(FILE *f, const results *r, const long *mib, size_t n)
 {
+    static const char *const head[8] = { "buffers", "lock", "checkpoint", "restore", "unlock", "sum",
+                                         "its pause", "cold start" };
     size_t i;
     int k;
-    fprintf(f, "  %-9s %8s %11s %9s %8s %9s %9s %11s\n", "buffers", "lock", "checkpoint", "restore",
-            "unlock", "sum", "its pause", "cold start");
+    ly_table *t = ly_new(2, 8);
+
+    for (k = 0; k < 8; k++) ly_column(t, (size_t)k, head[k], k ? LY_RIGHT : LY_LEFT, 0);
+    ly_keys(t, 1);
     for (i = 0; i < n; i++) {
         double sum = 0;
-        char label[32];
-        snprintf(label, sizeof label, "%ld MiB", mib[i]);
-        fprintf(f, "  %-9s", label);
+        char c[8][32];
+        const char *cell[8];
+        snprintf(c[0], sizeof c[0], "%ld MiB", mib[i]);
         for (k = 0; k < SN_NSTEPS; k++) {
             double v = sn_tmed(r, SN_K_LOCK + k, mib[i], NULL);
             sum += v;
-            tb_num(f, k == 1 ? 12 : k == 2 ? 10 : 9, 1, v);
+            sn_cell(c[k + 1], sizeof c[0], v, 1);
         }
-        tb_num(f, 10, 1, sum);
-        tb_num(f, 10, 1, sn_tmed(r, SN_K_PAUSE, mib[i], NULL));
-        tb_num(f, 12, 1, sn_tmed(r, SN_K_COLD, mib[i], NULL));
-        fprintf(f, "\n");
+        sn_cell(c[5], sizeof c[0], sum, 1);
+        sn_cell(c[6], sizeof c[0], sn_tmed(r, SN_K_PAUSE, mib[i], NULL), 1);
+        sn_cell(c[7], sizeof c[0], sn_tmed(r, SN_K_COLD, mib[i], NULL), 1);
+        for (k = 0; k < 8; k++) cell[k] = c[k];
+        ly_row(t, cell, 8);
     }
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 /* NVML's figures for the child around the steps. */
 static void sn_print_memory(FILE *f, const results *r, const long *mib, size_t n)
 {
     size_t i;
-    fprintf(f, "  the child's device memory (NVML, MiB):  before the lock  checkpointed  after "
-            "the unlock\n");
-    for (i = 0; i < n; i++)
-        fprintf(f, "  %8ld MiB of buffers %25.0f %13.0f %18.0f\n", mib[i],
-                sn_tmed(r, SN_K_MEM_BEFORE, mib[i], NULL), sn_tmed(r, SN_K_MEM_CKPT, mib[i], NULL),
-                sn_tmed(r, SN_K_MEM_AFTER, mib[i], NULL));
+    ly_table *t = ly_new(2, 4);
+
+    ly_column(t, 0, "the child's device memory (NVML, MiB)", LY_LEFT, 16);
+    ly_column(t, 1, "before the lock", LY_RIGHT, 0);
+    ly_column(t, 2, "checkpointed", LY_RIGHT, 0);
+    ly_column(t, 3, "after the unlock", LY_RIGHT, 0);
+    for (i = 0; i < n; i++) {
+        char label[64], a[32], b[32], c[32];
+        snprintf(label, sizeof label, "%ld MiB of buffers", mib[i]);
+        ly_rowv(t, label, sn_cell(a, sizeof a, sn_tmed(r, SN_K_MEM_BEFORE, mib[i], NULL), 0),
+                sn_cell(b, sizeof b, sn_tmed(r, SN_K_MEM_CKPT, mib[i], NULL), 0),
+                sn_cell(c, sizeof c, sn_tmed(r, SN_K_MEM_AFTER, mib[i], NULL), 0), NULL);
+    }
+    ly_print(f, t, tb_width());
+    ly_free(t);
     if (res_env_get(r, "snapshot_nvml"))
-        fprintf(f, "  NVML could not say: %s\n", tb_env_str(r, "snapshot_nvml", ""));
+        ly_para(f, 2, 4, tb_width(), "NVML could not say: %s", tb_env_str(r, "snapshot_nvml", ""));
 }
 
 /* The rates against the pinned copy. */
@@ -82,15 +107,15 @@ static void sn_print_rates(FILE *f, const results *r)
     const res_derived *cp = res_derived_find(r, SN, "d2h_pinned");
     double floor_gbs = cp ? cp->value : NAN;
 
-    if (cp) fprintf(f, "  pinned device-to-host copy in the child: %.1f GB/s\n", floor_gbs);
+    if (cp) ly_para(f, 2, 4, tb_width(), "pinned device-to-host copy in the child: %.1f GB/s", floor_gbs);
     if (ck && fc)
-        fprintf(f, "  checkpoint: %.2f GB/s at the margin (%.0f%% of the pinned copy), %.1f ms "
-                "fixed\n", ck->value, 100.0 * ck->value / floor_gbs, fc->value);
+        ly_label(f, 2, 14, tb_width(), "checkpoint:", "%.2f GB/s at the margin (%.0f%% of the pinned "
+                 "copy), %.1f ms fixed", ck->value, 100.0 * ck->value / floor_gbs, fc->value);
     if (rs && fr)
-        fprintf(f, "  restore:    %.2f GB/s at the margin (%.0f%% of the pinned copy), %.1f ms "
-                "fixed\n", rs->value, 100.0 * rs->value / floor_gbs, fr->value);
-    if (!ck) fprintf(f, "  no marginal rate: one size only, or the times did not grow with "
-                     "the bytes\n");
+        ly_label(f, 2, 14, tb_width(), "restore:", "%.2f GB/s at the margin (%.0f%% of the pinned "
+                 "copy), %.1f ms fixed", rs->value, 100.0 * rs->value / floor_gbs, fr->value);
+    if (!ck) ly_para(f, 2, 4, tb_width(), "no marginal rate: one size only, or the times did not "
+                     "grow with the bytes");
 }
 
 /* Each kernel's first launch after the restore against its warm launch,
@@ -98,15 +123,23 @@ static void sn_print_rates(FILE *f, const results *r)
 static void sn_print_first(FILE *f, const results *r, long mib)
 {
     size_t k;
-    fprintf(f, "\n  after the restore of %ld MiB, launch + sync (ms)   warm before   first after"
-            "   second after\n", mib);
+    char head[96];
+    ly_table *t = ly_new(2, 4);
+
+    snprintf(head, sizeof head, "after the restore of %ld MiB, launch + sync (ms)", mib);
+    ly_column(t, 0, head, LY_LEFT, 16);
+    ly_column(t, 1, "warm before", LY_RIGHT, 0);
+    ly_column(t, 2, "first after", LY_RIGHT, 0);
+    ly_column(t, 3, "second after", LY_RIGHT, 0);
     for (k = 0; k < SN_NKERNELS; k++) {
-        fprintf(f, "  %-48s", sn_kernels[k]);
-        tb_num(f, 12, 4, sn_tmed(r, SN_K_WARM, mib, sn_kernels[k]));
-        tb_num(f, 14, 4, sn_tmed(r, SN_K_FIRST, mib, sn_kernels[k]));
-        tb_num(f, 15, 4, sn_tmed(r, SN_K_SECOND, mib, sn_kernels[k]));
-        fprintf(f, "\n");
+        char a[32], b[32], c[32];
+        ly_rowv(t, sn_kernels[k], sn_cell(a, sizeof a, sn_tmed(r, SN_K_WARM, mib, sn_kernels[k]), 4),
+                sn_cell(b, sizeof b, sn_tmed(r, SN_K_FIRST, mib, sn_kernels[k]), 4),
+                sn_cell(c, sizeof c, sn_tmed(r, SN_K_SECOND, mib, sn_kernels[k]), 4), NULL);
     }
+    fprintf(f, "\n");
+    ly_print(f, t, tb_width());
+    ly_free(t);
 }
 
 void sn_print(FILE *f, const results *r)
@@ -118,9 +151,11 @@ void sn_print(FILE *f, const results *r)
 
     if (n == 0) return;
     lock = res_find(r, SN, sn_key(key, sizeof key, SN_K_LOCK, mib[0], NULL));
-    fprintf(f, "\nsnapshot: a child's GPU state checkpointed and restored by the driver, on its pid; "
-            "medians (ms) of %zu child%s a size, module loading %s\n", lock ? lock->nsamples : 0,
-            lock && lock->nsamples == 1 ? "" : "ren", tb_env_str(r, "module_loading_effective", "?"));
+    fprintf(f, "\n");
+    ly_para(f, 0, 2, tb_width(), "snapshot: a child's GPU state checkpointed and restored by the "
+            "driver, on its pid; medians (ms) of %zu child%s a size, module loading %s",
+            lock ? lock->nsamples : 0, lock && lock->nsamples == 1 ? "" : "ren",
+            tb_env_str(r, "module_loading_effective", "?"));
     sn_print_steps(f, r, mib, n);
     sn_print_memory(f, r, mib, n);
     sn_print_rates(f, r);

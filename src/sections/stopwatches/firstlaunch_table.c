@@ -180,7 +180,7 @@ static void fl_print_parts(FILE *f, const results *r, int k)
     for (p = 0; p < FL_NPARTS; p++) {
         const res_derived *d = fl_dpart(r, k, p);
         if (p == FL_NSURPLUS + 1)
-            ly_note(t, "  not in the surplus: what a first launch made another way adds");
+            ly_note(t, "not in the surplus: what a first launch made another way adds");
         if (d) fl_print_part(t, d, p);
     }
     fprintf(f, "\n");
