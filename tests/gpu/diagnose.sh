@@ -14,7 +14,8 @@
 #   oom   --compare-loading: LAZY's first launch fails out of memory: the
 #         call, the kernel, the caller and the free memory named
 #   segv  --compare-loading: killed by SIGSEGV; its last CUDA call named
-# Writes results/DEV-diagnose-*.{txt,json} and prints one line a check.
+# Writes results/DEV-diagnose-*.{txt,json} (each table also into $OUT where
+# set, as its case ends) and prints one line a check as each case ends.
 DEV=${1:-h100}
 R=results
 mkdir -p build "$R"
@@ -28,8 +29,13 @@ one() {     # one NAME ARGS...: a harness run, its table, JSON and outputs kept
     ./harness "$@" --json="$R/$DEV-diagnose-$name.json" --program-output="build/out-$name" \
         >"$R/$DEV-diagnose-$name.txt" 2>"build/diagnose-$name.err"
     echo "diagnose $name: exit $?, $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $s }") s"
+    python3 tests/gpu/diagnose_checks.py "$R" "$DEV" "$name"
+    # each case's table at once where the caller collects files ($OUT)
+    [ -n "${OUT:-}" ] && cp "$R/$DEV-diagnose-$name.txt" "$OUT/" 2>/dev/null
 }
 
+one oom --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails oom
+one segv --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails segv
 one flag --compare-loading --rounds=2 --max-rounds=2 --warmup=0 -- ./build/fails flag
 one hang --compare-loading --rounds=1 --max-rounds=1 --warmup=0 --child-timeout=20 -- ./build/fails hang
 echo "after hang: processes named fails: $(pgrep -fc 'build/fails' || true);" \
@@ -37,6 +43,3 @@ echo "after hang: processes named fails: $(pgrep -fc 'build/fails' || true);" \
 one bound --compare-env CUDA_MODULE_LOADING=EAGER,LAZY --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails hang
 echo "after bound: processes named fails: $(pgrep -fc 'build/fails' || true);" \
      "GPU compute processes: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l)"
-one oom --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails oom
-one segv --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails segv
-python3 tests/gpu/diagnose_checks.py "$R" "$DEV"

@@ -407,7 +407,7 @@ PY
         cp "$L/probecost/overhead.csv" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
             head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.csv" ;;
     diagnose)
-        sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+        OUT="$OUT" sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
             grep -o 'H[0-9][0-9]*' | head -1 | tr H h)" 2>&1 | tail -30 ;;
     libraries)
         sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
