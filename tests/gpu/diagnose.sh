@@ -1,11 +1,11 @@
 #!/bin/sh
 # diagnose.sh DEV: failed and hung runs explained, on a GPU, with
 # tests/gpu/program/fails.cu (each mode described there):
-#   flag  --compare-loading, 2 rounds: LAZY fails, EAGER runs; each failed
+#   flag  --compare-loading, DIAG_ROUNDS (2) rounds: LAZY fails, EAGER runs; each failed
 #         LAZY run names setter waiting while spinner ran, its wait within
 #         10% of the program's own clock (spin_s, the spinner's time on the
 #         device's clock, printed in the run's stdout)
-#   hang  --child-timeout=20, 1 round: the thread and the call it was
+#   hang  --child-timeout=DIAG_KILL_S (20), 1 round: the thread and the call it was
 #         inside at the kill, the kernel in flight; nothing left running on
 #         the host or the GPU
 #   bound --compare-env CUDA_MODULE_LOADING=EAGER,LAZY with hang, no
@@ -36,8 +36,8 @@ one() {     # one NAME ARGS...: a harness run, its table, JSON and outputs kept
 
 one oom --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails oom
 one segv --compare-loading --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails segv
-one flag --compare-loading --rounds=2 --max-rounds=2 --warmup=0 -- ./build/fails flag
-one hang --compare-loading --rounds=1 --max-rounds=1 --warmup=0 --child-timeout=20 -- ./build/fails hang
+one flag --compare-loading --rounds=${DIAG_ROUNDS:-2} --max-rounds=${DIAG_ROUNDS:-2} --warmup=0 -- ./build/fails flag
+one hang --compare-loading --rounds=1 --max-rounds=1 --warmup=0 --child-timeout=${DIAG_KILL_S:-20} -- ./build/fails hang
 echo "after hang: processes named fails: $(pgrep -fc 'build/fails' || true);" \
      "GPU compute processes: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l)"
 one bound --compare-env CUDA_MODULE_LOADING=EAGER,LAZY --rounds=1 --max-rounds=1 --warmup=0 -- ./build/fails hang

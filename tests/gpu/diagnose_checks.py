@@ -39,10 +39,11 @@ def flag(res, dev):
     if not d:
         return
     a = answer(d, "answer.failed")
-    check("flag: the headline says LAZY failed in 2 of 2, EAGER ran in 2 of 2",
-          "LAZY failed in 2 of 2 runs (exited with 5" in a and "EAGER ran in 2 of 2" in a, a)
+    n = int(os.environ.get("DIAG_ROUNDS", "2"))
+    check("flag: the headline says LAZY failed in every run, EAGER ran in every run",
+          "LAZY failed in %d of %d runs (exited with 5" % (n, n) in a and "EAGER ran in %d of %d" % (n, n) in a, a)
     diags = derived(d, "diagnosis.lazy.")
-    check("flag: a diagnosis for each failed LAZY run", len(diags) == 2, "%d" % len(diags))
+    check("flag: a diagnosis for each failed LAZY run", len(diags) == n, "%d" % len(diags))
     for x in diags:
         run = int(x["fields"]["run"])
         out = os.path.join("build/out-flag", "run%02d-lazy.out" % run)
@@ -65,7 +66,7 @@ def hang(res, dev):
         return
     diags = derived(d, "diagnosis.lazy.")
     t = diags[0]["text"] if diags else ""
-    check("hang: the LAZY run killed at --child-timeout=20, named as a hang",
+    check("hang: the LAZY run killed at --child-timeout, named as a hang",
           bool(diags) and diags[0]["fields"].get("timed_out") == 1 and "a hang at the time limit" in t, t)
     check("hang: the thread and the call it was inside at the kill",
           re.search(r"thread \d+ \(pid \d+\) inside cu[A-Za-z_0-9]+ for [0-9.]+ s", t) is not None, t)
