@@ -118,9 +118,9 @@ void sn_print(FILE *f, const results *r)
 
     if (n == 0) return;
     lock = res_find(r, SN, sn_key(key, sizeof key, SN_K_LOCK, mib[0], NULL));
-    fprintf(f, "\nsnapshot: a child's GPU state checkpointed and restored by the driver, on its pid; "
-            "medians (ms) of %zu child%s a size, module loading %s\n", lock ? lock->nsamples : 0,
-            lock && lock->nsamples == 1 ? "" : "ren", tb_env_str(r, "module_loading_effective", "?"));
+    fprintf(f, "\nsnapshot: a child checkpointed and restored by the driver; medians (ms) of %zu "
+            "child%s a size, %s\n", lock ? lock->nsamples : 0, lock && lock->nsamples == 1 ? "" : "ren",
+            tb_env_str(r, "module_loading_effective", "?"));
     sn_print_steps(f, r, mib, n);
     sn_print_memory(f, r, mib, n);
     sn_print_rates(f, r);
