@@ -58,14 +58,14 @@ nothing_held() {
 run_harness "$T/a.out" "$T/a.err" --section=snapshot --reps=2 --warmup=1 --snapshot-mib=1,33 --rounds=2 \
     --json="$T/a.json"
 expect_exit "snapshot: two sizes, two rounds, the stand-in's checkpoints" 0
-check "snapshot: each step took at least its planted time, and not 10 ms more" py "$T/a.json" "
+check "snapshot: each step took at least its planted time, and not 25 ms more (a loaded host)" py "$T/a.json" "
 for mib in (1, 33):
     b = med('mib=%d.mem_before' % mib) * 1048576
     for step, us, gbs in (('lock', 1000, 0), ('checkpoint', 30000, 0.5), ('restore', 15000, 1),
                           ('unlock', 2000, 0)):
         want = us / 1e3 + (b / (gbs * 1e6) if gbs else 0)
         got = med('mib=%d.%s' % (mib, step))
-        assert want <= got < want + 10, (mib, step, got, want)"
+        assert want <= got < want + 25, (mib, step, got, want)"
 check "snapshot: the marginal rates and fixed parts are the planted ones (within 25%)" py "$T/a.json" "
 assert abs(der['rate.checkpoint']['value'] - 0.5) < 0.125, der['rate.checkpoint']
 assert abs(der['rate.restore']['value'] - 1.0) < 0.25, der['rate.restore']
