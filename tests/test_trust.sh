@@ -18,7 +18,9 @@
 #   paths     an output naming stdout by another name, --program-output
 #             as an output, a name too long, two outputs on stdout: exit 2
 #             before any run; --csv=- and --trace=- on stdout;
-#             --schema >/dev/full says why.
+#             --schema >/dev/full says why;
+#   trees     5,000 setsid descendants: none left, every one counted; 20
+#             left in the program's group: all named.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -210,3 +212,36 @@ check "paths: --trace=-: the trace on stdout" python3 -c "import json; assert js
 rc=$?
 expect_exit "paths: --schema >/dev/full: exit 1" 1
 one_line "paths: --schema >/dev/full: says why" "$T/paths/full.err" "--schema: cannot write to stdout: No space left on device"
+
+# --- trees ----------------------------------------------------------------------
+# 5,000 children each in a session of its own (the table held 4,096: about
+# 900 were left running, unnamed), and 20 in the program's own group (the
+# group was killed before /proc was read: 5 to 20 of them named).
+rm -f "$STANDIN_STATE/kids"
+# shellcheck disable=SC2086
+timeout -s KILL 200 "$HARNESS" --rounds=1 --warmup=0 -- $TP --setsid 5000 >"$T/tree.out" 2>"$T/tree.err"
+left=0
+for p in $(cat "$STANDIN_STATE/kids" 2>/dev/null); do
+    if [ -e "/proc/$p" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$p/status" 2>/dev/null; then
+        left=$((left + 1))
+        kill -9 "$p" 2>/dev/null
+    fi
+done
+echo "  5,000 setsid descendants: $left left running after the harness"
+check "trees: 5,000 setsid descendants: none left running" test "$left" -eq 0 -a -s "$STANDIN_STATE/kids"
+check "trees: 5,000 setsid descendants: every one counted in each run, those not named counted too" \
+    python3 -c "import re
+for line in open('$T/tree.err'):
+    if 'still running' not in line: continue
+    n = int(re.search(r'(\\d+) processes of the program still running', line).group(1))
+    named = len(re.findall(r'pid \\d+ \\(sleep\\)', line))
+    more = int(re.search(r'and (\\d+) more', line).group(1))
+    assert n == 5000 and named + more == 5000, (n, named, more)
+    ok = True
+assert ok"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --group 20 >"$T/group.out" 2>"$T/group.err"
+check "trees: 20 children left in the program's own group: all 20 named, in each run" \
+    python3 -c "import re
+lines = [l for l in open('$T/group.err') if 'still running' in l]
+assert len(lines) == 2 and all(l.count('(sleep)') == 20 and ' 20 processes' in l for l in lines), lines"

@@ -12,9 +12,9 @@ library only.
   --after-nul          a line holding a NUL, READY after it on that line
   --boundary           300 KiB of noise, READY, an exit at once
   --long-line MIB      one line of MIB MiB of 'a', no newline; then sleeps
-  --setsid N           N children, each in a session of its own, sleeping
+  --setsid N           N children, each in a session of its own, sleep 120
                        (their pids, one a line, into kids)
-  --group N            N children in the program's own group, sleeping
+  --group N            N children in the program's own group, sleep 120
   --sleep S            sleep S seconds before exiting
 """
 import os
@@ -48,16 +48,9 @@ def flood(mib):
 
 
 def kids(n, own_session):
-    pids = []
-    for _ in range(n):
-        pid = os.fork()
-        if pid == 0:
-            if own_session:
-                os.setsid()
-            time.sleep(120)
-            os._exit(0)
-        pids.append(pid)
-    state("kids", "\n".join(str(p) for p in pids))
+    pids = [os.posix_spawn("/bin/sleep", ["sleep", "120"], os.environ, setsid=own_session)
+            for _ in range(n)]
+    state("kids", "\n".join(str(p) for p in pids) + "\n")
 
 
 def main(argv):

@@ -62,8 +62,8 @@ typedef struct pr_program {
                              process exited, or at once after a time limit or a
                              signal: each killed (SIGKILL) */
     char straggler_names[600]; /* them, "pid 4242 (sleep), pid 4250 (python3)" */
-    int overflow;         /* 1 when the tree had more than PT_MAX processes (the
-                             later ones were not kept: their records are refused) */
+    int overflow;         /* 1 when a process of the tree could not be kept (memory
+                             short, or past PT_MAX): its records are refused */
 } pr_program;
 
 /* Run the program at path with argv (argv[0] as the user typed it,

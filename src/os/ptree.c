@@ -18,10 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Every process seen since pt_begin, by pid (open addressing): its start
- * time and whether it is of the tree. Processes not of the tree are noted
- * so that /proc/PID/stat is read once per process, not once per pass. */
-#define PT_HASH 65536
+/* Every process seen since pt_begin, by pid (open addressing, on the
+ * heap, doubled as the tree grows): its start time and whether it is of
+ * the tree. Processes not of the tree are noted so that /proc/PID/stat is
+ * read once per process, not once per pass. */
+#define PT_HASH0 65536
 enum { PT_EMPTY, PT_TREE, PT_OTHER };
 typedef struct pt_slot {
     int pid;
@@ -37,22 +38,27 @@ typedef struct pt_desc {
 } pt_desc;
 
 static pthread_mutex_t pt_mu = PTHREAD_MUTEX_INITIALIZER;
-static pt_slot pt_tab[PT_HASH];
-static size_t pt_used;
-static pt_desc pt_desc_of[PT_MAX];
-static size_t pt_n;
+static pt_slot *pt_tab;
+static size_t pt_cap, pt_used, pt_ntree;
+static pt_desc *pt_desc_of;
+static size_t pt_n, pt_ndesc;
 static int pt_over;
 static pid_t pt_first, pt_self;
 static int pt_initial;            /* 1 while pt_begin notes what runs already */
 /* The descendants' pids again, for pt_kill_now (a signal handler) and the
  * sentinel (below), in memory shared with the sentinel: whether a tree is
- * running ('r') or ended ('d'), its first process's group, the pids. */
+ * running ('r') or ended ('d'), its first process's group, the pids (room
+ * for PT_MAX in a mapping whose pages are touched only as pids come; where
+ * it cannot be made, PT_LOCAL in this process alone). */
+#define PT_LOCAL 4096
 typedef struct pt_shared {
     atomic_int group;
     atomic_size_t n;
-    atomic_int pid[PT_MAX];
+    size_t cap;
+    atomic_int *pid;
 } pt_shared;
-static pt_shared pt_local;
+static atomic_int pt_local_pid[PT_LOCAL];
+static pt_shared pt_local = { .cap = PT_LOCAL, .pid = pt_local_pid };
 static pt_shared *pt_sh = &pt_local;
 /* The sentinel: a process of this one, started at the first pt_begin,
  * that outlives it: it reads a pipe whose other end only this process
@@ -70,7 +76,6 @@ static atomic_int pt_spared_pid, pt_spared_status, pt_spared_done;
 static pthread_t pt_th;
 static int pt_running;
 static atomic_int pt_quit;
-
 /* One process's /proc/PID/stat: its parent, start time (clock ticks since
  * boot), state letter and name (comm). Returns 0, or -1 when it is gone. */
 static int pt_stat(int pid, int *ppid, unsigned long long *start, char *state, char *comm,
@@ -104,52 +109,85 @@ static int pt_stat(int pid, int *ppid, unsigned long long *start, char *state, c
 
 static size_t pt_hash(int pid)
 {
-    return ((size_t)(unsigned)pid * 2654435761u) & (PT_HASH - 1);
+    return ((size_t)(unsigned)pid * 2654435761u) & (pt_cap - 1);
 }
 
 /* The slot of pid, or the empty one where it would go. */
 static pt_slot *pt_slot_of(int pid)
 {
     size_t h = pt_hash(pid);
-    while (pt_tab[h].cls != PT_EMPTY && pt_tab[h].pid != pid) h = (h + 1) & (PT_HASH - 1);
+    while (pt_tab[h].cls != PT_EMPTY && pt_tab[h].pid != pid) h = (h + 1) & (pt_cap - 1);
     return &pt_tab[h];
 }
 
-/* Note pid as cls. The table kept below three quarters full: past that,
- * the processes not of the tree are forgotten (read again if seen). */
+/* The table made anew with cap slots (a power of two), keeping the
+ * tree's entries and forgetting the others (read again if seen). Returns
+ * 0, or -1 when memory is short (the old table kept). */
+static int pt_rehash(size_t cap)
+{
+    pt_slot *old = pt_tab, *t = calloc(cap, sizeof *t);
+    size_t i, oldcap = pt_cap;
+    if (!t) return -1;
+    pt_tab = t;
+    pt_cap = cap;
+    pt_used = 0;
+    for (i = 0; old && i < oldcap; i++)
+        if (old[i].cls == PT_TREE) {
+            *pt_slot_of(old[i].pid) = old[i];
+            pt_used++;
+        }
+    free(old);
+    return 0;
+}
+
+/* Room for one more entry in the table: at three quarters full, the
+ * processes not of the tree forgotten, and the table doubled where the
+ * tree alone fills half of it. Returns 0, or -1 (memory short: pt_over). */
+static int pt_room(void)
+{
+    if (pt_used < pt_cap / 4 * 3) return 0;
+    if (pt_rehash(pt_ntree >= pt_cap / 2 ? pt_cap * 2 : pt_cap) == 0) return 0;
+    pt_over = 1;
+    return -1;
+}
+
+/* One more descendant in pt_desc_of and the shared list. Returns 0, or -1
+ * (no room: pt_over). */
+static int pt_add_desc(int pid, unsigned long long start)
+{
+    size_t n = atomic_load(&pt_sh->n);
+    if (pt_n == pt_ndesc) {
+        size_t want = pt_ndesc ? pt_ndesc * 2 : 1024;
+        pt_desc *d = want <= PT_MAX ? realloc(pt_desc_of, want * sizeof *d) : NULL;
+        if (!d) return -1;
+        pt_desc_of = d;
+        pt_ndesc = want;
+    }
+    if (n >= pt_sh->cap) return -1;
+    pt_desc_of[pt_n].pid = pid;
+    pt_desc_of[pt_n].start = start;
+    pt_desc_of[pt_n++].named = 0;
+    atomic_store(&pt_sh->pid[n], pid);
+    atomic_fetch_add(&pt_sh->n, 1);
+    return 0;
+}
+
+/* Note pid as cls. */
 static void pt_note(int pid, int cls, unsigned long long start)
 {
     pt_slot *s = pt_slot_of(pid);
     if (s->cls == PT_EMPTY) {
-        if (pt_used >= PT_HASH / 4 * 3) {
-            size_t i;
-            for (i = 0; i < PT_HASH; i++)
-                if (pt_tab[i].cls == PT_OTHER) pt_tab[i].cls = PT_EMPTY;
-            pt_used = 0;
-            for (i = 0; i < PT_HASH; i++)
-                if (pt_tab[i].cls == PT_TREE) {
-                    pt_slot keep = pt_tab[i];
-                    pt_tab[i].cls = PT_EMPTY;
-                    *pt_slot_of(keep.pid) = keep;
-                    pt_used++;
-                }
-            s = pt_slot_of(pid);
-        }
+        if (pt_room() != 0) return;
+        s = pt_slot_of(pid);
         pt_used++;
     }
+    if (s->cls == PT_TREE && cls == PT_TREE && s->start == start) return;
     s->pid = pid;
     s->cls = cls;
     s->start = start;
     if (cls != PT_TREE) return;
-    if (pt_n == PT_MAX) {
-        pt_over = 1;
-        return;
-    }
-    pt_desc_of[pt_n].pid = pid;
-    pt_desc_of[pt_n].start = start;
-    pt_desc_of[pt_n++].named = 0;
-    atomic_store(&pt_sh->pid[atomic_load(&pt_sh->n)], pid);
-    atomic_fetch_add(&pt_sh->n, 1);
+    pt_ntree++;
+    if (pt_add_desc(pid, start) != 0) pt_over = 1;
 }
 
 /* Classify a process not seen before by its parent, which is classified
@@ -178,9 +216,9 @@ static int pt_classify(int pid, int depth)
 /* Read /proc: every process not seen before classified. Under pt_mu. */
 static void pt_read_proc(void)
 {
-    DIR *d = opendir("/proc");
+    DIR *d;
     struct dirent *e;
-    if (!d) return;
+    if (!pt_tab || !(d = opendir("/proc"))) return;
     while ((e = readdir(d))) {
         char *end;
         long pid;
@@ -209,6 +247,7 @@ static int pt_reaped(pid_t pid)
 {
     int status = 0;
     if (waitpid(pid, &status, WNOHANG) != pid) return 0;
+    if (!pt_tab) return 1;
     if (pid == atomic_load(&pt_spared_pid)) {
         atomic_store(&pt_spared_status, status);
         atomic_store(&pt_spared_done, 1);
@@ -289,8 +328,15 @@ int pt_begin(char *why, size_t whylen)
     }
     pt_sentinel_start();
     pthread_mutex_lock(&pt_mu);
-    memset(pt_tab, 0, sizeof pt_tab);
-    pt_used = pt_n = 0;
+    free(pt_tab);
+    pt_tab = NULL;
+    pt_cap = 0;
+    if (pt_rehash(PT_HASH0) != 0) {
+        pthread_mutex_unlock(&pt_mu);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    pt_ntree = pt_n = 0;
     pt_over = 0;
     pt_first = 0;
     pt_self = getpid();
@@ -327,12 +373,10 @@ int pt_root(pid_t pid, char *why, size_t whylen)
 
 int pt_known(long pid)
 {
-    const pt_slot *s;
     int yes;
     if (pid <= 0 || pid > 0x7fffffff) return 0;
     pthread_mutex_lock(&pt_mu);
-    s = pt_slot_of((int)pid);
-    yes = s->cls == PT_TREE;
+    yes = pt_tab && pt_slot_of((int)pid)->cls == PT_TREE;
     pthread_mutex_unlock(&pt_mu);
     return yes;
 }
@@ -354,44 +398,73 @@ void pt_stop(void)
     pt_running = 0;
 }
 
+/* Descendant d named into names at *at ("pid 4242 (sleep)"), while
+ * RESERVE bytes are left for the count of those not named; else counted
+ * in *more. */
+#define PT_RESERVE 40
+static void pt_name(const pt_desc *d, const char *comm, char *names, size_t len, size_t *at,
+                    size_t *more)
+{
+    int w;
+    if (len < PT_RESERVE || *at + PT_RESERVE >= len ||
+        (w = snprintf(names + *at, len - PT_RESERVE - *at, "%spid %d (%s)", *at ? ", " : "", d->pid,
+                      comm)) < 0 || *at + (size_t)w >= len - PT_RESERVE) {
+        if (len >= PT_RESERVE && *at < len) names[*at] = '\0';
+        ++*more;
+        return;
+    }
+    *at += (size_t)w;
+}
+
+/* One pass: /proc read, every live descendant named (before any is
+ * killed: a killed one is a zombie, its name gone with it), then killed,
+ * with the group; those handed to this process reaped. Under pt_mu.
+ * Returns 1 when one was alive. */
+static int pt_kill_pass(pid_t group, char *names, size_t len, size_t *at, size_t *more, size_t *killed)
+{
+    size_t i;
+    int live = 0;
+    pt_read_proc();
+    for (i = 0; i < pt_n; i++) {
+        pt_desc *d = &pt_desc_of[i];
+        char comm[64];
+        if (!pt_alive(d, comm, sizeof comm)) continue;
+        live = 1;
+        if (d->named) continue;
+        d->named = 1;
+        ++*killed;
+        pt_name(d, comm, names, len, at, more);
+    }
+    if (group > 0) kill(-group, SIGKILL);
+    for (i = 0; i < pt_n; i++)
+        if (pt_alive(&pt_desc_of[i], NULL, 0)) kill(pt_desc_of[i].pid, SIGKILL);
+    /* Those handed to this process: reaped, and known (one that ended
+     * between two reads of /proc is learnt here). */
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
+            !pt_reaped(si.si_pid))
+            break;
+    }
+    return live;
+}
+
 size_t pt_kill_all(pid_t group, char *names, size_t len)
 {
     struct timespec ts = { 0, 2000000L };
-    size_t killed = 0, at = 0, i;
+    size_t killed = 0, at = 0, more = 0;
     int pass, live = 1;
 
     if (len) names[0] = '\0';
     for (pass = 0; pass < 500 && live; pass++) {
-        if (group > 0) kill(-group, SIGKILL);
         pthread_mutex_lock(&pt_mu);
-        pt_read_proc();
-        live = 0;
-        for (i = 0; i < pt_n; i++) {
-            pt_desc *d = &pt_desc_of[i];
-            char comm[64];
-            if (!pt_alive(d, comm, sizeof comm)) continue;
-            live = 1;
-            kill(d->pid, SIGKILL);
-            if (d->named) continue;
-            d->named = 1;
-            killed++;
-            if (at + 1 < len)
-                at += (size_t)snprintf(names + at, len - at, "%spid %d (%s)", at ? ", " : "", d->pid,
-                                       comm);
-        }
-        /* Those handed to this process: reaped, and known (one that ended
-         * between two reads of /proc is learnt here). */
-        for (;;) {
-            siginfo_t si;
-            memset(&si, 0, sizeof si);
-            if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0 ||
-                !pt_reaped(si.si_pid))
-                break;
-        }
+        live = pt_kill_pass(group, names, len, &at, &more, &killed);
         pthread_mutex_unlock(&pt_mu);
         if (live) nanosleep(&ts, NULL);
     }
-    if (len && at + 1 >= len && len > 4) memcpy(names + len - 4, "...", 4);
+    if (more && len >= PT_RESERVE)
+        snprintf(names + at, len - at, "%sand %zu more", at ? ", " : "", more);
     if (!live) pt_tell('d');
     return killed;
 }
@@ -403,7 +476,7 @@ static void pt_kill_shared(pt_shared *sh)
     size_t i, n = atomic_load(&sh->n);
     int group = atomic_load(&sh->group);
     if (group > 1) kill(-group, SIGKILL);
-    for (i = 0; i < n && i < PT_MAX; i++) {
+    for (i = 0; i < n && i < sh->cap; i++) {
         int pid = atomic_load(&sh->pid[i]);
         if (pid > 1) kill(pid, SIGKILL);
     }
@@ -475,9 +548,12 @@ static void pt_sentinel_start(void)
     pid_t pid;
     void *m;
     if (pt_sentinel_pid) return;
-    m = mmap(NULL, sizeof *pt_sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    m = mmap(NULL, sizeof *pt_sh + PT_MAX * sizeof(atomic_int), PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) return;
     pt_sh = m;
+    pt_sh->cap = PT_MAX;
+    pt_sh->pid = (atomic_int *)(void *)((char *)m + sizeof *pt_sh);
     if (pipe2(p, O_CLOEXEC) != 0) return;
     if ((pid = fork()) < 0) {
         close(p[0]);

@@ -10,8 +10,9 @@
  * so that a pid used again by another process is never taken for it. The
  * limits: a descendant that starts and ends between two reads, and is
  * reaped by its own parent, is not seen (a CUDA process lives far longer:
- * cuInit alone takes tens of ms); past PT_MAX descendants, later ones are
- * not kept (pt_overflow says so). One tree at a time.
+ * cuInit alone takes tens of ms). Its tables grow with it, to PT_MAX; where
+ * memory is short, later ones are not kept (pt_overflow says so). One tree
+ * at a time.
  *
  * The sentinel: at the first pt_begin this process starts a copy of itself
  * (its own process group, its output on /dev/null) that waits on a pipe
@@ -28,7 +29,7 @@
 #include <sys/types.h>
 
 #define PT_SCAN_MS 5
-#define PT_MAX 4096
+#define PT_MAX (1 << 22)     /* pid_max's ceiling: the most descendants a tree keeps */
 
 /* Begin a tree, before its first process is started: this process made a
  * child subreaper (once), the processes that exist now noted as not of the
@@ -49,8 +50,8 @@ size_t pt_scan(void);
  * included) since pt_begin, also after it ended; 0 otherwise. Thread-safe. */
 int pt_known(long pid);
 
-/* 1 when more than PT_MAX descendants were seen (the later ones were not
- * kept: pt_known is 0 for them). */
+/* 1 when a descendant could not be kept (memory short, or past PT_MAX:
+ * pt_known is 0 for it). */
 int pt_overflow(void);
 
 /* Stop the reading thread (the tree stays known for pt_known until the
@@ -62,7 +63,9 @@ void pt_stop(void);
  * a second), reaping those handed to this process. The first process must
  * have been reaped already, or be killed too (its group is sent SIGKILL
  * as well). Each one killed is named into names ("pid 4242 (sleep), pid
- * 4250 (python3)", cut with "..." at len). Returns how many were killed. */
+ * 4250 (python3)", and where len (at least 40) is too short for all,
+ * ", and 4990 more" at the end), each read from /proc before any is killed.
+ * Returns how many were killed. */
 size_t pt_kill_all(pid_t group, char *names, size_t len);
 
 /* For a process about to end at once (a second signal, sg_on_kill): SIGKILL
