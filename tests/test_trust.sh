@@ -245,3 +245,7 @@ check "trees: 20 children left in the program's own group: all 20 named, in each
     python3 -c "import re
 lines = [l for l in open('$T/group.err') if 'still running' in l]
 assert len(lines) == 2 and all(l.count('(sleep)') == 20 and ' 20 processes' in l for l in lines), lines"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --prepare='sleep 30 & echo started' -- $TP >"$T/prep.out" 2>"$T/prep.err"
+expect_grep "trees: a --prepare that leaves a process running: its end said, named" \
+    "prepare: --prepare: 1 process it started still running 2 s after it exited was killed (SIGKILL), as every process of it is: pid [0-9]* (sleep)" "$T/prep.err"

@@ -101,8 +101,9 @@ static int pgr_outcome(pgr_runner *g, pgk_run *run, const char *what, const pr_p
 }
 
 /* sh -c cmd in the side's setting (--prepare, --cleanup), its output into
- * the output directory as <tag>.out and .err. Returns 1 when it exited 0;
- * else 0 with what became of it in why. */
+ * the output directory as <tag>.out and .err; what it left running killed
+ * and said on stderr. Returns 1 when it exited 0; else 0 with what became
+ * of it in why. */
 static int pgr_shell(const pgr_runner *g, const pgk_side *sd, const char *cmd, const char *tag,
                      char *why, size_t whylen)
 {
@@ -117,6 +118,12 @@ static int pgr_shell(const pgr_runner *g, const pgk_side *sd, const char *cmd, c
     if (pr_run_program("/bin/sh", argv, env, sd->set[0] ? 1 : 0, NULL, out, err, timeout, NULL, NULL,
                        &p, why, whylen) != 0)
         return 0;
+    /* What it left running is ended with it (ptree.h): said, not silent. */
+    if (p.stragglers)
+        fprintf(stderr, "harness: " PG ": %s: %s: %d process%s it started still running 2 s after "
+                "it exited %s killed (SIGKILL), as every process of it is: %s\n", tag,
+                cmd == g->c->o->prepare ? "--prepare" : "--cleanup", p.stragglers,
+                p.stragglers == 1 ? "" : "es", p.stragglers == 1 ? "was" : "were", p.straggler_names);
     if (!p.timed_out && p.signal == 0 && p.exit_code == 0) return 1;
     if (p.timed_out) snprintf(why, whylen, "ran past --child-timeout=%.0f s", timeout);
     else if (p.signal) snprintf(why, whylen, "was killed by signal %d (%s)", p.signal, strsignal(p.signal));
