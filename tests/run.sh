@@ -95,7 +95,7 @@ FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
 mark snapshot
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
-sh tests/test_trust.sh
+FAKECUDA="${FAKECUDA:-}" sh tests/test_trust.sh
 mark trust
 sh tests/test_docs.sh
 mark docs

@@ -20,7 +20,9 @@
 #             before any run; --csv=- and --trace=- on stdout;
 #             --schema >/dev/full says why;
 #   trees     5,000 setsid descendants: none left, every one counted; 20
-#             left in the program's group: all named.
+#             left in the program's group: all named; a --prepare's
+#             leftover said; a --squeeze holder the program stopped: killed
+#             at once, said.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -249,3 +251,20 @@ assert len(lines) == 2 and all(l.count('(sleep)') == 20 and ' 20 processes' in l
 $TO "$HARNESS" --rounds=1 --warmup=0 --prepare='sleep 30 & echo started' -- $TP >"$T/prep.out" 2>"$T/prep.err"
 expect_grep "trees: a --prepare that leaves a process running: its end said, named" \
     "prepare: --prepare: 1 process it started still running 2 s after it exited was killed (SIGKILL), as every process of it is: pid [0-9]* (sleep)" "$T/prep.err"
+# A program that stops the --squeeze memory holder (SIGSTOP): each run
+# waited 10 s in silence for it to end (on the stand-in driver).
+if [ -e "${FAKECUDA:=build/libfakecuda.so}" ]; then
+    mkdir -p "$T/mem"
+    t0=$(date +%s)
+    # shellcheck disable=SC2086
+    HARNESS_LIBCUDA="$(cd "$(dirname "$FAKECUDA")" && pwd)/$(basename "$FAKECUDA")" FAKE_CUDA_FREE_MIB=1000 \
+        FAKE_CUDA_MEM_DIR="$T/mem" $TO "$HARNESS" --rounds=1 --warmup=0 --squeeze=500 -- $TP --stop-holder \
+        >"$T/stop.out" 2>"$T/stop.err"
+    secs=$(($(date +%s) - t0))
+    check "trees: a stopped --squeeze holder: two runs in under 10 s ($secs s; each waited 10 s)" test "$secs" -lt 10
+    expect_grep "trees: a stopped --squeeze holder: said, killed" \
+        "the memory holder (pid [0-9]*) was stopped (SIGSTOP: by the program?) when released, so it could not end; it was killed" \
+        "$T/stop.err"
+else
+    echo "FAILED trees: a stopped --squeeze holder: the stand-in libcuda ($FAKECUDA, built by make) is missing"
+fi

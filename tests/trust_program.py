@@ -15,6 +15,8 @@ library only.
   --setsid N           N children, each in a session of its own, sleep 120
                        (their pids, one a line, into kids)
   --group N            N children in the program's own group, sleep 120
+  --stop-holder        SIGSTOP the harness's --squeeze memory holder (a
+                       process whose command line holds --child=hold)
   --sleep S            sleep S seconds before exiting
 """
 import os
@@ -53,11 +55,23 @@ def kids(n, own_session):
     state("kids", "\n".join(str(p) for p in pids) + "\n")
 
 
+def stop_holder():
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--child=hold" in words:
+            os.kill(int(pid), 19)     # SIGSTOP
+            state("holder", pid)
+
+
 def main(argv):
     opts, i = {}, 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--tail", "--after-nul", "--boundary"):
+        if a in ("--tail", "--after-nul", "--boundary", "--stop-holder"):
             opts[a[2:]] = True
             i += 1
         else:
@@ -78,6 +92,8 @@ def main(argv):
         kids(int(opts["setsid"]), True)
     if "group" in opts:
         kids(int(opts["group"]), False)
+    if opts.get("stop-holder"):
+        stop_holder()
     time.sleep(float(opts.get("sleep") or 0))
     return 0
 

@@ -4,6 +4,7 @@
 #include "sections/program/squeeze_holder.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -156,14 +157,36 @@ static void sq_kill(const sq_holder *h, int pidfd)
     if (h->pid > 0) kill(h->pid, SIGKILL);
 }
 
+/* 1 when process pid is stopped (SIGSTOP, SIGTSTP, or traced): it cannot
+ * end by itself until continued. */
+static int sq_stopped(int pid)
+{
+    char path[64], buf[512], *close_paren;
+    ssize_t n;
+    int fd;
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    if (!(close_paren = strrchr(buf, ')')) || close_paren[1] != ' ') return 0;
+    return close_paren[2] == 'T' || close_paren[2] == 't';
+}
+
 /* Reap the holder, which has ended or is ending: up to wait_ms, then
- * killed (SIGKILL) and reaped. Its status in words into why; the tree's
- * reader may have reaped it first (pt_spared has its status then). */
-static void sq_reap(sq_holder *h, double wait_ms, char *why, size_t whylen)
+ * killed (SIGKILL) and reaped; killed at once where it is stopped (it
+ * would wait out wait_ms for nothing) or a signal is pending (the run
+ * stops). Its status in words into why; the tree's reader may have reaped
+ * it first (pt_spared has its status then). Returns 1 when it was killed
+ * (*stopped 1 where it was found stopped), else 0. */
+static int sq_reap(sq_holder *h, double wait_ms, char *why, size_t whylen, int *stopped)
 {
     double until = clk_now_ms() + wait_ms;
     int status = 0, pidfd = -1, killed = 0;
     struct timespec ms = { 0, 1000000L };
+
+    *stopped = 0;
     pid_t r;
 
 #ifdef SYS_pidfd_open
@@ -178,7 +201,8 @@ static void sq_reap(sq_holder *h, double wait_ms, char *why, size_t whylen)
             snprintf(why, whylen, "ended (its status was not kept)");
             goto out;
         }
-        if (!killed && clk_now_ms() >= until) {
+        if (!killed && !*stopped) *stopped = sq_stopped(h->pid);
+        if (!killed && (clk_now_ms() >= until || *stopped || sg_pending())) {
             sq_kill(h, pidfd);
             killed = 1;
         }
@@ -187,6 +211,7 @@ static void sq_reap(sq_holder *h, double wait_ms, char *why, size_t whylen)
     sq_status(status, why, whylen);
 out:
     if (pidfd >= 0) close(pidfd);
+    return killed;
 }
 
 /* poll fd and the signal's wake-up descriptor for at most ms; returns
@@ -209,6 +234,7 @@ static int sq_read_line(sq_holder *h, double timeout_s, char *line, size_t len, 
     double until = clk_now_ms() + timeout_s * 1e3;
     size_t at = 0;
     char said[200];
+    int stopped;
 
     for (;;) {
         double left = until - clk_now_ms();
@@ -226,7 +252,7 @@ static int sq_read_line(sq_holder *h, double timeout_s, char *line, size_t len, 
         n = read(h->fd, line + at, len - 1 - at);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            sq_reap(h, 1000, said, sizeof said);
+            sq_reap(h, 1000, said, sizeof said, &stopped);
             h->pid = 0;
             snprintf(why, whylen, "it %s before it said what it held", said);
             return -1;
@@ -318,6 +344,7 @@ int sq_alive(sq_holder *h, char *why, size_t whylen)
     struct pollfd p;
     char buf[64];
     ssize_t n;
+    int stopped;
 
     if (h->pid <= 0) {
         snprintf(why, whylen, "it was not running");
@@ -329,7 +356,7 @@ int sq_alive(sq_holder *h, char *why, size_t whylen)
     if (poll(&p, 1, 0) <= 0 || !p.revents) return 1;
     n = recv(h->fd, buf, sizeof buf, MSG_DONTWAIT);
     if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR))) return 1;
-    sq_reap(h, 1000, why, whylen);
+    sq_reap(h, 1000, why, whylen, &stopped);
     h->pid = 0;
     return 0;
 }
@@ -337,8 +364,12 @@ int sq_alive(sq_holder *h, char *why, size_t whylen)
 void sq_release(sq_holder *h)
 {
     char why[200];
+    int stopped = 0, pid = h->pid;
     if (h->fd >= 0) close(h->fd);
-    if (h->pid > 0) sq_reap(h, 10000, why, sizeof why);
+    if (pid > 0 && sq_reap(h, 10000, why, sizeof why, &stopped) && !sg_pending())
+        fprintf(stderr, "harness: --squeeze: the memory holder (pid %d) %s; it was killed (SIGKILL)\n",
+                pid, stopped ? "was stopped (SIGSTOP: by the program?) when released, so it could not end"
+                             : "did not end within 10 s of its release");
     pt_spare(0);
     memset(h, 0, sizeof *h);
     h->fd = -1;
