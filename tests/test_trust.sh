@@ -22,7 +22,8 @@
 #   trees     5,000 setsid descendants: none left, every one counted; 20
 #             left in the program's group: all named; a --prepare's
 #             leftover said; a --squeeze holder the program stopped: killed
-#             at once, said.
+#             at once, said;
+#   sides     --compare A --vs B with B a bad ELF: exit 2 before any run.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -268,3 +269,16 @@ if [ -e "${FAKECUDA:=build/libfakecuda.so}" ]; then
 else
     echo "FAILED trees: a stopped --squeeze holder: the stand-in libcuda ($FAKECUDA, built by make) is missing"
 fi
+
+# --- sides ------------------------------------------------------------------------
+# --compare A --vs B with a B execve refuses: A's runs all ran first, then exit 1.
+printf '\177ELF\002\001\001\000garbage' >"$T/badelf"
+chmod +x "$T/badelf"
+rm -f "$STANDIN_STATE/written"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --compare -- $TP --long-line 0 --vs "$T/badelf" >"$T/vs.out" 2>"$T/vs.err"
+rc=$?
+expect_exit "sides: --compare A --vs B, B a bad ELF: refused before any run" 2
+one_line "sides: --compare A --vs B, B a bad ELF: one line, the reason" "$T/vs.err" \
+    "--compare: command 2, $T/badelf: cannot be run: a truncated ELF header"
+check "sides: --compare A --vs B, B a bad ELF: A not run" test ! -e "$STANDIN_STATE/written"

@@ -1318,7 +1318,8 @@ int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, c
 
 /* --compare: the command split at each --vs-word (default "--vs") into
  * copies of its words (o->cmds, each NULL-terminated), each part a command
- * that is found. Returns CLI_OK, or CLI_USAGE after printing
+ * that is found and that execve would run (ex_check: a bad ELF, a missing
+ * #! interpreter, refused here, before any run). Returns CLI_OK, or CLI_USAGE after printing
  * what is wrong to err. */
 static int cli_split_commands(cli_opts *o, FILE *err)
 {
@@ -1338,6 +1339,8 @@ static int cli_split_commands(cli_opts *o, FILE *err)
         if (cli_find_program(w[start], getenv("PATH"), o->cmd_paths[n], sizeof o->cmd_paths[n], why,
                              sizeof why) != 0)
             CLI_FAIL("--compare: command %zu, %s: %s", n + 1, w[start], why);
+        if (ex_check(o->cmd_paths[n], why, sizeof why) != 0)
+            CLI_FAIL("--compare: command %zu, %s: cannot be run: %s", n + 1, w[start], why);
         /* The command's words copied, NULL-terminated: argv stays whole. */
         o->cmds[n] = o->cmd_words + at;
         o->ncmds[n] = i - start;
