@@ -6,8 +6,11 @@ key, and a results document never repeats a measurement or a conclusion
 (section and key). Anything else raises Bad with a one-line reason that names
 the file.
 
-    read_json(path)   the parsed document of any JSON file (results or trace)
-    load(path)        a Run: a results document (schema_version 1), checked
+    read_json(path)   the parsed document of any JSON file (results or trace),
+                      read up to a cap (inflated, where .gz)
+    load(path)        a Run: a results document (schema_version 1), checked,
+                      its strings made safe to print (shown)
+    shown(s)          s with each control character as \\xNN
     Key(section, pattern)
                       a key the scripts read, named by its pattern in the key
                       schema (./harness --schema): fill it, match it, read it
@@ -22,6 +25,43 @@ import re
 import zlib
 
 SCHEMA_VERSION = 1
+
+# The most bytes read from a file, inflated where .gz (the largest results
+# file stored, a node run, is 4.6 MB): a 4 MiB .gz of 4 GiB of zeros, or
+# /dev/zero, is one line, not a MemoryError. HARNESS_JSON_MAX_MIB raises it.
+MAX_ENV = "HARNESS_JSON_MAX_MIB"
+MAX_MIB = 128
+
+
+def max_bytes():
+    """The cap on the bytes read, from HARNESS_JSON_MAX_MIB (a whole number
+    of MiB) or MAX_MIB; raises Bad on a value that is not one."""
+    v = os.environ.get(MAX_ENV)
+    if v is None or v == "":
+        return MAX_MIB << 20
+    if not v.isdigit() or int(v) < 1:
+        raise Bad("%s=%s: expected a whole number of MiB, 1 or more" % (MAX_ENV, v[:40]))
+    return int(v) << 20
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def shown(s):
+    """s with each control character (C0, DEL, C1: ESC, a newline, a CSI
+    that could forge a line or move the cursor) as \\xNN, safe to print."""
+    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), s)
+
+
+def _shown_all(v):
+    """v with shown applied to every string and every object key in it."""
+    if isinstance(v, str):
+        return shown(v)
+    if isinstance(v, list):
+        return [_shown_all(x) for x in v]
+    if isinstance(v, dict):
+        return {shown(k): _shown_all(x) for k, x in v.items()}
+    return v
 
 
 class Bad(Exception):
@@ -58,13 +98,19 @@ def _bounded_int(s):
 
 def read_json(path):
     """The document in the file at path (gzip-compressed when its name ends
-    in .gz, as the stored reference runs are); raises Bad (unreadable, not
-    gzip where .gz, not UTF-8, not JSON, a NaN/Infinity constant or a number
+    in .gz, as the stored reference runs are); raises Bad (unreadable, more
+    than max_bytes() read (inflated), not gzip where .gz, not UTF-8, not JSON, a NaN/Infinity constant or a number
     beyond a double's range, nested too deeply for the parser, a repeated
     key in an object)."""
+    cap = max_bytes()
     try:
         with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as f:
-            text = f.read().decode("utf-8")
+            data = f.read(cap + 1)
+        if len(data) > cap:
+            raise Bad("%s: more than %d MiB%s: not read (%s=MiB raises the cap)"
+                      % (path, cap >> 20, " once inflated" if str(path).endswith(".gz") else "", MAX_ENV))
+        text = data.decode("utf-8")
+        del data
         return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeats,
                           parse_float=_finite_float, parse_int=_bounded_int)
     except RecursionError:
@@ -231,13 +277,19 @@ def load(path, device=None):
     `device`, or as its one device; see Run); raises Bad with a one-line
     reason (see read_json; not schema_version 1; measurements not a list of
     entries with section and key; a repeated measurement or conclusion; a
-    device the node run does not have)."""
+    device the node run does not have). Every string and object key of the
+    document is as shown() makes it: a file cannot forge a line of what the
+    scripts print."""
     doc = read_json(path)
     sv = doc.get("schema_version") if isinstance(doc, dict) else None
     if type(sv) is not int or sv != SCHEMA_VERSION:     # not true, not 1.0
         raise Bad("%s: not a harness JSON document (schema_version %d)" % (path, SCHEMA_VERSION))
     if not isinstance(doc.get("measurements"), list):
         raise Bad("%s: measurements is not a list" % path)
+    try:
+        doc = _shown_all(doc)
+    except RecursionError:
+        raise Bad("%s: not valid JSON: nested too deeply" % path)
     return Run(path, doc, device)
 
 

@@ -23,7 +23,9 @@
 #             left in the program's group: all named; a --prepare's
 #             leftover said; a --squeeze holder the program stopped: killed
 #             at once, said;
-#   sides     --compare A --vs B with B a bad ELF: exit 2 before any run.
+#   sides     --compare A --vs B with B a bad ELF: exit 2 before any run;
+#   scripts   a .gz bomb and /dev/zero: one line, exit 2; a forged key
+#             escaped; tests/fuzz_scripts.py over a stored file.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -282,3 +284,40 @@ expect_exit "sides: --compare A --vs B, B a bad ELF: refused before any run" 2
 one_line "sides: --compare A --vs B, B a bad ELF: one line, the reason" "$T/vs.err" \
     "--compare: command 2, $T/badelf: cannot be run: a truncated ELF header"
 check "sides: --compare A --vs B, B a bad ELF: A not run" test ! -e "$STANDIN_STATE/written"
+
+# --- scripts ----------------------------------------------------------------------
+# A 4 MiB .json.gz of 4 GiB of zeros and /dev/zero (a MemoryError traceback
+# at about 3 GB); a key holding an ESC and a newline (a forged line); the
+# reader and compare over 400 mutations of a stored file.
+python3 -c "import gzip
+with gzip.open('$T/bomb.json.gz', 'wb', compresslevel=9) as f:
+    z = bytes(1 << 24)
+    for _ in range(256):
+        f.write(z)"
+for s in compare plot node-summary; do
+    case $s in
+        compare) set -- "$T/bomb.json.gz" "$T/bomb.json.gz" ;;
+        plot) set -- "$T/bomb.json.gz" --out "$T/figs" ;;
+        node-summary) set -- "$T/bomb.json.gz" ;;
+    esac
+    python3 "scripts/$s" "$@" >"$T/bomb.out" 2>"$T/bomb.err"
+    rc=$?
+    check "scripts: $s on a .gz of 4 GiB: refused, exit 2" test "$rc" -eq 2
+    expect_grep "scripts: $s on a .gz of 4 GiB: the cap said" "more than 128 MiB once inflated: not read" "$T/bomb.err"
+done
+python3 scripts/compare /dev/zero /dev/zero >"$T/zero.out" 2>"$T/zero.err"
+rc=$?
+expect_exit "scripts: compare /dev/zero: refused" 2
+one_line "scripts: compare /dev/zero: one line" "$T/zero.err" "compare: /dev/zero: more than 128 MiB: not read"
+python3 - "$T/forged.json" <<'EOF2'
+import json, sys
+d = json.load(open("results/h200-program-cost.json"))
+x = dict(d["measurements"][0])
+x["key"] = "forged\x1b[2J\nSLOWER  everything"
+d["measurements"].append(x)
+json.dump(d, open(sys.argv[1], "w"))
+EOF2
+python3 scripts/compare results/h200-program-cost.json "$T/forged.json" >"$T/forged.out" 2>&1
+check "scripts: a key with an ESC and a newline: printed as \\x1b and \\x0a, no line forged" \
+    sh -c "grep -q 'only in B: program/forged.x1b.2J.x0aSLOWER  everything' '$T/forged.out' && ! grep -q \"\$(printf '\\033')\" '$T/forged.out' && ! grep -q '^SLOWER  everything' '$T/forged.out'"
+python3 tests/fuzz_scripts.py results/h200-program-cost.json 400
