@@ -25,7 +25,9 @@
 #             at once, said;
 #   sides     --compare A --vs B with B a bad ELF: exit 2 before any run;
 #   scripts   a .gz bomb and /dev/zero: one line, exit 2; a forged key
-#             escaped; tests/fuzz_scripts.py over a stored file.
+#             escaped; tests/fuzz_scripts.py over a stored file;
+#   smaller   the probe's variables from the caller stripped; --show-output
+#             cut at a NUL, said.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -321,3 +323,17 @@ python3 scripts/compare results/h200-program-cost.json "$T/forged.json" >"$T/for
 check "scripts: a key with an ESC and a newline: printed as \\x1b and \\x0a, no line forged" \
     sh -c "grep -q 'only in B: program/forged.x1b.2J.x0aSLOWER  everything' '$T/forged.out' && ! grep -q \"\$(printf '\\033')\" '$T/forged.out' && ! grep -q '^SLOWER  everything' '$T/forged.out'"
 python3 tests/fuzz_scripts.py results/h200-program-cost.json 400
+
+# --- smaller ----------------------------------------------------------------------
+# The probe's variables from the caller's environment (SPANS reached bare
+# runs too); --show-output cut at a NUL without a word.
+# shellcheck disable=SC2086
+HARNESS_PROBE_SPANS=5 HARNESS_PROBE_READY=x $TO "$HARNESS" --rounds=1 --warmup=0 --program-output="$T/env" \
+    -- sh -c 'env | grep "^HARNESS_PROBE_[RS]" || true' >"$T/strip.out" 2>"$T/strip.err"
+check "smaller: HARNESS_PROBE_SPANS and _READY from the caller reach no run (probed or bare)" \
+    sh -c "! cat '$T'/env/*.out | grep -q 'HARNESS_PROBE_SPANS=5\|HARNESS_PROBE_READY=x' && [ \$(ls '$T'/env/*.out | wc -l) -ge 2 ]"
+expect_grep "smaller: the caller's HARNESS_PROBE_SPANS: its removal said" \
+    "HARNESS_PROBE_SPANS=5 in the environment is the harness's own variable: removed" "$T/strip.err"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --show-output -- $TP --after-nul >"$T/nul.out" 2>"$T/nul.err"
+expect_grep "smaller: --show-output cut at a NUL: said" "cut at byte 5, a NUL byte: the 8 bytes from it on not shown" "$T/nul.out"

@@ -182,12 +182,33 @@ static int pg_output_dir(pg_state *s, char *why, size_t whylen)
 
 /* What the run is: the command, the sides, the probe, CUPTI, NVML, the
  * outputs; found before any run. Returns 0, or -1 (printed). */
+/* The probe's variables as the caller's environment set them, removed:
+ * each run gets those the harness sets for it, and no other (a caller's
+ * HARNESS_PROBE_SPANS reached bare runs too, its HARNESS_PROBE_READY
+ * matched marks against another expression). Each one removed is said. */
+static void pg_strip_probe_env(void)
+{
+    static const char *const names[] = { PRC_ENV_DIR, PRC_ENV_T0, PRC_ENV_CUPTI, PRC_ENV_SPANS,
+                                         PRC_ENV_READY, PRC_ENV_ONLY_SUBSCRIBE };
+    char shown[120];
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (!v) continue;
+        fprintf(stderr, "harness: " PG ": %s=%s in the environment is the harness's own variable: "
+                "removed, not passed to the runs\n", names[i], uf_visible(v, shown, sizeof shown));
+        unsetenv(names[i]);
+    }
+}
+
 static int pg_setup(pg_state *s)
 {
     results *r = s->c->r;
     const cli_opts *o = s->c->o;
     char why[1024], line[4096], sides[200];
     size_t i, at = 0;
+
+    pg_strip_probe_env();
 
     if (pg_find_probe(s->probe, sizeof s->probe, why, sizeof why) != 0) {
         res_env_str(r, "program_probe", NULL);
@@ -321,7 +342,8 @@ static void pg_conclude(pg_state *s)
 
 /* --show-output: the first run's stdout and stderr, up to PG_SHOW_BYTES
  * each, into the env fields program_first_stdout_text and
- * program_first_stderr_text (the printer shows them; a cut is said). */
+ * program_first_stderr_text (the printer shows them; a cut is said, at
+ * that size or at a NUL byte, where the text the results hold ends). */
 #define PG_SHOW_BYTES 65536
 static void pg_keep_output(pg_state *s)
 {
@@ -330,7 +352,7 @@ static void pg_keep_output(pg_state *s)
     size_t i;
     for (i = 0; i < 2; i++) {
         const res_kv *kv = res_env_get(s->c->r, from[i]);
-        char *buf = NULL, why[300], *shown;
+        char *buf = NULL, why[300], *shown, *nul;
         size_t n = 0;
         int cut = 0;
         if (!kv || kv->kind != RES_STR || !kv->str) continue;
@@ -341,7 +363,15 @@ static void pg_keep_output(pg_state *s)
             res_env_str(s->c->r, to[i], said);
             continue;
         }
-        if (cut && (shown = realloc(buf, n + 64))) {
+        /* A NUL ends the text the results hold: the cut there said. */
+        if ((nul = memchr(buf, '\0', n)) != NULL) {
+            size_t at = (size_t)(nul - buf);
+            if ((shown = realloc(buf, at + 100))) {
+                buf = shown;
+                snprintf(buf + at, 100, "\n[cut at byte %zu, a NUL byte: the %zu%s bytes from it on not "
+                         "shown]\n", at, n - at, cut ? " or more" : "");
+            }
+        } else if (cut && (shown = realloc(buf, n + 64))) {
             buf = shown;
             snprintf(buf + n, 64, "\n[cut at %d bytes]\n", PG_SHOW_BYTES);
         }
