@@ -337,3 +337,11 @@ expect_grep "smaller: the caller's HARNESS_PROBE_SPANS: its removal said" \
 # shellcheck disable=SC2086
 $TO "$HARNESS" --rounds=1 --warmup=0 --show-output -- $TP --after-nul >"$T/nul.out" 2>"$T/nul.err"
 expect_grep "smaller: --show-output cut at a NUL: said" "cut at byte 5, a NUL byte: the 8 bytes from it on not shown" "$T/nul.out"
+# 70,000 files in the record directory ("process 0"), and a refused record
+# followed by "No CUDA process".
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --files 70000 >"$T/files.out" 2>"$T/files.err"
+expect_grep "smaller: 70,000 files in the record directory: the directory named, not 'process 0'" \
+    "every CUDA process's record read: the record directory: more than 65536 entries" "$T/files.out"
+check "smaller: 70,000 files: no 'process 0', no 'No CUDA process' after the refusal" \
+    sh -c "! grep -q 'process 0\|No CUDA process' '$T/files.out' && grep -q 'No record was read: 1 refused' '$T/files.out'"

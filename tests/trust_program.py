@@ -17,6 +17,7 @@ library only.
   --group N            N children in the program's own group, sleep 120
   --stop-holder        SIGSTOP the harness's --squeeze memory holder (a
                        process whose command line holds --child=hold)
+  --files N            N empty files in the record directory (HARNESS_PROBE_DIR)
   --sleep S            sleep S seconds before exiting
 """
 import os
@@ -92,6 +93,10 @@ def main(argv):
         kids(int(opts["setsid"]), True)
     if "group" in opts:
         kids(int(opts["group"]), False)
+    if "files" in opts and os.environ.get("HARNESS_PROBE_DIR"):
+        d = os.environ["HARNESS_PROBE_DIR"]
+        for k in range(int(opts["files"])):
+            os.close(os.open(os.path.join(d, "f%d" % k), os.O_CREAT | os.O_WRONLY, 0o644))
     if opts.get("stop-holder"):
         stop_holder()
     time.sleep(float(opts.get("sleep") or 0))

@@ -23,7 +23,8 @@ typedef struct rd_result {
 /* Whether pid is a process of the run (ptree.h's pt_known, or a test's). */
 typedef int (*rd_known_fn)(long pid);
 
-/* Told each file refused: its pid and the reason, one line. */
+/* Told each file refused: its pid and the reason, one line; pid 0 for the
+ * directory as a whole (more than RD_MAX_ENTRIES entries). */
 typedef void (*rd_refuse_fn)(void *arg, long pid, const char *why);
 
 /* Read the records of directory dir into recs[0 .. max), sorted by the

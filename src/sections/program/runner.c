@@ -183,7 +183,8 @@ static void pgr_refuse(void *arg, long pid, const char *why)
 {
     pgr_refusal *f = arg;
     char detail[600];
-    snprintf(detail, sizeof detail, "process %ld: %s", pid, why);
+    if (pid > 0) snprintf(detail, sizeof detail, "process %ld: %s", pid, why);
+    else snprintf(detail, sizeof detail, "the record directory: %s", why);     /* not one file's */
     res_check_add(f->g->c->r, PG, f->what, 0, detail);
     f->g->n.refused++;
 }

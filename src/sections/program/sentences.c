@@ -368,6 +368,12 @@ static void pga_runs(const pga_in *in)
                  "memory and NVML's device memory are measured.", in->n->nvml_runs,
                  in->n->nvml_runs == 1 ? "" : "s");
         pga_store(in->r, PGF_D_CUDA, NULL, 1, t);
+    } else if (in->plan->probe && in->t->with_record == 0 && in->n->runs > in->n->failed &&
+               in->n->refused) {
+        snprintf(t, sizeof t, "No record was read: %d refused (a record, or the record directory; "
+                 "each named above with its reason); only the whole-process time and host memory "
+                 "are measured.", in->n->refused);
+        pga_store(in->r, PGF_D_CUDA, NULL, 0, t);
     } else if (in->plan->probe && in->t->with_record == 0 && in->n->runs > in->n->failed) {
         snprintf(t, sizeof t, "No CUDA process: in no probed run did the driver load the probe (the "
                  "program never called cuInit, or no CUDA driver is there); only its whole-process "
