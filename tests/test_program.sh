@@ -63,7 +63,7 @@ check "-- CMD: the JSON names the device, driver, CUPTI and demangler (tests/che
 check "-- CMD: without NVML every device field says so" \
     program_py "$T/c.json" "e = d['environment']; assert all(e[k].startswith('unknown: NVML not available') for k in ('program_gpu_name', 'program_gpu_uuid', 'program_gpu_bus_id', 'program_driver_version', 'program_cuda_driver_version'))"
 check "-- CMD: the demangler named" program_py "$T/c.json" "assert d['environment']['program_demangler'] == '__cxa_demangle of libstdc++.so.6'"
-expect_grep "-- CMD: the table's header names the device (unknown without NVML)" "Device: unknown: NVML not available" "$T/c.out"
+expect_grep "-- CMD: the table's header names the device (unknown without NVML)" "Device: unknown, its name, UUID, bus, driver and CUDA alike (NVML not available" "$T/c.out"
 expect_grep "-- CMD without NVML: the configuration's GPU line says none was opened" "not opened (no section run in this process" "$T/c.out"
 check "-- CMD: the probe's cost stored per mode" \
     program_py "$T/c.json" "assert dv('probe_cost.lazy.wall') and dv('probe_cost.eager.wall')"

@@ -345,3 +345,10 @@ expect_grep "smaller: 70,000 files in the record directory: the directory named,
     "every CUDA process's record read: the record directory: more than 65536 entries" "$T/files.out"
 check "smaller: 70,000 files: no 'process 0', no 'No CUDA process' after the refusal" \
     sh -c "! grep -q 'process 0\|No CUDA process' '$T/files.out' && grep -q 'No record was read: 1 refused' '$T/files.out'"
+# Without NVML the device line gave the same reason five times.
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 -- $TP >"$T/dev.out" 2>"$T/dev.err"
+check "smaller: the device line without NVML: one reason, said once" python3 -c "import re
+t = ' '.join(open('$T/dev.out').read().split())
+line = t[t.index('Device:'):t.index('CUPTI:', t.index('Device:'))]
+assert line.count('NVML not available') == 1, line"

@@ -91,10 +91,20 @@ void pgd_env(results *r, const char *bus, const char *cupti)
 
 void pgd_print(FILE *f, const results *r)
 {
+    static const char *const keys[5] = { "program_gpu_name", "program_gpu_uuid", "program_gpu_bus_id",
+                                         "program_driver_version", "program_cuda_driver_version" };
+    const char *v[5];
+    size_t i, same = 1;
     if (!res_env_get(r, "program_gpu_name")) return;
-    tb_wrap(f, "  ", "  ", tb_width(), "Device: %s (%s, bus %s); driver %s, CUDA %s; CUPTI: %s.",
-            tb_env_str(r, "program_gpu_name", "?"), tb_env_str(r, "program_gpu_uuid", "?"),
-            tb_env_str(r, "program_gpu_bus_id", "?"), tb_env_str(r, "program_driver_version", "?"),
-            tb_env_str(r, "program_cuda_driver_version", "?"),
-            tb_env_str(r, "program_cupti_version", "?"));
+    for (i = 0; i < 5; i++) {
+        v[i] = tb_env_str(r, keys[i], "?");
+        same &= strcmp(v[i], v[0]) == 0;
+    }
+    /* One reason for all five (NVML not there): said once. */
+    if (same && strncmp(v[0], "unknown: ", 9) == 0)
+        tb_wrap(f, "  ", "  ", tb_width(), "Device: unknown, its name, UUID, bus, driver and CUDA alike (%s); "
+                "CUPTI: %s.", v[0] + 9, tb_env_str(r, "program_cupti_version", "?"));
+    else
+        tb_wrap(f, "  ", "  ", tb_width(), "Device: %s (%s, bus %s); driver %s, CUDA %s; CUPTI: %s.", v[0], v[1],
+                v[2], v[3], v[4], tb_env_str(r, "program_cupti_version", "?"));
 }
