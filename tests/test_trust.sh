@@ -352,3 +352,16 @@ check "smaller: the device line without NVML: one reason, said once" python3 -c 
 t = ' '.join(open('$T/dev.out').read().split())
 line = t[t.index('Device:'):t.index('CUPTI:', t.index('Device:'))]
 assert line.count('NVML not available') == 1, line"
+# A full TMPDIR: every run "exited with 1" with no reason. A 64 KiB tmpfs,
+# where this user may mount one (root); not tried elsewhere.
+mkdir -p "$T/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+    dd if=/dev/zero of="$T/full/fill" bs=4k count=100 2>/dev/null
+    # shellcheck disable=SC2086
+    TMPDIR="$T/full" $TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --flood 1 >"$T/fullrun.out" 2>"$T/fullrun.err"
+    umount "$T/full"
+    expect_grep "smaller: a full TMPDIR: the reason said before the runs" \
+        "0 KiB free on its file system: the program's stdout and stderr cannot be written there" "$T/fullrun.err"
+else
+    echo "PASSED smaller: a full TMPDIR: not tried (mounting a small tmpfs needs root)"
+fi

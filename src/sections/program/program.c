@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "sections/program/program.h"
@@ -201,6 +202,37 @@ static void pg_strip_probe_env(void)
     }
 }
 
+/* A run's files need room: the output directory's and TMPDIR's file
+ * systems (the records go under TMPDIR) each with less than 1 MiB free
+ * said before the first run, with what fails there (a program whose
+ * writes to stdout fail exits 1 and cannot say why: its stderr is there
+ * too). */
+static void pg_check_space(const char *outdir)
+{
+    const char *tmp = getenv("TMPDIR");
+    const char *where[2] = { outdir, tmp && *tmp ? tmp : "/tmp" };
+    struct statvfs v;
+    struct stat st[2];
+    int ok[2] = { 0, 0 };
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        double free_b;
+        if (!where[i] || stat(where[i], &st[i]) != 0) continue;
+        ok[i] = 1;
+        /* One file system: said once. */
+        if (i == 1 && ok[0] && st[0].st_dev == st[1].st_dev) continue;
+        if (statvfs(where[i], &v) != 0) continue;
+        free_b = (double)v.f_bavail * (double)v.f_frsize;
+        if (free_b < 1048576.0)
+            fprintf(stderr, "harness: " PG ": %s%s: %.0f KiB free on its file system: %s\n",
+                    i ? "TMPDIR=" : "the program's output directory ", where[i], free_b / 1024,
+                    i ? "the runs' records cannot be written there"
+                      : "the program's stdout and stderr cannot be written there (a program whose "
+                        "writes fail may exit 1 without a word), nor, where it is under TMPDIR, the "
+                        "runs' records");
+    }
+}
+
 static int pg_setup(pg_state *s)
 {
     results *r = s->c->r;
@@ -220,6 +252,7 @@ static int pg_setup(pg_state *s)
         fprintf(stderr, "harness: " PG ": %s\n", why);
         return -1;
     }
+    pg_check_space(s->outdir);
     pgk_command_line(&s->plan, o, line, sizeof line);
     res_env_str(r, "program_command", line);
     res_env_str(r, "program_path", o->cmd_path);
