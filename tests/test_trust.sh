@@ -357,8 +357,10 @@ assert line.count('NVML not available') == 1, line"
 mkdir -p "$T/full"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
     dd if=/dev/zero of="$T/full/fill" bs=4k count=100 2>/dev/null
+    env_set TMPDIR "$T/full"
     # shellcheck disable=SC2086
-    TMPDIR="$T/full" $TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --flood 1 >"$T/fullrun.out" 2>"$T/fullrun.err"
+    $TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --flood 1 >"$T/fullrun.out" 2>"$T/fullrun.err"
+    env_restore TMPDIR
     umount "$T/full"
     expect_grep "smaller: a full TMPDIR: the reason said before the runs" \
         "0 KiB free on its file system: the program's stdout and stderr cannot be written there" "$T/fullrun.err"
