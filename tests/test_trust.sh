@@ -193,7 +193,8 @@ for args in "--json=- --preload-list=/dev/stdout|is the harness's stdout" \
             "--json=$T/paths/D --program-output=$T/paths/D|is the directory of the program's output" \
             "--csv=$T/paths/r.json.program --json=$T/paths/r.json|is the directory of the program's output" \
             "--json=$T/paths/$long|its name is 250 bytes" \
-            "--json=- --csv=-|both name stdout"; do
+            "--json=- --csv=-|both name stdout" \
+            "--markdown=- --trace=-|both name stdout"; do
     n=$((n + 1))
     words=${args##*|}
     # shellcheck disable=SC2086
