@@ -27,7 +27,9 @@
 #   scripts   a .gz bomb and /dev/zero: one line, exit 2; a forged key
 #             escaped; tests/fuzz_scripts.py over a stored file;
 #   smaller   the probe's variables from the caller stripped; --show-output
-#             cut at a NUL, said.
+#             cut at a NUL, said; 70,000 files in the record directory; the
+#             device line without NVML; a full TMPDIR; output not kept gone
+#             after each run.
 # Each class has checks that failed on the harness before these defences
 # (not every check: glibc matched the worst pattern here fast, and its own
 # worst, with a back-reference, is now refused at start). Each run is
@@ -368,3 +370,13 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null;
 else
     echo "PASSED smaller: a full TMPDIR: not tried (mounting a small tmpfs needs root)"
 fi
+# Output not kept piled up in TMPDIR until the end (5.6 GB for 4 runs of
+# 1.5 GB): 6 runs of 2 MiB each; at its start each run finds the first
+# run's output alone (--show-output reads it), not every earlier run's.
+rm -f "$STANDIN_STATE/du"
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=3 --max-rounds=3 --warmup=0 -- $TP --du --flood 2 >"$T/du.out" 2>"$T/du.err"
+du=$(cat "$STANDIN_STATE/du" 2>/dev/null)
+echo "  6 runs of 2 MiB of output not kept: at most ${du:-?} bytes found beside a run (10,484,680 before)"
+check "smaller: output not kept goes after each run: a run finds at most the first run's beside it" \
+    test "${du:-99999999}" -le 3000000

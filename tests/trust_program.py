@@ -18,6 +18,8 @@ library only.
   --stop-holder        SIGSTOP the harness's --squeeze memory holder (a
                        process whose command line holds --child=hold)
   --files N            N empty files in the record directory (HARNESS_PROBE_DIR)
+  --du                 the bytes in its stdout file's directory, at its start,
+                       the most of any run so far into du
   --sleep S            sleep S seconds before exiting
 """
 import os
@@ -72,12 +74,17 @@ def main(argv):
     opts, i = {}, 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--tail", "--after-nul", "--boundary", "--stop-holder"):
+        if a in ("--tail", "--after-nul", "--boundary", "--stop-holder", "--du"):
             opts[a[2:]] = True
             i += 1
         else:
             opts[a[2:].replace("-", "_")] = argv[i + 1]
             i += 2
+    if opts.get("du"):
+        d = os.path.dirname(os.readlink("/proc/self/fd/1"))
+        n = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+        old = os.path.join(os.environ.get("STANDIN_STATE", "/"), "du")
+        state("du", max(n, int(open(old).read()) if os.path.exists(old) else 0))
     if "flood" in opts:
         flood(int(opts["flood"]))
     if opts.get("tail"):

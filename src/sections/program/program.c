@@ -318,6 +318,7 @@ static void pg_runner(pg_state *s)
     g->probe = s->probe;
     g->cupti = s->cupti;
     g->outdir = s->outdir;
+    g->outdir_tmp = s->outdir_tmp;
     g->ready = s->ready_on ? s->ready_re : NULL;
     g->nvml = s->nvml;
 }

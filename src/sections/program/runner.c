@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/trace.h"
 #include "os/clock.h"
@@ -257,6 +258,7 @@ static void pgr_trace(const pgk_side *sd, long long t0_ns, const prc_record *rec
 typedef struct pgr_one_run {
     pgk_run run;
     char recdir[512], name[160], what[200], why[512], out[4300], err[4300], tag[64];
+    int shown;                  /* its output is the first run's (--show-output reads it) */
     char envbuf[PGR_NENV][PGK_ENV_LEN];
     const char *env[PGR_NENV];
     prc_record recs[PG_MAX_PROCS * 4];
@@ -279,6 +281,7 @@ static int pgr_spawn(pgr_runner *g, pgr_one_run *w, int spans)
     if (w->run.purpose == PGK_MEASURED && g->n.runs == 1) {
         res_env_str(g->c->r, "program_first_stdout", w->out);
         res_env_str(g->c->r, "program_first_stderr", w->err);
+        w->shown = 1;
     }
     ph_set(w->what);
     w->limit_s = pgx_limit(&g->fail, o, &w->bounded);
@@ -363,6 +366,11 @@ static int pgr_one(pgr_runner *g, size_t si, pgk_purpose purpose, int round, dou
 done:
     pgk_done(g->plan, g->c, &w->run, begun);
     if (w->recdir[0]) pr_rmtree(w->recdir);
+    /* Output not kept goes as soon as it is read (it piled up in TMPDIR). */
+    if (g->outdir_tmp && w->out[0] && !w->shown) {
+        unlink(w->out);
+        unlink(w->err);
+    }
     for (i = 0; i < nrec; i++) prc_free(&w->recs[i]);
     free(w);
     return rc;

@@ -43,6 +43,7 @@ typedef struct pgr_runner {
     const char *probe;          /* the probe, "" when not found */
     const char *cupti;          /* the libcupti for the probe, "" when not found */
     const char *outdir;         /* where each run's output goes */
+    int outdir_tmp;             /* 1: outdir is not kept: a run's output goes once read */
     const rx_prog *ready;       /* --ready, compiled; NULL without */
     int nvml;                   /* 1 when NVML answers */
     pgm_sampler smp;
