@@ -380,3 +380,11 @@ du=$(cat "$STANDIN_STATE/du" 2>/dev/null)
 echo "  6 runs of 2 MiB of output not kept: at most ${du:-?} bytes found beside a run (10,484,680 before)"
 check "smaller: output not kept goes after each run: a run finds at most the first run's beside it" \
     test "${du:-99999999}" -le 3000000
+# A program that leaves a sparse 100 GiB stdout: the look after the run is
+# bounded (2 s a run), and the cut said.
+t0=$(date +%s)
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 --ready=READY -- $TP --sparse 100 >"$T/sparse.out" 2>"$T/sparse.err"
+secs=$(($(date +%s) - t0))
+check "ready: a sparse 100 GiB stdout: two runs in under 15 s ($secs s)" test "$secs" -lt 15
+expect_grep "ready: a sparse 100 GiB stdout: the cut said" "was not matched to its end within 2000 ms" "$T/sparse.err"

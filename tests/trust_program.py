@@ -20,6 +20,7 @@ library only.
   --files N            N empty files in the record directory (HARNESS_PROBE_DIR)
   --du                 the bytes in its stdout file's directory, at its start,
                        the most of any run so far into du
+  --sparse GIB         its stdout file made GIB GiB of zeros (a hole), then exits
   --sleep S            sleep S seconds before exiting
 """
 import os
@@ -104,6 +105,8 @@ def main(argv):
         d = os.environ["HARNESS_PROBE_DIR"]
         for k in range(int(opts["files"])):
             os.close(os.open(os.path.join(d, "f%d" % k), os.O_CREAT | os.O_WRONLY, 0o644))
+    if "sparse" in opts:
+        os.ftruncate(1, int(opts["sparse"]) << 30)
     if opts.get("stop-holder"):
         stop_holder()
     time.sleep(float(opts.get("sleep") or 0))

@@ -3,6 +3,7 @@
 #include "sections/program/sampler.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,7 +71,7 @@ static int pgm_read_file(pgm_sampler *m, size_t i, int (*halt)(void *))
     }
     pgm_note(m, i, (long long)st.st_size);
     while ((got = pread(fd, m->buf, PGM_READ, (off_t)m->off[i])) > 0) {
-        rc = rx_feed(m->scan[i], m->buf, (size_t)got, halt, m, &used);
+        rc = rx_feed(m->scan[i], m->buf, (size_t)got, halt, m->halt_arg ? m->halt_arg : (void *)m, &used);
         m->off[i] += (long long)used;
         if (rc == 1) atomic_store(&m->ready_ns, pgm_dated(m, i, m->off[i]));
         if (rc != 0) break;
@@ -166,6 +167,7 @@ int pgm_start(pgm_sampler *m, int nvml, const rx_prog *ready, const char *out, c
     m->path[1] = err;
     m->off[0] = m->off[1] = 0;
     m->nseen[0] = m->nseen[1] = 0;
+    m->halt_arg = NULL;
     m->scan[0] = m->scan[1] = NULL;
     m->buf = NULL;
     if (ready && (!(m->scan[0] = rx_stream_new(ready, 1)) || !(m->scan[1] = rx_stream_new(ready, 1)) ||
@@ -177,11 +179,15 @@ int pgm_start(pgm_sampler *m, int nvml, const rx_prog *ready, const char *out, c
     return pthread_create(&m->th, NULL, pgm_loop, m) == 0 ? 1 : 0;
 }
 
-/* rx's stop after the run: a signal pending. */
-static int pgm_signalled(void *arg)
+/* How long the look after the run may read and match, in ms: a program
+ * can leave an output file of any size (a sparse terabyte of zeros). */
+#define PGM_LAST_MS 2000
+
+/* rx's stop after the run: a signal pending, or PGM_LAST_MS spent (*arg,
+ * the deadline on clk_now_ms's clock). */
+static int pgm_last_halt(void *arg)
 {
-    (void)arg;
-    return sg_pending();
+    return sg_pending() || clk_now_ms() > *(const double *)arg;
 }
 
 void pgm_stop(pgm_sampler *m, int started)
@@ -192,7 +198,14 @@ void pgm_stop(pgm_sampler *m, int started)
     /* What was written since the last look, to the end; then a last line
      * without a newline. */
     if (m->ready && atomic_load(&m->pgid) > 0 && !atomic_load(&m->ready_ns) && !sg_pending()) {
-        pgm_ready_poll(m, pgm_signalled);
+        double until = clk_now_ms() + PGM_LAST_MS;
+        m->halt_arg = &until;
+        pgm_ready_poll(m, pgm_last_halt);
+        m->halt_arg = NULL;
+        if (clk_now_ms() > until && !atomic_load(&m->ready_ns))
+            fprintf(stderr, "harness: program: --ready: the output left after the run (%lld and %lld "
+                    "bytes read of stdout and stderr) was not matched to its end within %d ms\n",
+                    m->off[0], m->off[1], PGM_LAST_MS);
         for (i = 0; i < 2 && !atomic_load(&m->ready_ns) && !sg_pending(); i++)
             if (m->scan[i] && rx_end(m->scan[i])) atomic_store(&m->ready_ns, pgm_dated(m, i, m->off[i]));
     }

@@ -36,6 +36,7 @@ typedef struct pgm_sampler {
     long long off[2];       /* how far each was read and matched */
     long long seen_ns[2][PGM_SEEN], seen_size[2][PGM_SEEN];    /* each file's sizes as first seen */
     int nseen[2];
+    void *halt_arg;         /* the look after the run: its deadline (rx's stop's argument) */
     atomic_llong ready_ns;  /* CLOCK_MONOTONIC when a line first matched, 0: none yet */
 } pgm_sampler;
 
@@ -53,8 +54,8 @@ void pgm_spawned(int pid, void *arg);
 /* Stop the sampler (started: what pgm_start returned): its thread answers
  * within microseconds, whatever the pattern; with --ready, read what was
  * written since its last look (a line just before the exit; a last line
- * without a newline), unless a signal is pending (sig.h). Frees what
- * pgm_start took. */
+ * without a newline), unless a signal is pending (sig.h), for at most 2 s
+ * (a cut said on stderr). Frees what pgm_start took. */
 void pgm_stop(pgm_sampler *m, int started);
 
 #endif
