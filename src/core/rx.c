@@ -423,7 +423,8 @@ static int rx_build(rx_prog *p, rx_parse *ps, int root)
 {
     long size = rx_size(ps, root);
     if (size > RX_MAX_STATES)
-        return rx_fail(ps, "more than %d states once its repetitions are expanded", RX_MAX_STATES);
+        return rx_fail(ps, "more than %d states (a state a byte, bracket or anchor, each "
+                       "count's copies included)", RX_MAX_STATES);
     if (!(p->ins = malloc((size_t)(size + 1) * sizeof *p->ins))) return rx_fail(ps, "out of memory");
     rx_emit(p, ps, root);
     rx_emit_one(p, RO_MATCH, 0, 0, 0);

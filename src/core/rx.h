@@ -14,8 +14,8 @@
  * \b \B \< \> \` \'; a backslash before any other byte makes it literal.
  * Bytes are bytes (no locale, no case folding); '.' and a negated bracket
  * match any byte. Refused: back-references (\1 to \9), a pattern over
- * RX_MAX_PATTERN bytes, over RX_MAX_STATES states once its repetitions are
- * expanded, groups and repetitions nested over RX_MAX_DEPTH deep, and the
+ * RX_MAX_PATTERN bytes, over RX_MAX_STATES states (a state a byte, bracket
+ * or anchor, each count's copies included), groups and repetitions nested over RX_MAX_DEPTH deep, and the
  * forms POSIX leaves undefined (a repetition with nothing before it, an
  * unmatched ')', a '{' after an atom that opens no count). */
 #ifndef RX_H
