@@ -89,7 +89,10 @@ static int rx_new_class(rx_parse *ps)
 
 static void rx_set(unsigned char *m, int c) { m[c >> 3] = (unsigned char)(m[c >> 3] | (1u << (c & 7))); }
 static int rx_has(const unsigned char *m, int c) { return m[c >> 3] >> (c & 7) & 1; }
-static int rx_word(int c) { return c >= 0 && (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z')); }
+static int rx_word(int c)
+{
+    return c >= 0 && (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'));
+}
 
 /* [:name:]'s bytes into m; 0, or -1 for an unknown name. */
 static int rx_named(const char *name, size_t len, unsigned char *m)
@@ -204,7 +207,8 @@ static int rx_atom(rx_parse *ps)
         return rx_fail(ps, "'%c' repeats nothing: put a backslash before it for the character", c);
     case '(':
         ps->p++;
-        if (++ps->depth > RX_MAX_DEPTH) return rx_fail(ps, "groups and repetitions nested more than %d deep", RX_MAX_DEPTH);
+        if (++ps->depth > RX_MAX_DEPTH)
+            return rx_fail(ps, "groups and repetitions nested more than %d deep", RX_MAX_DEPTH);
         if ((n = rx_alt(ps)) < 0) return n == -2 ? rx_fail(ps, "an unmatched '('") : -1;
         if (*ps->p != ')') return rx_fail(ps, "an unmatched '('");
         ps->p++;
@@ -234,7 +238,8 @@ static int rx_count(rx_parse *ps)
 /* {n}, {n,}, {n,m} after its '{': *min, *max (-1: no bound); 0 or -1. */
 static int rx_braces(rx_parse *ps, int *min, int *max)
 {
-    if ((*min = rx_count(ps)) < 0) return *min == -3 ? -1 : rx_fail(ps, "'{' opens no count: {n}, {n,} or {n,m}");
+    if ((*min = rx_count(ps)) < 0)
+        return *min == -3 ? -1 : rx_fail(ps, "'{' opens no count: {n}, {n,} or {n,m}");
     *max = *min;
     if (*ps->p == ',') {
         ps->p++;
