@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "os/clock.h"
@@ -368,6 +369,7 @@ static void sn_child_free(sn_child *s)
 int sec_snapshot_child(const cli_opts *o, long long t_main_ns)
 {
     static sn_child s;
+    struct stat st;
     results r;
     long mib[SN_MAX_SIZES];
     char why[200];
@@ -375,7 +377,7 @@ int sec_snapshot_child(const cli_opts *o, long long t_main_ns)
     int rc;
 
     (void)t_main_ns;
-    if (fcntl(SN_FD, F_GETFD) < 0 || dup2(SN_FD, STDERR_FILENO) < 0) {
+    if (fstat(SN_FD, &st) != 0 || !S_ISSOCK(st.st_mode) || dup2(SN_FD, STDERR_FILENO) < 0) {
         fprintf(stderr, "harness: --child=snapshot is the harness's own: it needs its parent's "
                 "socket on descriptor 3\n");
         return SEC_USAGE;
