@@ -184,7 +184,9 @@ static void pgx_say_threads(const pgx_seen *s, int inside, char *buf, size_t len
             named++;
         }
     if (more) pgx_put(buf, len, at, "; %zu more", more);
-    if (!named)
+    if (!named && !s->nlive)
+        pgx_put(buf, len, at, "no live record was read (none was made, or it was refused)");
+    else if (!named)
         pgx_put(buf, len, at, inside ? "no thread inside a CUDA call the probe follows"
                                      : "no CUDA call seen");
 }
@@ -204,7 +206,7 @@ static void pgx_say_streams(const pgx_seen *s, char *buf, size_t len, size_t *at
             named++;
         }
     if (more) pgx_put(buf, len, at, " and %zu more", more);
-    if (!named) pgx_put(buf, len, at, "; no kernel in flight that the probe saw launched");
+    if (!named && s->nlive) pgx_put(buf, len, at, "; no kernel in flight that the probe saw launched");
 }
 
 pgx_kind pgx_diagnose(const pgx_seen *s, char *buf, size_t len, double *wait_out)
