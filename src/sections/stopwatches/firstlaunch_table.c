@@ -153,7 +153,7 @@ static void fl_print_part(ly_table *t, const res_derived *d, int p)
 {
     int in = p >= 1 && p <= FL_NSURPLUS;
     double share = res_derived_num(d, "share");
-    char label[96], med[32], ci[48], sh[16] = "", enq[32];
+    char label[96], med[48], ci[48], sh[16] = "", enq[32];   /* med and ci: one size (fl_interval) */
 
     snprintf(label, sizeof label, "%s%s", p >= 1 ? "  " : "", fl_labels[p]);
     fl_interval(med, ci, sizeof ci, d->value, res_derived_num(d, "ci_low"), res_derived_num(d, "ci_high"));
