@@ -31,7 +31,10 @@ if [ -n "${FAKECUDA:-}" ] && [ -e "$FAKECUDA" ]; then
     env_set HARNESS_LIBCUDA "$FAKECUDA"
     # stdout and stderr one terminal; the driver's failed checks said on
     # stderr ("harness: ...") stay whole, as the report's FAILED lines do.
-    python3 tests/pty_run.py --cols=80 --both "$HARNESS" --quick >"$T/pty.out" 2>&1
+    # (no leak report on the terminal: under the sanitizers, stopwatches'
+    # child unloads NVRTC, and libstdc++'s pool is reported as leaked)
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        python3 tests/pty_run.py --cols=80 --both "$HARNESS" --quick >"$T/pty.out" 2>&1
     grep -v '^harness: ' "$T/pty.out" >"$T/pty.txt"
     check "width: on an 80-column terminal (a pty, COLUMNS unset) no line of a run of every section is wider than 80" \
         widest_ok "$T/pty.txt" 80

@@ -157,8 +157,10 @@ static void sq_kill(const sq_holder *h, int pidfd)
     if (h->pid > 0) kill(h->pid, SIGKILL);
 }
 
-/* 1 when process pid is stopped (SIGSTOP, SIGTSTP, or traced): it cannot
- * end by itself until continued. */
+/* 1 when process pid is stopped by a signal (SIGSTOP, SIGTSTP: state
+ * 'T'): it cannot end by itself until continued. A tracing stop ('t') is
+ * not one: a tracer holds it for a moment and lets it go (LeakSanitizer
+ * stops a process's threads so at its exit, and the holder then ends). */
 static int sq_stopped(int pid)
 {
     char path[64], buf[512], *close_paren;
@@ -171,7 +173,7 @@ static int sq_stopped(int pid)
     if (n <= 0) return 0;
     buf[n] = '\0';
     if (!(close_paren = strrchr(buf, ')')) || close_paren[1] != ' ') return 0;
-    return close_paren[2] == 'T' || close_paren[2] == 't';
+    return close_paren[2] == 'T';
 }
 
 /* Reap the holder, which has ended or is ending: up to wait_ms, then
