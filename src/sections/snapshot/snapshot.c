@@ -132,6 +132,7 @@ sec_status sec_snapshot(sec_ctx *c)
     }
     sn_rest(c, mib, n);
     res_env_num(c->r, "snapshot_mib_largest", (double)hi);
+    if (failed) c->r->incomplete = 1;     /* a child's figures are missing */
     return failed ? SEC_FAILED : SEC_OK;
 }
 

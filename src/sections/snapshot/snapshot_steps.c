@@ -241,6 +241,10 @@ static CUresult sn_call(sn_run *R, int k, double *ms)
     default: DRV_CALL(r, drv.cuCheckpointProcessUnlock(R->pid, &ua)); break;
     }
     *ms = clk_now_ms() - t0;
+    if (r != CUDA_SUCCESS)      /* the one error path's line too (an injected fault said so) */
+        drv_report(r, k == 0 ? "cuCheckpointProcessLock(pid)" : k == 1
+                   ? "cuCheckpointProcessCheckpoint(pid)" : k == 2 ? "cuCheckpointProcessRestore(pid)"
+                   : "cuCheckpointProcessUnlock(pid)", __FILE__, __LINE__);
     return r;
 }
 
