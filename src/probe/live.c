@@ -149,8 +149,9 @@ void lv_exit(lv_thread *t, int result, const char *what, int64_t now_ns)
     lv_give(&t->seq);
 }
 
-/* The slot of stream, claimed at its first launch; NULL where all are taken. */
-static lv_stream *lv_stream_slot(lv_file *f, uint64_t stream)
+/* The slot of stream: found, or (claim) claimed at its first launch; NULL
+ * where it has none (claim 0) or all are taken. */
+static lv_stream *lv_stream_at(lv_file *f, uint64_t stream, int claim)
 {
     uint64_t key = stream + 1, h = (stream >> 4) * 0x9e3779b97f4a7c15ull;
     uint32_t i;
@@ -159,40 +160,26 @@ static lv_stream *lv_stream_slot(lv_file *f, uint64_t stream)
         lv_stream *s = &f->s[(h + i) % LV_STREAMS];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), zero = 0;
         if (k == key) return s;
-        if (k == 0) {
-            if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                __atomic_fetch_add(&f->h.streams_n, 1u, __ATOMIC_RELAXED);
-                return s;
-            }
-            if (zero == key) return s;
+        if (k != 0) continue;
+        if (!claim) return NULL;
+        if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            __atomic_fetch_add(&f->h.streams_n, 1u, __ATOMIC_RELAXED);
+            return s;
         }
+        if (zero == key) return s;
     }
     return NULL;
 }
 
 void lv_launch(lv_file *f, uint64_t stream, const char *kernel, int64_t now_ns)
 {
-    lv_stream *s = f ? lv_stream_slot(f, stream) : NULL;
+    lv_stream *s = f ? lv_stream_at(f, stream, 1) : NULL;
     if (!s || !lv_take(&s->seq)) return;
     s->since_ns = now_ns;
     s->done_ns = 0;
     s->launches++;
     lv_put(s->kernel, sizeof s->kernel, kernel);
     lv_give(&s->seq);
-}
-
-/* The slot of stream where it has one (nothing claimed). */
-static lv_stream *lv_stream_find(lv_file *f, uint64_t stream)
-{
-    uint64_t key = stream + 1, h = (stream >> 4) * 0x9e3779b97f4a7c15ull;
-    uint32_t i;
-    for (i = 0; i < LV_STREAMS; i++) {
-        lv_stream *s = &f->s[(h + i) % LV_STREAMS];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k == key) return s;
-        if (k == 0) return NULL;
-    }
-    return NULL;
 }
 
 /* One stream's work seen to end at now_ns (its writer elsewhere: skipped). */
@@ -209,7 +196,7 @@ void lv_stream_done(lv_file *f, int all, uint64_t stream, int64_t now_ns)
     lv_stream *s;
     if (!f) return;
     if (!all) {
-        if ((s = lv_stream_find(f, stream)) != NULL) lv_done(s, now_ns);
+        if ((s = lv_stream_at(f, stream, 0)) != NULL) lv_done(s, now_ns);
         return;
     }
     for (i = 0; i < LV_STREAMS; i++) lv_done(&f->s[i], now_ns);
@@ -217,7 +204,7 @@ void lv_stream_done(lv_file *f, int all, uint64_t stream, int64_t now_ns)
 
 void lv_stream_kernel(lv_file *f, uint64_t stream, char *buf, size_t len)
 {
-    lv_stream *s = f ? lv_stream_find(f, stream) : NULL;
+    lv_stream *s = f ? lv_stream_at(f, stream, 0) : NULL;
     uint64_t a;
     buf[0] = '\0';
     if (!s || !len) return;

@@ -11,8 +11,7 @@
 
 #define PBC_LOOKED 990          /* the places tried, said */
 
-/* dlsym of name into *slot (a function pointer's storage; NULL if absent). */
-static void pbc_sym(void *lib, const char *name, void *slot, size_t size)
+void pbc_sym(void *lib, const char *name, void *slot, size_t size)
 {
     void *p = dlsym(lib, name);
     memcpy(slot, &p, size);

@@ -20,6 +20,10 @@ typedef struct pbc_cupti {
  * ...", "failed: the libcupti found lacks cuptiSubscribe"). */
 int pbc_open(pbc_cupti *c, char *why, size_t whylen);
 
+/* dlsym of name in lib into *slot (a function pointer's storage, size
+ * bytes; NULL where absent): the probe's one way to take an entry point. */
+void pbc_sym(void *lib, const char *name, void *slot, size_t size);
+
 /* "failed: <call> <CUPTI's name of r> (<r>)" into why. */
 void pbc_failed(const pbc_cupti *c, const char *call, CUptiResult r, char *why, size_t whylen);
 

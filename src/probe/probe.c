@@ -705,13 +705,6 @@ static CUresult (*pb_test_mem_info)(size_t *, size_t *);
 static CUresult (*pb_test_error_name)(CUresult, const char **);
 static const void *pb_test_driver_addr;
 
-/* dlsym of name into *slot (a function pointer's storage; NULL if absent). */
-static void pb_sym(void *lib, const char *name, void *slot, size_t size)
-{
-    void *p = dlsym(lib, name);
-    memcpy(slot, &p, size);
-}
-
 /* The process's driver, where it has loaded one (the reference taken is
  * kept: the driver stays loaded as long as the process uses it anyway). */
 static void pb_driver(pb_drv *d)
@@ -719,12 +712,12 @@ static void pb_driver(pb_drv *d)
     void *lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
     memset(d, 0, sizeof *d);
     if (!lib) return;
-    pb_sym(lib, "cuModuleGetLoadingMode", &d->loading_mode, sizeof d->loading_mode);
-    pb_sym(lib, "cuCtxGetDevice", &d->ctx_device, sizeof d->ctx_device);
-    pb_sym(lib, "cuDeviceGetPCIBusId", &d->bus_id, sizeof d->bus_id);
-    pb_sym(lib, "cuMemGetInfo_v2", &d->mem_info, sizeof d->mem_info);
-    pb_sym(lib, "cuGetErrorName", &d->error_name, sizeof d->error_name);
-    pb_sym(lib, "cuStreamQuery", &d->stream_query, sizeof d->stream_query);
+    pbc_sym(lib, "cuModuleGetLoadingMode", &d->loading_mode, sizeof d->loading_mode);
+    pbc_sym(lib, "cuCtxGetDevice", &d->ctx_device, sizeof d->ctx_device);
+    pbc_sym(lib, "cuDeviceGetPCIBusId", &d->bus_id, sizeof d->bus_id);
+    pbc_sym(lib, "cuMemGetInfo_v2", &d->mem_info, sizeof d->mem_info);
+    pbc_sym(lib, "cuGetErrorName", &d->error_name, sizeof d->error_name);
+    pbc_sym(lib, "cuStreamQuery", &d->stream_query, sizeof d->stream_query);
 }
 
 /* ------------------------------------------------------ failed calls --- */
