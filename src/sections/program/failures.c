@@ -336,10 +336,6 @@ void pgx_note(pgx_tally *t, results *r, size_t si, const char *key, int number, 
         sd->same_how = 0;
     }
     sd->noted++;
-    sd->timeouts += s->p->timed_out && !s->bounded;
-    sd->bounded += s->p->timed_out && s->bounded;
-    sd->signals += !s->p->timed_out && s->p->signal;
-    sd->exits += !s->p->timed_out && !s->p->signal;
     snprintf(prefix, sizeof prefix, "failed.%s", key);
     pgt_put_failed(r, prefix, s->p, s->recs, s->nrec);
     sch_fill(k, sizeof k, NULL, pgx_keys[0].key, kparts, 2);
@@ -354,8 +350,6 @@ void pgx_note(pgx_tally *t, results *r, size_t si, const char *key, int number, 
     if (sd->nkept < PGX_KEEP) {
         pgx_run *k2 = &sd->kept[sd->nkept++];
         k2->number = number;
-        k2->ms = s->p->ms;
-        k2->kind = kind;
         snprintf(k2->how, sizeof k2->how, "%s", how);
         snprintf(k2->why, sizeof k2->why, "%s", why);
     }

@@ -54,8 +54,6 @@ typedef struct pgx_seen {
 
 typedef struct pgx_run {
     int number;                 /* the run's number */
-    double ms;                  /* time to failure */
-    pgx_kind kind;
     char how[200];              /* "exited with 5", "killed by signal 11 (SIGSEGV)", ... */
     char why[PGX_WHY];          /* the diagnosis, one sentence */
 } pgx_run;
@@ -63,7 +61,6 @@ typedef struct pgx_run {
 typedef struct pgx_side {
     int runs, failed;           /* measured runs made, and failed */
     int noted;                  /* failed runs diagnosed (a probed side's) */
-    int exits, signals, timeouts, bounded;
     char first_how[200];        /* the first failed run's how */
     int same_how;               /* every failed run failed the same way */
     pgx_run kept[PGX_KEEP];
