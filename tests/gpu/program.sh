@@ -21,11 +21,11 @@ run_harness "$L/torch.out" "$L/torch.err" --compare-loading --json="$L/torch.jso
     --program-output="$L/torch-out" -- python3 "$P/app_torch.py"
 expect_exit "torch program, --compare-loading: exit 0" 0
 python3 tests/gpu/program_checks.py "$L/torch.json" "$L/torch-out" "${base:-0}" | tee "$L/torch-checks.txt" | grep -E '^(PASSED|FAILED)'
-cp "$L/torch-checks.txt" results/h200-program-torch-checks.txt
+cp "$L/torch-checks.txt" results/${DEV:-h200}-program-torch-checks.txt
 check "torch: LAZY in effect under LAZY, EAGER under EAGER" \
     python3 -c "import json; d = json.load(open('$L/torch.json')); t = {x['key']: x['text'] for x in d['derived']}; assert 'in effect in every' in t['answer.mode.lazy'] and 'in effect in every' in t['answer.mode.eager']"
-cp "$L/torch.out" results/h200-program-torch.txt
-cp "$L/torch.json" results/h200-program-torch.json
+cp "$L/torch.out" results/${DEV:-h200}-program-torch.txt
+cp "$L/torch.json" results/${DEV:-h200}-program-torch.json
 
 run_harness "$L/vec.out" "$L/vec.err" --compare-loading --json="$L/vec.json" -- "$L/vector"
 expect_exit "nvcc program, --compare-loading: exit 0" 0
@@ -36,16 +36,16 @@ check "nvcc program: the output ends with the summary, its verdict sentences (ta
      tail -1 '$L/vec.out' | grep -q '^Run time [0-9.]* s; exit code 0'"
 check "nvcc program: the JSON has the provenance fields, the GPU and driver named" sh -c \
     "python3 tests/check_json.py '$L/vec.json' && python3 -c \"import json; e = json.load(open('$L/vec.json'))['environment']; assert e['driver_version'] and e['host_gpus'], e\""
-cp "$L/vec.out" results/h200-program-vector.txt
-cp "$L/vec.json" results/h200-program-vector.json
+cp "$L/vec.out" results/${DEV:-h200}-program-vector.txt
+cp "$L/vec.json" results/${DEV:-h200}-program-vector.json
 
 run_harness "$L/two.out" "$L/two.err" --module-loading=lazy --rounds=3 --json="$L/two.json" -- \
     python3 "$P/app_torch.py" --worker
 expect_exit "two CUDA processes: exit 0" 0
 check "two CUDA processes: two records a run, memory per process" \
     python3 -c "import json; d = json.load(open('$L/two.json')); m = {x['key']: x for x in d['measurements']}; assert m['lazy.processes']['samples'] == [2, 2, 2]; assert m['proc1.lazy.mem.peak']['stats']['median'] > 100 and m['proc2.lazy.mem.peak']['stats']['median'] > 100"
-cp "$L/two.out" results/h200-program-two.txt
-cp "$L/two.json" results/h200-program-two.json
+cp "$L/two.out" results/${DEV:-h200}-program-two.txt
+cp "$L/two.json" results/${DEV:-h200}-program-two.json
 
 run_harness "$L/seg.out" "$L/seg.err" --rounds=1 --json="$L/seg.json" -- python3 "$P/app_torch.py" --fail-after-cuda SIGSEGV
 expect_exit "killed after CUDA started: exit 1" 1
@@ -62,8 +62,8 @@ if [ "${PROGRAM_COST:-0}" = 1 ]; then
     run_harness "$L/cost.out" "$L/cost.err" --module-loading=lazy --rounds=10 --json="$L/cost.json" \
         -- python3 "$P/app_torch.py"
     expect_exit "the probe's cost, LAZY, 10 runs a side: exit 0" 0
-    cp "$L/cost.out" results/h200-program-cost.txt
-    cp "$L/cost.json" results/h200-program-cost.json
+    cp "$L/cost.out" results/${DEV:-h200}-program-cost.txt
+    cp "$L/cost.json" results/${DEV:-h200}-program-cost.json
 fi
 if [ "${PROGRAM_COST:-0}" = 1 ] || [ "${PROGRAM_COST:-0}" = vector ]; then
     # The lesson's program: the probe, and a probe that only subscribes.
@@ -73,7 +73,7 @@ if [ "${PROGRAM_COST:-0}" = 1 ] || [ "${PROGRAM_COST:-0}" = vector ]; then
     run_harness "$L/costs.out" "$L/costs.err" --module-loading=lazy --rounds=10 -- "$L/vector"
     unset HARNESS_PROBE_ONLY_SUBSCRIBE
     expect_exit "a probe that only subscribes, nvcc program: exit 0" 0
-    cat "$L/costv.out" "$L/costs.out" >results/h200-program-cost-vector.txt
+    cat "$L/costv.out" "$L/costs.out" >results/${DEV:-h200}-program-cost-vector.txt
 fi
 } >"$L/log" 2>&1
 summary "$L/log" "program"

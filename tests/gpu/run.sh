@@ -120,6 +120,11 @@ touch "$L/.start"
 parts=${*:-test reference loading repeat}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv >"$L/nvidia-smi.txt" 2>&1
+# DEV: the GPU's family in results' names (h100, h200; h200 where none is seen).
+DEV=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+    grep -o 'H[0-9][0-9]*' | head -1 | tr H h)
+DEV=${DEV:-h200}
+export DEV
 make -j8 >"$L/build.log" 2>&1 || { tail -30 "$L/build.log"; exit 1; }
 
 # reference NAME ARGS...: one run kept as results/NAME.* with its command.
@@ -162,32 +167,32 @@ for part in $parts; do
     test)
         GPU_KEEP="$L/gpu" make test-gpu 2>&1 | tee "$L/test-gpu.log" | grep -E '^(FAILED|gpu:)'
         cc -std=c11 -D_GNU_SOURCE -O2 -o build/exit_probe tests/gpu/exit_probe.c -ldl &&
-            ./build/exit_probe >results/h200-exit-probe.txt 2>&1 ;;
+            ./build/exit_probe >results/$DEV-exit-probe.txt 2>&1 ;;
     reference)
         # The default run twice (the first with its trace), compared.
-        reference h200 --trace=results/h200.trace.json
-        gzip -9 -f results/h200.trace.json
-        python3 tests/gpu_checks.py floor results/h200.json | tee results/h200-floor.txt
+        reference $DEV --trace=results/$DEV.trace.json
+        gzip -9 -f results/$DEV.trace.json
+        python3 tests/gpu_checks.py floor results/$DEV.json | tee results/$DEV-floor.txt
         # The summary is its last 15 lines, no line is over 100 columns
         # (COLUMNS unset, stdout a file), the JSON says how it was made.
-        { python3 tests/gpu_checks.py summary results/h200.txt results/h200.json
-          python3 tests/gpu_checks.py width results/h200.txt 100
-          python3 tests/gpu_checks.py provenance results/h200.json
+        { python3 tests/gpu_checks.py summary results/$DEV.txt results/$DEV.json
+          python3 tests/gpu_checks.py width results/$DEV.txt 100
+          python3 tests/gpu_checks.py provenance results/$DEV.json
           echo "./harness | tail -15:"
-          grep -v '^exit code [0-9]*$' results/h200.txt | tail -15; } | tee results/h200-summary.txt
-        reference h200-2
-        scripts/compare results/h200.json results/h200-2.json >results/h200-default-compare.txt
-        tail -3 results/h200-default-compare.txt ;;
+          grep -v '^exit code [0-9]*$' results/$DEV.txt | tail -15; } | tee results/$DEV-summary.txt
+        reference $DEV-2
+        scripts/compare results/$DEV.json results/$DEV-2.json >results/$DEV-default-compare.txt
+        tail -3 results/$DEV-default-compare.txt ;;
     loading)
         # Section loading in each mode, two --compare-loading runs, ncu-bytes.
-        reference h200-eager --section=loading --module-loading=eager
-        reference h200-lazy --section=loading --module-loading=lazy
-        reference h200-compare --section=loading --compare-loading --rounds=40
-        reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
-            tee results/h200-compare-verdicts.txt
-        scripts/ncu-bytes --out "$L/ncu" >results/h200-ncu-bytes.txt 2>&1
-        cat results/h200-ncu-bytes.txt ;;
+        reference $DEV-eager --section=loading --module-loading=eager
+        reference $DEV-lazy --section=loading --module-loading=lazy
+        reference $DEV-compare --section=loading --compare-loading --rounds=40
+        reference $DEV-compare-2 --section=loading --compare-loading --rounds=40
+        python3 tests/gpu_checks.py verdicts results/$DEV-compare.json results/$DEV-compare-2.json |
+            tee results/$DEV-compare-verdicts.txt
+        scripts/ncu-bytes --out "$L/ncu" >results/$DEV-ncu-bytes.txt 2>&1
+        cat results/$DEV-ncu-bytes.txt ;;
     ab)
         # A/A and A/B: the share flagged between runs of one build, and
         # whether a planted +50% and +10% are flagged SLOWER.
@@ -196,35 +201,35 @@ for part in $parts; do
         # still brings back the runs that ended.
         ( while sleep 60; do pack; done ) &
         packer=$!
-        OUT="$L" AB_KEEP=results/h200-ab sh tests/gpu/abtest.sh 2>&1 | tee results/h200-ab.txt
+        OUT="$L" AB_KEEP=results/$DEV-ab sh tests/gpu/abtest.sh 2>&1 | tee results/$DEV-ab.txt
         kill "$packer" 2>/dev/null
         wait "$packer" 2>/dev/null ;;
     modes)
-        reference h200-eager --section=loading --module-loading=eager
-        reference h200-lazy --section=loading --module-loading=lazy ;;
+        reference $DEV-eager --section=loading --module-loading=eager
+        reference $DEV-lazy --section=loading --module-loading=lazy ;;
     first)
         # The first launch taken apart, the process itself in each mode.
-        reference h200-stopwatches-lazy --section=stopwatches --module-loading=lazy --rounds=10
-        reference h200-stopwatches-eager --section=stopwatches --module-loading=eager --rounds=10
-        { python3 tests/gpu_checks.py first results/h200-stopwatches-lazy.json LAZY
-          python3 tests/gpu_checks.py first results/h200-stopwatches-eager.json EAGER; } |
-            tee results/h200-first.txt ;;
+        reference $DEV-stopwatches-lazy --section=stopwatches --module-loading=lazy --rounds=10
+        reference $DEV-stopwatches-eager --section=stopwatches --module-loading=eager --rounds=10
+        { python3 tests/gpu_checks.py first results/$DEV-stopwatches-lazy.json LAZY
+          python3 tests/gpu_checks.py first results/$DEV-stopwatches-eager.json EAGER; } |
+            tee results/$DEV-first.txt ;;
     compare)
-        reference h200-compare --section=loading --compare-loading --rounds=40
-        reference h200-compare-2 --section=loading --compare-loading --rounds=40
-        python3 tests/gpu_checks.py verdicts results/h200-compare.json results/h200-compare-2.json |
-            tee results/h200-compare-verdicts.txt ;;
+        reference $DEV-compare --section=loading --compare-loading --rounds=40
+        reference $DEV-compare-2 --section=loading --compare-loading --rounds=40
+        python3 tests/gpu_checks.py verdicts results/$DEV-compare.json results/$DEV-compare-2.json |
+            tee results/$DEV-compare-verdicts.txt ;;
     compare-one)
         # One more --compare-loading run against the two stored ones.
-        reference h200-compare-3 --section=loading --compare-loading --rounds=40
-        for f in h200-compare h200-compare-2; do
-            python3 tests/gpu_checks.py verdicts "results/$f.json" results/h200-compare-3.json
-        done | tee results/h200-compare-verdicts-3.txt ;;
+        reference $DEV-compare-3 --section=loading --compare-loading --rounds=40
+        for f in $DEV-compare $DEV-compare-2; do
+            python3 tests/gpu_checks.py verdicts "results/$f.json" results/$DEV-compare-3.json
+        done | tee results/$DEV-compare-verdicts-3.txt ;;
     repeat)
-        reference h200-launch-fusion-1 --section=launch,fusion
-        reference h200-launch-fusion-2 --section=launch,fusion
-        python3 tests/gpu_checks.py repeat3 results/h200-launch-fusion-1.json \
-            results/h200-launch-fusion-2.json | tee results/h200-repeat.txt ;;
+        reference $DEV-launch-fusion-1 --section=launch,fusion
+        reference $DEV-launch-fusion-2 --section=launch,fusion
+        python3 tests/gpu_checks.py repeat3 results/$DEV-launch-fusion-1.json \
+            results/$DEV-launch-fusion-2.json | tee results/$DEV-repeat.txt ;;
     failure)
         OUT="$L" sh tests/gpu/failure.sh 2>&1 | tail -40 ;;
     sanitize)
@@ -275,7 +280,7 @@ for part in $parts; do
             e=$(date +%s.%N)
             { echo "# make && ./harness in a fresh copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
               echo "# ./harness's stdout: $(wc -l <"$L/newcomer-harness.log") lines, the widest $(awk '{ if (length > m) m = length } END { print m + 0 }' "$L/newcomer-harness.log") columns; its last 15 lines:"
-              tail -15 "$L/newcomer-harness.log"; } | tee results/h200-newcomer-harness.txt
+              tail -15 "$L/newcomer-harness.log"; } | tee results/$DEV-newcomer-harness.txt
         fi
         if [ "$part" != newcomer-run ]; then
             s=$(date +%s.%N)
@@ -284,12 +289,12 @@ for part in $parts; do
             e=$(date +%s.%N)
             { echo "# make test in the same copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
               grep -E '^(SKIPPED|FAILED)' "$L/newcomer-make-test.log"; tail -1 "$L/newcomer-make-test.log"; } |
-                tee results/h200-newcomer-make-test.txt
+                tee results/$DEV-newcomer-make-test.txt
             rm -rf "$d"
         fi ;;
     unit)
         make -s build/unit >/dev/null 2>&1
-        { ./build/unit 2>&1; echo "exit $?"; } | grep -v '^PASSED' | tee results/h200-unit.txt ;;
+        { ./build/unit 2>&1; echo "exit $?"; } | grep -v '^PASSED' | tee results/$DEV-unit.txt ;;
     summary)
         unset COLUMNS
         ./harness --json="$L/summary.json" >"$L/summary.out" 2>"$L/summary.err"
@@ -299,8 +304,8 @@ for part in $parts; do
                    "provenance $L/summary.json"; do
               # shellcheck disable=SC2086
               if python3 tests/gpu_checks.py $c; then echo "PASSED ${c%% *}"; else echo "FAILED ${c%% *}"; fi
-          done; } 2>&1 | tee results/h200-summary.txt | tail -5
-        cp "$L/summary.json" results/h200-summary.json ;;
+          done; } 2>&1 | tee results/$DEV-summary.txt | tail -5
+        cp "$L/summary.json" results/$DEV-summary.json ;;
     bench)
         # The default run's length, twice, and --quick's, twice (as built, in
         # this tree): results/h200-runtime.txt; then --compare-loading of
@@ -317,21 +322,21 @@ for part in $parts; do
           for i in 1 2; do
             timed "./harness --quick, run $i" "$L/quick$i.txt" ./harness --quick --json="$L/quick$i.json"
             grep -E '^(Checks:|Run time)' "$L/quick$i.txt"
-          done; } | tee results/h200-runtime.txt
+          done; } | tee results/$DEV-runtime.txt
         python3 scripts/phases "$L/phases.log" >"$L/phases.txt" 2>&1
         head -150 "$L/phases.txt"
         lt=$(ls /usr/local/cuda/lib64/libcublasLt.so.* 2>/dev/null | head -1)
-        reference h200-compare-cublasLt-default --section=loading --module="$lt" --compare-loading
-        grep -E 'mem_load|\.load |verdict|out of reach' results/h200-compare-cublasLt-default.txt | head -30 ;;
+        reference $DEV-compare-cublasLt-default --section=loading --module="$lt" --compare-loading
+        grep -E 'mem_load|\.load |verdict|out of reach' results/$DEV-compare-cublasLt-default.txt | head -30 ;;
     fleet)
         # scripts/fleet.sbatch's two command lines by hand, as the one node of
         # a job (the variables srun would set, set here), then the merge;
         # kept as results/h200-fleet/.
-        out=results/h200-fleet
+        out=results/$DEV-fleet
         rm -rf "$out" && mkdir -p "$out"
-        timed "fleet: the node's harness" "$out/h200-node1.txt" \
-            env SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURMD_NODENAME=h200-node1 SLURM_PROCID=0 \
-            ./harness --device=all --quiet --json=results/h200-fleet/%n.json
+        timed "fleet: the node's harness" "$out/$DEV-node1.txt" \
+            env SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURMD_NODENAME=$DEV-node1 SLURM_PROCID=0 \
+            ./harness --device=all --quiet --json=results/$DEV-fleet/%n.json
         scripts/node-summary "$out"/*.json --json="$out/summary.json" --fail-on-outlier \
             --expect-nodes=1 >"$out/summary.txt" 2>&1
         echo "fleet: node-summary exited $?"
@@ -339,15 +344,15 @@ for part in $parts; do
     quick)
         for i in 1 2; do
             timed "harness --quick, run $i" "$L/quick$i.txt" ./harness --quick --json="$L/quick$i.json"
-        done | tee results/h200-quick.txt ;;
+        done | tee results/$DEV-quick.txt ;;
     racecheck-launch)
         OUT="$L" SANITIZE_TOOLS=racecheck SANITIZE_CHILDREN=none SANITIZE_SECTIONS=launch \
             SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-420} make -s sanitize-gpu 2>&1 | grep -E '^(PASSED|FAILED|  |sanitize-gpu)' ;;
     overhead)
         # What each tool adds: bare, the probe, the activity tracer, nsys.
         OUT="$L/overhead" sh tests/gpu/overhead.sh 2>&1 | tail -20
-        cp "$L/overhead/overhead.txt" results/h200-overhead.txt
-        cp "$L/overhead/overhead.csv" results/h200-overhead.csv
+        cp "$L/overhead/overhead.txt" results/$DEV-overhead.txt
+        cp "$L/overhead/overhead.csv" results/$DEV-overhead.csv
         tail -c 600 "$L"/overhead/overhead-*-nsys.err 2>/dev/null ;;
     program)
         L="$L/program" sh tests/gpu/program.sh 2>&1 | tail -40 ;;
@@ -364,7 +369,7 @@ for part in $parts; do
     program-trust)
         L="$L/program-trust" sh tests/gpu/program_trust.sh 2>&1 | tail -40 ;;
     schema)
-        before=${BEFORE:-results/h200-summary.json}
+        before=${BEFORE:-results/$DEV-summary.json}
         cp "$before" "$L/before.json"
         ./harness --json="$L/after.json" >"$L/after.out" 2>"$L/after.err"
         rc=$?
@@ -382,8 +387,8 @@ for part in ("measurements", "derived"):
           % (part, len(ka), len(kb), sorted(ka - kb), sorted(kb - ka)))
     print("%s %s keys" % ("PASSED" if ka == kb else "FAILED", part))
 PY
-          scripts/compare "$L/before.json" "$L/after.json" | tail -3; } 2>&1 | tee results/h200-schema.txt
-        cp "$L/after.json" results/h200-schema-after.json ;;
+          scripts/compare "$L/before.json" "$L/after.json" | tail -3; } 2>&1 | tee results/$DEV-schema.txt
+        cp "$L/after.json" results/$DEV-schema-after.json ;;
     room-default|room-torch)
         L="$L/room" sh tests/gpu/room.sh "${part#room-}" ;;
     fails)
@@ -397,32 +402,28 @@ PY
                 rc=$?
                 echo "fails $m under $mode: exit $rc, $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $s }") s wall: $r"
             done
-        done; } | tee "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
-            grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-fails.txt" ;;
+        done; } | tee "results/$DEV-fails.txt" ;;
     probecost)
         OUT="$L/probecost" PROBE_OLD="$PWD/${PROBE_OLD:-build/probe-old/harness-probe.so}" \
             OVERHEAD_NO_TOOLS=1 OVERHEAD_PROGRAMS=torch sh tests/gpu/overhead.sh 2>&1 | tail -12
-        cp "$L/probecost/overhead.txt" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
-            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.txt"
-        cp "$L/probecost/overhead.csv" "results/$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
-            head -1 | grep -o 'H[0-9][0-9]*' | head -1 | tr H h)-probecost.csv" ;;
+        cp "$L/probecost/overhead.txt" "results/$DEV-probecost.txt"
+        cp "$L/probecost/overhead.csv" "results/$DEV-probecost.csv" ;;
     diagnose)
-        OUT="$OUT" sh tests/gpu/diagnose.sh "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
-            grep -o 'H[0-9][0-9]*' | head -1 | tr H h)" 2>&1 | tail -30 ;;
+        OUT="$OUT" sh tests/gpu/diagnose.sh "$DEV" 2>&1 | tail -30 ;;
     libraries)
-        sh scripts/libraries.sh h200 2>&1 | tail -20 ;;
+        sh scripts/libraries.sh $DEV 2>&1 | tail -20 ;;
     node)
-        reference h200-node --device=all
-        reference h200-device0 --device=0
-        scripts/compare results/h200-device0.json results/h200-node.json \
-            >results/h200-node-compare.txt 2>&1
-        tail -4 results/h200-node-compare.txt ;;
+        reference $DEV-node --device=all
+        reference $DEV-device0 --device=0
+        scripts/compare results/$DEV-device0.json results/$DEV-node.json \
+            >results/$DEV-node-compare.txt 2>&1
+        tail -4 results/$DEV-node-compare.txt ;;
     faults)
         OUT="$L" FAULT_WALK_BUDGET_S=${FAULT_WALK_BUDGET_S:-60} bash tests/gpu/fault_walk.sh 2>&1 | tail -30 ;;
     storm)
         python3 tests/storm.py gpu --jobs 1 --delays "${STORM_DELAYS:-10}" \
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
-            2>&1 | tee results/h200-storm.txt | tail -15 ;;
+            2>&1 | tee results/$DEV-storm.txt | tail -15 ;;
     *)
         echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, fails, libraries, node)" >&2
         exit 2 ;;
