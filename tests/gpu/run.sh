@@ -106,6 +106,10 @@
 #   diagnose   tests/gpu/diagnose.sh: failed and hung runs explained under the
 #              harness (fails.cu's flag, hang, the default bound, oom, segv),
 #              results/GPU-diagnose-*, one checked line each (about 4 min)
+#   eagercost  the probe's cost on the serving program's requests under EAGER
+#              (issue: 14-19% at 3 runs a side), COST_RUNS (10) runs a side
+#   torch80    app_torch.py under --compare-loading, COLUMNS=80: the report
+#              as an 80-column terminal shows it, its widest line
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -408,6 +412,26 @@ PY
             OVERHEAD_NO_TOOLS=1 OVERHEAD_PROGRAMS=torch sh tests/gpu/overhead.sh 2>&1 | tail -12
         cp "$L/probecost/overhead.txt" "results/$DEV-probecost.txt"
         cp "$L/probecost/overhead.csv" "results/$DEV-probecost.csv" ;;
+    eagercost)
+        # The probe's cost on the serving program's requests under EAGER, at
+        # COST_RUNS (10) runs a side, probed and bare alternating
+        # (serve_checks.py --cost1): results/DEV-eager-cost.{txt,json}.
+        n=${COST_RUNS:-10}
+        HARNESS_PROBE=./harness-probe.so ./harness --module-loading=eager --rounds="$n" --max-rounds="$n" \
+            --warmup=1 --ready='^READY$' --json="$L/ecost.json" --program-output="$L/ecost-out" \
+            -- python3 tests/gpu/program/app_serve.py >"$L/ecost.out" 2>"$L/ecost.err"
+        { echo "# on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1):" \
+               "./harness --module-loading=eager --rounds=$n -- app_serve.py: exit $?"
+          python3 tests/gpu/program/serve_checks.py --cost1 "$L/ecost-out"
+          grep -A4 "the probe's own cost" "$L/ecost.out"; } | tee "results/$DEV-eager-cost.txt"
+        cp "$L/ecost.json" "results/$DEV-eager-cost.json" ;;
+    torch80)
+        # A PyTorch program under -- CMD as a terminal of 80 columns shows it.
+        COLUMNS=80 ./harness --compare-loading --rounds=3 --max-rounds=3 \
+            -- python3 tests/gpu/program/app_torch.py >"results/$DEV-program-torch-80.txt" 2>"$L/torch80.err"
+        echo "torch80: exit $?, widest $(awk '{ if (length > m) m = length } END { print m + 0 }' \
+            "results/$DEV-program-torch-80.txt") columns"
+        tail -22 "results/$DEV-program-torch-80.txt" ;;
     diagnose)
         OUT="$OUT" sh tests/gpu/diagnose.sh "$DEV" 2>&1 | tail -30 ;;
     libraries)
@@ -425,7 +449,7 @@ PY
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/$DEV-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, fails, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, eagercost, torch80, fails, libraries, node)" >&2
         exit 2 ;;
     esac
     pack

@@ -15,11 +15,17 @@ harness's figure is the stalls of the first uses after ready (ready.stall,
 from the probed runs), LAZY less EAGER. They must agree within 10%. The
 same sums over the probed runs are printed beside them: probed less bare
 is the probe's own cost on the requests (its callbacks on every get and
-load after ready), which the stalls do not count. With PRELOAD_JSON (the same program with --preload, LAZY):
+load after ready), which the stalls do not count. serve_checks.py --cost1 OUTDIR: one mode's probed runs against its bare
+ones at as many runs a side as the invocation took (--rounds=N): the sums
+of the requests' first repetitions and of their second (warm) ones, each
+request's first, their medians and ranges, and a two-sided Mann-Whitney U
+test of the sums (normal approximation, ties corrected; p < 0.05 called).
+With PRELOAD_JSON (the same program with --preload, LAZY):
 its stalls after ready fall to EAGER's or below. Prints PASSED/FAILED.
 """
 import glob
 import json
+import math
 import os
 import statistics
 import sys
@@ -66,7 +72,69 @@ def cost(outdir, subdir):
     return 0
 
 
+def program_runs(outdir, side):
+    """Each run's JSON line of side's runs in outdir."""
+    runs = []
+    for f in sorted(glob.glob(os.path.join(outdir, "run*-%s.out" % side))):
+        with open(f) as fh:
+            for line in fh:
+                if line.startswith("{"):
+                    runs.append(json.loads(line))
+    return runs
+
+
+def mann_whitney_p(a, b):
+    """Two-sided p of the U test of a against b (normal approximation with
+    the tie correction; fine from 8 a side)."""
+    both = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
+    ranks, i, ties = [0.0] * len(both), 0, 0.0
+    while i < len(both):
+        j = i
+        while j + 1 < len(both) and both[j + 1][0] == both[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2.0 + 1
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    n1, n2 = len(a), len(b)
+    r1 = sum(r for r, (_, g) in zip(ranks, both) if g == 0)
+    u = r1 - n1 * (n1 + 1) / 2.0
+    n = n1 + n2
+    var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = (abs(u - n1 * n2 / 2.0) - 0.5) / var ** 0.5
+    return max(0.0, min(1.0, math.erfc(max(z, 0.0) / 2 ** 0.5)))
+
+
+def cost1(outdir):
+    """One mode's probe cost on the requests, probed against bare."""
+    for side in ("lazy", "eager"):
+        probed, bare = program_runs(outdir, side), program_runs(outdir, "bare." + side)
+        if not probed or not bare:
+            continue
+        for what, key in (("first repetitions", "first_ms"), ("second (warm) repetitions", "second_ms")):
+            p = [sum(r[key]) for r in probed]
+            b = [sum(r[key]) for r in bare]
+            d = statistics.median(p) - statistics.median(b)
+            pv = mann_whitney_p(p, b)
+            print("%s, the requests' %s: probed %s, bare %s: %+.1f ms (%+.1f%%), U test p %.3f: %s"
+                  % (side.upper(), what, med_range(p, "ms"), med_range(b, "ms"), d,
+                     100.0 * d / statistics.median(b), pv,
+                     "a difference" if pv < 0.05 else "no difference called"))
+        for i in range(min(len(r["first_ms"]) for r in probed + bare)):
+            p = [r["first_ms"][i] for r in probed]
+            b = [r["first_ms"][i] for r in bare]
+            print("  request %d first: probed %s, bare %s: %+.1f ms, U test p %.3f"
+                  % (i + 1, med_range(p, "ms"), med_range(b, "ms"),
+                     statistics.median(p) - statistics.median(b), mann_whitney_p(p, b)))
+    return 0
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--cost1":
+        return cost1(sys.argv[2])
     if len(sys.argv) == 4 and sys.argv[1] == "--cost":
         return cost(sys.argv[2], sys.argv[3])
     d = json.load(open(sys.argv[1]))
