@@ -4,11 +4,13 @@ on a pseudo-terminal, as a user's terminal shows them, and print what the
 terminal shows: each line as "\\r" (back to the line's start) and ESC [ K
 (clear to its end) leave it.
 
-Usage: pty_run.py [--cols=N] [--raw=FILE] [--both] CMD [ARGS...]
+Usage: pty_run.py [--cols=N] [--raw=FILE] [--timing=FILE] [--both] CMD [ARGS...]
 Without --both stdout goes to this script's stdout unrendered, after a line
 "--- stdout ---". --cols=N makes the terminal N columns wide (its window
 size, as TIOCGWINSZ reads it); --raw=FILE keeps the bytes the terminal got
-(a recording, "\\r" and escapes as they came). Exits with CMD's exit code."""
+(a recording, "\\r" and escapes as they came); --timing=FILE a line per read
+of it, "SECONDS BYTES" (seconds since the start, as script(1)'s timing file
+counts them from the last read: here from the start). Exits with CMD's exit code."""
 
 import fcntl
 import os
@@ -17,6 +19,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 
 
 def render(text):
@@ -45,9 +48,12 @@ def render(text):
 def main(argv):
     cols = None
     raw = None
-    while argv[:1] and argv[0].startswith(("--cols=", "--raw=")):
+    timing = None
+    while argv[:1] and argv[0].startswith(("--cols=", "--raw=", "--timing=")):
         if argv[0].startswith("--cols="):
             cols = int(argv[0][len("--cols="):])
+        elif argv[0].startswith("--timing="):
+            timing = argv[0][len("--timing="):]
         else:
             raw = argv[0][len("--raw="):]
         argv = argv[1:]
@@ -59,7 +65,7 @@ def main(argv):
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=slave,
                          stdout=slave if both else subprocess.PIPE)
     os.close(slave)
-    chunks = []
+    chunks, times, t0 = [], [], time.monotonic()
     while True:
         try:
             data = os.read(master, 65536)
@@ -68,11 +74,15 @@ def main(argv):
         if not data:
             break
         chunks.append(data)
+        times.append((time.monotonic() - t0, len(data)))
     out = p.stdout.read() if p.stdout else b""
     rc = p.wait()
     if raw:
         with open(raw, "wb") as f:
             f.write(b"".join(chunks))
+    if timing:
+        with open(timing, "w") as f:
+            f.write("".join("%.3f %d\n" % t for t in times))
     print("\n".join(render(b"".join(chunks).decode(errors="replace"))))
     if not both:
         print("--- stdout ---")

@@ -70,6 +70,20 @@ lines "$T/p.raw" >"$T/p.lines"
 check "progress: -- CMD on a terminal: runs of at most 10, rounds of at most 3, the side running now" \
     runs_ok "$T/p.lines" program 10 3 'LAZY|EAGER|LAZY bare|EAGER bare'
 check "progress: -- CMD: the bare sides named as they run" grep -q 'now LAZY bare$' "$T/p.lines"
+# At 80 columns the long line (about 100) would lose its estimate and side
+# to the cut: the short form keeps them.
+python3 tests/pty_run.py --cols=80 --raw="$T/n.raw" "$HARNESS" --compare-loading --rounds=2 \
+    --max-rounds=3 -- python3 tests/standin_program.py --version "$V" --first-kernel LAZY=300,EAGER=2900 \
+    >"$T/n.out" 2>&1
+lines "$T/n.raw" >"$T/n.lines"
+check "progress: at 80 columns, the short form: runs and rounds of the most, the estimate and the bare side whole, within 79 columns" \
+    python3 -c "
+import re, sys
+ls = [l for l in open(sys.argv[1]).read().split('\n') if ' runs ' in l]
+pat = re.compile(r'^\[ *[0-9.]+ s\] program: runs ([0-9]+)/10, round [1-3]/3(; at most [0-9][0-9a-z ]* left)?; now (LAZY|EAGER)( bare)?$')
+assert ls and all(pat.match(l) and len(l) <= 79 for l in ls), ls[:3]
+assert any(l.endswith('now LAZY bare') and 'left' in l for l in ls), ls
+" "$T/n.lines"
 run_harness "$T/pf.out" "$T/pf.err" --compare-loading --rounds=2 -- python3 tests/standin_program.py \
     --version "$V" --first-kernel LAZY=300,EAGER=2900
 check "progress: -- CMD, stderr a file: no progress in it" sh -c "! grep -q 'runs done' '$T/pf.err'"

@@ -35,8 +35,8 @@ static void pl_time(char *buf, size_t len, double s)
     else snprintf(buf, len, "%ld h %ld min", t / 3600, (t % 3600) / 60);
 }
 
-char *pl_format(char *buf, unsigned long len, double elapsed_s, const char *what, int round,
-                int max_rounds, int done, int max_runs, const char *side, double eta_s)
+char *pl_format(char *buf, unsigned long len, unsigned long width, double elapsed_s, const char *what,
+                int round, int max_rounds, int done, int max_runs, const char *side, double eta_s)
 {
     char eta[48];
     if (eta_s >= 0) {
@@ -47,6 +47,11 @@ char *pl_format(char *buf, unsigned long len, double elapsed_s, const char *what
         eta[0] = '\0';
     snprintf(buf, len, "[%6.1f s] %s: %d of at most %d runs done, round %d of at most %d%s; now %s",
              elapsed_s, what, done, max_runs, round + 1, max_rounds, eta, side);
+    /* One form for every line of a run: the short one where the long one
+     * would not fit with an estimate of the longest common kind. */
+    if (strlen(buf) + (eta[0] ? 0 : sizeof "; at most 59 min 59 s left" - 1) > width)
+        snprintf(buf, len, "[%6.1f s] %s: runs %d/%d, round %d/%d%s; now %s", elapsed_s, what, done,
+                 max_runs, round + 1, max_rounds, eta, side);
     return buf;
 }
 
@@ -64,9 +69,9 @@ static void pl_draw(void)
     /* The time a run took so far, gaps between runs included, times the
      * runs the rule may still take. */
     if (P.done > 0) eta = (now - P.t0_ms) / P.done * (P.max_runs - P.done) / 1e3;
-    pl_format(line, sizeof line, (now - P.t0_ms) / 1e3, P.what, P.round, P.max_rounds, P.done,
-              P.max_runs, P.side, eta);
     if (ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 20) cols = w.ws_col;
+    pl_format(line, sizeof line, (unsigned long)cols - 1, (now - P.t0_ms) / 1e3, P.what, P.round,
+              P.max_rounds, P.done, P.max_runs, P.side, eta);
     fprintf(stderr, "\r\033[K%.*s\r", cols - 1, line);
     fflush(stderr);
 }

@@ -31,9 +31,11 @@ int pl_active(void);
 
 /* The line for the state given, into buf (for the tests and the drawing):
  * "[  12.3 s] program: 14 of at most 160 runs done, round 4 of at most
- * 40; at most 2 min 10 s left; now LAZY bare". eta_s < 0: not known yet
- * (no run done): no estimate. Returns buf. */
-char *pl_format(char *buf, unsigned long len, double elapsed_s, const char *what, int round,
-                int max_rounds, int done, int max_runs, const char *side, double eta_s);
+ * 40; at most 2 min 10 s left; now LAZY bare"; where that is wider than
+ * width, the short form "[  12.3 s] program: runs 14/160, round 4/40; at
+ * most 2 min 10 s left; now LAZY bare" (the drawing cuts what is still
+ * wider). eta_s < 0: not known yet (no run done): no estimate. Returns buf. */
+char *pl_format(char *buf, unsigned long len, unsigned long width, double elapsed_s, const char *what,
+                int round, int max_rounds, int done, int max_runs, const char *side, double eta_s);
 
 #endif
