@@ -110,6 +110,9 @@
 #              (issue: 14-19% at 3 runs a side), COST_RUNS (10) runs a side
 #   torch80    app_torch.py under --compare-loading, COLUMNS=80: the report
 #              as an 80-column terminal shows it, its widest line
+#   terminal   at 80 columns on a pty, recorded with its progress: a PyTorch
+#              --compare-loading, a built-in one, the default run
+#              (tests/gpu/progress_checks.py; results/DEV-terminal-*)
 #   libraries  scripts/libraries.sh: the CUDA libraries found here (--module,
 #              both modes, ROUNDS children each, TIME_BUDGET_S), a --source run
 #              on the fusion chain, a PTX-only fatbin by cache state
@@ -425,6 +428,25 @@ PY
           python3 tests/gpu/program/serve_checks.py --cost1 "$L/ecost-out"
           grep -A4 "the probe's own cost" "$L/ecost.out"; } | tee "results/$DEV-eager-cost.txt"
         cp "$L/ecost.json" "results/$DEV-eager-cost.json" ;;
+    terminal)
+        # The report as an 80-column terminal shows it, recorded with the
+        # progress line (tests/pty_run.py --both: stdout and stderr on one
+        # pty): a PyTorch -- CMD --compare-loading, a built-in one and the
+        # default run; each checked by tests/gpu/progress_checks.py
+        # (results/DEV-terminal-NAME.{screen,raw,timing}, -checks.txt).
+        for t in "torch --compare-loading --rounds=3 --max-rounds=3 -- python3 tests/gpu/program/app_torch.py" \
+                 "loading --section=loading --compare-loading --rounds=10 --max-rounds=10" \
+                 "default"; do
+            name=${t%% *} args=${t#* }
+            [ "$name" = default ] && args=
+            r="results/$DEV-terminal-$name"
+            # shellcheck disable=SC2086
+            python3 tests/pty_run.py --cols=80 --raw="$r.raw" --timing="$r.timing" --both ./harness $args \
+                >"$r.screen" 2>&1
+            echo "terminal $name: exit $?"
+            python3 tests/gpu/progress_checks.py "$name" "$r.raw" "$r.timing" "$r.screen" 80 |
+                tee "$r-checks.txt" | grep -E '^(PASSED|FAILED)'
+        done ;;
     torch80)
         # A PyTorch program under -- CMD as a terminal of 80 columns shows it.
         COLUMNS=80 ./harness --compare-loading --rounds=3 --max-rounds=3 \
@@ -449,7 +471,7 @@ PY
             ${STORM_ONLY:+--only "$STORM_ONLY"} ${STORM_DURATION:+--duration "$STORM_DURATION"} \
             2>&1 | tee results/$DEV-storm.txt | tail -15 ;;
     *)
-        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, eagercost, torch80, fails, libraries, node)" >&2
+        echo "run.sh: no part '$part' (test, unit, summary, newcomer, newcomer-run, newcomer-test, reference, loading, compare, compare-one, ab, modes, first, repeat, failure, faults, sanitize, sanitize-rest, probe, quick, racecheck-launch, storm, program, settings, hazards, squeeze, concurrent, program-trust, overhead, schema, diagnose, probecost, eagercost, terminal, torch80, fails, libraries, node)" >&2
         exit 2 ;;
     esac
     pack
