@@ -444,7 +444,8 @@ PY
             python3 tests/pty_run.py --cols=80 --raw="$r.raw" --timing="$r.timing" --both ./harness $args \
                 >"$r.screen" 2>&1
             echo "terminal $name: exit $?"
-            python3 tests/gpu/progress_checks.py "$name" "$r.raw" "$r.timing" "$r.screen" 80 |
+            python3 tests/gpu/progress_checks.py "$name" "$r.raw" "$r.timing" "$r.screen" 80 \
+                    $([ "$name" = default ] && echo --width-only) |
                 tee "$r-checks.txt" | grep -E '^(PASSED|FAILED)'
         done ;;
     torch80)
