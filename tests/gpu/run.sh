@@ -264,7 +264,7 @@ for part in $parts; do
         # The README's two commands as a newcomer runs them: a fresh copy of
         # the tree (no build outputs), only PATH and HOME in the environment
         # (TMPDIR unset), `make && ./harness`, then `make test`; each timed,
-        # the summary lines kept in results/h200-newcomer-*.txt.
+        # the summary lines kept in results/DEV-newcomer-*.txt.
         d=${NEWCOMER_DIR:-/tmp/harness-newcomer}
         if [ "$part" != newcomer-test ] || [ ! -f "$d/Makefile" ]; then
             [ "$part" = newcomer-test ] && echo "run.sh: no copy in $d (the machine is a fresh one): make test in a fresh copy"
@@ -285,7 +285,9 @@ for part in $parts; do
                 "$L/newcomer-make.log") >"$L/newcomer-harness.log" 2>"$L/newcomer-harness.err"
             rc=$?
             e=$(date +%s.%N)
-            { echo "# make && ./harness in a fresh copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            { echo "# on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)," \
+                   "from ${NEWCOMER_TAR:-this tree}"
+              echo "# make && ./harness in a fresh copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
               echo "# ./harness's stdout: $(wc -l <"$L/newcomer-harness.log") lines, the widest $(awk '{ if (length > m) m = length } END { print m + 0 }' "$L/newcomer-harness.log") columns; its last 15 lines:"
               tail -15 "$L/newcomer-harness.log"; } | tee results/$DEV-newcomer-harness.txt
         fi
@@ -294,7 +296,8 @@ for part in $parts; do
             (cd "$d" && env -i PATH="$PATH" HOME="$HOME" make test) >"$L/newcomer-make-test.log" 2>&1
             rc=$?
             e=$(date +%s.%N)
-            { echo "# make test in the same copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
+            { echo "# on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+              echo "# make test in the same copy, env -i PATH HOME (TMPDIR unset): exit $rc, $(awk "BEGIN { printf \"%.1f\", $e - $s }") s wall"
               grep -E '^(SKIPPED|FAILED)' "$L/newcomer-make-test.log"; tail -1 "$L/newcomer-make-test.log"; } |
                 tee results/$DEV-newcomer-make-test.txt
             rm -rf "$d"
