@@ -130,6 +130,13 @@ expect_grep "snapshot: the restore's failure says what the child held and what i
 expect_grep "snapshot: a child that cannot be restored is killed, and said so" \
     "could not be brought back from CHECKPOINTED .*: killed, so that nothing is left CHECKPOINTED" "$T/m.err"
 check "snapshot: after a failed restore nothing is left checkpointed" nothing_held
+# The same where NVML cannot say what the child held: its buffers, not "nan MiB".
+env_set HARNESS_NVML /nonexistent/libnvidia-ml.so.1
+# shellcheck disable=SC2086
+FAKE_CUDA_CKPT_FAIL=restore:2 run_harness "$T/mn.out" "$T/mn.err" $SN --snapshot-mib=1
+env_restore HARNESS_NVML
+expect_grep "snapshot: without NVML the restore's failure names the child's buffers" \
+    "^harness: snapshot: the restore of the child of 1 MiB (pid [0-9]*) failed: CUDA_ERROR_OUT_OF_MEMORY (2): it held 1 MiB of buffers (NVML could not say what else) before the checkpoint, and the device has [0-9]* MiB free\$" "$T/mn.err"
 
 # A child that dies while locked.
 # shellcheck disable=SC2086

@@ -348,10 +348,17 @@ static void sn_said(sn_run *R, int k, CUresult r, double ms)
                  "work a process submitted (%s (%d))", R->mib, R->pid, ms, o->snapshot_lock_ms,
                  R->busy[0] ? "its kernel " : "work it had submitted", R->busy,
                  drv_result_name(r), (int)r);
-    else if (k == 2 && r == CUDA_ERROR_OUT_OF_MEMORY && drv_mem_info(&free_b, &total_b) == 0)
+    else if (k == 2 && r == CUDA_ERROR_OUT_OF_MEMORY && drv_mem_info(&free_b, &total_b) == 0) {
+        /* What it held: NVML's figure, else (NVML cannot say) its buffers. */
+        char held[96];
+        if (isnan(R->mem_before))
+            snprintf(held, sizeof held, "%ld MiB of buffers (NVML could not say what else)", R->mib);
+        else
+            snprintf(held, sizeof held, "%.0f MiB", R->mem_before);
         snprintf(s, sizeof s, "the restore of the child of %ld MiB (pid %d) failed: %s (%d): it held "
-                 "%.0f MiB before the checkpoint, and the device has %.0f MiB free", R->mib, R->pid,
-                 drv_result_name(r), (int)r, R->mem_before, (double)free_b / 1048576.0);
+                 "%s before the checkpoint, and the device has %.0f MiB free", R->mib, R->pid,
+                 drv_result_name(r), (int)r, held, (double)free_b / 1048576.0);
+    }
     else
         snprintf(s, sizeof s, "the driver refused to %s the child of %ld MiB (pid %d): %s (%d)%s",
                  sn_step_words[k], R->mib, R->pid, drv_result_name(r), (int)r,
