@@ -46,7 +46,8 @@ for both):
   --hold MIB           the device memory it holds: FAKE_CUDA_MEM_DIR/<pid> (the stand-in
                        driver's and NVML's count), written before the ready line
   --snapshot-wait S    after the ready line, wait up to S seconds for the stand-in driver
-                       to lock it and let it go again (FAKE_CUDA_MEM_DIR/ckpt.<pid> seen
+                       to lock it, and once locked (a lock blocks a CUDA process's calls)
+                       until it lets it go again (30 s at most) (FAKE_CUDA_MEM_DIR/ckpt.<pid> seen
                        other than 0, then 0), polling every 0.5 ms; its own pause (the
                        first look that saw it held to the first that saw it free) on
                        stderr as "stand-in paused MS ms" and into $STANDIN_STATE/pause.<pid>
@@ -275,6 +276,7 @@ def snapshot_wait(opts):
             v = "0"
         if v not in ("", "0") and held is None:
             held = time.monotonic()
+            end = held + 30
         if v == "0" and held is not None:
             pause = (time.monotonic() - held) * 1e3
             sys.stderr.write("stand-in paused %.3f ms\n" % pause)

@@ -101,7 +101,10 @@ static int pgn_start(sec_ctx *c, const pgk_plan *plan, const char *no_driver, vo
         return SEC_ERROR;
     }
     s->lock_ms = (unsigned)c->o->snapshot_lock_ms;
-    for (i = 0; i < plan->nsides; i++) s->snap[i] = plan->side[i].which % 2 == 1;
+    /* A bare side has no live record: its ready point is --ready's line
+     * alone, and without --ready it is run without the snapshot. */
+    for (i = 0; i < plan->nsides; i++)
+        s->snap[i] = plan->side[i].which % 2 == 1 && (plan->side[i].probed || c->o->ready);
     res_env_num(c->r, "snapshot_lock_timeout_ms", c->o->snapshot_lock_ms);
     return SEC_OK;
 }
