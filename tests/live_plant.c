@@ -13,6 +13,8 @@
  *   load CALL NAME MS AT            a load returned
  *   fail CALL NAME RESULT AT        a call failed
  *   free BYTES AT                   free device memory at a load
+ *   ready AT                        an NVTX mark matched --ready (the stamp)
+ *   first AT                        the first kernel launched (the stamp)
  * Exits 0, or 2 with a line naming the command it could not take. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,8 @@ static int lp_do(lv_file *f, lv_thread **t, char **w, int n)
         lv_event_add(f, LV_EV_FAILURE, *t ? (*t)->tid : 0, lp_name(w[2]), w[1], "", atoi(w[3]), 0, 0,
                      lp_at(w[4]));
     else if (!strcmp(w[0], "free") && n == 3) lv_free_mem(f, strtoull(w[1], NULL, 0), lp_at(w[2]));
+    else if (!strcmp(w[0], "ready") && n == 2) lv_stamp_ready(f, lp_at(w[1]));
+    else if (!strcmp(w[0], "first") && n == 2) lv_stamp_first_kernel(f, lp_at(w[1]));
     else return -1;
     return 0;
 }

@@ -16,7 +16,8 @@
 # (tests/test_hazards.sh), its failed and hung runs diagnosed
 # (tests/test_failures.sh), with all device memory but a margin held on
 # the stand-in driver (tests/test_squeeze.sh), section snapshot on the
-# stand-in driver's checkpoint entry points (tests/test_snapshot.sh), and
+# stand-in driver's checkpoint entry points (tests/test_snapshot.sh) and
+# -- CMD --snapshot on them (tests/test_snapshot_cmd.sh), and
 # with a hostile one, with
 # the record reader's benchmark (tests/test_hostile.sh), its output, tree,
 # paths and bytes under hostile input (tests/test_trust.sh), the README and
@@ -93,6 +94,8 @@ FAKECUDA="${FAKECUDA:-}" LIVE_PLANT="${LIVE_PLANT:-}" sh tests/test_failures.sh
 mark failures
 FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" sh tests/test_snapshot.sh
 mark snapshot
+FAKECUDA="${FAKECUDA:-}" FAKENVML="${FAKENVML:-}" LIVE_PLANT="${LIVE_PLANT:-}" sh tests/test_snapshot_cmd.sh
+mark snapshot-cmd
 BENCH="${BENCH:-}" sh tests/test_hostile.sh
 mark hostile
 FAKECUDA="${FAKECUDA:-}" sh tests/test_trust.sh

@@ -43,6 +43,19 @@ for both):
   --live SPEC          the live record the probe would keep (src/probe/live.h),
                        written by $LIVE_PLANT (tests/live_plant.c) from its
                        commands joined by ';'; "LAZY=cmds|EAGER=cmds" for a mode alone
+  --hold MIB           the device memory it holds: FAKE_CUDA_MEM_DIR/<pid> (the stand-in
+                       driver's and NVML's count), written before the ready line
+  --snapshot-wait S    after the ready line, wait up to S seconds for the stand-in driver
+                       to lock it, and once locked (a lock blocks a CUDA process's calls)
+                       until it lets it go again (30 s at most) (FAKE_CUDA_MEM_DIR/ckpt.<pid> seen
+                       other than 0, then 0), polling every 0.5 ms; its own pause (the
+                       first look that saw it held to the first that saw it free) on
+                       stderr as "stand-in paused MS ms" and into $STANDIN_STATE/pause.<pid>
+  --live-workers       the workers plant the live record of --live, hold --hold's memory
+                       and wait as --snapshot-wait says too (the main process's ready line
+                       then comes 0.2 s after they started)
+  --uses-after SPEC    first uses as --uses, but each at that many ms after the moment it
+                       went on after the ready line (and the wait)
   --ptx MS             one PTX image a process, its load MS ms where
                        $CUDA_CACHE_PATH holds no "jit" file (the file then
                        written there, 4096 bytes: a JIT cache), MS/100 where
@@ -179,9 +192,12 @@ def record(opts, mode, pid, first_kernel, worker):
                  (1 + (9 if mode == "LAZY" else 0.5), 9 if mode == "LAZY" else 0.5))
     lines.append("d\tprogram\tslowest.2\tkernelB\t0.5\tms\t\tget_ms=0.25,launch_ms=0.25")
     spec = opts.get("uses_eager") if mode == "EAGER" and opts.get("uses_eager") else opts.get("uses")
-    for i, u in enumerate(x for x in (spec or "").split(";") if x):
+    after = [u for u in (opts.get("uses_after") or "").split(";") if u] if not worker else []
+    for i, u in enumerate([x for x in (spec or "").split(";") if x] + after):
         name, rest = u.split("@")
         f = [float(v) for v in rest.split(":")]
+        if u in after:
+            f[0] += opts["went_on"]
         fields = "get_ms=%.17g,launch_ms=%.17g" % (f[1], f[2])
         if len(f) >= 5:
             fields += ",later_n=%.17g,later_ms=%.17g" % (f[3], f[4])
@@ -236,9 +252,44 @@ def plant_live(opts, mode):
                     os.environ.get("HARNESS_PROBE_T0_NS", "0"), cmds], check=True)
 
 
+def hold(opts):
+    """--hold: this process's device memory, as the stand-in driver counts it."""
+    d = os.environ.get("FAKE_CUDA_MEM_DIR")
+    if opts.get("hold") and d:
+        with open(os.path.join(d, str(os.getpid())), "w") as f:
+            f.write(str(int(float(opts["hold"]) * 2 ** 20)))
+
+
+def snapshot_wait(opts):
+    """--snapshot-wait: wait for the stand-in driver to hold this process
+    and let it go; its own pause kept. Returns when it went on (ms after
+    the spawn)."""
+    t0 = int(os.environ.get("HARNESS_PROBE_T0_NS", "0"))
+    d, state = os.environ.get("FAKE_CUDA_MEM_DIR"), os.environ.get("STANDIN_STATE")
+    wait = float(opts.get("snapshot_wait") or 0)
+    path = os.path.join(d, "ckpt.%d" % os.getpid()) if d else None
+    end, held = time.monotonic() + wait, None
+    while path and time.monotonic() < end:
+        try:
+            v = open(path).read().strip()
+        except OSError:
+            v = "0"
+        if v not in ("", "0") and held is None:
+            held = time.monotonic()
+            end = held + 30
+        if v == "0" and held is not None:
+            pause = (time.monotonic() - held) * 1e3
+            sys.stderr.write("stand-in paused %.3f ms\n" % pause)
+            if state:
+                open(os.path.join(state, "pause.%d" % os.getpid()), "w").write("%.3f" % pause)
+            break
+        time.sleep(0.0005)
+    return (time.clock_gettime_ns(time.CLOCK_MONOTONIC) - t0) / 1e6 if t0 else 0.0
+
+
 def main(argv):
     opts, i = {}, 1
-    flags = {"--hang", "--no-cuda", "--truncate", "--forge-pid"}
+    flags = {"--hang", "--no-cuda", "--truncate", "--forge-pid", "--live-workers"}
     while i < len(argv):
         a = argv[i]
         if a in flags:
@@ -263,6 +314,10 @@ def main(argv):
     for w in range(int(opts.get("workers") or 0)):
         pid = os.fork()
         if pid == 0:
+            if probed and opts.get("live_workers"):
+                hold(opts)
+                plant_live(opts, mode)
+                opts["went_on"] = snapshot_wait(opts)
             if probed:
                 record(opts, mode, os.getpid(), fk + 5, True)
                 # A CUDA process lives far longer than the harness's reads
@@ -281,12 +336,17 @@ def main(argv):
             open(os.path.join(state, "hung"), "w").write(str(os.getpid()))
             while True:
                 time.sleep(1)
+    hold(opts)
+    if probed:
+        plant_live(opts, mode)
+    if workers and opts.get("live_workers"):
+        time.sleep(0.2)
     if opts.get("ready_line"):
         print(opts["ready_line"], flush=True)
+    opts["went_on"] = snapshot_wait(opts)
     opts["failed"] = unmet_need(opts, mode)
     if probed:
         record(opts, mode, os.getpid(), fk, False)
-        plant_live(opts, mode)
     if opts["failed"]:
         call, name, free = opts["failed"]
         sys.stderr.write("stand-in: out of memory (%s of %s, %.0f MiB free)\n"

@@ -246,6 +246,23 @@ void lv_free_mem(lv_file *f, uint64_t free_bytes, int64_t now_ns)
     lv_give(&f->h.seq);
 }
 
+/* Set a stamp once: from 0 to now_ns (a stamp already set is kept). */
+static void lv_stamp(int64_t *at, int64_t now_ns)
+{
+    int64_t none = 0;
+    if (now_ns > 0) __atomic_compare_exchange_n(at, &none, now_ns, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+void lv_stamp_ready(lv_file *f, int64_t now_ns)
+{
+    if (f) lv_stamp(&f->h.ready_ns, now_ns);
+}
+
+void lv_stamp_first_kernel(lv_file *f, int64_t now_ns)
+{
+    if (f) lv_stamp(&f->h.first_kernel_ns, now_ns);
+}
+
 /* ---- the reader ---- */
 
 /* Copy n bytes of a slot whose sequence is at seq into dst: 1 where it read
@@ -278,6 +295,39 @@ static int lv_event_ok(const lv_event *e)
            lv_ended(e->call, sizeof e->call) && lv_ended(e->other, sizeof e->other);
 }
 
+/* A header copied out of a record of len bytes, checked against the
+ * layout and pid (-1: any): 0, or -1 with why. */
+static int lv_header_ok(const lv_header *h, size_t len, int pid, char *why, size_t whylen)
+{
+    if (memcmp(h->magic, LV_MAGIC, sizeof h->magic) != 0 || h->version != LV_VERSION) {
+        snprintf(why, whylen, "not a live record of this harness (its magic or version differs)");
+        return -1;
+    }
+    if (h->size != sizeof(lv_file) || len != sizeof(lv_file) || h->threads != LV_THREADS ||
+        h->streams != LV_STREAMS || h->events != LV_EVENTS) {
+        snprintf(why, whylen, "the live record is %zu bytes (its header says %u), not %zu", len,
+                 (unsigned)h->size, sizeof(lv_file));
+        return -1;
+    }
+    if (h->check != lv_check(h) || (pid >= 0 && h->pid != pid)) {
+        snprintf(why, whylen, "the live record's header fails its check (pid %d, expected %d)",
+                 (int)h->pid, pid);
+        return -1;
+    }
+    return 0;
+}
+
+/* The stamps of the header fh, read each as one word: 0, or -1 where one
+ * is negative (forged: both then 0). */
+static int lv_stamps(const lv_header *fh, int64_t *ready_ns, int64_t *first_ns)
+{
+    *ready_ns = __atomic_load_n(&fh->ready_ns, __ATOMIC_ACQUIRE);
+    *first_ns = __atomic_load_n(&fh->first_kernel_ns, __ATOMIC_ACQUIRE);
+    if (*ready_ns >= 0 && *first_ns >= 0) return 0;
+    *ready_ns = *first_ns = 0;
+    return -1;
+}
+
 /* The header, checked: 0, or -1 with why. */
 static int lv_read_header(const lv_file *f, size_t len, int pid, lv_view *v, char *why, size_t whylen)
 {
@@ -288,25 +338,12 @@ static int lv_read_header(const lv_file *f, size_t len, int pid, lv_view *v, cha
         return -1;
     }
     memcpy(&h, &f->h, sizeof h);
-    if (memcmp(h.magic, LV_MAGIC, sizeof h.magic) != 0 || h.version != LV_VERSION) {
-        snprintf(why, whylen, "not a live record of this harness (its magic or version differs)");
-        return -1;
-    }
-    if (h.size != sizeof *f || len != sizeof *f || h.threads != LV_THREADS ||
-        h.streams != LV_STREAMS || h.events != LV_EVENTS) {
-        snprintf(why, whylen, "the live record is %zu bytes (its header says %u), not %zu", len,
-                 (unsigned)h.size, sizeof *f);
-        return -1;
-    }
-    if (h.check != lv_check(&h) || (pid >= 0 && h.pid != pid)) {
-        snprintf(why, whylen, "the live record's header fails its check (pid %d, expected %d)",
-                 (int)h.pid, pid);
-        return -1;
-    }
+    if (lv_header_ok(&h, len, pid, why, whylen) != 0) return -1;
     v->pid = h.pid;
     v->events_n = __atomic_load_n(&f->h.events_n, __ATOMIC_ACQUIRE);
     v->threads_n = h.threads_n;
     v->streams_n = h.streams_n;
+    if (lv_stamps(&f->h, &v->ready_ns, &v->first_kernel_ns) != 0) v->forged++;
     {
         struct { uint64_t b; int64_t at; } m;
         if (lv_copy(&m, &f->h.free_bytes, sizeof m, &f->h.seq)) {
@@ -399,6 +436,33 @@ int lv_read_file(const char *path, int pid, lv_view *v, char *why, size_t whylen
         snprintf(why, whylen, "%s: %s", path, inner);
     }
     free(buf);
+    close(fd);
+    return rc;
+}
+
+int lv_read_stamps(const char *path, int pid, int64_t *ready_ns, int64_t *first_ns, char *why,
+                   size_t whylen)
+{
+    lv_header h;
+    struct stat st;
+    int fd, rc = -1;
+
+    *ready_ns = *first_ns = 0;
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, whylen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+        snprintf(why, whylen, "%s: not a regular file", path);
+    else if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+        snprintf(why, whylen, "%s: shorter than a live record's header", path);
+    else if (lv_header_ok(&h, (size_t)st.st_size, pid, why, whylen) != 0)
+        ;
+    else if (lv_stamps(&h, ready_ns, first_ns) != 0)
+        snprintf(why, whylen, "%s: a stamp is negative (forged)", path);
+    else
+        rc = 0;
     close(fd);
     return rc;
 }

@@ -12,7 +12,10 @@
  *   - per stream (the first LV_STREAMS launched on): the last kernel
  *     launched there, and when;
  *   - the last LV_EVENTS events (loads, first uses, failures) in a ring;
- *   - the free device memory at the last load.
+ *   - the free device memory at the last load;
+ *   - two stamps, each set once: when an NVTX mark first matched --ready,
+ *     and when the process launched its first kernel (the parent acts at
+ *     the program's ready point while it runs: -- CMD --snapshot).
  *
  * Writing costs no syscall and never blocks: each slot is a sequence lock
  * of its own (odd while its writer is inside), written by one thread at a
@@ -30,7 +33,7 @@
 #include <stdint.h>
 
 #define LV_MAGIC     "hlive\n1"     /* 8 bytes with its NUL */
-#define LV_VERSION   1u
+#define LV_VERSION   2u
 #define LV_THREADS   64u
 #define LV_STREAMS   64u
 #define LV_EVENTS    256u
@@ -61,6 +64,9 @@ typedef struct lv_header {
     int64_t free_at_ns;             /* when it was read */
     uint64_t events_n;              /* events written so far (the ring holds the last) */
     uint32_t threads_n, streams_n;  /* slots claimed (may exceed the slots: the rest untold) */
+    int64_t ready_ns;               /* an NVTX mark first matched --ready (0: not yet); set
+                                       once, atomically, outside any sequence */
+    int64_t first_kernel_ns;        /* the process's first kernel launch entered (0: none) */
 } lv_header;
 
 typedef struct lv_thread {
@@ -157,6 +163,12 @@ void lv_stream_kernel(lv_file *f, uint64_t stream, char *buf, size_t len);
 /* The free device memory read at a load, at now_ns. */
 void lv_free_mem(lv_file *f, uint64_t free_bytes, int64_t now_ns);
 
+/* The stamps: the process became ready (an NVTX mark matched), its first
+ * kernel launched, at now_ns. Each keeps its first value (a later call
+ * does nothing); a store of one word, readable at any moment. */
+void lv_stamp_ready(lv_file *f, int64_t now_ns);
+void lv_stamp_first_kernel(lv_file *f, int64_t now_ns);
+
 /* ---- The reader (the parent) ---- */
 
 /* A live record as read: the slots that read whole, each string NUL-ended
@@ -169,6 +181,7 @@ typedef struct lv_view {
     int64_t free_at_ns;
     uint64_t events_n;
     uint32_t threads_n, streams_n;
+    int64_t ready_ns, first_kernel_ns;  /* the stamps, 0: not set (or forged: negative) */
     size_t nt, ns, ne;              /* slots kept below */
     lv_thread t[LV_THREADS];
     lv_stream s[LV_STREAMS];
@@ -188,5 +201,12 @@ int lv_read(const void *buf, size_t len, int pid, lv_view *v, char *why, size_t 
 /* Read "<path>" (at most one layout's size and a byte) and lv_read it.
  * Returns 0 or -1 with why (the file named). */
 int lv_read_file(const char *path, int pid, lv_view *v, char *why, size_t whylen);
+
+/* The stamps alone, from the header of "<path>" (the header's bytes read,
+ * checked as lv_read checks them, the size the header names against the
+ * file's), for a reader that looks often: *ready_ns and *first_ns, 0 where
+ * not set (a negative value is forged: 0). Returns 0, or -1 with why. */
+int lv_read_stamps(const char *path, int pid, int64_t *ready_ns, int64_t *first_ns, char *why,
+                   size_t whylen);
 
 #endif

@@ -21,10 +21,17 @@ static struct {
 } pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static long long (*pm_now)(void) = clk_now_ns;
+static void (*_Atomic pm_told)(long long ns);
+
+void pm_on_ready(void (*fn)(long long ns))
+{
+    pm_told = fn;
+}
 
 void pm_mark_now(const char *text)
 {
     long long ns = pm_now();
+    void (*tell)(long long) = NULL;
 
     if (!text) return;
     pthread_mutex_lock(&pm.lock);
@@ -32,8 +39,10 @@ void pm_mark_now(const char *text)
     if (pm.scan && !pm.ready && rx_match(pm.scan, text, strlen(text), NULL, NULL) == 1) {
         pm.ready = 1;
         pm.ready_ns = ns;
+        tell = pm_told;
     }
     pthread_mutex_unlock(&pm.lock);
+    if (tell) tell(ns);
 }
 
 int pm_ready(double *n, long long *ns)

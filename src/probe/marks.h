@@ -32,6 +32,10 @@ void pm_mark_now(const char *text);
  * matched, else 0 (*ns untouched). Thread-safe. */
 int pm_ready(double *n, long long *ns);
 
+/* Who is told, outside the marks' lock, of the first mark that matched
+ * (its clock reading): the probe's live record (pblive.h). NULL: none. */
+void pm_on_ready(void (*fn)(long long ns));
+
 /* For tests: forget the marks and the expression, and take the clock from
  * now (NULL: the probe's clock). */
 void pm_reset_for_test(long long (*now)(void));

@@ -170,6 +170,16 @@ void pbl_synced(int all, uint64_t stream, long long now)
     pthread_mutex_unlock(&pbl_lock);
 }
 
+void pbl_ready(long long now)
+{
+    lv_stamp_ready(atomic_load(&pbl_file), now);
+}
+
+void pbl_first_kernel(long long now)
+{
+    lv_stamp_first_kernel(atomic_load(&pbl_file), now);
+}
+
 int pbl_sync_reach(CUpti_CallbackId cbid, const void *params, int *all, uint64_t *stream)
 {
     *all = 0;

@@ -51,6 +51,11 @@ void pbl_load(const char *call, const char *name, double ms, long long now);
 void pbl_failure(const char *call, const char *name, int result, long long now);
 void pbl_free(uint64_t free_bytes, long long now);
 
+/* The stamps (live.h): an NVTX mark matched --ready, the first kernel
+ * launched, at now (each kept once). */
+void pbl_ready(long long now);
+void pbl_first_kernel(long long now);
+
 /* A synchronize returned at now: of the context (all = 1) or of stream.
  * The streams' work is marked ended, and every pending wait on them ends
  * with an LV_EV_WAIT event of its length. */

@@ -408,6 +408,7 @@ static void pb_launch_enter(long long now)
     pthread_mutex_lock(&pb.lock);
     pb.at_first_kernel = pb_ms(now);
     pthread_mutex_unlock(&pb.lock);
+    pbl_first_kernel(now);
 }
 
 /* A load entered: its image looked at (before the clock starts). */
@@ -1150,7 +1151,12 @@ static int pb_setup(const char *dir, long long t0_ns, long max_spans)
     pb.device[0] = '\0';
     pb_read_command(pb.command, sizeof pb.command);
     rc = pb_alloc(max_spans);
-    if (pb.path[0] && !pb.path_error) pbl_open(dir, (int)pb.pid);   /* none: no live record */
+    if (pb.path[0] && !pb.path_error && pbl_open(dir, (int)pb.pid) == 0) {  /* none: no live record */
+        double marks;
+        long long ready;
+        pm_on_ready(pbl_ready);         /* a mark's ready stamped as it matches */
+        if (pm_ready(&marks, &ready)) pbl_ready(ready);     /* one before cuInit */
+    }
     snprintf(pb.cupti, sizeof pb.cupti, "%s",
              rc == 0 ? "ok" : "failed: out of memory for the probe's tables");
     pthread_once(&pb_fork_once, pb_register_fork);

@@ -1213,6 +1213,10 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
                  "--min-samples, --max-noise or --max-time");
     if ((rc = cli_check_profile(o, seen, err)) != CLI_OK) return rc;
+    /* Read by two entries: section snapshot and -- CMD --snapshot. */
+    if (cli_given(seen, CLI_O_SNAPSHOT_LOCK_TIMEOUT) && (o->cmd ? !o->snapshot : !o->run[CLI_SEC_SNAPSHOT]))
+        CLI_FAIL("--snapshot-lock-timeout is read by section snapshot and by -- CMD --snapshot; %s",
+                 o->cmd ? "--snapshot is not given" : "--section does not include snapshot");
     if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
     return cli_check_inputs(o, err);
 }
@@ -1376,6 +1380,14 @@ static int cli_check_sides(cli_opts *o, FILE *err)
         o->setting[0] = "LAZY";
         o->setting[1] = "EAGER";
         o->nsettings = 2;
+    }
+    if (o->snapshot) {
+        if (o->compare != CLI_CMP_NONE)
+            CLI_FAIL("--snapshot compares each loading mode with and without the checkpoint; it "
+                     "cannot be combined with --compare-loading, --compare-env, --jit-cache or "
+                     "--compare");
+        o->compare = CLI_CMP_SNAPSHOT;
+        o->nsettings = o->loading == CLI_LOAD_DEFAULT ? 4 : 2;
     }
     if (o->compare == CLI_CMP_ENV && o->loading != CLI_LOAD_DEFAULT &&
         strcmp(o->setting_name, "CUDA_MODULE_LOADING") == 0)

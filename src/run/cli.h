@@ -51,7 +51,8 @@ typedef enum cli_compare {
     CLI_CMP_LOADING,    /* --compare-loading: CUDA_MODULE_LOADING=LAZY,EAGER */
     CLI_CMP_ENV,        /* --compare-env=NAME=A,B[,...] */
     CLI_CMP_JIT_CACHE,  /* --jit-cache=cold,warm: the compute cache and the JIT layers' caches */
-    CLI_CMP_COMMANDS    /* --compare -- A --vs B: one command a side */
+    CLI_CMP_COMMANDS,   /* --compare -- A --vs B: one command a side */
+    CLI_CMP_SNAPSHOT    /* --snapshot: each mode with and without the driver's checkpoint */
 } cli_compare;
 #define CLI_MAX_SETTINGS 6      /* sides of one comparison of settings */
 
@@ -177,6 +178,8 @@ typedef struct cli_opts {
                                     device's free memory but this many MiB; -1 when not
                                     given (and with --squeeze=auto) */
     int squeeze_auto;            /* --squeeze=auto: search each side's smallest margin */
+    int snapshot;                /* --snapshot: each CUDA process of the program checkpointed
+                                    and restored at its ready point (CLI_CMP_SNAPSHOT) */
     const char *preload_list;    /* --preload-list=FILE: the kernels first used after
                                     ready, written there, or NULL */
     int max_time_given;          /* --max-time=S with -- CMD: no round starts after S

@@ -25,12 +25,15 @@ static void fuzz_base(lv_file *f)
     lv_event_add(f, LV_EV_WAIT, 1235, "setter", "cuLaunchKernel", "spinner", 0, 0x7f00, 15000, 200);
     lv_event_add(f, LV_EV_FAILURE, 1235, "", "cuMemAlloc", "", 2, 0, 0, 300);
     lv_free_mem(f, 1u << 30, 40);
+    lv_stamp_first_kernel(f, 45);
+    lv_stamp_ready(f, 60);
 }
 
 static void fuzz_bounded(const lv_view *v)
 {
     size_t i;
     if (v->nt > LV_THREADS || v->ns > LV_STREAMS || v->ne > LV_EVENTS) __builtin_trap();
+    if (v->ready_ns < 0 || v->first_kernel_ns < 0) __builtin_trap();     /* a forged stamp: 0 */
     for (i = 0; i < v->nt; i++)
         if (!memchr(v->t[i].call, 0, LV_CALL) || !memchr(v->t[i].what, 0, LV_NAME) ||
             v->t[i].state < LV_IDLE || v->t[i].state > LV_RETURNED)

@@ -7,6 +7,15 @@
 # SNAPSHOT_MIB (default 256,2048) the sizes, SNAPSHOT_ROUNDS (default 2)
 # the children a size. Logs under L; the tables as
 # results/<h100|h200>-snapshot.txt.
+# Then -- CMD --snapshot on a PyTorch program (tests/gpu/program/snap_torch.py:
+# SNAPSHOT_CMD_GIB, default 4, GiB of buffers of known content, a ready
+# line, its own clock around the pause, a first request of kernels it never
+# launched before): LAZY, LAZY snapshot, EAGER, EAGER snapshot, 2 rounds
+# (16 runs with the bare ones, about 2 to 3 minutes); the checks of
+# tests/gpu/snapshot_cmd_checks.py (the steps within 10% of the program's
+# pause, every buffer intact, the first uses after the restore naming the
+# request's kernels); results/<h100|h200>-snapshot-cmd.txt.
+# SNAPSHOT_PART=section or cmd runs one part alone (default both).
 : "${HARNESS:=./harness}"
 . tests/lib.sh
 L=${L:-/tmp/snapshot}
@@ -18,8 +27,10 @@ case $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) 
 *) DEV=h200 ;;
 esac
 R="results/$DEV-snapshot.txt"
-: >"$R"
+PART=${SNAPSHOT_PART:-both}
 {
+if [ "$PART" != cmd ]; then
+: >"$R"
 for mode in lazy eager; do
     run_harness "$L/$mode.out" "$L/$mode.err" --section=snapshot --module-loading=$mode \
         --snapshot-mib="$MIB" --rounds="$ROUNDS" --json="$L/$mode.json"
@@ -60,6 +71,22 @@ expect_grep "snapshot, a kernel left running: one sentence names it" \
     "the lock of the child of 64 MiB (pid [0-9]*) timed out after [0-9]* ms (--snapshot-lock-timeout=2000): its kernel blockUntil was still running" "$L/busy.err"
 { echo "\$ HARNESS_SNAPSHOT_BUSY=1 ./harness --section=snapshot --snapshot-mib=64 --rounds=1 --snapshot-lock-timeout=2000"
   grep '^harness: snapshot' "$L/busy.err"; } >>"$R"
+fi
+if [ "$PART" != section ]; then
+    GIB=${SNAPSHOT_CMD_GIB:-4}
+    OUT="$L/cmd-out"
+    RC="results/$DEV-snapshot-cmd.txt"
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+    run_harness "$L/cmd.out" "$L/cmd.err" --snapshot --ready='^snap_torch: listening' --rounds=2 \
+        --max-rounds=2 --warmup=0 --program-output="$OUT" --json="$L/cmd.json" \
+        -- python3 tests/gpu/program/snap_torch.py --gib "$GIB"
+    expect_exit "snapshot --: every process of every run checkpointed and restored at ready" 0
+    python3 tests/gpu/snapshot_cmd_checks.py "$L/cmd.json" "$OUT" >"$L/cmd.checks" 2>&1
+    cat "$L/cmd.checks"
+    { echo "\$ ./harness --snapshot --ready='^snap_torch: listening' --rounds=2 --max-rounds=2 --warmup=0 -- python3 tests/gpu/program/snap_torch.py --gib $GIB"
+      cat "$L/cmd.out"; echo; cat "$L/cmd.err"; echo; cat "$L/cmd.checks"; } >"$RC"
+fi
 check "snapshot: no process of the harness is left on the GPU" \
     sh -c "! nvidia-smi --query-compute-apps=pid,process_name --format=csv,noheader | grep -q harness"
 } 2>&1 | tee "$L/checks.log"

@@ -2,7 +2,6 @@
  * from their live records (failures.h). */
 #include "sections/program/failures.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include "core/results.h"
 #include "run/table.h"
 #include "sections/program/figures.h"
+#include "sections/program/recdir.h"
 #include "sections/program/tally.h"
 
 #define PGX_NAMED 3             /* threads or streams named in one sentence */
@@ -274,31 +274,17 @@ void pgx_ran(pgx_tally *t, size_t si, int measured, int ok, double ms)
 
 /* ------------------------------------------------------- live records --- */
 
-/* The pid of a name "<pid>.live", or -1. */
-static long pgx_live_pid(const char *name)
-{
-    char *end;
-    long pid;
-    if (name[0] < '1' || name[0] > '9') return -1;
-    pid = strtol(name, &end, 10);
-    return strcmp(end, ".live") == 0 && pid > 0 ? pid : -1;
-}
-
 size_t pgx_read_live(const char *dir, int (*known)(long), lv_view *views, size_t max)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    size_t n = 0, seen = 0;
+    long pids[PG_MAX_PROCS * 4];
+    size_t n = 0, np, i;
     char path[4600], why[512];
 
-    if (!d) return 0;
-    while (n < max && seen++ < 65536 && (e = readdir(d)) != NULL) {
-        long pid = pgx_live_pid(e->d_name);
-        if (pid < 0 || (known && !known(pid))) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lv_read_file(path, (int)pid, &views[n], why, sizeof why) == 0) n++;
+    np = rd_live_pids(dir, known, pids, sizeof pids / sizeof pids[0]);
+    for (i = 0; i < np && n < max; i++) {
+        snprintf(path, sizeof path, "%s/%ld.live", dir, pids[i]);
+        if (lv_read_file(path, (int)pids[i], &views[n], why, sizeof why) == 0) n++;
     }
-    closedir(d);
     return n;
 }
 

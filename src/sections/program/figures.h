@@ -66,7 +66,8 @@
       "first kernel plus --ready-after",                                                      \
       0)                                                                                      \
     X(READY_USES, "ready.uses", "count", "first uses after ready",                            \
-      "kernels whose first use began after ready, over the run's CUDA processes", 0)          \
+      "kernels whose first use began after ready (a --snapshot side: after its last unlock), " \
+      "over the run's CUDA processes", 0)                                                     \
     X(READY_STALL, "ready.stall", "ms", "their stalls, summed",                               \
       "host time of those first uses (gets and first launch) and of the bursts of loads "     \
       "after ready (each from its first load's entry to its last one's exit, less the gets "  \

@@ -488,6 +488,7 @@ void pg_schema(sch_out *o)
 {
     pgf_schema_figures(o);
     pgx_schema_figures(o);
+    pgk_schema_figures(o);
     sch_derived(o);
     pgf_schema_derived(o);
     pgx_schema_derived(o);

@@ -54,6 +54,12 @@
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: before each run a helper holds all device 0's\n"                         \
       "free memory but MiB; auto: bisect each side's smallest\n"                        \
-      "margin at which the program still exits 0")
+      "margin at which the program still exits 0")                                     \
+    X(SNAPSHOT_CMD, "snapshot", NULL, OPT_FLAG(snapshot),                               \
+      OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
+      "-- CMD: at its ready point (--ready, --ready-after) each\n"                      \
+      "CUDA process is checkpointed and restored by the driver,\n"                      \
+      "against the same mode without; LAZY and EAGER, or\n"                             \
+      "--module-loading's (driver 570 or later)")
 
 #endif

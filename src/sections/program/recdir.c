@@ -138,3 +138,35 @@ int rd_read(const char *dir, prc_record *recs, size_t max, rd_known_fn known,
     qsort(recs, res->read, sizeof *recs, rd_cmp);
     return 0;
 }
+
+/* The pid of a name "<pid>.live", or -1. */
+static long rd_live_pid(const char *name)
+{
+    char *end;
+    long pid;
+    if (name[0] < '1' || name[0] > '9') return -1;
+    pid = strtol(name, &end, 10);
+    return strcmp(end, ".live") == 0 && pid > 0 ? pid : -1;
+}
+
+static int rd_pid_order(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+size_t rd_live_pids(const char *dir, rd_known_fn known, long *pids, size_t max)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t n = 0, seen = 0;
+
+    if (!d) return 0;
+    while (n < max && seen++ < RD_MAX_ENTRIES && (e = readdir(d)) != NULL) {
+        long pid = rd_live_pid(e->d_name);
+        if (pid > 0 && (!known || known(pid))) pids[n++] = pid;
+    }
+    closedir(d);
+    qsort(pids, n, sizeof *pids, rd_pid_order);
+    return n;
+}

@@ -1,6 +1,7 @@
 /* recdir.h: the record directory of one run of a user's program: every
  * "<pid>.rec" the probe (or anything else the program runs) left there, read
- * as untrusted input (ufile.h) and checked (precord.h). */
+ * as untrusted input (ufile.h) and checked (precord.h); the pids of its live
+ * records ("<pid>.live", live.h). */
 #ifndef RECDIR_H
 #define RECDIR_H
 
@@ -43,5 +44,10 @@ typedef void (*rd_refuse_fn)(void *arg, long pid, const char *why);
  * -1 with why when the directory itself cannot be read (res->found 0). */
 int rd_read(const char *dir, prc_record *recs, size_t max, rd_known_fn known,
             rd_refuse_fn refuse, void *arg, rd_result *res, char *why, size_t whylen);
+
+/* The pids of the live records in dir ("<pid>.live", pid a positive
+ * decimal, known(pid) 1; at most max, of the first RD_MAX_ENTRIES entries)
+ * into pids, ascending. Returns the count (0 where dir cannot be read). */
+size_t rd_live_pids(const char *dir, rd_known_fn known, long *pids, size_t max);
 
 #endif

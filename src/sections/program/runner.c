@@ -14,6 +14,7 @@
 #include "os/progress.h"
 #include "os/ptree.h"
 #include "sections/program/figures.h"
+#include "sections/program/readiness.h"
 #include "sections/program/recdir.h"
 
 /* The most spans kept from the traced run of each side. */
@@ -230,7 +231,8 @@ static void pgr_keep(pgr_runner *g, const pgk_run *run)
     pgk_keep(g->plan, g->c, run);
     if (sd->probed && g->probe[0]) {
         const pgt_run seen = { run->si, sd->key, g->n.runs, run->recs, run->nrec, run->p->t0_ns,
-                               (long long)atomic_load(&g->smp.ready_ns), g->c->o->ready_after };
+                               (long long)atomic_load(&g->smp.ready_ns), g->c->o->ready_after,
+                               run->resumed_ns };
         pgt_put_records(g->tally, g->c->r, &seen);
     }
 }
@@ -263,11 +265,13 @@ typedef struct pgr_one_run {
     const char *env[PGR_NENV];
     prc_record recs[PG_MAX_PROCS * 4];
     pr_program p;
+    pgy_watch watch;        /* its ready point, for the kinds that act there */
     double limit_s;         /* the time limit it ran under */
     int bounded;            /* that limit is the default bound (failures.h) */
 } pgr_one_run;
 
-/* The program spawned and waited for, the sampler beside it; 0, or -1
+/* The program spawned and waited for, the sampler beside it, and where a
+ * kind acts at the ready point, the ready thread (readiness.h); 0, or -1
  * when it could not be started (said on stderr). */
 static int pgr_spawn(pgr_runner *g, pgr_one_run *w, int spans)
 {
@@ -286,8 +290,10 @@ static int pgr_spawn(pgr_runner *g, pgr_one_run *w, int spans)
     ph_set(w->what);
     w->limit_s = pgx_limit(&g->fail, o, &w->bounded);
     started = pgm_start(&g->smp, g->nvml, g->ready, w->out, w->err);
+    pgy_start(&w->watch, g->plan, g->c, &w->run, &g->smp);
     rc = pr_run_program(sd->path, sd->cmd, w->env, nenv, sd->probed ? PRC_ENV_T0 : NULL, w->out,
                         w->err, w->limit_s, pgm_spawned, &g->smp, &w->p, w->why, sizeof w->why);
+    pgy_stop(&w->watch);
     pgm_stop(&g->smp, started);
     if (rc != 0) fprintf(stderr, "harness: " PG ": %s\n", w->why);
     return rc;
@@ -326,7 +332,8 @@ static int pgr_one(pgr_runner *g, size_t si, pgk_purpose purpose, int round, dou
         fprintf(stderr, "harness: " PG ": out of memory\n");
         return -1;
     }
-    w->run = (pgk_run){ .side = sd, .si = si, .purpose = purpose, .margin = margin, .name = w->name };
+    w->run = (pgk_run){ .side = sd, .si = si, .purpose = purpose, .margin = margin, .name = w->name,
+                        .recdir = w->recdir };
     pgr_name(g, &w->run, round, w->name, sizeof w->name, w->what, sizeof w->what, w->tag, sizeof w->tag);
     if (g->c->o->prepare && !pgr_prepare(g, sd, w->what, w->tag)) {
         if (measured) g->n.failed++;

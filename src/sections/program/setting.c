@@ -169,6 +169,21 @@ void pgk_done(pgk_plan *plan, sec_ctx *c, const pgk_run *run, size_t begun)
         if (plan->on[k]->done) plan->on[k]->done(c, plan->state[k], run);
 }
 
+int pgk_wants_ready(const pgk_plan *plan)
+{
+    size_t k;
+    for (k = 0; k < plan->non; k++)
+        if (plan->on[k]->ready) return 1;
+    return 0;
+}
+
+void pgk_ready(pgk_plan *plan, sec_ctx *c, const pgk_run *run, const pgk_ready_at *at)
+{
+    size_t k;
+    for (k = 0; k < plan->non; k++)
+        if (plan->on[k]->ready) plan->on[k]->ready(c, plan->state[k], run, at);
+}
+
 int pgk_search(pgk_plan *plan, sec_ctx *c, pgk_try_fn try_run, void *arg, char *stop,
                size_t stoplen)
 {
@@ -207,6 +222,13 @@ void pgk_schema(sch_out *o)
     size_t k;
     for (k = 0; k < PGK_NKINDS; k++)
         if (pgk_kinds[k]->schema) pgk_kinds[k]->schema(o);
+}
+
+void pgk_schema_figures(sch_out *o)
+{
+    size_t k;
+    for (k = 0; k < PGK_NKINDS; k++)
+        if (pgk_kinds[k]->schema_figures) pgk_kinds[k]->schema_figures(o);
 }
 
 void pgk_stop(pgk_plan *plan)

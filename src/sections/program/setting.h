@@ -6,7 +6,9 @@
  * (setting_squeeze.c), which act around the runs, and the kinds that make
  * the sides, one of which a run has: one side without a comparison,
  * --compare-loading and --compare-env (setting_env.c), --jit-cache
- * (setting_jit.c), --compare A --vs B (setting_commands.c). A new kind is
+ * (setting_jit.c), --compare A --vs B (setting_commands.c), --snapshot
+ * (setting_snapshot.c: each mode with and without the driver's checkpoint
+ * at the ready point, which acts at the run's ready point). A new kind is
  * one line in PGK_KINDS and one file that defines its row. */
 #ifndef SETTING_H
 #define SETTING_H
@@ -62,7 +64,21 @@ typedef struct pgk_run {
     char how[400];          /* once ended: what became of it, in words */
     const prc_record *recs; /* once its records were read: nrec of them */
     size_t nrec;
+    const char *recdir;     /* its record directory (the probe's records and live
+                               records), "" on a bare side */
+    long long resumed_ns;   /* CLOCK_MONOTONIC when a kind gave the program back after
+                               ready (--snapshot: the last unlock), 0: none; a kind's
+                               ended sets it; its first uses after ready are counted
+                               from here */
 } pgk_run;
+
+/* The moment a run was ready, as the runner's ready thread saw it while it
+ * ran (readiness.h). */
+typedef struct pgk_ready_at {
+    long long at_ns;        /* CLOCK_MONOTONIC */
+    const char *how;        /* "a line of its output matched --ready", "an NVTX mark
+                               matched --ready", "its first kernel, plus --ready-after" */
+} pgk_ready_at;
 
 typedef struct pgk_plan pgk_plan;
 
@@ -104,6 +120,18 @@ typedef struct pgk_kind {
     void (*ended)(sec_ctx *c, void *state, pgk_run *run);
     void (*keep)(sec_ctx *c, void *state, const pgk_run *run);
     void (*done)(sec_ctx *c, void *state, const pgk_run *run);
+    /* The run reached its ready point (pgk_ready_at: when, and by what). A
+     * kind with this hook makes the runner watch each run of a probed side
+     * for it (readiness.h): called at most once a run, while the program
+     * runs, on the runner's ready thread: neither the thread that waits
+     * for the program nor the sampler's, so it may take seconds (the
+     * program runs on meanwhile, or waits where the hook holds it). It may
+     * read run->side, si, name and recdir, and its own state; it writes
+     * its state only: no results (the waiting thread stores them from
+     * ended, keep or done, after this hook returned: the runner joins its
+     * thread before ended). It returns before the run's end is handled:
+     * a hook still running when the program exits is waited for. */
+    void (*ready)(sec_ctx *c, void *state, const pgk_run *run, const pgk_ready_at *at);
     /* In place of the measured rounds: a search, one try_run a run (the
      * warm-ups are of its settings only). Returns 0, or -1 when a run
      * could not be started; why it stopped into stop. search_run names its
@@ -123,11 +151,15 @@ typedef struct pgk_kind {
      * derived entries it stores. Two kinds that share them name them once. */
     void (*print)(FILE *f, const results *r);
     void (*schema)(sch_out *o);
+    /* The declarations of the measurements it stores itself (res_append),
+     * printed before sch_derived(o), where schema's are after. */
+    void (*schema_figures)(sch_out *o);
 } pgk_kind;
 
 /* The kinds, in the order their hooks are called: X(name) declares the row
  * pgk_<name> (defined in its own file). */
-#define PGK_KINDS(X) X(squeeze) X(squeeze_auto) X(none) X(loading) X(env) X(jit_cache) X(commands)
+#define PGK_KINDS(X) X(squeeze) X(squeeze_auto) X(none) X(loading) X(env) X(jit_cache) X(commands) \
+    X(snapshot)
 #define PGK_DECLARE(name) extern const pgk_kind pgk_##name;
 PGK_KINDS(PGK_DECLARE)
 #undef PGK_DECLARE
@@ -178,6 +210,10 @@ int pgk_before(pgk_plan *plan, sec_ctx *c, pgk_run *run, size_t *begun);
 void pgk_ended(pgk_plan *plan, sec_ctx *c, pgk_run *run);
 void pgk_keep(pgk_plan *plan, sec_ctx *c, const pgk_run *run);
 void pgk_done(pgk_plan *plan, sec_ctx *c, const pgk_run *run, size_t begun);
+/* pgk_wants_ready: 1 when a kind asked has a ready hook. pgk_ready: the
+ * kinds' ready hooks, in order (the ready thread's). */
+int pgk_wants_ready(const pgk_plan *plan);
+void pgk_ready(pgk_plan *plan, sec_ctx *c, const pgk_run *run, const pgk_ready_at *at);
 int pgk_search(pgk_plan *plan, sec_ctx *c, pgk_try_fn try_run, void *arg, char *stop,
                size_t stoplen);
 int pgk_conclude(pgk_plan *plan, sec_ctx *c);
@@ -188,5 +224,6 @@ void pgk_stop(pgk_plan *plan);
  * --schema, in PGK_KINDS's order. */
 void pgk_print(FILE *f, const results *r);
 void pgk_schema(sch_out *o);
+void pgk_schema_figures(sch_out *o);
 
 #endif

@@ -231,6 +231,8 @@ static void pgt_gather_slowest(pgt_side *ts, const pgt_run *run)
 /* What a run's first uses and loads come to (pgt_put_uses). */
 typedef struct pgt_uses {
     double ready, first;    /* ready and the first kernel, ms after the spawn (NaN: unknown) */
+    double from;            /* the first uses after ready are those after this: ready,
+                               or where a kind held the program at ready, its resumption */
     double uses, stall, worst, conc;
     double tight, took;     /* the tightest load after the first kernel, what it took */
     int asked;              /* the records say which streams were busy */
@@ -265,11 +267,11 @@ static void pgt_use(pgt_side *ts, int number, pgt_uses *u, const res_derived *d,
     double ln = res_derived_num(d, "later_n"), lm = res_derived_num(d, "later_ms");
     double busy = res_derived_num(d, "busy");
 
-    if (!isnan(u->ready) && d->value > u->ready) {
+    if (!isnan(u->from) && d->value > u->from) {
         u->uses++;
         u->stall += g + l;
         pgt_note_worst(u, g + l, d->name);
-        pgt_kernel_add(&ts->ready, number, d->name, g + l, d->value - u->ready, 0);
+        pgt_kernel_add(&ts->ready, number, d->name, g + l, d->value - u->from, 0);
     }
     if (ln >= 1) pgt_kernel_add(&ts->tune, number, d->name, l, lm / ln, 0);
     /* Under LAZY only: there a first use loads its kernel. */
@@ -288,10 +290,10 @@ static void pgt_load(pgt_side *ts, int number, pgt_uses *u, const res_derived *d
     double ms = !isnan(res_derived_num(d, "span_ms")) ? res_derived_num(d, "span_ms")
                                                        : res_derived_num(d, "ms");
     const char *what = strcmp(d->name, "library") == 0 ? "(library loads)" : "(module loads)";
-    if (isnan(u->ready) || !(d->value > u->ready)) return;
+    if (isnan(u->from) || !(d->value > u->from)) return;
     u->stall += ms;
     pgt_note_worst(u, ms, what);
-    pgt_kernel_add(&ts->ready, number, what, ms, d->value - u->ready, 0);
+    pgt_kernel_add(&ts->ready, number, what, ms, d->value - u->from, 0);
 }
 
 /* A first use or load that read the free memory after the first kernel:
@@ -345,6 +347,7 @@ static void pgt_put_uses(pgt_tally *t, results *r, const pgt_run *run)
     memset(&u, 0, sizeof u);
     u.first = pgt_earliest(run->recs, run->n, PRC_F_AT_FIRST_KERNEL);
     u.ready = pgt_ready_at(run, mark, u.first);
+    u.from = run->resumed_ns > 0 ? (double)(run->resumed_ns - run->t0_ns) / 1e6 : u.ready;
     u.tight = INFINITY;
     u.took = NAN;
     t->ready_runs++;

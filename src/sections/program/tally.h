@@ -95,6 +95,8 @@ typedef struct pgt_run {
     long long t0_ns;        /* its spawn (CLOCK_MONOTONIC) */
     long long ready_ns;     /* when --ready's line matched, 0: not */
     double ready_after;     /* --ready-after, seconds */
+    long long resumed_ns;   /* a kind gave the program back after ready then (--snapshot's
+                               last unlock), 0: none: its first uses are counted from here */
 } pgt_run;
 
 /* The records' figures ("at." the earliest, the others summed; each

@@ -12,9 +12,10 @@
       "or more tell the fixed part from the marginal rate")                              \
     X(SNAPSHOT_LOCK_TIMEOUT, "snapshot-lock-timeout", "MS",                             \
       OPT_INT(snapshot_lock_ms, 0, 600000, "milliseconds"),                             \
-      OPT_OWNED(SNAPSHOT, "is read by"), 0, OPT_RARE,                                   \
-      "section snapshot: how long a lock may wait for the\n"                            \
-      "child's submitted work, 0 for ever (default 5000)")                             \
+      OPT_ANY, 0, OPT_RARE,                                                             \
+      "section snapshot and -- CMD --snapshot: how long a lock\n"                       \
+      "may wait for the work a process submitted, 0 for ever\n"                         \
+      "(default 5000)")                                                                 \
     NO_PROFILE(SNAPSHOT, "times a child's checkpoint and restore, not kernels")
 
 #endif

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda/nvml.h"
+#include "cuda/ckpt.h"
 #include "os/clock.h"
 #include "os/phase.h"
 #include "os/proc.h"
@@ -28,7 +28,7 @@
 
 #define SN_NARGS 9      /* the child's arguments */
 
-static const char *const sn_step_words[SN_NSTEPS] = { "lock", "checkpoint", "restore", "unlock" };
+_Static_assert(SN_NSTEPS == CKP_NSTEPS, "the section's steps are the driver's four");
 
 /* One child, as the parent sees it. */
 typedef struct sn_run {
@@ -41,7 +41,7 @@ typedef struct sn_run {
     int status;             /* waitpid's, once reaped */
     char *text;             /* what the child sent after its ready line */
     size_t len, cap;
-    CUprocessState state;   /* where the steps left it */
+    ckp_proc P;             /* its pid and where the steps left it */
     char busy[64];          /* the kernel it said it left running, "" for none */
     double mem_before;      /* its device memory before the lock, MiB (NaN: unknown) */
     int failed_check;       /* 1 when a check it sent failed (said) */
@@ -218,83 +218,24 @@ static int sn_start(sn_run *R, double *cold_ms)
     return 0;
 }
 
-/* Step k on the child, timed on the host clock into *ms. */
-static CUresult sn_call(sn_run *R, int k, double *ms)
-{
-    CUcheckpointLockArgs la;
-    CUcheckpointCheckpointArgs ca;
-    CUcheckpointRestoreArgs ra;
-    CUcheckpointUnlockArgs ua;
-    CUresult r;
-    double t0;
-
-    memset(&la, 0, sizeof la);
-    memset(&ca, 0, sizeof ca);
-    memset(&ra, 0, sizeof ra);
-    memset(&ua, 0, sizeof ua);
-    la.timeoutMs = (unsigned)R->c->o->snapshot_lock_ms;
-    t0 = clk_now_ms();
-    switch (k) {
-    case 0: DRV_CALL(r, drv.cuCheckpointProcessLock(R->pid, &la)); break;
-    case 1: DRV_CALL(r, drv.cuCheckpointProcessCheckpoint(R->pid, &ca)); break;
-    case 2: DRV_CALL(r, drv.cuCheckpointProcessRestore(R->pid, &ra)); break;
-    default: DRV_CALL(r, drv.cuCheckpointProcessUnlock(R->pid, &ua)); break;
-    }
-    *ms = clk_now_ms() - t0;
-    if (r != CUDA_SUCCESS)      /* the one error path's line too (an injected fault said so) */
-        drv_report(r, k == 0 ? "cuCheckpointProcessLock(pid)" : k == 1
-                   ? "cuCheckpointProcessCheckpoint(pid)" : k == 2 ? "cuCheckpointProcessRestore(pid)"
-                   : "cuCheckpointProcessUnlock(pid)", __FILE__, __LINE__);
-    return r;
-}
-
-/* The state each step leaves the child in. */
-static const CUprocessState sn_after_step[SN_NSTEPS] = {
-    CU_PROCESS_STATE_LOCKED, CU_PROCESS_STATE_CHECKPOINTED, CU_PROCESS_STATE_LOCKED,
-    CU_PROCESS_STATE_RUNNING
-};
-
-/* The name of a process state. */
-static const char *sn_state_name(CUprocessState s)
-{
-    switch (s) {
-    case CU_PROCESS_STATE_RUNNING: return "RUNNING";
-    case CU_PROCESS_STATE_LOCKED: return "LOCKED";
-    case CU_PROCESS_STATE_CHECKPOINTED: return "CHECKPOINTED";
-    case CU_PROCESS_STATE_FAILED: return "FAILED";
-    }
-    return "UNKNOWN";
-}
-
 /* Whatever state the child is in, bring it back to RUNNING: restore where
  * it is checkpointed, unlock where it is locked; kill it where that fails
  * (a process that is gone holds nothing). Says what it did. */
 static void sn_release(sn_run *R, const char *why)
 {
-    CUprocessState was = R->state;
-    double ms;
-    char code[96] = "";
+    CUprocessState was = R->P.state;
+    char code[96];
 
-    if (R->pid <= 0 || sn_ended(R) || R->state == CU_PROCESS_STATE_RUNNING) return;
-    if (R->state == CU_PROCESS_STATE_CHECKPOINTED) {
-        CUresult r = sn_call(R, 2, &ms);
-        if (r == CUDA_SUCCESS) R->state = CU_PROCESS_STATE_LOCKED;
-        else snprintf(code, sizeof code, "the restore failed: %s (%d)", drv_result_name(r), (int)r);
-    }
-    if (R->state == CU_PROCESS_STATE_LOCKED) {
-        CUresult r = sn_call(R, 3, &ms);
-        if (r == CUDA_SUCCESS) R->state = CU_PROCESS_STATE_RUNNING;
-        else snprintf(code, sizeof code, "the unlock failed: %s (%d)", drv_result_name(r), (int)r);
-    }
-    if (R->state == CU_PROCESS_STATE_RUNNING) {
+    if (R->pid <= 0 || sn_ended(R) || R->P.state == CU_PROCESS_STATE_RUNNING) return;
+    if (ckp_release(&R->P, (unsigned)R->c->o->snapshot_lock_ms, code, sizeof code) == 0) {
         fprintf(stderr, "harness: " SN ": the child of %ld MiB (pid %d), left %s, was %sunlocked %s\n",
-                R->mib, R->pid, sn_state_name(was),
+                R->mib, R->pid, ckp_state_name(was),
                 was == CU_PROCESS_STATE_CHECKPOINTED ? "restored and " : "", why);
         return;
     }
     fprintf(stderr, "harness: " SN ": the child of %ld MiB (pid %d) could not be brought back "
             "from %s (%s): killed, so that nothing is left %s\n", R->mib, R->pid,
-            sn_state_name(was), code, sn_state_name(R->state));
+            ckp_state_name(was), code, ckp_state_name(R->P.state));
     sn_kill(R);
     R->killed = 1;
 }
@@ -304,17 +245,10 @@ static void sn_release(sn_run *R, const char *why)
  * reason kept once in the environment, snapshot_nvml). */
 static double sn_mem(sn_run *R)
 {
-    nv_sample s[256];
-    size_t n = sizeof s / sizeof s[0], i;
     char why[512];
-
-    if (nv_processes(s, n, &n, why, sizeof why) != 0) {
-        if (!res_env_get(R->c->r, "snapshot_nvml")) res_env_str(R->c->r, "snapshot_nvml", why);
-        return NAN;
-    }
-    for (i = 0; i < n && i < sizeof s / sizeof s[0]; i++)
-        if (s[i].pid == R->pid) return s[i].mib;
-    return 0;
+    double mib = ckp_mem(R->pid, why, sizeof why);
+    if (isnan(mib) && !res_env_get(R->c->r, "snapshot_nvml")) res_env_str(R->c->r, "snapshot_nvml", why);
+    return mib;
 }
 
 /* Store one sample of the parent's key k for this size. */
@@ -330,42 +264,19 @@ static int sn_put(sn_run *R, int k, double v)
 
 /* Step k failed with r: the one sentence that says why, on stderr and as
  * the failed check. */
-static void sn_said(sn_run *R, int k, CUresult r, double ms)
+static void sn_said(sn_run *R, int k, CUresult r)
 {
-    char s[900], out[128], what[128];
-    size_t free_b = 0, total_b = 0;
-    const cli_opts *o = R->c->o;
+    char s[900], out[128], what[128], who[96], option[64], buffers[64];
+    ckp_failed f;
 
-    if (sn_ended(R))
-        snprintf(s, sizeof s, "the child of %ld MiB (pid %d) %s while %s; the %s that followed "
-                 "failed: %s (%d)", R->mib, R->spid, sn_outcome(R, out, sizeof out),
-                 sn_state_name(R->state),
-                 sn_step_words[k], drv_result_name(r), (int)r);
-    else if (k == 0 && (r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_TIMEOUT ||
-                        (o->snapshot_lock_ms > 0 && ms >= 0.9 * o->snapshot_lock_ms)))
-        snprintf(s, sizeof s, "the lock of the child of %ld MiB (pid %d) timed out after %.0f ms "
-                 "(--snapshot-lock-timeout=%d): %s%s was still running, and a lock waits for the "
-                 "work a process submitted (%s (%d))", R->mib, R->pid, ms, o->snapshot_lock_ms,
-                 R->busy[0] ? "its kernel " : "work it had submitted", R->busy,
-                 drv_result_name(r), (int)r);
-    else if (k == 2 && r == CUDA_ERROR_OUT_OF_MEMORY && drv_mem_info(&free_b, &total_b) == 0) {
-        /* What it held: NVML's figure, else (NVML cannot say) its buffers. */
-        char held[96];
-        if (isnan(R->mem_before))
-            snprintf(held, sizeof held, "%ld MiB of buffers (NVML could not say what else)", R->mib);
-        else
-            snprintf(held, sizeof held, "%.0f MiB", R->mem_before);
-        snprintf(s, sizeof s, "the restore of the child of %ld MiB (pid %d) failed: %s (%d): it held "
-                 "%s before the checkpoint, and the device has %.0f MiB free", R->mib, R->pid,
-                 drv_result_name(r), (int)r, held, (double)free_b / 1048576.0);
-    }
-    else
-        snprintf(s, sizeof s, "the driver refused to %s the child of %ld MiB (pid %d): %s (%d)%s",
-                 sn_step_words[k], R->mib, R->pid, drv_result_name(r), (int)r,
-                 r == CUDA_ERROR_NOT_SUPPORTED ? "; a process that holds what the checkpoint API "
-                 "does not take (unified memory, IPC handles) is refused so" : "");
+    snprintf(who, sizeof who, "the child of %ld MiB (pid %d)", R->mib, R->spid);
+    snprintf(option, sizeof option, "--snapshot-lock-timeout=%d", R->c->o->snapshot_lock_ms);
+    snprintf(buffers, sizeof buffers, "%ld MiB of buffers", R->mib);
+    f = (ckp_failed){ who, sn_ended(R) ? sn_outcome(R, out, sizeof out) : NULL, R->busy, option,
+                      (unsigned)R->c->o->snapshot_lock_ms, R->mem_before, buffers, 1 };
+    ckp_sentence(s, sizeof s, &R->P, (ckp_step)k, r, &f);
     fprintf(stderr, "harness: " SN ": %s\n", s);
-    snprintf(what, sizeof what, "the child of %ld MiB: %s", R->mib, sn_step_words[k]);
+    snprintf(what, sizeof what, "the child of %ld MiB: %s", R->mib, ckp_step_words[k]);
     res_check_add(R->c->r, SN, what, 0, s);
 }
 
@@ -379,13 +290,14 @@ static int sn_steps(sn_run *R, double *sum)
 
     *sum = 0;
     R->mem_before = sn_mem(R);
+    ckp_init(&R->P, R->pid);
     for (k = 0; k < SN_NSTEPS; k++) {
-        CUresult r = sn_call(R, k, &ms);
+        CUresult r = ckp_step_on(&R->P, (ckp_step)k, (unsigned)R->c->o->snapshot_lock_ms);
         if (r != CUDA_SUCCESS) {
-            sn_said(R, k, r, ms);
+            sn_said(R, k, r);
             return 1;
         }
-        R->state = sn_after_step[k];
+        ms = R->P.ms[k];
         *sum += ms;
         if (sn_put(R, SN_K_LOCK + k, ms) != 0) return -1;
         if (k == 1) mem_ckpt = sn_mem(R);
@@ -495,7 +407,7 @@ int sn_one(sec_ctx *c, long mib)
     R.c = c;
     R.mib = mib;
     R.fd = -1;
-    R.state = CU_PROCESS_STATE_RUNNING;
+    ckp_init(&R.P, 0);
     ph_set(SN ": starting a child");
     rc = sn_start(&R, &cold);
     if (rc == 1) {
