@@ -1,6 +1,7 @@
 /* cli.h: the command line: one options struct (run/cli_opts.h), read from
  * argv through the option table (cli.c, run/opt.h; the entries' rows from
- * sections/list.h), validation, --help and --version. */
+ * sections/list.h), validation (the files it names: run/cli_paths.h; -- CMD
+ * and its sides: run/cli_command.h), --help and --version. */
 #ifndef CLI_H
 #define CLI_H
 
@@ -24,14 +25,6 @@ const char *cli_child_name(cli_child k);
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
               FILE *err);
 
-/* Find cmd (a program's name) as execvp would: a name with a '/' is taken
- * as it is, another is looked for in each directory of path (PATH; NULL or
- * empty: "/usr/bin:/bin"). Writes the file into buf. Returns 0 when it is a
- * regular file this process may execute, or -1 with the reason in why
- * ("not found in PATH", "Permission denied", "is a directory"). */
-int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, char *why,
-                     size_t whylen);
-
 /* 1 when o asks for several devices (--device=all or a LIST): the node
  * run, one child per device. */
 int cli_node(const cli_opts *o);
@@ -40,16 +33,6 @@ int cli_node(const cli_opts *o);
  * to 1023, each once, no empty entry). Returns the count, or -1 with what
  * is wrong in bad. */
 int cli_parse_devices(const char *s, int *dev, size_t max, char *bad, size_t badlen);
-
-/* Expand the placeholders of an output path tmpl into out (len bytes):
- * %n the node's name (node), %j the job id (job), %t the task (task), %%
- * one '%'. A pure function: the caller looks the values up (cli_parse:
- * SLURMD_NODENAME, else SLURM_NODENAME, else the hostname; SLURM_JOB_ID,
- * else "nojob"; SLURM_PROCID, else "0"). Returns 0, or -1 with what is
- * wrong in why: a '%' followed by another character or by nothing, a
- * value that is empty or holds a '/', or a result that does not fit. */
-int cli_expand_path(const char *tmpl, const char *node, const char *job, const char *task,
-                    char *out, size_t len, char *why, size_t whylen);
 
 /* Name of a module format: "cubin", "ptx". */
 const char *cli_format_name(cli_format f);

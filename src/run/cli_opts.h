@@ -1,7 +1,7 @@
 /* cli_opts.h: what the command line says: the one options struct cli_parse
  * fills (run/cli.h) and its types, limits and result codes, defined once for
- * the parser and every reader of the options. Types only: the functions are
- * cli.h's. */
+ * the parser and its modules (cli.c, cli_paths.c, cli_command.c) and every
+ * reader of the options. Types only: the functions are cli.h's. */
 #ifndef CLI_OPTS_H
 #define CLI_OPTS_H
 
@@ -180,7 +180,8 @@ typedef struct cli_opts {
     int show_output;             /* --show-output: print the first run's output */
     /* --json, --csv, --trace and --program-output with their placeholders
      * (%n, %j, %t, %%) expanded: json, csv, trace and program_output point
-     * here when the value had a '%' (cli_expand_path), else at argv. */
+     * here when the value had a '%' (clp_expand_outputs, run/cli_paths.h),
+     * else at argv. */
     char json_buf[CLI_PATH_MAX];
     char csv_buf[CLI_PATH_MAX];
     char trace_buf[CLI_PATH_MAX];
@@ -195,5 +196,11 @@ typedef struct cli_opts {
 
 /* Result of cli_parse. */
 enum { CLI_OK = 0, CLI_EXIT = 1, CLI_USAGE = 2 };
+
+/* A usage error in the command line's modules (cli.c, cli_paths.c,
+ * cli_command.c, which include run/opt.h): "harness: <what>" and the hint
+ * to err (a FILE * in scope), returned from the enclosing function as
+ * CLI_USAGE. */
+#define CLI_FAIL(...) return opt_fail(err, __VA_ARGS__)
 
 #endif
