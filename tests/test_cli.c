@@ -2,6 +2,7 @@
  * arrays, with its out and err streams captured through tmpfile(). */
 #include "testhelp.h"
 #include "run/cli.h"
+#include "run/cli_paths.h"
 #include "run/section.h"
 #include "sections/stopwatches/stopwatches.h"
 #include "version.h"
@@ -115,7 +116,7 @@ static const cli_bad_case cli_bad_cases[] = {
     { "--json without its value at the end", { "--quiet", "--json", NULL },    "option '--json' needs a value" },
 };
 
-/* cli_expand_path directly, then through cli_parse with the Slurm variables
+/* clp_expand_path directly, then through cli_parse with the Slurm variables
  * set in this process (and unset after). */
 static void test_cli_expand(void)
 {
@@ -142,26 +143,26 @@ static void test_cli_expand(void)
 
     for (i = 0; i < sizeof good / sizeof good[0]; i++) {
         why[0] = '\0';
-        rc = cli_expand_path(good[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
-        snprintf(desc, sizeof desc, "cli_expand_path: \"%s\" is \"%s\"", good[i].tmpl, good[i].want);
+        rc = clp_expand_path(good[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
+        snprintf(desc, sizeof desc, "clp_expand_path: \"%s\" is \"%s\"", good[i].tmpl, good[i].want);
         th_check(desc, rc == 0 && strcmp(out, good[i].want) == 0);
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = '\0';
-        rc = cli_expand_path(bad[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
-        snprintf(desc, sizeof desc, "cli_expand_path: \"%s\" is refused, naming %s (%s)",
+        rc = clp_expand_path(bad[i].tmpl, "gpu07", "4242", "3", out, sizeof out, why, sizeof why);
+        snprintf(desc, sizeof desc, "clp_expand_path: \"%s\" is refused, naming %s (%s)",
                  bad[i].tmpl, bad[i].needle, why);
         th_check(desc, rc == -1 && strstr(why, bad[i].needle) != NULL);
     }
-    rc = cli_expand_path("%n.json", "a/b", "1", "0", out, sizeof out, why, sizeof why);
-    th_check("cli_expand_path: a node name with a '/' is refused", rc == -1 && strstr(why, "'/'"));
-    rc = cli_expand_path("%j.json", "n", "", "0", out, sizeof out, why, sizeof why);
-    th_check("cli_expand_path: an empty value is refused", rc == -1 && strstr(why, "nothing"));
-    rc = cli_expand_path("0123456789-%n", "gpu07", "1", "0", out, 16, why, sizeof why);
-    th_check("cli_expand_path: a result longer than the buffer is refused",
+    rc = clp_expand_path("%n.json", "a/b", "1", "0", out, sizeof out, why, sizeof why);
+    th_check("clp_expand_path: a node name with a '/' is refused", rc == -1 && strstr(why, "'/'"));
+    rc = clp_expand_path("%j.json", "n", "", "0", out, sizeof out, why, sizeof why);
+    th_check("clp_expand_path: an empty value is refused", rc == -1 && strstr(why, "nothing"));
+    rc = clp_expand_path("0123456789-%n", "gpu07", "1", "0", out, 16, why, sizeof why);
+    th_check("clp_expand_path: a result longer than the buffer is refused",
              rc == -1 && strstr(why, "longer than 15"));
-    rc = cli_expand_path("0123456789-%n", "gpu", "1", "0", out, 15, why, sizeof why);
-    th_check("cli_expand_path: a result of exactly len - 1 fits",
+    rc = clp_expand_path("0123456789-%n", "gpu", "1", "0", out, 15, why, sizeof why);
+    th_check("clp_expand_path: a result of exactly len - 1 fits",
              rc == 0 && strcmp(out, "0123456789-gpu") == 0);
 
     setenv("SLURMD_NODENAME", "gpu07", 1);

@@ -190,6 +190,8 @@ sys.exit(0 if len(c) == 1 and c[0]['passed'] else 1)"
         grep -q '^m	visible	devices	.*	2	0	0	0	\$' '$T/child.out'"
     HARNESS_LIBCUDA=/nonexistent/libcuda.so.1 run_harness "$T/cn.out" "$T/cn.err" --child=visible
     expect_exit "--child=visible without a driver: exit 3" 3
+    check "--child=visible without a driver: the reason it said is its skip line, for the parent" \
+        grep -q '^skip	visible	no CUDA driver: /nonexistent/libcuda.so.1' "$T/cn.out"
 fi
 
 # No driver: the child says so, the section is skipped, exit 3.
@@ -199,6 +201,16 @@ expect_grep "no driver: the child names it" "^harness: no CUDA driver: /nonexist
 expect_grep "no driver: the section is skipped" "^harness: visible: skipped: " "$T/nd.err"
 check "no driver: the JSON names the skip and is incomplete" \
     python3 tests/check_json.py "$T/nd.json" --expect-skipped visible --expect-incomplete --expect-measurements 0
+# Visible's child says the reason; the parent's sections after it do not say
+# it again (they said it twice: the child, then stopwatches in full).
+HARNESS_LIBCUDA=/nonexistent/libcuda.so.1 run_harness "$T/nd2.out" "$T/nd2.err" --quick \
+    --section=visible,stopwatches,crossover
+expect_exit "no driver, visible then stopwatches: exit 3" 3
+check "no driver, visible then stopwatches: the reason said once on stderr, the later skips '(as above)'" sh -c \
+    "test \$(grep -c 'cannot open shared object file' '$T/nd2.err') -eq 1 &&
+     grep -q '^harness: no CUDA driver: /nonexistent/libcuda.so.1: cannot open' '$T/nd2.err' &&
+     grep -q '^harness: stopwatches: skipped: no CUDA driver (as above)\$' '$T/nd2.err' &&
+     grep -q '^harness: crossover: skipped: no CUDA driver (as above)\$' '$T/nd2.err'"
 run_harness "$T/help.out" "$T/help.err" --help=all
 expect_grep "--help lists visible first among the sections" "in order: visible, stopwatches" "$T/help.out"
 # Under make sanitize: no sanitizer report from any run above, children included.

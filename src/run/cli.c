@@ -1,23 +1,20 @@
 /* cli.c: the command line: the harness's rows of the option table (the
  * entries add theirs, sections/list.h) and their own parsers, the checks
- * between options, --help and --version. The table's machinery (reading
- * argv through it, the values, the help's layout) is run/opt.c. */
+ * between options, --help and --version; cli_parse drives them. The
+ * table's machinery (reading argv through it, the values, the help's
+ * layout) is run/opt.c; the files the options name are run/cli_paths.c's,
+ * -- CMD and its sides run/cli_command.c's. */
 #include "run/cli.h"
+#include "run/cli_command.h"
+#include "run/cli_paths.h"
 #include "run/opt.h"
-#include "core/rx.h"
 #include "core/verdict.h"
 #include "cuda/kernels.h"
-#include "os/atomicfile.h"
-#include "os/exe.h"
 #include "version.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The --child words, by cli_child (sections/list.h). */
 static const char *const cli_child_names[] = {
@@ -55,10 +52,10 @@ const char *cli_loading_name(cli_loading l)
 
 /* ------------------------------------------------------ the option table --- */
 
-/* The rows' own parsers and help printers (defined below). */
+/* The rows' own parsers and help printers (defined below; -- CMD's are
+ * run/cli_command.c's). */
 static opt_parse_fn cli_read_section, cli_read_device, cli_read_sizes, cli_read_reps,
-    cli_read_noise, cli_read_arch, cli_read_synth, cli_read_compare_env, cli_read_jit_cache,
-    cli_read_compare, cli_read_ready, cli_read_squeeze, cli_read_help, cli_read_version,
+    cli_read_noise, cli_read_arch, cli_read_synth, cli_read_help, cli_read_version,
     cli_read_completion, cli_read_child, cli_read_child_t0;
 static opt_help_fn cli_help_sections, cli_help_sizes, cli_help_rounds;
 
@@ -366,10 +363,6 @@ static void cli_help_rounds(FILE *out, const opt_layout *l, const char *label, c
 }
 
 /* ------------------------------------------------------------ values --- */
-
-/* A usage error: "harness: <what>" and the hint to err (a FILE * in scope),
- * returned from the enclosing function as CLI_USAGE. */
-#define CLI_FAIL(...) return opt_fail(err, __VA_ARGS__)
 
 /* 1 when option opt was on the command line. */
 static int cli_given(const int *seen, cli_opt opt)
@@ -701,157 +694,6 @@ static int cli_read_synth(const opt_row *r, const char *arg, cli_opts *o, FILE *
     return CLI_OK;
 }
 
-/* --compare-env, --jit-cache and --compare each set the sides: the first
- * of them given. Returns CLI_OK, or CLI_USAGE after printing so to err. */
-static int cli_first_sides(const cli_opts *o, FILE *err)
-{
-    if (o->compare != CLI_CMP_NONE)
-        CLI_FAIL("--compare-env, --jit-cache and --compare each set the sides; give one of them");
-    return CLI_OK;
-}
-
-/* 1 when name is a variable name: a letter or '_', then letters, digits, '_'. */
-static int cli_var_name(const char *name, size_t len)
-{
-    size_t i;
-    if (len == 0 || isdigit((unsigned char)name[0])) return 0;
-    for (i = 0; i < len; i++)
-        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return 0;
-    return 1;
-}
-
-/* --compare-env=NAME=A,B[,...]'s values after '=' (a comma inside one
- * written "\,") into o->setting. Returns CLI_OK, or CLI_USAGE after
- * printing what is wrong to err. */
-static int cli_env_values(const char *arg, const char *p, cli_opts *o, FILE *err)
-{
-    size_t at = 0, start = 0;
-
-    for (;; p++) {
-        if (at + 2 >= sizeof o->setting_buf)
-            CLI_FAIL("--compare-env=%s: longer than %zu characters", arg, sizeof o->setting_buf - 2);
-        if (*p == '\\' && p[1] == ',') {
-            o->setting_buf[at++] = *++p;
-            continue;
-        }
-        if (*p && *p != ',') {
-            o->setting_buf[at++] = *p;
-            continue;
-        }
-        o->setting_buf[at++] = '\0';
-        if (at - 1 == start)
-            CLI_FAIL("--compare-env=%s: value %zu is empty; write each value (a comma inside "
-                     "one as \\,)", arg, o->nsettings + 1);
-        if (o->nsettings == CLI_MAX_SETTINGS)
-            CLI_FAIL("--compare-env=%s: more than %d values", arg, CLI_MAX_SETTINGS);
-        o->setting[o->nsettings++] = o->setting_buf + start;
-        start = at;
-        if (!*p) return CLI_OK;
-    }
-}
-
-/* --compare-env=NAME=A,B[,...]: the name into o->setting_name, the values
- * into o->setting (cli_env_values). */
-static int cli_read_compare_env(const opt_row *r, const char *arg, cli_opts *o, FILE *out,
-                                FILE *err)
-{
-    const char *eq = strchr(arg, '=');
-    size_t nl = eq ? (size_t)(eq - arg) : 0;
-
-    (void)r;
-    (void)out;
-    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
-    if (!eq || nl == 0)
-        CLI_FAIL("--compare-env=%s: expected NAME=A,B[,...] (a comma inside a value is "
-                 "written \\,)", arg);
-    if (!cli_var_name(arg, nl) || nl >= sizeof o->setting_name)
-        CLI_FAIL("--compare-env=%s: '%.*s' is not a variable name (letters, digits and '_', "
-                 "not starting with a digit, at most %zu)", arg, (int)nl, arg,
-                 sizeof o->setting_name - 1);
-    memcpy(o->setting_name, arg, nl);
-    o->setting_name[nl] = '\0';
-    if (strncmp(o->setting_name, "HARNESS_PROBE", 13) == 0 ||
-        strcmp(o->setting_name, "CUDA_INJECTION64_PATH") == 0)
-        CLI_FAIL("--compare-env=%s: %s is the harness's own (the probe is loaded through it)",
-                 arg, o->setting_name);
-    if (!eq[1]) CLI_FAIL("--compare-env=%s: no values after '='; expected NAME=A,B[,...]", arg);
-    if (cli_env_values(arg, eq + 1, o, err) != CLI_OK) return CLI_USAGE;
-    if (o->nsettings < 2)
-        CLI_FAIL("--compare-env=%s: one value; a comparison takes two or more (NAME=A,B)", arg);
-    o->compare = CLI_CMP_ENV;
-    return CLI_OK;
-}
-
-/* --jit-cache=LIST: cold and warm, each at most once, in the order given. */
-static int cli_read_jit_cache(const opt_row *r, const char *arg, cli_opts *o, FILE *out,
-                              FILE *err)
-{
-    const char *p = arg;
-
-    (void)r;
-    (void)out;
-    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        const char *v = n == 4 && strncmp(p, "cold", 4) == 0 ? "cold"
-                      : n == 4 && strncmp(p, "warm", 4) == 0 ? "warm" : NULL;
-        size_t i;
-        if (!v) CLI_FAIL("--jit-cache=%s: '%.*s': expected cold, warm or cold,warm", arg, (int)n, p);
-        for (i = 0; i < o->nsettings; i++)
-            if (o->setting[i] == v) CLI_FAIL("--jit-cache=%s: %s given twice", arg, v);
-        o->setting[o->nsettings++] = v;
-        p += n;
-        if (*p == ',' && !*++p) CLI_FAIL("--jit-cache=%s: an empty entry at the end", arg);
-    }
-    o->compare = CLI_CMP_JIT_CACHE;
-    return CLI_OK;
-}
-
-/* --compare: a side per command (split in cli_split_commands). */
-static int cli_read_compare(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
-{
-    (void)r;
-    (void)arg;
-    (void)out;
-    if (cli_first_sides(o, err) != CLI_OK) return CLI_USAGE;
-    o->compare = CLI_CMP_COMMANDS;
-    return CLI_OK;
-}
-
-/* --ready=REGEX: a POSIX extended regular expression that rx takes
- * (src/core/rx.h: no back-references, bounded in size); a pattern over
- * 60 bytes is named by its start and length. */
-static int cli_read_ready(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
-{
-    rx_prog *re;
-    char msg[200];
-    size_t len = strlen(arg);
-
-    (void)r;
-    (void)out;
-    if (rx_compile(arg, &re, msg, sizeof msg) != 0) {
-        if (len > 60) CLI_FAIL("--ready=%.40s... (%zu bytes): not taken: %s", arg, len, msg);
-        CLI_FAIL("--ready=%s: not taken: %s", arg, msg);
-    }
-    rx_free(re);
-    o->ready = arg;
-    return CLI_OK;
-}
-
-/* --squeeze=MiB|auto. */
-static int cli_read_squeeze(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
-{
-    long long v;
-
-    (void)r;
-    (void)out;
-    if (strcmp(arg, "auto") == 0) o->squeeze_auto = 1;
-    else if (opt_int(arg, 0, (long long)CLI_SQUEEZE_MAX, &v) == 0) o->squeeze_mib = (double)v;
-    else CLI_FAIL("--squeeze=%s: expected the MiB to leave free, a whole number from 0 to %.0f, "
-                  "or auto", arg, CLI_SQUEEZE_MAX);
-    return CLI_OK;
-}
-
 /* --help[=all]: the short help, or every option. */
 static int cli_read_help(const opt_row *r, const char *arg, cli_opts *o, FILE *out, FILE *err)
 {
@@ -918,237 +760,6 @@ static int cli_read_child_t0(const opt_row *r, const char *arg, cli_opts *o, FIL
 
 /* ------------------------------------------------------------ checks --- */
 
-/* 1 when s holds a control character (below 0x20, or 0x7f). */
-static int cli_has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 1;
-    return 0;
-}
-
-/* What makes a placeholder's value unfit for a path, or NULL: it names
- * another directory ('/', ".."), or holds a control character. */
-static const char *cli_bad_value(const char *val)
-{
-    if (!val || !*val) return "nothing";
-    if (strchr(val, '/')) return "which holds a '/'";
-    if (strstr(val, "..")) return "which holds '..'";
-    if (cli_has_control(val)) return "which holds a control character";
-    return NULL;
-}
-
-int cli_expand_path(const char *tmpl, const char *node, const char *job, const char *task,
-                    char *out, size_t len, char *why, size_t whylen)
-{
-    size_t n = 0;
-    const char *p, *val;
-    char one[2] = { '%', '\0' };
-
-    for (p = tmpl; *p; p++) {
-        val = NULL;
-        if (*p != '%') {
-            one[0] = *p;
-            val = one;
-        } else {
-            switch (p[1]) {
-            case 'n': val = node; break;
-            case 'j': val = job; break;
-            case 't': val = task; break;
-            case '%': one[0] = '%'; val = one; break;
-            case '\0':
-                snprintf(why, whylen, "a '%%' at the end; a placeholder is %%n, %%j, %%t or %%%%");
-                return -1;
-            default:
-                snprintf(why, whylen, "unknown placeholder '%%%c'; expected %%n, %%j, %%t or %%%%",
-                         p[1]);
-                return -1;
-            }
-            if (p[1] != '%' && cli_bad_value(val)) {
-                snprintf(why, whylen, "%%%c expands to '%s', %s", p[1], val && !cli_has_control(val)
-                         ? val : "(not shown)", cli_bad_value(val));
-                return -1;
-            }
-            p++;
-        }
-        if (n + strlen(val) >= len) {
-            snprintf(why, whylen, "longer than %zu characters once expanded", len - 1);
-            return -1;
-        }
-        memcpy(out + n, val, strlen(val));
-        n += strlen(val);
-    }
-    out[n] = '\0';
-    return 0;
-}
-
-/* The value of environment variable name, NULL where unset or empty. */
-static const char *cli_env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-/* Expand the placeholders of --json, --csv, --trace and --program-output
- * (cli_expand_path) into the buffers of o, with the node, job and task of
- * a Slurm task where set. A value without a '%' is kept as it is. Returns
- * CLI_OK, or CLI_USAGE after printing the option and what is wrong to err. */
-static int cli_expand_outputs(cli_opts *o, FILE *err)
-{
-    struct { const char *name; const char **path; char *buf; } out[] = {
-        { "json", &o->json, o->json_buf }, { "csv", &o->csv, o->csv_buf },
-        { "trace", &o->trace, o->trace_buf },
-        { "program-output", &o->program_output, o->program_output_buf },
-    };
-    char host[256], why[256];
-    const char *node = cli_env("SLURMD_NODENAME"), *job = cli_env("SLURM_JOB_ID");
-    const char *task = cli_env("SLURM_PROCID");
-    size_t i;
-
-    if (!node) node = cli_env("SLURM_NODENAME");
-    if (!node) {
-        host[0] = '\0';
-        if (gethostname(host, sizeof host) != 0) host[0] = '\0';
-        host[sizeof host - 1] = '\0';
-        node = host;
-    }
-    for (i = 0; i < sizeof out / sizeof out[0]; i++) {
-        if (!*out[i].path || !strchr(*out[i].path, '%')) continue;
-        if (cli_expand_path(*out[i].path, node, job ? job : "nojob", task ? task : "0",
-                            out[i].buf, CLI_PATH_MAX, why, sizeof why) != 0)
-            CLI_FAIL("--%s=%s: %s", out[i].name, *out[i].path, why);
-        *out[i].path = out[i].buf;
-    }
-    return CLI_OK;
-}
-
-/* Which of the harness's stdout and stderr path would write into: "stdout",
- * "stderr", or NULL (neither; /dev/null is neither: nothing written there
- * is lost). Through links and /proc/self/fd: the same open file (a pipe, a
- * terminal, a regular file) by device and inode. */
-static const char *cli_std_clash(const char *path)
-{
-    struct stat p, s, null;
-    int fd;
-    if (stat(path, &p) != 0) return NULL;
-    if (S_ISCHR(p.st_mode) && stat("/dev/null", &null) == 0 && p.st_rdev == null.st_rdev) return NULL;
-    for (fd = 1; fd <= 2; fd++)
-        if (fstat(fd, &s) == 0 && s.st_dev == p.st_dev && s.st_ino == p.st_ino)
-            return fd == 1 ? "stdout" : "stderr";
-    return NULL;
-}
-
-/* The directory of -- CMD's output beside the outputs: --program-output,
- * or <json>.program (pg_claim_output), into buf; NULL without -- CMD or
- * where there is none. */
-static const char *cli_program_dir(const cli_opts *o, char *buf, size_t len)
-{
-    if (!o->cmd) return NULL;
-    if (o->program_output) return o->program_output;
-    if (!o->json || strcmp(o->json, "-") == 0) return NULL;
-    if ((size_t)snprintf(buf, len, "%s.program", o->json) >= len) return NULL;
-    return buf;
-}
-
-/* The output files, --json, --csv, --trace, --preload-list and --markdown: "-" is
- * stdout, for one of them at most; none names a directory, or stdout or
- * stderr by another name (/dev/stdout, /proc/self/fd/1, a link to the file
- * stdout goes to: the tables would mix into it); each can be written (its
- * directory is there and takes new files, its name leaves room for the
- * temporary file's: af_check_target); no two name one file, however
- * spelled (r.json and ./r.json, a symbolic link and the file it names; the
- * same path twice, a device's included), nor the program's output
- * directory (cli_program_dir): the second write would replace the first.
- * All before any section runs. Returns CLI_OK, or CLI_USAGE after printing
- * what is wrong to err. */
-static int cli_check_outputs(const cli_opts *o, FILE *err)
-{
-    struct { const char *name, *path; } out[] = {
-        { "json", o->json }, { "csv", o->csv }, { "trace", o->trace },
-        { "preload-list", o->preload_list }, { "markdown", o->markdown },
-    };
-    size_t i, j, n = sizeof out / sizeof out[0], dash = n;
-    char why[PATH_MAX + 64], dir[CLI_PATH_MAX + 16];
-    const char *std, *pdir;
-
-    for (i = 0; i < n; i++) {
-        if (!out[i].path || strcmp(out[i].path, "-") != 0) continue;
-        if (dash < n)
-            CLI_FAIL("--%s=- and --%s=- both name stdout; one output at a time can go there",
-                     out[dash].name, out[i].name);
-        dash = i;
-        out[i].path = NULL;     /* stdout: nothing to check */
-    }
-    for (i = 0; i < n; i++)
-        if (out[i].path && af_names_directory(out[i].path))
-            CLI_FAIL("--%s=%s: names a directory; expected a file name", out[i].name, out[i].path);
-    for (i = 0; i < n; i++)
-        if (out[i].path && (std = cli_std_clash(out[i].path)) != NULL)
-            CLI_FAIL("--%s=%s: is the harness's %s (where its %s go); --%s=- writes it to stdout "
-                     "alone", out[i].name, out[i].path, std, std[3] == 'o' ? "tables" : "messages",
-                     out[i].name);
-    for (i = 0; i < n; i++)
-        if (out[i].path && af_check_target(out[i].path, why, sizeof why) != 0)
-            CLI_FAIL("--%s=%s: cannot be written: %s", out[i].name, out[i].path, why);
-    if ((pdir = cli_program_dir(o, dir, sizeof dir)) != NULL)
-        for (i = 0; i < n; i++)
-            if (out[i].path && (strcmp(out[i].path, pdir) == 0 || af_same_file(out[i].path, pdir)))
-                CLI_FAIL("--%s=%s: is the directory of the program's output (%s%s): the two "
-                         "would be written over each other", out[i].name, out[i].path,
-                         o->program_output ? "--program-output=" : "--json's default, ", pdir);
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++)
-            if (out[i].path && out[j].path &&
-                (strcmp(out[i].path, out[j].path) == 0 || af_same_file(out[i].path, out[j].path)))
-                CLI_FAIL("--%s=%s and --%s=%s name the same file", out[i].name, out[i].path,
-                         out[j].name, out[j].path);
-    return CLI_OK;
-}
-
-/* --kernels-dir names a directory this process can list and read: a usage
- * error now, not a failed compile later. Returns CLI_OK, or CLI_USAGE after
- * printing what is wrong to err. */
-static int cli_check_kernels_dir(const cli_opts *o, FILE *err)
-{
-    struct stat st;
-
-    if (!o->kernels_dir) return CLI_OK;
-    if (stat(o->kernels_dir, &st) != 0)
-        CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode)) CLI_FAIL("--kernels-dir=%s: not a directory", o->kernels_dir);
-    if (access(o->kernels_dir, R_OK | X_OK) != 0)
-        CLI_FAIL("--kernels-dir=%s: %s", o->kernels_dir, strerror(errno));
-    return CLI_OK;
-}
-
-/* One file a user named for reading (what): it exists, is not a
- * directory, and this process can read it. Returns CLI_OK, or CLI_USAGE
- * after printing what is wrong to err. */
-static int cli_check_input(const char *what, const char *path, FILE *err)
-{
-    struct stat st;
-
-    if (stat(path, &st) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) CLI_FAIL("--%s=%s: a directory, not a %s file", what, path, what);
-    if (access(path, R_OK) != 0) CLI_FAIL("--%s=%s: cannot open: %s", what, path, strerror(errno));
-    return CLI_OK;
-}
-
-/* Every --module and --source names a file this process can read: a usage
- * error before the first measurement, not when its section runs (the
- * command and --kernels-dir are checked as they are read). Returns CLI_OK,
- * or CLI_USAGE after printing the first that is not to err. */
-static int cli_check_inputs(const cli_opts *o, FILE *err)
-{
-    size_t i;
-    int rc;
-
-    for (i = 0; i < o->nmodules; i++)
-        if ((rc = cli_check_input("module", o->modules[i], err)) != CLI_OK) return rc;
-    for (i = 0; i < o->nsources; i++)
-        if ((rc = cli_check_input("source", o->sources[i], err)) != CLI_OK) return rc;
-    return CLI_OK;
-}
-
 /* --profile fixes the sampling (one run of each kernel, no warm-up, no
  * flush): the options it would ignore, --quick (a mode of its own; the
  * environment records one mode), and the entries it leaves out
@@ -1194,20 +805,21 @@ static int cli_check_owners(const cli_opts *o, const int *seen, FILE *err)
 }
 
 /* Options that cannot go together: --compare-loading with --module-loading;
- * outputs that name a directory or one file twice (cli_check_outputs); a
- * --kernels-dir that is not a readable directory; --reps with the stopping
- * rule; --profile with what it fixes (cli_check_profile); an option without
- * its section or the option it needs (cli_check_owners); a --module or
- * --source that cannot be read (cli_check_inputs). Returns CLI_OK, or
- * CLI_USAGE after printing the first conflict to err. */
+ * outputs that name a directory or one file twice (clp_check_outputs); a
+ * --kernels-dir that is not a readable directory (clp_check_kernels_dir);
+ * --reps with the stopping rule; --profile with what it fixes
+ * (cli_check_profile); an option without its section or the option it
+ * needs (cli_check_owners); a --module or --source that cannot be read
+ * (clp_check_inputs). Returns CLI_OK, or CLI_USAGE after printing the first
+ * conflict to err. */
 static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
 {
     int rc;
 
     if (o->compare_loading && o->loading != CLI_LOAD_DEFAULT)
         CLI_FAIL("--compare-loading runs both modes; it cannot be combined with --module-loading");
-    if ((rc = cli_check_outputs(o, err)) != CLI_OK) return rc;
-    if ((rc = cli_check_kernels_dir(o, err)) != CLI_OK) return rc;
+    if ((rc = clp_check_outputs(o, err)) != CLI_OK) return rc;
+    if ((rc = clp_check_kernels_dir(o, err)) != CLI_OK) return rc;
     if (o->reps_given && (cli_given(seen, CLI_O_MIN_SAMPLES) || cli_given(seen, CLI_O_MAX_NOISE) ||
                           cli_given(seen, CLI_O_MAX_TIME)))
         CLI_FAIL("--reps fixes the sample count; it cannot be combined with "
@@ -1218,7 +830,7 @@ static int cli_check_combinations(const cli_opts *o, const int *seen, FILE *err)
         CLI_FAIL("--snapshot-lock-timeout is read by section snapshot and by -- CMD --snapshot; %s",
                  o->cmd ? "--snapshot is not given" : "--section does not include snapshot");
     if ((rc = cli_check_owners(o, seen, err)) != CLI_OK) return rc;
-    return cli_check_inputs(o, err);
+    return clp_check_inputs(o, err);
 }
 
 /* What --quick and --profile change in the options (--quick: the defaults
@@ -1256,154 +868,6 @@ static void cli_apply_modes(cli_opts *o, const int *seen)
     o->compare_rounds = cli_given(seen, CLI_O_ROUNDS) || o->profile ? o->rounds : vd_children();
 }
 
-/* The user's program: the words after the first "--" (o->cmd, o->ncmd;
- * cmd set, ncmd 0, for a "--" with nothing after it). Returns the count of
- * the words before it, what opt_read_argv reads. */
-static int cli_split_command(int argc, char **argv, cli_opts *o)
-{
-    int i;
-
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--") == 0) {
-            o->cmd = (const char *const *)(argv + i + 1);
-            o->ncmd = (size_t)(argc - i - 1);
-            return i;
-        }
-    return argc;
-}
-
-int cli_find_program(const char *cmd, const char *path, char *buf, size_t len, char *why,
-                     size_t whylen)
-{
-    const char *p, *end;
-    struct stat st;
-    int denied = 0;
-
-    if (!*cmd) {
-        snprintf(why, whylen, "an empty command name");
-        return -1;
-    }
-    if (strchr(cmd, '/')) {
-        if ((size_t)snprintf(buf, len, "%s", cmd) >= len) {
-            snprintf(why, whylen, "the name is too long");
-            return -1;
-        }
-        if (stat(buf, &st) != 0) {
-            snprintf(why, whylen, "%s", strerror(errno));
-            return -1;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            snprintf(why, whylen, "is a directory");
-            return -1;
-        }
-        if (!S_ISREG(st.st_mode) || access(buf, X_OK) != 0) {
-            snprintf(why, whylen, "not an executable file");
-            return -1;
-        }
-        return 0;
-    }
-    if (!path || !*path) path = "/usr/bin:/bin";
-    for (p = path;; p = end + 1) {
-        size_t dl;
-        end = strchr(p, ':');
-        if (!end) end = p + strlen(p);
-        dl = (size_t)(end - p);
-        /* An empty entry is the current directory, as for execvp. */
-        if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)dl, p, dl ? "/" : "./", cmd) < len &&
-            stat(buf, &st) == 0 && S_ISREG(st.st_mode)) {
-            if (access(buf, X_OK) == 0) return 0;
-            denied = 1;
-        }
-        if (!*end) break;
-    }
-    snprintf(why, whylen, denied ? "found in PATH, but not executable" : "not found in PATH");
-    return -1;
-}
-
-/* --compare: the command split at each --vs-word (default "--vs") into
- * copies of its words (o->cmds, each NULL-terminated), each part a command
- * that is found and that execve would run (ex_check: a bad ELF, a missing
- * #! interpreter, refused here, before any run). Returns CLI_OK, or CLI_USAGE after printing
- * what is wrong to err. */
-static int cli_split_commands(cli_opts *o, FILE *err)
-{
-    const char *vs = o->vs_word ? o->vs_word : "--vs";
-    const char *const *w = o->cmd;
-    char why[256];
-    size_t i, start = 0, n = 0, at = 0;
-
-    if (o->ncmd + CLI_MAX_SETTINGS > sizeof o->cmd_words / sizeof o->cmd_words[0])
-        CLI_FAIL("--compare: more than %d words after --", CLI_MAX_ARGS);
-    for (i = 0; i <= o->ncmd; i++) {
-        if (i < o->ncmd && strcmp(w[i], vs) != 0) continue;
-        if (i == start)
-            CLI_FAIL("--compare: command %zu is empty; write %s between commands: "
-                     "harness --compare -- A [ARGS] %s B [ARGS]", n + 1, vs, vs);
-        if (n == CLI_MAX_SETTINGS) CLI_FAIL("--compare: more than %d commands", CLI_MAX_SETTINGS);
-        if (cli_find_program(w[start], getenv("PATH"), o->cmd_paths[n], sizeof o->cmd_paths[n], why,
-                             sizeof why) != 0)
-            CLI_FAIL("--compare: command %zu, %s: %s", n + 1, w[start], why);
-        if (ex_check(o->cmd_paths[n], why, sizeof why) != 0)
-            CLI_FAIL("--compare: command %zu, %s: cannot be run: %s", n + 1, w[start], why);
-        /* The command's words copied, NULL-terminated: argv stays whole. */
-        o->cmds[n] = o->cmd_words + at;
-        o->ncmds[n] = i - start;
-        memcpy(o->cmd_words + at, w + start, (i - start) * sizeof *w);
-        at += i - start;
-        o->cmd_words[at++] = NULL;
-        n++;
-        start = i + 1;
-    }
-    if (n < 2)
-        CLI_FAIL("--compare: one command; write %s between two or more (harness --compare -- A "
-                 "%s B; --vs-word=WORD where %s is one of the program's own words)", vs, vs, vs);
-    o->nsettings = n;
-    o->cmd = o->cmds[0];
-    o->ncmd = o->ncmds[0];
-    memcpy(o->cmd_path, o->cmd_paths[0], sizeof o->cmd_path);
-    return CLI_OK;
-}
-
-/* The sides of -- CMD: --compare-loading as CUDA_MODULE_LOADING=LAZY,EAGER,
- * one comparison at a time, --module-loading not with a comparison of the
- * same variable, --jit-cache's warm side filled by a warm-up run,
- * --vs-word only with --compare. Returns CLI_OK, or CLI_USAGE after
- * printing what is wrong to err. */
-static int cli_check_sides(cli_opts *o, FILE *err)
-{
-    if (o->compare_loading) {
-        if (o->compare != CLI_CMP_NONE)
-            CLI_FAIL("--compare-loading compares CUDA_MODULE_LOADING; it cannot be combined with "
-                     "--compare-env, --jit-cache or --compare");
-        o->compare = CLI_CMP_LOADING;
-        snprintf(o->setting_name, sizeof o->setting_name, "CUDA_MODULE_LOADING");
-        o->setting[0] = "LAZY";
-        o->setting[1] = "EAGER";
-        o->nsettings = 2;
-    }
-    if (o->snapshot) {
-        if (o->compare != CLI_CMP_NONE)
-            CLI_FAIL("--snapshot compares each loading mode with and without the checkpoint; it "
-                     "cannot be combined with --compare-loading, --compare-env, --jit-cache or "
-                     "--compare");
-        o->compare = CLI_CMP_SNAPSHOT;
-        o->nsettings = o->loading == CLI_LOAD_DEFAULT ? 4 : 2;
-    }
-    if (o->compare == CLI_CMP_ENV && o->loading != CLI_LOAD_DEFAULT &&
-        strcmp(o->setting_name, "CUDA_MODULE_LOADING") == 0)
-        CLI_FAIL("--compare-env=CUDA_MODULE_LOADING=... sets the mode per side; it cannot be "
-                 "combined with --module-loading");
-    if (o->compare == CLI_CMP_JIT_CACHE && o->warmup < 1)
-        for (size_t i = 0; i < o->nsettings; i++)
-            if (strcmp(o->setting[i], "warm") == 0)
-                CLI_FAIL("--jit-cache=warm is a cache a warm-up run filled; --warmup=0 leaves it "
-                         "empty (give --warmup=1 or more)");
-    if (o->vs_word && o->compare != CLI_CMP_COMMANDS)
-        CLI_FAIL("--vs-word=%s separates the commands of --compare; --compare is not given", o->vs_word);
-    if (o->compare == CLI_CMP_COMMANDS) return cli_split_commands(o, err);
-    return CLI_OK;
-}
-
 /* The rows given that do not apply to this run: with -- CMD, those only the
  * built-in sections read (the program's own code is what is run); without
  * it, the program's. A row that needs another (OPT_NEEDS) applies where
@@ -1434,25 +898,13 @@ static int cli_check_scopes(const cli_opts *o, const int *seen, FILE *err)
  * wrong to err. */
 static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
 {
-    char why[256];
-
     /* The memory holder is given the margin it holds to, and no command. */
     if (o->child == CLI_CHILD_HOLD) return CLI_OK;
     if (!o->cmd) return cli_check_scopes(o, seen, err);
     if (o->ncmd == 0) CLI_FAIL("-- needs a command after it: harness [options] -- CMD [ARGS...]");
     if (cli_check_scopes(o, seen, err) != CLI_OK) return CLI_USAGE;
-    /* --compare: each command is found once it is split (cli_split_commands). */
-    if (o->compare != CLI_CMP_COMMANDS &&
-        cli_find_program(o->cmd[0], getenv("PATH"), o->cmd_path, sizeof o->cmd_path, why,
-                         sizeof why) != 0)
-        CLI_FAIL("-- %s: %s", o->cmd[0], why);
-    if (ex_check(o->cmd_path, why, sizeof why) != 0)
-        CLI_FAIL("-- %s: cannot be run: %s", o->cmd[0], why);
-    if (o->program_output && af_names_directory(o->program_output) == 0) {
-        struct stat st;
-        if (stat(o->program_output, &st) == 0)
-            CLI_FAIL("--program-output=%s: not a directory", o->program_output);
-    }
+    if (clc_check_command(o, err) != CLI_OK) return CLI_USAGE;
+    if (clp_check_program_output(o, err) != CLI_OK) return CLI_USAGE;
     if (!cli_given(seen, CLI_O_ROUNDS) && !cli_given(seen, CLI_O_QUICK))
         o->rounds = vd_children();
     o->warmup_given = cli_given(seen, CLI_O_WARMUP);
@@ -1463,7 +915,7 @@ static int cli_check_program(cli_opts *o, const int *seen, FILE *err)
     if (o->squeeze_auto && (cli_given(seen, CLI_O_ROUNDS) || o->max_rounds || o->max_time_given))
         CLI_FAIL("--squeeze=auto runs its own search (one run a margin, at most %d a side); "
                  "--rounds, --max-rounds and --max-time do not apply to it", CLI_SQUEEZE_TRIES);
-    return cli_check_sides(o, err);
+    return clc_check_sides(o, err);
 }
 
 int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, FILE *out,
@@ -1476,10 +928,10 @@ int cli_parse(int argc, char **argv, const char *const *sections, cli_opts *o, F
     cli_defaults(o);
     o->section_names = sections;
     memset(seen, 0, sizeof seen);
-    argc = cli_split_command(argc, argv, o);
+    argc = clc_split_command(argc, argv, o);
     if ((rc = opt_read_argv(cli_rows, CLI_NOPTS, argc, argv, &dest, out, err)) != CLI_OK)
         return rc;
-    if ((rc = cli_expand_outputs(o, err)) != CLI_OK) return rc;
+    if ((rc = clp_expand_outputs(o, err)) != CLI_OK) return rc;
     if ((rc = cli_check_combinations(o, seen, err)) != CLI_OK) return rc;
     if ((rc = cli_check_program(o, seen, err)) != CLI_OK) return rc;
     cli_apply_modes(o, seen);

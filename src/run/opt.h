@@ -2,7 +2,7 @@
  * from sections/list.h): a row's columns, reading argv through the table
  * (names matched exactly, a suggestion for a misspelled one), reading a
  * value as its row says, and printing the rows as --help does. The rows
- * set the fields of one struct cli_opts (run/cli.h), by their offsets:
+ * set the fields of one struct cli_opts (run/cli_opts.h), by their offsets:
  * this module reads no field by name, and includes no header of the
  * harness. */
 #ifndef OPT_H

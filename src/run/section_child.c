@@ -76,6 +76,23 @@ static int sec_adopt_device(sec_ctx *c, const char *const *set_env, size_t nset,
     return res_env_str(c->r, "device_opened", "child processes");
 }
 
+/* A child that exited 3 said why on the stderr this process shares: its
+ * skips (its lines, out), each printed there, noted as said (sec_said), so
+ * that this process's own skips for the same reason say "(as above)".
+ * Lines that do not read back say nothing. */
+static void sec_child_said(const char *out)
+{
+    results said;
+    char why[256];
+    size_t i;
+
+    if (!out) return;
+    res_init(&said);
+    if (res_read_lines(&said, out, why, sizeof why) >= 0)
+        for (i = 0; i < said.nskip; i++) sec_said(said.skip[i].reason);
+    res_free(&said);
+}
+
 sec_status sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
                          const char *const *set_env, size_t nset, results *out,
                          char *detail, size_t detaillen)
@@ -108,6 +125,7 @@ sec_status sec_run_child(sec_ctx *c, const char *const *args, size_t nargs,
     if (!pr.signal && (pr.exit_code == 2 || pr.exit_code == 3)) {
         if (pr.exit_code == 2) c->child_usage = 1;
         else c->child_no_gpu = 1;
+        if (pr.exit_code == 3) sec_child_said(pr.out);
         c->r->incomplete = 1;
         free(pr.out);
         return SEC_ERROR;

@@ -32,7 +32,8 @@ int sec_child_outcome(const sec_ctx *c, const pr_result *pr, const char *name,
  * *out what of its lines read back, such as the check that failed);
  * SEC_ERROR when it could not be started (reported), or when it exited 2
  * or 3, a usage error or no usable GPU, which it printed itself
- * (c->child_usage or c->child_no_gpu set, the run marked incomplete): the
+ * (c->child_usage or c->child_no_gpu set, the run marked incomplete; for 3,
+ * the reasons of the skips in its lines noted as said, sec_said): the
  * section starts no more children and stops.
  * Where this process has opened no device, the child's (its name, ordinal,
  * PCI bus id, UUID, arch, compute capability, SMs, memory, driver version)

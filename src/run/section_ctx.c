@@ -276,14 +276,25 @@ static int sec_one_terminal(void)
            fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
 }
 
+/* The want of a driver or a GPU said on stderr whole ("no CUDA driver:
+ * <why>"), by this process or by a child (sec_said), or "". */
+static char sec_said_cause[800];
+
+void sec_said(const char *reason)
+{
+    const char *cause;
+
+    if ((cause = strstr(reason, "no CUDA driver")) || (cause = strstr(reason, "no usable GPU")))
+        snprintf(sec_said_cause, sizeof sec_said_cause, "%s", cause);
+}
+
 /* A reason on stderr once: the first skip for want of a driver or a GPU
  * says it whole; a later one that holds the same words says their first
  * clause and "(as above)": "no CUDA driver (as above)", "the driver JIT
  * part: no CUDA driver (as above)". Into out. */
 static void sec_reason_once(const char *reason, char *out, size_t len)
 {
-    static char said[800];
-    const char *at = said[0] ? strstr(reason, said) : NULL, *cause;
+    const char *said = sec_said_cause, *at = said[0] ? strstr(reason, said) : NULL;
 
     if (at) {
         snprintf(out, len, "%.*s%.*s (as above)", (int)(at - reason), reason,
@@ -291,8 +302,7 @@ static void sec_reason_once(const char *reason, char *out, size_t len)
         return;
     }
     snprintf(out, len, "%s", reason);
-    if ((cause = strstr(reason, "no CUDA driver")) || (cause = strstr(reason, "no usable GPU")))
-        snprintf(said, sizeof said, "%s", cause);
+    sec_said(reason);
 }
 
 void sec_skip(sec_ctx *c, const char *name, const char *reason)

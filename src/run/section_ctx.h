@@ -134,8 +134,18 @@ int sec_begin(sec_ctx *c, const char *name, int need_gpu, int need_rtc);
  * driver: <why>"), the section to return SEC_NO_GPU. */
 int sec_need_driver(sec_ctx *c, const char *section, const char *part);
 
-/* Record that section `name` was skipped, with reason, in the results. */
+/* Record that section `name` was skipped, with reason, in the results, and
+ * say it on stderr ("harness: NAME: skipped: REASON"; not where the report
+ * will say it on the same terminal): a reason for want of a driver or a GPU
+ * whole the first time, and where it was said already (sec_said), its
+ * first clause and "(as above)". */
 void sec_skip(sec_ctx *c, const char *name, const char *reason);
+
+/* Note that reason was said on this process's stderr (by a child that
+ * shares it: sec_run_child): where it is the want of a driver or a GPU
+ * ("no CUDA driver: <why>", "no usable GPU: <why>"), a later sec_skip with
+ * the same words says "(as above)" in place of them. */
+void sec_said(const char *reason);
 
 /* Record a validation: `count` bad elements of n (bad->first etc.); returns
  * 1 when it passed. */

@@ -1,11 +1,11 @@
 /* sections/list.h: the one list of what a run can run (the sections, the
  * node run, the user's program), of the kinds of child process, and of the
  * rows each entry adds to the option table, as X-macros, like the driver's
- * entry points in cudadrv.h. The enums cli_section and cli_child (cli.h),
- * the words --section and --child take, the sections named in --help
- * (cli.c), the table of sections and the prototypes of every entry point
- * (section.h, section.c), and the entries' options (cli.c) all come from
- * it.
+ * entry points in cudadrv.h. The enums cli_section and cli_child
+ * (run/cli_opts.h), the words --section and --child take, the sections
+ * named in --help (cli.c), the table of sections and the prototypes of
+ * every entry point (section.h, section.c), and the entries' options
+ * (cli.c) all come from it.
  *
  * Adding a section NAME takes a folder of its own and one line here:
  *   1. sections/NAME/NAME.c: sec_status sec_NAME(sec_ctx *c), its measurement

@@ -1,7 +1,7 @@
 /* program_opts.h: the program entry's rows of the option table (-- CMD; the
  * columns: run/opt.h; gathered by SEC_OPT_LIST, sections/list.h). Each is
- * refused without a command after "--". The parsers they name (cli_read_*)
- * are cli.c's. Includes nothing. */
+ * refused without a command after "--". The parsers they name (clc_read_*)
+ * are run/cli_command.c's. Includes nothing. */
 #ifndef PROGRAM_OPTS_H
 #define PROGRAM_OPTS_H
 
@@ -13,15 +13,15 @@
     X(SHOW_OUTPUT, "show-output", NULL, OPT_FLAG(show_output),                          \
       OPT_OWNED(PROGRAM, "prints the output of"), 0, OPT_RARE,                          \
       "-- CMD: print the first run's stdout and stderr")                                \
-    X(COMPARE_ENV, "compare-env", "NAME=A,B", OPT_CALL(cli_read_compare_env),           \
+    X(COMPARE_ENV, "compare-env", "NAME=A,B", OPT_CALL(clc_read_compare_env),           \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: a side per value of NAME (2 to 6; a comma in a\n"                        \
       "value is written \\,), compared as --compare-loading's")                         \
-    X(JIT_CACHE, "jit-cache", "cold,warm", OPT_CALL(cli_read_jit_cache),                \
+    X(JIT_CACHE, "jit-cache", "cold,warm", OPT_CALL(clc_read_jit_cache),                \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: CUDA_CACHE_PATH and the JIT layers' caches\n"                            \
       "fresh each run (cold), or filled by the warm-up (warm)")                         \
-    X(COMPARE, "compare", NULL, OPT_CALL(cli_read_compare),                             \
+    X(COMPARE, "compare", NULL, OPT_CALL(clc_read_compare),                             \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: a side per command: -- A [ARGS] --vs B [ARGS]")                          \
     X(VS_WORD, "vs-word", "WORD", OPT_TEXT(vs_word),                                    \
@@ -39,7 +39,7 @@
       "verdict is decided, up to N (default 2 x --rounds);\n"                           \
       "--warmup=N and --max-time=S are, with -- CMD, the\n"                             \
       "unmeasured runs a side (default 1) and the budget")                              \
-    X(READY, "ready", "REGEX", OPT_CALL(cli_read_ready),                                \
+    X(READY, "ready", "REGEX", OPT_CALL(clc_read_ready),                                \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: ready when a line of its output or an NVTX\n"                            \
       "mark matches; the first uses after it are listed")                               \
@@ -50,7 +50,7 @@
     X(PRELOAD_LIST, "preload-list", "FILE", OPT_TEXT(preload_list),                     \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: write the kernels first used after ready")                               \
-    X(SQUEEZE, "squeeze", "MiB|auto", OPT_CALL(cli_read_squeeze),                       \
+    X(SQUEEZE, "squeeze", "MiB|auto", OPT_CALL(clc_read_squeeze),                       \
       OPT_OWNED(PROGRAM, "applies to"), 0, OPT_RARE,                                    \
       "-- CMD: before each run a helper holds all device 0's\n"                         \
       "free memory but MiB; auto: bisect each side's smallest\n"                        \

@@ -92,13 +92,23 @@ static void vi_mark(vi_child *C)
     C->mark[C->nmarks++] = clk_now_ns();
 }
 
-/* The exit code for a drv_init or drv_device_count answer that is not
- * DRV_OK: 3 for no usable GPU (said on stderr), 1 for a failed call
- * (reported). */
-static int vi_no_device(int rc, const char *why)
+/* No driver or no usable GPU (why): said on stderr, and kept as the child's
+ * skip, which its lines carry to the parent (sec_run_child: the parent's
+ * own skips then say "(as above)"). Returns 3, the exit code. */
+static int vi_child_skip(vi_child *C, const char *why)
 {
-    if (rc == DRV_NO_GPU) fprintf(stderr, "harness: %s\n", why);
-    return rc == DRV_NO_GPU ? 3 : 1;
+    fprintf(stderr, "harness: %s\n", why);
+    if (res_skip_section(&C->r, VI, why) != 0)
+        fprintf(stderr, "harness: error: " VI ": out of memory\n");
+    return 3;
+}
+
+/* The exit code for a drv_init or drv_device_count answer that is not
+ * DRV_OK: 3 for no usable GPU (said: vi_child_skip), 1 for a failed call
+ * (reported). */
+static int vi_no_device(vi_child *C, int rc, const char *why)
+{
+    return rc == DRV_NO_GPU ? vi_child_skip(C, why) : 1;
 }
 
 /* The steps, in order. Each ends its part with a mark and returns 0, or
@@ -107,11 +117,11 @@ static int vi_no_device(int rc, const char *why)
 
 static int vi_child_load(vi_child *C)
 {
-    char why[512];
+    char why[512], reason[600];
 
     if (drv_load(why, sizeof why) != 0) {
-        fprintf(stderr, "harness: no CUDA driver: %s\n", why);
-        return 3;
+        snprintf(reason, sizeof reason, "no CUDA driver: %s", why);
+        return vi_child_skip(C, reason);
     }
     vi_mark(C);
     return 0;
@@ -122,7 +132,7 @@ static int vi_child_init(vi_child *C)
     char why[512];
     int rc = drv_init(why, sizeof why);
 
-    if (rc != DRV_OK) return vi_no_device(rc, why);
+    if (rc != DRV_OK) return vi_no_device(C, rc, why);
     vi_mark(C);
     return 0;
 }
@@ -133,7 +143,7 @@ static int vi_child_count(vi_child *C)
     char why[512];
     int count = 0, rc = drv_device_count(&count, why, sizeof why);
 
-    if (rc != DRV_OK) return vi_no_device(rc, why);
+    if (rc != DRV_OK) return vi_no_device(C, rc, why);
     vi_mark(C);
     C->count = count;
     if (!(C->dev = calloc((size_t)count, sizeof *C->dev))) {
