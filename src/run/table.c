@@ -59,6 +59,11 @@ static void tb_config_program(FILE *f, const results *r, const cli_opts *o)
         tb_kv(f, "runs", "those of --squeeze=auto's search (no measured round), %.0f warm-up; %s; "
               "--child-timeout=%.0f s", tb_env_num(r, "program_warmup"),
               tb_env_str(r, "program_sides", "?"), o->child_timeout);
+    else if (isnan(tb_env_num(r, "program_rounds_taken")))   /* the program was not run */
+        tb_kv(f, "runs", "none made (%.0f to %.0f a side asked), %.0f warm-up; %s; "
+              "--child-timeout=%.0f s", tb_env_num(r, "program_rounds"),
+              tb_env_num(r, "program_max_rounds"), tb_env_num(r, "program_warmup"),
+              tb_env_str(r, "program_sides", "?"), o->child_timeout);
     else
         tb_kv(f, "runs", "%.0f a side (%.0f to %.0f), %.0f warm-up; %s; --child-timeout=%.0f s",
               tb_env_num(r, "program_rounds_taken"), tb_env_num(r, "program_rounds"),

@@ -81,20 +81,19 @@ static void pgn_side(const cli_opts *o, const pgk_plan *plan, size_t i, pgk_side
 /* ------------------------------------------------------ before the runs --- */
 
 /* The driver, cuInit and its checkpoint entry points, before any run: a
- * driver without them refuses the setting (one line, a usage error). */
+ * machine without them cannot make the comparison: skipped (one line, exit
+ * 3, as section snapshot is there), the program not run. */
 static int pgn_start(sec_ctx *c, const pgk_plan *plan, const char *no_driver, void **state)
 {
     pgn_state *s;
-    char why[300];
+    char why[300], said[500];
     size_t i;
 
-    if (no_driver) {
-        fprintf(stderr, "harness: --snapshot: no CUDA driver to checkpoint with: %s\n", no_driver);
-        return SEC_USAGE;
-    }
-    if (drv_init(why, sizeof why) != DRV_OK || drv_ckpt_missing(why, sizeof why)) {
-        fprintf(stderr, "harness: --snapshot: %s\n", why);
-        return SEC_USAGE;
+    if (no_driver || drv_init(why, sizeof why) != DRV_OK || drv_ckpt_missing(why, sizeof why)) {
+        if (no_driver) snprintf(why, sizeof why, "no CUDA driver to checkpoint with: %s", no_driver);
+        snprintf(said, sizeof said, "--snapshot: %s; the program was not run", why);
+        sec_skip(c, PG, said);
+        return SEC_NO_GPU;
     }
     if (!(*state = s = calloc(1, sizeof *s))) {
         fprintf(stderr, "harness: " PG ": out of memory\n");
