@@ -163,9 +163,13 @@ fi
 # A quiet build: one short line a step; V=1 every command in full (a copy
 # of the tree's Makefile and one source, built into the copy).
 mkdir -p "$T/ng/src/os" && cp src/os/clock.c src/os/clock.h "$T/ng/src/os/"
-make -C "$T/ng" --no-print-directory SANITIZER= build/obj/src/os/clock.o >"$T/mq.out" 2>&1
+# (the outer make's flags not passed on: under make -jN a nested make warns
+# of the jobserver it cannot reach)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$T/ng" --no-print-directory SANITIZER= \
+    build/obj/src/os/clock.o >"$T/mq.out" 2>&1
 rm -f "$T/ng/build/obj/src/os/clock.o"
-make -C "$T/ng" --no-print-directory SANITIZER= V=1 build/obj/src/os/clock.o >"$T/mv.out" 2>&1
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$T/ng" --no-print-directory SANITIZER= V=1 \
+    build/obj/src/os/clock.o >"$T/mv.out" 2>&1
 check "make: quiet by default (one line, '  CC      src/os/clock.c'), V=1 the full command" sh -c \
     "test \"\$(cat '$T/mq.out')\" = '  CC      src/os/clock.c' && grep -q -- '-MMD -MP -c -o build/obj/src/os/clock.o' '$T/mv.out'"
 
