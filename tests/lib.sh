@@ -206,3 +206,15 @@ def dv(k):
     return r[0] if r else None
 $2" >/dev/null 2>&1
 }
+
+# ckpt_nothing_held DIR: no process is left locked or checkpointed: the
+# stand-in driver's state file DIR/ckpt.<pid> of every pid it was asked
+# about says RUNNING (0), or the process is gone.
+ckpt_nothing_held() {
+    for f in "$1"/ckpt.*; do
+        [ -e "$f" ] || continue
+        p=${f##*.}
+        [ "$(cat "$f")" = 0 ] || [ ! -e "/proc/$p" ] || return 1
+    done
+    return 0
+}

@@ -41,17 +41,8 @@ exec(sys.argv[2])
 PY
 }
 
-# nothing_held: no process of the run is left locked or checkpointed (the
-# stand-in's state of every pid it was asked about: RUNNING, or the
-# process gone).
-nothing_held() {
-    for f in "$T"/mem/ckpt.*; do
-        [ -e "$f" ] || continue
-        p=${f##*.}
-        [ "$(cat "$f")" = 0 ] || [ ! -e "/proc/$p" ] || return 1
-    done
-    return 0
-}
+# nothing_held: no process left locked or checkpointed (tests/lib.sh).
+nothing_held() { ckpt_nothing_held "$T/mem"; }
 
 # Two sizes, two rounds: every step, the rates, the pause, the answer.
 # shellcheck disable=SC2086

@@ -38,16 +38,8 @@ USES='kernelX@5:3:2;kernelY@10:1:1'
 PROG="$SP --ready-line listening --hold 64 --snapshot-wait 0.5 --uses-after $USES"
 ONE="--snapshot --ready=listening --rounds=1 --max-rounds=1 --warmup=0"
 
-# nothing_held: no process is left locked or checkpointed (the stand-in's
-# state of every pid it was asked about: RUNNING, or the process gone).
-nothing_held() {
-    for f in "$T"/mem/ckpt.*; do
-        [ -e "$f" ] || continue
-        p=${f##*.}
-        [ "$(cat "$f")" = 0 ] || [ ! -e "/proc/$p" ] || return 1
-    done
-    return 0
-}
+# nothing_held: no process left locked or checkpointed (tests/lib.sh).
+nothing_held() { ckpt_nothing_held "$T/mem"; }
 
 # The four sides, two rounds: each step against its planted time, NVML's
 # memory, the program's own pause, the first uses after the restore, the
