@@ -251,6 +251,34 @@ for line in open('$T/tree.err'):
     assert n == 5000 and named + more == 5000, (n, named, more)
     ok = True
 assert ok"
+# Pids used again (a pid_max of 32,768 wraps in a test run: .ci/run lost
+# setsid children so): a descendant on the pid of one that ended, and one on
+# the pid of a process that ran beside the harness when it began; both were
+# taken for what the pid had been, never counted, left running.
+rm -f "$STANDIN_STATE/reused"
+sleep 1 &
+other=$!
+# shellcheck disable=SC2086
+$TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --reuse "$other" >"$T/reuse.out" 2>"$T/reuse.err"
+wait
+if grep -q none "$STANDIN_STATE/reused" 2>/dev/null; then
+    echo "SKIPPED trees: pids used again: ns_last_pid cannot be written here"
+else
+    left=0
+    for p in $(cat "$STANDIN_STATE/reused" 2>/dev/null); do
+        if [ -e "/proc/$p" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$p/status" 2>/dev/null; then
+            left=$((left + 1))
+            kill -9 "$p" 2>/dev/null
+        fi
+    done
+    check "trees: pids used again: none left running ($left left)" test "$left" -eq 0
+    check "trees: pids used again: each run's two named" python3 -c "import re
+runs = [l.split() for l in open('$STANDIN_STATE/reused')]
+lines = [l for l in open('$T/reuse.err') if 'still running' in l]
+assert len(runs) == 2 and len(lines) == 2, (runs, lines)
+for pids, line in zip(runs, lines):
+    assert all(re.search(r'pid %s \\(sleep\\)' % p, line) for p in pids), (pids, line)"
+fi
 # shellcheck disable=SC2086
 $TO "$HARNESS" --rounds=1 --warmup=0 -- $TP --group 20 >"$T/group.out" 2>"$T/group.err"
 check "trees: 20 children left in the program's own group: all 20 named, in each run" \

@@ -15,6 +15,13 @@ library only.
   --setsid N           N children, each in a session of its own, sleep 120
                        (their pids, one a line, into kids)
   --group N            N children in the program's own group, sleep 120
+  --reuse PID          pids used again: a child that lives 0.2 s, then
+                       one in a session of its own on its pid; then, once
+                       PID (a process beside the harness, not of the tree)
+                       has ended, one on PID; both sleep 120 (pid forced
+                       through ns_last_pid; the two appended to reused, "none"
+                       where ns_last_pid cannot be written, "busy" where the
+                       pid was not had)
   --stop-holder        SIGSTOP the harness's --squeeze memory holder (a
                        process whose command line holds --child=hold)
   --files N            N empty files in the record directory (HARNESS_PROBE_DIR)
@@ -59,6 +66,38 @@ def kids(n, own_session):
     state("kids", "\n".join(str(p) for p in pids) + "\n")
 
 
+def forced(pid):
+    """A child in a session of its own on pid (ns_last_pid set to the one
+    before), sleeping 120: its pid; "none" where ns_last_pid cannot be
+    written, "busy" where pid was not had in 20 tries."""
+    for _ in range(20):
+        try:
+            with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+                f.write(str(pid - 1))
+        except OSError:
+            return "none"
+        c = os.posix_spawn("/bin/sleep", ["sleep", "120"], os.environ, setsid=True)
+        if c == pid:
+            return c
+        os.kill(c, 9)
+        os.waitpid(c, 0)
+    return "busy"
+
+
+def reuse(other):
+    first = os.posix_spawn("/bin/sleep", ["sleep", "0.2"], os.environ, setsid=True)
+    os.waitpid(first, 0)
+    got = [forced(first)]
+    t = time.monotonic()
+    while os.path.exists("/proc/%d" % other) and time.monotonic() - t < 10:
+        time.sleep(0.01)
+    got.append(forced(other))
+    d = os.environ.get("STANDIN_STATE")
+    if d:
+        with open(os.path.join(d, "reused"), "a") as f:
+            f.write(" ".join(str(p) for p in got) + "\n")
+
+
 def stop_holder():
     for pid in os.listdir("/proc"):
         try:
@@ -101,6 +140,8 @@ def main(argv):
         kids(int(opts["setsid"]), True)
     if "group" in opts:
         kids(int(opts["group"]), False)
+    if "reuse" in opts:
+        reuse(int(opts["reuse"]))
     if "files" in opts and os.environ.get("HARNESS_PROBE_DIR"):
         d = os.environ["HARNESS_PROBE_DIR"]
         for k in range(int(opts["files"])):

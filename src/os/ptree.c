@@ -19,15 +19,22 @@
 #include <unistd.h>
 
 /* Every process seen since pt_begin, by pid (open addressing, on the
- * heap, doubled as the tree grows): its start time and whether it is of
- * the tree. Processes not of the tree are noted so that /proc/PID/stat is
- * read once per process, not once per pass. */
+ * heap, doubled as the tree grows): its start time, its /proc entry's
+ * inode, and whether it is of the tree. Processes not of the tree are
+ * noted so that /proc/PID/stat is read once per process, not once per
+ * pass. A pid is used again once its process is gone (pid_max is often
+ * 32,768: a busy machine wraps it in seconds), and a process on it gets a
+ * /proc entry of another inode: where the inode read differs from the
+ * slot's, the stat is read again, and a start time that differs too is a
+ * new process, classified afresh (the same inode for a new process would
+ * take about 2^32 entries made between two reads). */
 #define PT_HASH0 65536
 enum { PT_EMPTY, PT_TREE, PT_OTHER };
 typedef struct pt_slot {
     int pid;
     int cls;
     unsigned long long start;
+    unsigned long ino;       /* 0: not known (noted from a stat, not /proc's listing) */
 } pt_slot;
 
 /* A descendant: its pid, start time, whether it was named as killed. */
@@ -44,6 +51,7 @@ static pt_desc *pt_desc_of;
 static size_t pt_n, pt_ndesc;
 static int pt_over;
 static pid_t pt_first, pt_self;
+static unsigned long long pt_first_start;   /* its start time: its pid may be used again */
 static int pt_initial;            /* 1 while pt_begin notes what runs already */
 /* The descendants' pids again, for pt_kill_now (a signal handler) and the
  * sentinel (below), in memory shared with the sentinel: whether a tree is
@@ -172,8 +180,8 @@ static int pt_add_desc(int pid, unsigned long long start)
     return 0;
 }
 
-/* Note pid as cls. */
-static void pt_note(int pid, int cls, unsigned long long start)
+/* Note pid as cls, its /proc entry's inode ino (0: not known). */
+static void pt_note(int pid, int cls, unsigned long long start, unsigned long ino)
 {
     pt_slot *s = pt_slot_of(pid);
     if (s->cls == PT_EMPTY) {
@@ -181,6 +189,7 @@ static void pt_note(int pid, int cls, unsigned long long start)
         s = pt_slot_of(pid);
         pt_used++;
     }
+    if (ino) s->ino = ino;
     if (s->cls == PT_TREE && cls == PT_TREE && s->start == start) return;
     s->pid = pid;
     s->cls = cls;
@@ -190,26 +199,33 @@ static void pt_note(int pid, int cls, unsigned long long start)
     if (pt_add_desc(pid, start) != 0) pt_over = 1;
 }
 
-/* Classify a process not seen before by its parent, which is classified
- * first when it is new too (depth bounds a chain of new processes). */
-static int pt_classify(int pid, int depth)
+/* Classify pid, whose /proc entry has inode ino (0: not read from the
+ * listing): a process seen before under that inode as it was; else its
+ * stat read, and a process not seen before (a new pid, or a pid used again
+ * by another process) classified by its parent, which is classified first
+ * when it is new too (depth bounds a chain of new processes). */
+static int pt_classify(int pid, unsigned long ino, int depth)
 {
     pt_slot *s = pt_slot_of(pid);
     unsigned long long start;
     char state;
     int ppid, cls;
 
-    if (s->cls != PT_EMPTY) return s->cls;
-    if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) return PT_EMPTY;
+    if (s->cls != PT_EMPTY && ino && s->ino == ino) return s->cls;
+    if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) return s->cls;
+    if (s->cls != PT_EMPTY && s->start == start) {
+        if (ino) s->ino = ino;
+        return s->cls;
+    }
     if (pt_initial || pid == pt_sentinel_pid || pid == atomic_load(&pt_spared_pid)) cls = PT_OTHER;
-    else if (pid == pt_first || ppid == pt_self) cls = PT_TREE;
+    else if ((pid == pt_first && start == pt_first_start) || ppid == pt_self) cls = PT_TREE;
     else if (ppid <= 1 || depth > 64) cls = PT_OTHER;
-    else cls = pt_classify(ppid, depth + 1);
+    else cls = pt_classify(ppid, 0, depth + 1);
     /* A parent that ended between the two reads: this process has been
      * handed to its new parent (this one, where it is of the tree); it is
      * classified on the next read, not now. */
     if (cls == PT_EMPTY) return PT_EMPTY;
-    pt_note(pid, cls, start);
+    pt_note(pid, cls, start, ino);
     return cls;
 }
 
@@ -225,7 +241,7 @@ static void pt_read_proc(void)
         if (!isdigit((unsigned char)e->d_name[0])) continue;
         pid = strtol(e->d_name, &end, 10);
         if (*end || pid <= 0 || pid > 0x7fffffff) continue;
-        pt_classify((int)pid, 0);
+        pt_classify((int)pid, (unsigned long)e->d_ino, 0);
     }
     closedir(d);
 }
@@ -252,7 +268,7 @@ static int pt_reaped(pid_t pid)
         atomic_store(&pt_spared_status, status);
         atomic_store(&pt_spared_done, 1);
     } else if (pid != pt_sentinel_pid && pt_slot_of(pid)->cls != PT_TREE) {
-        pt_note(pid, PT_TREE, 0);
+        pt_note(pid, PT_TREE, 0, 0);
     }
     return 1;
 }
@@ -358,7 +374,8 @@ int pt_root(pid_t pid, char *why, size_t whylen)
     pthread_mutex_lock(&pt_mu);
     pt_first = pid;
     if (pt_stat(pid, &ppid, &start, &state, NULL, 0) != 0) start = 0;
-    pt_note(pid, PT_TREE, start);
+    pt_first_start = start;
+    pt_note(pid, PT_TREE, start, 0);
     atomic_store(&pt_sh->group, pid);
     pthread_mutex_unlock(&pt_mu);
     pt_tell('r');
