@@ -320,6 +320,8 @@ static int main_process(main_run *m)
         perror("harness: setenv CUDA_MODULE_LOADING");
         return 1;
     }
+    /* A reason the parent said already is not said again by a child. */
+    sec_said_inherit(o->child != CLI_CHILD_NONE);
     /* Test hook: a child that hangs, for the time limit's tests. */
     if (o->child != CLI_CHILD_NONE && getenv("HARNESS_TEST_CHILD_HANG")) {
         for (;;) pause();

@@ -384,6 +384,21 @@ PY
     check "SIGINT: the JSON so far is valid, incomplete, says why" \
         python3 tests/check_json.py "$T/sj.json" --expect-stopped "interrupted by SIGINT"
 
+    # A driver that sees no CUDA device: the reason said once on stderr,
+    # whichever process says it first, each skip after it "(as above)" (the
+    # children of stopwatches, loading and jit each said it again: 4 times).
+    env_set CUDA_VISIBLE_DEVICES -1
+    run_harness "$T/nd.out" "$T/nd.err" --section=visible,stopwatches,crossover,loading,jit,launch \
+        --reps=2 --synthetic-kernels=1
+    env_restore CUDA_VISIBLE_DEVICES
+    expect_exit "no usable GPU: exit 3" 3
+    check "no usable GPU: the reason said once on stderr, every skip there '(as above)' or 'the line above'" \
+        python3 -c "import re
+lines = open('$T/nd.err').read().splitlines()
+assert sum('the driver sees no CUDA device' in l for l in lines) == 1, lines
+skips = [l for l in lines if ': skipped: ' in l]
+assert len(skips) >= 4 and all(l.endswith(('(as above)', '(the line above)')) for l in skips), lines"
+
     # A failed cuMemFree in the whole-process child's teardown: the cleanup
     # frees what is left, nothing twice (it freed the buffers before the
     # failed one again, and crashed).

@@ -159,10 +159,46 @@ static char **pr_env(const char *const *set_env, size_t nset)
     return env;
 }
 
+/* The variable every copy of this program gets (pr_self_env), or "". */
+static char pr_self_kv[1024];
+
+int pr_self_env(const char *kv)
+{
+    if (!kv) {
+        pr_self_kv[0] = '\0';
+        return 0;
+    }
+    if (!strchr(kv, '=') || strlen(kv) >= sizeof pr_self_kv) return -1;
+    memcpy(pr_self_kv, kv, strlen(kv) + 1);
+    return 0;
+}
+
+/* pr_env for a copy of this program: set_env, then pr_self_env's variable
+ * (set_env's own setting of it wins). */
+static char **pr_self_envp(const char *const *set_env, size_t nset)
+{
+    const char **all;
+    char **env;
+    size_t i, len = strcspn(pr_self_kv, "=");
+    int given = 0;
+
+    if (!pr_self_kv[0]) return pr_env(set_env, nset);
+    for (i = 0; i < nset; i++)
+        if (strncmp(set_env[i], pr_self_kv, len) == 0 && (set_env[i][len] == '=' || !set_env[i][len]))
+            given = 1;
+    if (given) return pr_env(set_env, nset);
+    if (!(all = calloc(nset + 1, sizeof *all))) return NULL;
+    for (i = 0; i < nset; i++) all[i] = set_env[i];
+    all[nset] = pr_self_kv;
+    env = pr_env(all, nset + 1);
+    free(all);
+    return env;
+}
+
 /* The command of a copy of this program: its path (/proc/self/exe) into
  * exe (PR_EXE bytes), *argv (exe, then args, then room for extra more and
- * the NULL; calloc'd) and *env (pr_env's). Returns 0, or -1 with why (the
- * caller frees *argv and *env either way). */
+ * the NULL; calloc'd) and *env (pr_self_envp's). Returns 0, or -1 with why
+ * (the caller frees *argv and *env either way). */
 #define PR_EXE 4096
 static int pr_self_command(char *exe, const char *const *args, size_t nargs, size_t extra,
                            const char *const *set_env, size_t nset, char ***argv, char ***env,
@@ -179,7 +215,7 @@ static int pr_self_command(char *exe, const char *const *args, size_t nargs, siz
     }
     exe[len] = '\0';
     *argv = calloc(nargs + 2 + extra, sizeof **argv);
-    *env = pr_env(set_env, nset);
+    *env = pr_self_envp(set_env, nset);
     if (!*argv || !*env) {
         snprintf(why, whylen, "out of memory");
         return -1;

@@ -45,6 +45,15 @@ int pr_run_self(const char *const *args, size_t nargs, const char *const *set_en
 int pr_start_self(const char *const *args, size_t nargs, const char *const *set_env, size_t nset,
                   int fd, char *why, size_t whylen);
 
+/* A variable ("NAME=VALUE", copied; at most 1,023 bytes) that every copy
+ * of this program started from now on by pr_run_self or pr_start_self gets
+ * in its environment (unless their set_env names it), and no other command
+ * this process runs: what this process learnt that its copies should know
+ * (section_ctx.h: a reason said already on the stderr they share). NULL
+ * forgets it. One at a time. Returns 0, or -1 (no '=', or too long: the one
+ * before kept). */
+int pr_self_env(const char *kv);
+
 /* What became of a user's program run by pr_run_program. */
 typedef struct pr_program {
     int pid;              /* its main process, also its process group */

@@ -14,6 +14,7 @@
 #include "cuda/kcache.h"
 #include "os/clock.h"
 #include "os/phase.h"
+#include "os/proc.h"
 
 /* Append the GPU's fields to the environment record, with its datasheet's
  * memory bandwidth where the table of known devices has it
@@ -277,15 +278,36 @@ static int sec_one_terminal(void)
 }
 
 /* The want of a driver or a GPU said on stderr whole ("no CUDA driver:
- * <why>"), by this process or by a child (sec_said), or "". */
+ * <why>"), by this process, a child (sec_said) or the parent
+ * (sec_said_inherit), or "". */
 static char sec_said_cause[800];
 
 void sec_said(const char *reason)
 {
+    char kv[sizeof sec_said_cause + sizeof SEC_SAID_ENV + 1];
     const char *cause;
 
-    if ((cause = strstr(reason, "no CUDA driver")) || (cause = strstr(reason, "no usable GPU")))
-        snprintf(sec_said_cause, sizeof sec_said_cause, "%s", cause);
+    if (!(cause = strstr(reason, "no CUDA driver")) && !(cause = strstr(reason, "no usable GPU")))
+        return;
+    snprintf(sec_said_cause, sizeof sec_said_cause, "%s", cause);
+    /* The copies of this program started from now on know it (one too
+     * long for pr_self_env is said again by them). */
+    snprintf(kv, sizeof kv, SEC_SAID_ENV "=%s", sec_said_cause);
+    if (pr_self_env(kv) != 0) pr_self_env(NULL);
+}
+
+void sec_said_inherit(int child)
+{
+    const char *v = getenv(SEC_SAID_ENV);
+
+    if (v && child) sec_said(v);
+    unsetenv(SEC_SAID_ENV);
+}
+
+void sec_say(const char *why)
+{
+    if (!sec_said_cause[0] || !strstr(why, sec_said_cause)) fprintf(stderr, "harness: %s\n", why);
+    sec_said(why);
 }
 
 /* A reason on stderr once: the first skip for want of a driver or a GPU

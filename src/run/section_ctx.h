@@ -147,6 +147,20 @@ void sec_skip(sec_ctx *c, const char *name, const char *reason);
  * the same words says "(as above)" in place of them. */
 void sec_said(const char *reason);
 
+/* The variable that carries a reason said (sec_said) to the copies of
+ * this program it starts, whose stderr is this one's. */
+#define SEC_SAID_ENV "HARNESS_SAID"
+
+/* At the start of a process: a child (child 1) takes the reason its parent
+ * said as said by it; the variable is removed from the environment either
+ * way (the user's program never gets it). */
+void sec_said_inherit(int child);
+
+/* A child's own line for the want of a driver or a GPU (why: "no usable
+ * GPU: <why>"), "harness: <why>" on stderr, unless it was said whole
+ * already, by this process or its parent; noted as said (sec_said). */
+void sec_say(const char *why);
+
 /* Record a validation: `count` bad elements of n (bad->first etc.); returns
  * 1 when it passed. */
 int sec_check_elems(sec_ctx *c, const char *section, const char *what,

@@ -292,7 +292,7 @@ static int jt_child_ptx(sec_ctx *c, const char *src, const char *name, const cha
     case SEC_OK: return 0;
     case SEC_USAGE: return SEC_USAGE;                   /* printed already */
     case SEC_NO_GPU:
-        fprintf(stderr, "harness: %s\n", c->gpu_why);
+        sec_say(c->gpu_why);
         return SEC_NO_GPU;
     default:
         fprintf(stderr, "harness: %s\n", c->gpu_why);
@@ -541,7 +541,7 @@ static int jt_child_order(const cli_opts *o, results *r, int init_first)
             dr = drv_init(why, sizeof why);
             t_init = clk_now_ms() - t0;
             if (dr == DRV_NO_GPU) {
-                fprintf(stderr, "harness: %s\n", why);
+                sec_say(why);
                 rc = SEC_NO_GPU;
             }
             if (dr != DRV_OK) goto out;

@@ -201,7 +201,7 @@ static int sw_child_context(sw_child *C)
     return 0;
 no_device:
     /* No usable GPU: exit 3 with the answer; a failed call was reported. */
-    if (rc == DRV_NO_GPU) fprintf(stderr, "harness: %s\n", why);
+    if (rc == DRV_NO_GPU) sec_say(why);
     return rc == DRV_NO_GPU ? 3 : 1;
 fail:
     return 1;

@@ -97,7 +97,7 @@ static void vi_mark(vi_child *C)
  * own skips then say "(as above)"). Returns 3, the exit code. */
 static int vi_child_skip(vi_child *C, const char *why)
 {
-    fprintf(stderr, "harness: %s\n", why);
+    sec_say(why);
     if (res_skip_section(&C->r, VI, why) != 0)
         fprintf(stderr, "harness: error: " VI ": out of memory\n");
     return 3;
