@@ -311,18 +311,20 @@ static void pga_mode(const pga_in *in)
         const pgk_side *sd = &in->plan->side[i];
         int want = sd->mode && strcmp(sd->mode, "LAZY") == 0 ? 0 : sd->mode ? 1 : -1;
         int other, seen = in->t->side[i].mode_seen[0] + in->t->side[i].mode_seen[1] + in->t->side[i].mode_seen[2];
-        char key[64], t[400];
+        char key[64], t[400], lead[80] = "";
         if (!sd->probed || want < 0 || seen == 0) continue;
         other = in->t->side[i].mode_seen[1 - want];
         const char *side = sd->key;
         sch_fill(key, sizeof key, NULL, pgf_derived[PGF_D_MODE].key, &side, 1);
+        /* A side named otherwise than its mode (LAZY snapshot) named first. */
+        if (strcmp(sd->label, sd->mode) != 0) snprintf(lead, sizeof lead, "%s: ", sd->label);
         if (other)
-            snprintf(t, sizeof t, "%s was requested, but %s was in effect in %d of %d CUDA processes "
-                     "(cuModuleGetLoadingMode, read inside each).", sd->mode, want ? "LAZY" : "EAGER",
-                     other, seen);
+            snprintf(t, sizeof t, "%s%s was requested, but %s was in effect in %d of %d CUDA processes "
+                     "(cuModuleGetLoadingMode, read inside each).", lead, sd->mode,
+                     want ? "LAZY" : "EAGER", other, seen);
         else
-            snprintf(t, sizeof t, "%s was in effect in every CUDA process that launched a kernel "
-                     "(%d of %d read it; cuModuleGetLoadingMode, inside each).", sd->mode,
+            snprintf(t, sizeof t, "%s%s was in effect in every CUDA process that launched a kernel "
+                     "(%d of %d read it; cuModuleGetLoadingMode, inside each).", lead, sd->mode,
                      in->t->side[i].mode_seen[want], seen);
         pga_store(in->r, PGF_D_MODE, key, (double)other, t);
     }

@@ -200,7 +200,6 @@ void pgn_print(FILE *f, const results *r)
         if ((n = res_find(r, PG, k))) fprintf(f, " (%.1f ms of it before the first lock)", n->stats.median);
         fprintf(f, "\n");
     }
-    for (i = 0; i < r->nd; i++)
-        if (strncmp(r->d[i].key, "snapshot.", 9) == 0 && strcmp(r->d[i].section, PG) == 0)
-            tb_wrap(f, "  ", "    ", tb_width(), "%s", r->d[i].text);
+    /* The sentences per mode (snapshot.<side>) are the answer's, said once
+     * in the answers below (answer.snapshot), not here too. */
 }
