@@ -75,24 +75,31 @@ static const res_derived *ptb_verdict(const results *r, const char *prefix, cons
 }
 
 /* One figure's row over the sides, and its verdicts when there are (each
- * later side against the first), into t (ptb_table's columns). */
+ * later side against the first, in the heading's order; the same words
+ * for every one said once, "each: no difference"), into t (ptb_table's
+ * columns). */
 static void ptb_row(ly_table *t, const results *r, const char *prefix, const char **sides, size_t n,
                     const char *key, const char *name, const char *unit)
 {
     char k[160], cells[PG_MAX_SIDES][100], verdicts[512] = "";
-    const char *c[PG_MAX_SIDES + 3];
+    const char *c[PG_MAX_SIDES + 3], *said[PG_MAX_SIDES] = { NULL };
     const res_meas *cell[PG_MAX_SIDES];
     const res_derived *verdict;
-    size_t i, any = 0, at = 0;
+    size_t i, any = 0, at = 0, same = n > 2;
     for (i = 0; i < n && i < PG_MAX_SIDES; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         any |= (cell[i] = res_find(r, PG, k)) != NULL;
         c[i + 2] = ptb_cell(cells[i], sizeof cells[i], cell[i]);
-        if (i == 0 || at >= sizeof verdicts) continue;
+        if (i == 0) continue;
         verdict = ptb_verdict(r, prefix, sides, n, i, key);
-        at += (size_t)snprintf(verdicts + at, sizeof verdicts - at, "%s%s%s", at ? " " : "",
-                               verdict ? verdict->text : "", n > 2 && i + 1 < n ? ";" : "");
+        said[i] = verdict ? verdict->text : "";
+        same &= said[i][0] && strcmp(said[i], said[1]) == 0;
     }
+    if (same) snprintf(verdicts, sizeof verdicts, "each: %s", said[1]);
+    else
+        for (i = 1; i < n && i < PG_MAX_SIDES && at < sizeof verdicts; i++)
+            at += (size_t)snprintf(verdicts + at, sizeof verdicts - at, "%s%s%s", at ? " " : "",
+                                   said[i], n > 2 && i + 1 < n ? ";" : "");
     if (!any) return;
     c[0] = name;
     c[1] = unit;
