@@ -101,6 +101,8 @@ check "--snapshot: the report says each mode's restore once (it said it under th
     sh -c "test \$(grep -c '^  LAZY: a restore of 64 MiB' '$T/a.out') -eq 1"
 expect_grep "--snapshot: the mode in effect names a snapshot side by its label" \
     "^  LAZY snapshot: LAZY was in effect in every CUDA process that launched a kernel" "$T/a.out"
+expect_grep "--snapshot: three comparisons that say the same, said once ('each: no difference')" \
+    "^  CUDA processes  *count  .*  each: no difference\$" "$T/a.out"
 run_harness "$T/schema.json" "$T/schema.err" --schema
 check "--snapshot: every key and derived entry declared (--schema), in its unit" \
     python3 tests/check_json.py "$T/a.json" --schema "$T/schema.json"
