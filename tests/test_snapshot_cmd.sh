@@ -137,6 +137,18 @@ resumed = m('lazy_snapshot.snapshot.resumed')[0]['samples'][0]
 assert abs(resumed - held - 55) < 0.5, (resumed, held)
 assert not m('bare.lazy_snapshot.snapshot.lock')"
 
+# Under --squeeze: a holder beside each run takes all but 800 MiB; the
+# restore finds its 64 MiB; the eight sides' runs said in one sentence.
+# shellcheck disable=SC2086
+run_harness "$T/q.out" "$T/q.err" $ONE --squeeze=800 --json="$T/q.json" -- $PROG --live "first 5"
+expect_exit "--snapshot --squeeze=800: every side ran" 0
+check "--snapshot --squeeze=800: each snapshot side restored its 64 MiB; the runs said once for all" program_py "$T/q.json" "
+for side in ('lazy_snapshot', 'eager_snapshot'):
+    assert m('%s.snapshot.restore' % side) and m('%s.snapshot.mem_after' % side)[0]['samples'] == [64], side
+t = dv('answer.squeeze')['text']
+assert t.endswith('free). Every side ran in 1 of 1 runs.'), t"
+check "--snapshot --squeeze=800: nothing left locked or checkpointed" nothing_held
+
 # Each failure in one sentence; nothing left held.
 # A lock that times out: the kernel the live record says is still running.
 # shellcheck disable=SC2086

@@ -353,13 +353,28 @@ static void pgs_fail_answers(const pgs_state *q, results *r, int probed)
     }
 }
 
+/* 1 when there are more than two sides that ran, each in all of its
+ * runs, and as many (*runs): their runs are then said in one sentence. */
+static int pgs_all_ran(const pgs_state *q, int *runs)
+{
+    size_t i, n = 0;
+    for (i = 0; i < q->nsides; i++) {
+        const pgs_side *sd = &q->side[i];
+        if (!sd->runs) continue;
+        if (sd->ran != sd->runs || (n && sd->runs != *runs)) return 0;
+        *runs = sd->runs;
+        n++;
+    }
+    return n > 2;
+}
+
 /* --squeeze=MiB in words and figures: what was held, each side's runs. */
 static void pgs_fixed_answer(const pgs_state *q, results *r)
 {
     char t[1600];
     size_t i, at;
     double hmin = INFINITY, hmax = -INFINITY, lmin = INFINITY, lmax = -INFINITY;
-    int lost = 0;
+    int lost = 0, runs = 0;
 
     for (i = 0; i < q->nsides; i++) {
         const pgs_side *sd = &q->side[i];
@@ -385,7 +400,9 @@ static void pgs_fixed_answer(const pgs_state *q, results *r)
     at = (size_t)snprintf(t, sizeof t, "Under --squeeze=%.0f a holder held all of device 0's free "
                           "memory but %.0f MiB before each run (it held %.0f to %.0f MiB; the program "
                           "found %.0f to %.0f MiB free).", q->margin, q->margin, hmin, hmax, lmin, lmax);
-    for (i = 0; i < q->nsides && at < sizeof t; i++) {
+    if (pgs_all_ran(q, &runs))
+        at += (size_t)snprintf(t + at, sizeof t - at, " Every side ran in %d of %d runs.", runs, runs);
+    for (i = 0; i < q->nsides && at < sizeof t && !pgs_all_ran(q, &runs); i++) {
         const pgs_side *sd = &q->side[i];
         char res[300];
         if (!sd->runs) continue;
