@@ -57,8 +57,22 @@ size_t pga_medians(const results *r, const pgk_plan *plan, const char *fk, const
 
 void pga_verdicts(const results *r, const pgk_plan *plan, const char *fk, char *t, size_t len)
 {
-    size_t i, at = 0;
+    const res_derived *first = NULL;
+    size_t i, at = 0, same = plan->nsettings > 2;
     t[0] = '\0';
+    /* More than one verdict, all in the same words: said once. */
+    for (i = 1; i < plan->nsettings && same; i++) {
+        char key[160];
+        const res_derived *d;
+        pgc_compare_key(plan, i, fk, key, sizeof key);
+        d = res_derived_find(r, PG, key);
+        if (i == 1) first = d;
+        same = d && first && strcmp(d->text, first->text) == 0;
+    }
+    if (same) {
+        snprintf(t, len, "each against %s: %s", plan->side[0].label, first->text);
+        return;
+    }
     for (i = 1; i < plan->nsettings && at < len; i++) {
         char key[160];
         const res_derived *d;
