@@ -103,9 +103,16 @@ expect_grep "--snapshot: the mode in effect names a snapshot side by its label" 
     "^  LAZY snapshot: LAZY was in effect in every CUDA process that launched a kernel" "$T/a.out"
 expect_grep "--snapshot: three comparisons that say the same, said once ('each: no difference')" \
     "^  CUDA processes  *count  .*  each: no difference\$" "$T/a.out"
-check "--snapshot: the headline's three verdicts, where they agree, said once" program_py "$T/a.json" "
+check "--snapshot: the headline's verdicts name what each is against" program_py "$T/a.json" "
 t = dv('answer.cold_start')['text']
-assert t.count('each against LAZY: ') == 2 and 'LAZY snapshot: ' not in t, t"
+assert t.count('LAZY snapshot: ') == 2 and t.count('EAGER snapshot against EAGER: ') == 2, t"
+check "--snapshot: each mode's snapshot side judged against that mode (EAGER snapshot against EAGER), EAGER against LAZY" program_py "$T/a.json" "
+assert e['program_side4_against'] == 'EAGER' and 'program_side2_against' not in e and 'program_side3_against' not in e, e
+assert e['program_side8_against'] == 'EAGER bare', e
+n = [dv('compare.%s.wall' % k)['name'] for k in ('lazy_snapshot', 'eager', 'eager_snapshot')]
+assert n[0].startswith('LAZY snapshot against LAZY,') and n[1].startswith('EAGER against LAZY,') and n[2].startswith('EAGER snapshot against EAGER,'), n"
+expect_grep "--snapshot: the table's verdicts name what each side is against" \
+    "EAGER snapshot against EAGER\$" "$T/a.out"
 run_harness "$T/schema.json" "$T/schema.err" --schema
 check "--snapshot: every key and derived entry declared (--schema), in its unit" \
     python3 tests/check_json.py "$T/a.json" --schema "$T/schema.json"

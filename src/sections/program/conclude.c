@@ -35,8 +35,8 @@ static const char *pgc_fig_key(size_t f)
     return f < PGF_N ? pgf_figs[f].key : prc_figs[f - PGF_N].key;
 }
 
-/* Side ai against side bi (the first of its group), every figure, at
- * level alpha. */
+/* Side ai against side bi (the side of its group it is compared with:
+ * pgk_side's against), every figure, at level alpha. */
 static void pgc_compare_pair(results *r, const pgk_plan *plan, size_t ai, size_t bi, double alpha,
                              double threshold)
 {
@@ -86,8 +86,8 @@ void pgc_compare(results *r, const pgk_plan *plan, double alpha, double threshol
         for (i = 1; i < plan->nsettings; i++)
             /* Bare sides beside probed ones run the first --rounds only: a
              * count fixed in advance, one look at VD_ALPHA. */
-            pgc_compare_pair(r, plan, group + i, group, group && plan->probe ? VD_ALPHA : alpha,
-                             threshold);
+            pgc_compare_pair(r, plan, group + i, group + plan->side[group + i].against,
+                             group && plan->probe ? VD_ALPHA : alpha, threshold);
     if (plan->nsettings == 2) pgc_compare_procs(r, plan, alpha, threshold);
 }
 

@@ -108,8 +108,10 @@ static void ptb_row(ly_table *t, const results *r, const char *prefix, const cha
 }
 
 /* The table of figures over the sides: figure and unit (the keys), a
- * group per side, then the verdicts (laid out as layout.h says). */
-static ly_table *ptb_table(const char **label, size_t n)
+ * group per side, then the verdicts, each side against the first or the
+ * side the environment names (program_side<i>_against), laid out as
+ * layout.h says. */
+static ly_table *ptb_table(const results *r, const char **label, size_t n)
 {
     char head[512] = "";
     size_t i, at = 0;
@@ -121,9 +123,12 @@ static ly_table *ptb_table(const char **label, size_t n)
         ly_column(t, i + 2, label[i], LY_LEFT, 0);
         ly_group(t, i + 2);
     }
-    for (i = 1; i < n && at < sizeof head; i++)
+    for (i = 1; i < n && at < sizeof head; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "program_side%zu_against", i + 1);
         at += (size_t)snprintf(head + at, sizeof head - at, "%s%s against %s", i > 1 ? "; " : "",
-                               label[i], label[0]);
+                               label[i], tb_env_str(r, k, label[0]));
+    }
     ly_column(t, n + 2, head, LY_LEFT, 12);
     ly_group(t, n + 2);
     ly_keys(t, 2);
@@ -135,7 +140,7 @@ static void ptb_figures(FILE *f, const results *r, const char **side, const char
                        const char *prefix)
 {
     size_t i;
-    ly_table *t = ptb_table(label, n);
+    ly_table *t = ptb_table(r, label, n);
     for (i = 0; i < PGF_N; i++)
         ptb_row(t, r, prefix, side, n, pgf_figs[i].key, pgf_figs[i].name, pgf_figs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
@@ -215,7 +220,7 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
         fprintf(f, "\n");
         ly_para(f, 2, 4, tb_width(), "process %zu (%s), in the runs that had several CUDA processes",
                 p, tb_env_str(r, env, "?"));
-        t = ptb_table(label, n);
+        t = ptb_table(r, label, n);
         for (place = 1; ptb_proc_fig(place, &key, &name, &unit); place++)
             ptb_row(t, r, prefix, side, n, key, name, unit);
         ly_print(f, t, tb_width());

@@ -60,14 +60,15 @@ void pga_verdicts(const results *r, const pgk_plan *plan, const char *fk, char *
     const res_derived *first = NULL;
     size_t i, at = 0, same = plan->nsettings > 2;
     t[0] = '\0';
-    /* More than one verdict, all in the same words: said once. */
+    /* More than one verdict, each against the first, all in the same
+     * words: said once. */
     for (i = 1; i < plan->nsettings && same; i++) {
         char key[160];
         const res_derived *d;
         pgc_compare_key(plan, i, fk, key, sizeof key);
         d = res_derived_find(r, PG, key);
         if (i == 1) first = d;
-        same = d && first && strcmp(d->text, first->text) == 0;
+        same = d && first && strcmp(d->text, first->text) == 0 && plan->side[i].against == 0;
     }
     if (same) {
         snprintf(t, len, "each against %s: %s", plan->side[0].label, first->text);
@@ -78,8 +79,11 @@ void pga_verdicts(const results *r, const pgk_plan *plan, const char *fk, char *
         const res_derived *d;
         pgc_compare_key(plan, i, fk, key, sizeof key);
         d = res_derived_find(r, PG, key);
-        at += (size_t)snprintf(t + at, len - at, "%s%s%s", at ? "; " : "",
-                               plan->nsettings > 2 ? plan->side[i].label : "", d ? "" : "no verdict");
+        at += (size_t)snprintf(t + at, len - at, "%s%s%s%s%s", at ? "; " : "",
+                               plan->nsettings > 2 ? plan->side[i].label : "",
+                               plan->side[i].against ? " against " : "",
+                               plan->side[i].against ? plan->side[plan->side[i].against].label : "",
+                               d ? "" : "no verdict");
         if (d) at += (size_t)snprintf(t + at, len - at, "%s%s", plan->nsettings > 2 ? ": " : "", d->text);
     }
 }

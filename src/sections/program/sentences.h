@@ -50,9 +50,10 @@ void pga_store(results *r, enum pgf_derived_id id, const char *key, double value
  * t; the length written. */
 size_t pga_medians(const results *r, const pgk_plan *plan, const char *fk, const char *unit, char *t,
                    size_t len);
-/* The verdicts of figure fk, each later setting against the first, into t
- * ("EAGER: faster ...; cold: ..."; more than one in the same words said
- * once: "each against LAZY: no difference"). */
+/* The verdicts of figure fk, each later setting against the first or the
+ * one it is compared with, into t ("EAGER: faster ...; EAGER snapshot
+ * against EAGER: ..."; more than one against the first in the same words
+ * said once: "each against LAZY: no difference"). */
 void pga_verdicts(const results *r, const pgk_plan *plan, const char *fk, char *t, size_t len);
 
 #endif

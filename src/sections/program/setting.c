@@ -26,6 +26,7 @@ static void pgk_make_side(pgk_plan *plan, const cli_opts *o, size_t i, pgk_side 
     d->mode = o->loading == CLI_LOAD_DEFAULT ? NULL : cli_loading_name(o->loading);
     d->which = i;
     plan->maker->side(o, plan, i, d);
+    if (d->against >= i) d->against = 0;     /* only a setting made before it */
     if (d->mode && !d->set[0]) snprintf(d->set, sizeof d->set, "CUDA_MODULE_LOADING=%s", d->mode);
 }
 
@@ -100,6 +101,10 @@ void pgk_env_fields(results *r, const pgk_plan *plan, const cli_opts *o)
         res_env_str(r, k, sd->key);
         snprintf(k, sizeof k, "program_side%zu_label", i + 1);
         res_env_str(r, k, sd->label);
+        if (sd->against) {
+            snprintf(k, sizeof k, "program_side%zu_against", i + 1);
+            res_env_str(r, k, plan->side[i - sd->which + sd->against].label);
+        }
         if (plan->maker->names_commands && sd->probed == plan->probe) {
             snprintf(k, sizeof k, "program_side%zu_command", i + 1);
             pgk_command_words(sd->cmd, line, sizeof line);

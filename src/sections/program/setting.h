@@ -33,6 +33,9 @@ typedef struct pgk_side {
     const char *const *cmd; /* its command's words */
     const char *path;       /* its command, found */
     size_t which;           /* the setting of the comparison it runs (0, 1, ...) */
+    size_t against;         /* the setting its verdicts compare it with: the first (0),
+                               where its kind's side hook names no other (--snapshot:
+                               a mode's snapshot side against that mode) */
     int probed;
 } pgk_side;
 
@@ -192,7 +195,8 @@ void pgk_command_line(const pgk_plan *plan, const cli_opts *o, char *buf, size_t
 
 /* The environment fields of the sides (the printer and scripts read
  * them): program_compare, program_setting, program_settings,
- * program_side<i>_key, _label and _command. */
+ * program_side<i>_key, _label, _command and, for a side compared with
+ * another than its group's first, _against (that side's label). */
 void pgk_env_fields(results *r, const pgk_plan *plan, const cli_opts *o);
 
 /* The headline figures' keys into key[] (at most 4), the count: as the

@@ -73,6 +73,7 @@ static void pgn_side(const cli_opts *o, const pgk_plan *plan, size_t i, pgk_side
     d->key[k] = '\0';
     snprintf(d->label, sizeof d->label, "%s", mode);
     if (i % 2) {
+        d->against = i - 1;
         snprintf(d->key + k, sizeof d->key - k, "_snapshot");
         snprintf(d->label + strlen(d->label), sizeof d->label - strlen(d->label), " snapshot");
     }
