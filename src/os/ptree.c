@@ -35,6 +35,7 @@ typedef struct pt_slot {
     int cls;
     unsigned long long start;
     unsigned long ino;       /* 0: not known (noted from a stat, not /proc's listing) */
+    int was_tree;            /* 1: a process of the tree had this pid (pt_known) */
 } pt_slot;
 
 /* A descendant: its pid, start time, whether it was named as killed. */
@@ -129,7 +130,8 @@ static pt_slot *pt_slot_of(int pid)
 }
 
 /* The table made anew with cap slots (a power of two), keeping the
- * tree's entries and forgetting the others (read again if seen). Returns
+ * tree's entries (those whose pid a process of the tree had, too) and
+ * forgetting the others (read again if seen). Returns
  * 0, or -1 when memory is short (the old table kept). */
 static int pt_rehash(size_t cap)
 {
@@ -140,7 +142,7 @@ static int pt_rehash(size_t cap)
     pt_cap = cap;
     pt_used = 0;
     for (i = 0; old && i < oldcap; i++)
-        if (old[i].cls == PT_TREE) {
+        if (old[i].cls == PT_TREE || old[i].was_tree) {
             *pt_slot_of(old[i].pid) = old[i];
             pt_used++;
         }
@@ -195,6 +197,7 @@ static void pt_note(int pid, int cls, unsigned long long start, unsigned long in
     s->cls = cls;
     s->start = start;
     if (cls != PT_TREE) return;
+    s->was_tree = 1;
     pt_ntree++;
     if (pt_add_desc(pid, start) != 0) pt_over = 1;
 }
@@ -393,7 +396,7 @@ int pt_known(long pid)
     int yes;
     if (pid <= 0 || pid > 0x7fffffff) return 0;
     pthread_mutex_lock(&pt_mu);
-    yes = pt_tab && pt_slot_of((int)pid)->cls == PT_TREE;
+    yes = pt_tab && (pt_slot_of((int)pid)->cls == PT_TREE || pt_slot_of((int)pid)->was_tree);
     pthread_mutex_unlock(&pt_mu);
     return yes;
 }

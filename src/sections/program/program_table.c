@@ -75,9 +75,9 @@ static const res_derived *ptb_verdict(const results *r, const char *prefix, cons
 }
 
 /* One figure's row over the sides, and its verdicts when there are (each
- * later side against the first, in the heading's order; the same words
- * for every one said once, "each: no difference"), into t (ptb_table's
- * columns). */
+ * later side against the side the heading names, in its order; the same
+ * words for every one said once, "each: no difference"), into t
+ * (ptb_table's columns). */
 static void ptb_row(ly_table *t, const results *r, const char *prefix, const char **sides, size_t n,
                     const char *key, const char *name, const char *unit)
 {
