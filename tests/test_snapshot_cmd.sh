@@ -135,6 +135,16 @@ assert m('eager_snapshot.snapshot.mem_checkpointed')[0]['samples'] == [0]
 assert len([p for p in __import__('os').listdir('$T/state') if p.startswith('pause.')]) >= 2"
 expect_grep "--snapshot: two processes: a row each" "^ *2  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *64  *0  *64\$" "$T/w.out"
 
+# The four sides, two processes: a process's own table has no verdicts (it
+# showed the whole run's beside the process's figures).
+# shellcheck disable=SC2086
+run_harness "$T/p4.out" "$T/p4.err" $ONE -- $PROG --workers 1 --live-workers --live "first 5"
+expect_exit "--snapshot, four sides, two processes" 0
+check "--snapshot, four sides, two processes: a process's table without the run's verdicts" python3 -c "
+t = open('$T/p4.out').read().split('in the runs that had several CUDA processes')
+assert len(t) == 3 and all(' against ' not in b.split('\\n\\n')[0] for b in t[1:]), t[1][:400]
+assert 'EAGER snapshot against EAGER' in t[0]"
+
 # Without --ready: ready is the first kernel's stamp plus --ready-after;
 # a bare side has no stamp, and takes no snapshot.
 # shellcheck disable=SC2086

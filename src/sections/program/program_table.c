@@ -59,9 +59,10 @@ static const char *ptb_cell(char *cell, size_t len, const res_meas *m)
     return cell;
 }
 
-/* The verdict of side i against the first: with two sides
- * "compare.<prefix><key>" ("bare." for bare sides), with more
- * "compare.<side>.<key>"; NULL where there is none. */
+/* The verdict of side i against the one it is compared with: with two
+ * sides "compare.<prefix><key>" ("bare." for bare sides), with more
+ * "compare.<side>.<key>" (a process's own, prefix "proc<j>.", is judged
+ * with two sides only); NULL where there is none. */
 static const res_derived *ptb_verdict(const results *r, const char *prefix, const char **sides,
                                       size_t n, size_t i, const char *key)
 {
@@ -69,9 +70,20 @@ static const res_derived *ptb_verdict(const results *r, const char *prefix, cons
     if (n == 2)
         snprintf(k, sizeof k, "compare.%s%s%s", prefix[0] == 'p' ? prefix : "",
                  strncmp(sides[0], "bare.", 5) == 0 ? "bare." : "", key);
+    else if (prefix[0] == 'p')
+        return NULL;
     else
         snprintf(k, sizeof k, "compare.%s.%s", sides[i], key);
     return res_derived_find(r, PG, k);
+}
+
+/* 1 when one of said[1..n-1] is not "". */
+static int ptb_any(const char *const *said, size_t n)
+{
+    size_t i;
+    for (i = 1; i < n && i < PG_MAX_SIDES; i++)
+        if (said[i][0]) return 1;
+    return 0;
 }
 
 /* One figure's row over the sides, and its verdicts when there are (each
@@ -97,7 +109,7 @@ static void ptb_row(ly_table *t, const results *r, const char *prefix, const cha
     }
     if (same) snprintf(verdicts, sizeof verdicts, "each: %s", said[1]);
     else
-        for (i = 1; i < n && i < PG_MAX_SIDES && at < sizeof verdicts; i++)
+        for (i = 1; i < n && i < PG_MAX_SIDES && at < sizeof verdicts && ptb_any(said, n); i++)
             at += (size_t)snprintf(verdicts + at, sizeof verdicts - at, "%s%s%s", at ? " " : "",
                                    said[i], n > 2 && i + 1 < n ? ";" : "");
     if (!any) return;
@@ -108,14 +120,14 @@ static void ptb_row(ly_table *t, const results *r, const char *prefix, const cha
 }
 
 /* The table of figures over the sides: figure and unit (the keys), a
- * group per side, then the verdicts, each side against the first or the
- * side the environment names (program_side<i>_against), laid out as
- * layout.h says. */
-static ly_table *ptb_table(const results *r, const char **label, size_t n)
+ * group per side, then (verdicts 1) the verdicts, each side against the
+ * first or the side the environment names (program_side<i>_against), laid
+ * out as layout.h says. */
+static ly_table *ptb_table(const results *r, const char **label, size_t n, int verdicts)
 {
     char head[512] = "";
     size_t i, at = 0;
-    ly_table *t = ly_new(2, n + 3);
+    ly_table *t = ly_new(2, n + 2 + (verdicts != 0));
 
     ly_column(t, 0, "figure", LY_LEFT, 14);
     ly_column(t, 1, "unit", LY_LEFT, 0);
@@ -129,8 +141,10 @@ static ly_table *ptb_table(const results *r, const char **label, size_t n)
         at += (size_t)snprintf(head + at, sizeof head - at, "%s%s against %s", i > 1 ? "; " : "",
                                label[i], tb_env_str(r, k, label[0]));
     }
-    ly_column(t, n + 2, head, LY_LEFT, 12);
-    ly_group(t, n + 2);
+    if (verdicts) {
+        ly_column(t, n + 2, head, LY_LEFT, 12);
+        ly_group(t, n + 2);
+    }
     ly_keys(t, 2);
     return t;
 }
@@ -140,7 +154,7 @@ static void ptb_figures(FILE *f, const results *r, const char **side, const char
                        const char *prefix)
 {
     size_t i;
-    ly_table *t = ptb_table(r, label, n);
+    ly_table *t = ptb_table(r, label, n, 1);
     for (i = 0; i < PGF_N; i++)
         ptb_row(t, r, prefix, side, n, pgf_figs[i].key, pgf_figs[i].name, pgf_figs[i].unit);
     for (i = 0; i < PRC_NFIGS; i++)
@@ -220,7 +234,8 @@ static void ptb_processes(FILE *f, const results *r, const char **side, const ch
         fprintf(f, "\n");
         ly_para(f, 2, 4, tb_width(), "process %zu (%s), in the runs that had several CUDA processes",
                 p, tb_env_str(r, env, "?"));
-        t = ptb_table(r, label, n);
+        /* A process's own verdicts are judged with two sides only. */
+        t = ptb_table(r, label, n, n == 2);
         for (place = 1; ptb_proc_fig(place, &key, &name, &unit); place++)
             ptb_row(t, r, prefix, side, n, key, name, unit);
         ly_print(f, t, tb_width());
