@@ -64,6 +64,18 @@ expect_grep() {
     else echo "FAILED $1 (no '$2' in $(basename "$3"))"; fi
 }
 
+# expect_label DESC LABEL FILE: PASSED when FILE holds a table row's label
+# LABEL whole or wrapped in its own column (its words on consecutive lines:
+# the label column narrows as the figures widen, so where it wraps depends
+# on the run's values).
+expect_label() {
+    if python3 -c "import re, sys
+w = sys.argv[1].split(' ')
+sys.exit(0 if re.search(r'(?:[ ]|[^\n]*\n\s+)'.join(map(re.escape, w)), open(sys.argv[2]).read()) else 1)" \
+            "$2" "$3"; then echo "PASSED $1"
+    else echo "FAILED $1 (no row '$2', whole or wrapped, in $(basename "$3"))"; fi
+}
+
 # summary LOG [LABEL]: print LOG, then "[LABEL: ]N passed, N failed" counted
 # from its PASSED and FAILED lines; fails when any check failed.
 summary() {

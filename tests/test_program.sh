@@ -80,8 +80,8 @@ got = [re.sub(r'^run[0-9]+-', '', f[:-4]) for f in sorted(os.listdir(d)) if f.st
 L, E, l, e = 'lazy', 'eager', 'bare.lazy', 'bare.eager'
 want = [L, E, e, l, E, l, L, e, l, e, E, L, e, L, l, E, L, E, e, l, E, L, E, L]
 assert got == want, got" "$T/c.json.program"
-expect_grep "-- CMD: the table's first-kernel row, inside the process" "first kernel, from cuInit" "$T/c.out"
-expect_grep "-- CMD: the table's first-kernel row, from the spawn" "first kernel, from the spawn" "$T/c.out"
+expect_label "-- CMD: the table's first-kernel row, inside the process" "first kernel, from cuInit" "$T/c.out"
+expect_label "-- CMD: the table's first-kernel row, from the spawn" "first kernel, from the spawn" "$T/c.out"
 # The stand-in writes at.probe as its clock, at.context one ms and
 # at.first_kernel 2 + 2,900 + 0..3 ms later: a difference of two doubles,
 # within rounding of those (1 + 1e-13 where at.probe is just under a power
