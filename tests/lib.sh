@@ -157,6 +157,19 @@ signal_child() {
     rc=$?
 }
 
+# kill_left FILE: of the pids in FILE (whitespace between them), those still
+# running (not zombies) killed (SIGKILL); prints how many there were.
+kill_left() {
+    kl_n=0
+    for kl_p in $(cat "$1" 2>/dev/null); do
+        if [ -e "/proc/$kl_p" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$kl_p/status" 2>/dev/null; then
+            kl_n=$((kl_n + 1))
+            kill -9 "$kl_p" 2>/dev/null
+        fi
+    done
+    echo "$kl_n"
+}
+
 # none_alive PID...: PASSED-style check that none of the processes exists.
 none_alive() {
     for p in "$@"; do [ -e "/proc/$p" ] && return 1; done

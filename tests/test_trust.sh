@@ -230,13 +230,7 @@ one_line "paths: --schema >/dev/full: says why" "$T/paths/full.err" "--schema: c
 rm -f "$STANDIN_STATE/kids"
 # shellcheck disable=SC2086
 timeout -s KILL 200 "$HARNESS" --rounds=1 --warmup=0 -- $TP --setsid 5000 >"$T/tree.out" 2>"$T/tree.err"
-left=0
-for p in $(cat "$STANDIN_STATE/kids" 2>/dev/null); do
-    if [ -e "/proc/$p" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$p/status" 2>/dev/null; then
-        left=$((left + 1))
-        kill -9 "$p" 2>/dev/null
-    fi
-done
+left=$(kill_left "$STANDIN_STATE/kids")
 echo "  5,000 setsid descendants: $left left running after the harness"
 check "trees: 5,000 setsid descendants: none left running" test "$left" -eq 0 -a -s "$STANDIN_STATE/kids"
 check "trees: 5,000 setsid descendants: every one counted in each run, those not named counted too" \
@@ -264,13 +258,7 @@ wait
 if grep -q none "$STANDIN_STATE/reused" 2>/dev/null; then
     echo "SKIPPED trees: pids used again: ns_last_pid cannot be written here"
 else
-    left=0
-    for p in $(cat "$STANDIN_STATE/reused" 2>/dev/null); do
-        if [ -e "/proc/$p" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$p/status" 2>/dev/null; then
-            left=$((left + 1))
-            kill -9 "$p" 2>/dev/null
-        fi
-    done
+    left=$(kill_left "$STANDIN_STATE/reused")
     check "trees: pids used again: none left running ($left left)" test "$left" -eq 0
     check "trees: pids used again: each run's two named" python3 -c "import re
 runs = [l.split() for l in open('$STANDIN_STATE/reused')]
