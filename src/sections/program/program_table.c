@@ -77,15 +77,6 @@ static const res_derived *ptb_verdict(const results *r, const char *prefix, cons
     return res_derived_find(r, PG, k);
 }
 
-/* 1 when one of said[1..n-1] is not "". */
-static int ptb_any(const char *const *said, size_t n)
-{
-    size_t i;
-    for (i = 1; i < n && i < PG_MAX_SIDES; i++)
-        if (said[i][0]) return 1;
-    return 0;
-}
-
 /* One figure's row over the sides, and its verdicts when there are (each
  * later side against the side the heading names, in its order; the same
  * words for every one said once, "each: no difference"), into t
@@ -97,7 +88,7 @@ static void ptb_row(ly_table *t, const results *r, const char *prefix, const cha
     const char *c[PG_MAX_SIDES + 3], *said[PG_MAX_SIDES] = { NULL };
     const res_meas *cell[PG_MAX_SIDES];
     const res_derived *verdict;
-    size_t i, any = 0, at = 0, same = n > 2;
+    size_t i, any = 0, at = 0, same = n > 2, heard = 0;
     for (i = 0; i < n && i < PG_MAX_SIDES; i++) {
         snprintf(k, sizeof k, "%s%s.%s", prefix, sides[i], key);
         any |= (cell[i] = res_find(r, PG, k)) != NULL;
@@ -105,11 +96,12 @@ static void ptb_row(ly_table *t, const results *r, const char *prefix, const cha
         if (i == 0) continue;
         verdict = ptb_verdict(r, prefix, sides, n, i, key);
         said[i] = verdict ? verdict->text : "";
+        heard |= said[i][0] != '\0';
         same &= said[i][0] && strcmp(said[i], said[1]) == 0;
     }
     if (same) snprintf(verdicts, sizeof verdicts, "each: %s", said[1]);
-    else
-        for (i = 1; i < n && i < PG_MAX_SIDES && at < sizeof verdicts && ptb_any(said, n); i++)
+    else if (heard)
+        for (i = 1; i < n && i < PG_MAX_SIDES && at < sizeof verdicts; i++)
             at += (size_t)snprintf(verdicts + at, sizeof verdicts - at, "%s%s%s", at ? " " : "",
                                    said[i], n > 2 && i + 1 < n ? ";" : "");
     if (!any) return;

@@ -57,34 +57,28 @@ size_t pga_medians(const results *r, const pgk_plan *plan, const char *fk, const
 
 void pga_verdicts(const results *r, const pgk_plan *plan, const char *fk, char *t, size_t len)
 {
-    const res_derived *first = NULL;
+    const res_derived *d[PG_MAX_SIDES] = { NULL };
     size_t i, at = 0, same = plan->nsettings > 2;
     t[0] = '\0';
+    for (i = 1; i < plan->nsettings && i < PG_MAX_SIDES; i++) {
+        char key[160];
+        pgc_compare_key(plan, i, fk, key, sizeof key);
+        d[i] = res_derived_find(r, PG, key);
+        same &= d[i] && d[1] && strcmp(d[i]->text, d[1]->text) == 0 && plan->side[i].against == 0;
+    }
     /* More than one verdict, each against the first, all in the same
      * words: said once. */
-    for (i = 1; i < plan->nsettings && same; i++) {
-        char key[160];
-        const res_derived *d;
-        pgc_compare_key(plan, i, fk, key, sizeof key);
-        d = res_derived_find(r, PG, key);
-        if (i == 1) first = d;
-        same = d && first && strcmp(d->text, first->text) == 0 && plan->side[i].against == 0;
-    }
     if (same) {
-        snprintf(t, len, "each against %s: %s", plan->side[0].label, first->text);
+        snprintf(t, len, "each against %s: %s", plan->side[0].label, d[1]->text);
         return;
     }
-    for (i = 1; i < plan->nsettings && at < len; i++) {
-        char key[160];
-        const res_derived *d;
-        pgc_compare_key(plan, i, fk, key, sizeof key);
-        d = res_derived_find(r, PG, key);
+    for (i = 1; i < plan->nsettings && i < PG_MAX_SIDES && at < len; i++) {
         at += (size_t)snprintf(t + at, len - at, "%s%s%s%s%s", at ? "; " : "",
                                plan->nsettings > 2 ? plan->side[i].label : "",
                                plan->side[i].against ? " against " : "",
                                plan->side[i].against ? plan->side[plan->side[i].against].label : "",
-                               d ? "" : "no verdict");
-        if (d) at += (size_t)snprintf(t + at, len - at, "%s%s", plan->nsettings > 2 ? ": " : "", d->text);
+                               d[i] ? "" : "no verdict");
+        if (d[i]) at += (size_t)snprintf(t + at, len - at, "%s%s", plan->nsettings > 2 ? ": " : "", d[i]->text);
     }
 }
 
